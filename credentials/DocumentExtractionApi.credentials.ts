@@ -1,0 +1,109 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class DocumentExtractionApi implements ICredentialType {
+	name = 'documentExtractionApi';
+
+	displayName = 'Document Extraction API';
+
+	icon: Icon = {
+		light: 'file:../nodes/DocumentExtraction/documentExtraction.svg',
+		dark: 'file:../nodes/DocumentExtraction/documentExtraction.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/document-extraction/n8n-nodes-document-extraction#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description:
+				'Address of the service, without a path: the nodes add /v1/extract, /v1/status/… and /webhooks/register. A trailing slash is fine. For the local sandbox: http://127.0.0.1:4010.',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Generated in the service dashboard with "Generate API Key" (shown once). Sent only in the X-API-Key header. Use separate keys for development and production.',
+		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'signingSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Secret for the HMAC-SHA256 signature of webhook deliveries. Optional for extraction only.',
+		},
+		{
+			displayName:
+				'The signing secret is used by the Document Extraction Trigger and by "Wait for Review" to verify that a delivery really comes from the service, and by Webhook > Register as the default secret. Leave it empty and the trigger generates a strong secret of its own per registration.',
+			name: 'webhookVerificationNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Tier',
+			name: 'tier',
+			type: 'options',
+			options: [
+				{ name: 'Pilot (Free): 10 Requests/min, 10 MB Files', value: 'pilot' },
+				{ name: 'Growth: 100 Requests/min, 25 MB Files', value: 'growth' },
+				{ name: 'Enterprise: Unlimited Requests, 100 MB Files', value: 'enterprise' },
+			],
+			default: 'pilot',
+			description:
+				'Your account tier. The nodes refuse a file above its size limit before uploading it, with a message that says so.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'X-API-Key': '={{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	// The spec has no "whoami" operation (decision D15): a status lookup of an id that cannot exist
+	// answers 401 for a wrong key and 404 for an accepted key, so only 401/403 and errors fail the test.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/v1/status/doc_credentialtest0000000000',
+			method: 'GET',
+			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, 429, 500, 502, 503, 504] },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The service refused the API key (401). Copy the key again from the dashboard, or generate a new one.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: 'The service refused the API key (403): the key may be revoked.',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,2 @@
+export { DocumentExtractionApi } from './credentials/DocumentExtractionApi.credentials';
+export { DocumentExtraction } from './nodes/DocumentExtraction/DocumentExtraction.node';

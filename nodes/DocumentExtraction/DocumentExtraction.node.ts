@@ -1,0 +1,44 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import * as document from './actions/document/Document.resource';
+import { router } from './actions/router';
+import * as webhook from './actions/webhook/Webhook.resource';
+
+export class DocumentExtraction implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Extraction',
+		name: 'documentExtraction',
+		icon: { light: 'file:documentExtraction.svg', dark: 'file:documentExtraction.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Extract structured invoice data (vendor, dates, amounts, line items) from PDF, JPG, PNG, JSON or CSV files, check review status, and register webhooks',
+		defaults: { name: 'Document Extraction' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Document', value: 'document' },
+					{ name: 'Webhook', value: 'webhook' },
+				],
+				default: 'document',
+			},
+			...document.description,
+			...webhook.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,34 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as extract from './extract.operation';
+import * as getStatus from './getStatus.operation';
+
+export { extract, getStatus };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['document'] } },
+		options: [
+			{
+				name: 'Extract',
+				value: 'extract',
+				description:
+					'Upload an invoice file and get its structured fields (verified at once above 95% confidence, otherwise sent to human review)',
+				action: 'Extract an invoice',
+			},
+			{
+				name: 'Get Status',
+				value: 'getStatus',
+				description: 'Get the processing or review status of a document by its ID',
+				action: 'Get the status of a document',
+			},
+		],
+		default: 'extract',
+	},
+	...extract.description,
+	...getStatus.description,
+];

@@ -1,0 +1,116 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { API_PATHS, CREDENTIAL_TYPE, WEBHOOK_EVENTS } from '../../../shared/constants';
+import { httpsUrlProblem } from '../../../shared/validation';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'To start a workflow when a review finishes, the Document Extraction Trigger registers itself: you only need this operation for endpoints outside n8n',
+		name: 'registerNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'https://example.com/webhooks/document-extraction',
+		description: 'HTTPS address that receives the events (the service delivers only to HTTPS)',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: [
+			{
+				name: 'Document Rejected',
+				value: 'document.rejected',
+				description: 'A human reviewer rejected the extraction',
+			},
+			{
+				name: 'Document Verified',
+				value: 'document.verified',
+				description: 'A human reviewer approved the extraction',
+			},
+		],
+		default: ['document.verified', 'document.rejected'],
+		required: true,
+		description: 'Events to deliver to the URL',
+	},
+	{
+		displayName: 'Secret',
+		name: 'secret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description:
+			"Secret the service signs every delivery with (HMAC-SHA256). Leave empty to use the credential's Webhook Signing Secret.",
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['register'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const url = (this.getNodeParameter('url', itemIndex) as string).trim();
+	const events = this.getNodeParameter('events', itemIndex, []) as string[];
+	const secretParameter = this.getNodeParameter('secret', itemIndex, '') as string;
+
+	const urlProblem = httpsUrlProblem(url, 'URL');
+	if (urlProblem) throw new NodeOperationError(this.getNode(), urlProblem, { itemIndex });
+	if (!Array.isArray(events) || events.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Choose at least one event to register', {
+			itemIndex,
+			description: `Events: ${WEBHOOK_EVENTS.join(', ')}.`,
+		});
+	}
+	const unknown = events.filter((event) => !(WEBHOOK_EVENTS as readonly string[]).includes(event));
+	if (unknown.length > 0) {
+		throw new NodeOperationError(this.getNode(), `Unknown event "${unknown[0]}"`, {
+			itemIndex,
+			description: `The service sends only: ${WEBHOOK_EVENTS.join(', ')}.`,
+		});
+	}
+
+	let secret = secretParameter;
+	if (!secret) {
+		const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
+		secret = typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
+	}
+	if (!secret) {
+		throw new NodeOperationError(this.getNode(), 'No secret to sign the deliveries with', {
+			itemIndex,
+			description:
+				'Enter a Secret here, or set the Webhook Signing Secret in the Document Extraction API credential.',
+		});
+	}
+
+	const response = await apiRequest.call(this, {
+		method: 'POST',
+		path: API_PATHS.registerWebhook,
+		body: async () => ({ url, events, secret }),
+		operation: 'register the webhook',
+		itemIndex,
+		idempotent: false,
+		retries: 3,
+	});
+	// The secret is never part of the output, even if a service echoed it.
+	return [
+		{
+			json: {
+				webhook_id: response.webhook_id ?? null,
+				url: response.url ?? url,
+				status: response.status ?? null,
+				events,
+			},
+			pairedItem: { item: itemIndex },
+		},
+	];
+}

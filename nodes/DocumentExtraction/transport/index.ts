@@ -1,0 +1,141 @@
+/**
+ * The one way the nodes talk to the service: authentication through the credential (X-API-Key only),
+ * error messages that say what to do, and retries that never duplicate a document.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IN8nHttpFullResponse,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../../shared/constants';
+import { adviceForStatus, serviceErrorText } from './errors';
+import { retryDelayMs } from './retryPolicy';
+
+export type ApiContext = IExecuteFunctions | IHookFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	/** Built anew for every attempt: a streamed upload can be sent only once. */
+	body?: () => Promise<IDataObject | FormData>;
+	/** Words for messages: "... while trying to <operation>". */
+	operation: string;
+	itemIndex?: number;
+	/**
+	 * True when repeating the request cannot create anything twice (a status lookup). Requests that
+	 * are not idempotent are retried only after a 429, which the service answers before doing anything.
+	 */
+	idempotent: boolean;
+	/** How often a 429 (and, when idempotent, a 5xx or broken connection) is retried. */
+	retries: number;
+	timeoutMs?: number;
+}
+
+const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export async function baseUrlOf(this: ApiContext, itemIndex?: number): Promise<string> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	try {
+		const url = new URL(raw);
+		if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+	} catch {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Base URL in the Document Extraction API credential ("${raw}") is not a valid http(s) address`,
+			{ itemIndex, description: 'Open the credential and enter the service address, e.g. https://api.example.com.' },
+		);
+	}
+	return raw.replace(/\/+$/, '');
+}
+
+function transportErrorCode(error: unknown): string {
+	const candidate = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+	const code = candidate?.code ?? candidate?.cause?.code;
+	return typeof code === 'string' ? code : 'connection error';
+}
+
+export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
+	const baseURL = await baseUrlOf.call(this, request.itemIndex);
+	const { itemIndex } = request;
+
+	for (let attempt = 1; ; attempt++) {
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+				method: request.method,
+				baseURL,
+				url: request.path,
+				body: request.body ? await request.body() : undefined,
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			})) as IN8nHttpFullResponse;
+		} catch (error) {
+			// A problem with the credential itself: already a clear node error.
+			if (error instanceof NodeOperationError) throw new NodeOperationError(this.getNode(), error, { itemIndex });
+			// No HTTP answer (status errors are returned, not thrown). Only a plain error code goes into the message: the raw error carries the
+			// request's headers, and with them the API key.
+			const code = transportErrorCode(error);
+			if (request.idempotent && attempt <= request.retries) {
+				const waitMs = retryDelayMs(undefined, attempt);
+				this.logger.warn(
+					`Document Extraction: ${code} while trying to ${request.operation}; retry ${attempt} of ${request.retries} in ${waitMs} ms`,
+				);
+				await sleep(waitMs);
+				continue;
+			}
+			throw new NodeApiError(this.getNode(), { code } as JsonObject, {
+				itemIndex,
+				message: request.idempotent
+					? `Could not reach the service at ${baseURL} (${code})`
+					: `The connection broke while trying to ${request.operation} (${code}); it was not retried`,
+				description: request.idempotent
+					? 'Check the Base URL in the credential and that the service is up, then run the node again.'
+					: 'The service may already have received the request, so it was not sent again (that could extract the same document twice). Check the document with Get Status, or run the node again if nothing arrived.',
+			});
+		}
+
+		const { statusCode } = response;
+		if (statusCode >= 200 && statusCode < 300) {
+			const body = response.body;
+			if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as IDataObject;
+			throw new NodeApiError(this.getNode(), { body: String(body).slice(0, 500) } as JsonObject, {
+				itemIndex,
+				httpCode: String(statusCode),
+				message: `The service answered ${statusCode} with a body that is not a JSON object while trying to ${request.operation}`,
+				description: 'This is unexpected for this service; check that the Base URL points at the Document Extraction service.',
+			});
+		}
+
+		const retryable = statusCode === 429 || (request.idempotent && TRANSIENT_STATUS.has(statusCode));
+		if (retryable && attempt <= request.retries) {
+			const waitMs = retryDelayMs(response.headers?.['retry-after'], attempt);
+			this.logger.info(
+				`Document Extraction: HTTP ${statusCode} while trying to ${request.operation}; waiting ${Math.round(waitMs / 1000)} s before retry ${attempt} of ${request.retries}`,
+			);
+			await sleep(waitMs);
+			continue;
+		}
+
+		const serviceText = serviceErrorText(response.body);
+		const errorBody =
+			typeof response.body === 'object' && response.body !== null
+				? (response.body as JsonObject)
+				: ({ body: serviceText ?? '' } as JsonObject);
+		throw new NodeApiError(this.getNode(), errorBody, {
+			itemIndex,
+			httpCode: String(statusCode),
+			message: adviceForStatus(statusCode, request.operation),
+			description: serviceText ? `The service said: ${serviceText}` : undefined,
+		});
+	}
+}

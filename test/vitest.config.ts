@@ -1,0 +1,31 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, never inside n8n */
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export default defineConfig({
+	test: {
+		root,
+		projects: [
+			{
+				extends: true,
+				test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+			},
+			{
+				extends: true,
+				test: { name: 'sandbox', include: ['test/sandbox/**/*.test.ts'], testTimeout: 30_000 },
+			},
+			{
+				extends: true,
+				test: {
+					name: 'e2e',
+					include: ['test/e2e/**/*.test.ts'],
+					testTimeout: 300_000,
+					hookTimeout: 900_000,
+					fileParallelism: false,
+				},
+			},
+		],
+	},
+});
