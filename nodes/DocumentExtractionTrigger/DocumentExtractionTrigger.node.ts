@@ -1,0 +1,242 @@
+import { randomBytes } from 'crypto';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest } from '../DocumentExtraction/transport';
+import { API_PATHS, CREDENTIAL_TYPE, SIGNATURE_HEADER, WEBHOOK_EVENTS } from '../shared/constants';
+import { deliveryKey, rememberDelivery } from '../shared/deliveryDedupe';
+import { eventOutput } from '../shared/eventMapping';
+import type { OutputMode } from '../shared/invoiceMapping';
+import { outputModeProperty } from '../shared/outputMode.description';
+import { signatureHeader, verifySignature } from '../shared/signature';
+import type { RegistrationRecord } from './registration';
+import { normalizedEvents, registrationMatches, secretFingerprint } from './registration';
+
+interface TriggerStaticData extends IDataObject {
+	registration?: RegistrationRecord & IDataObject;
+	seenDeliveries?: string[];
+}
+
+/**
+ * Deliveries accepted by this n8n process in the last minutes. Static data is read per request, so
+ * two copies of one event arriving at the same moment would both pass it; this closes that window.
+ */
+const recentlyAccepted = new Map<string, number>();
+const RECENT_WINDOW_MS = 10 * 60_000;
+const RECENT_MAX = 5000;
+
+function acceptOnce(key: string, now = Date.now()): boolean {
+	for (const [seenKey, at] of recentlyAccepted) {
+		if (now - at < RECENT_WINDOW_MS && recentlyAccepted.size <= RECENT_MAX) break;
+		recentlyAccepted.delete(seenKey);
+	}
+	if (recentlyAccepted.has(key)) return false;
+	recentlyAccepted.set(key, now);
+	return true;
+}
+
+async function credentialSecret(this: IHookFunctions | IWebhookFunctions): Promise<string> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
+}
+
+/** The body as a JSON object, or undefined: parsed from the raw bytes that were signed. */
+function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
+	try {
+		const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as IDataObject) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function staticDataOf(context: IHookFunctions | IWebhookFunctions): TriggerStaticData {
+	return context.getWorkflowStaticData('node') as TriggerStaticData;
+}
+
+export class DocumentExtractionTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Extraction Trigger',
+		name: 'documentExtractionTrigger',
+		icon: { light: 'file:documentExtraction.svg', dark: 'file:documentExtraction.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["events"].join(", ") }}',
+		description: 'Starts the workflow when a human reviewer verifies or rejects an extracted document',
+		defaults: { name: 'Document Extraction Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'The service delivers only to HTTPS: n8n\'s webhook URL must start with https:// (set WEBHOOK_URL, use a public HTTPS address, or a tunnel for local tests). Activating registers this URL with the service; deactivating cannot remove that registration (the service has no unregister), so later deliveries to an inactive workflow are answered 404 and dropped after the service\'s retries. For "Listen for test event", a review must finish while n8n is listening (about 2 minutes).',
+				name: 'httpsNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				options: [
+					{
+						name: 'Document Rejected',
+						value: 'document.rejected',
+						description: 'A human reviewer rejected the extraction because of a data quality issue',
+					},
+					{
+						name: 'Document Verified',
+						value: 'document.verified',
+						description: 'A human reviewer approved the extraction (possibly with corrections)',
+					},
+				],
+				default: ['document.verified', 'document.rejected'],
+				description: 'Which review outcomes start the workflow',
+			},
+			outputModeProperty,
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Ignore Duplicates',
+						name: 'ignoreDuplicates',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether to start no execution for an event already received for the same document (the service may deliver an event more than once). The last 1000 events are remembered.',
+					},
+				],
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const events = normalizedEvents(this.getNodeParameter('events', []));
+				const secret = await credentialSecret.call(this);
+				const record = staticDataOf(this).registration;
+				return registrationMatches(record, this.getNodeWebhookUrl('default'), events, secret);
+			},
+
+			async create(this: IHookFunctions): Promise<boolean> {
+				const url = this.getNodeWebhookUrl('default') ?? '';
+				if (!url.startsWith('https://')) {
+					throw new NodeOperationError(
+						this.getNode(),
+						`The service delivers only to HTTPS, but this workflow's webhook URL is "${url}"`,
+						{
+							description:
+								'Serve n8n over HTTPS or set the WEBHOOK_URL environment variable to a public HTTPS address of this n8n (for local tests, a tunnel such as ngrok or cloudflared), then activate again.',
+						},
+					);
+				}
+				const events = normalizedEvents(this.getNodeParameter('events', []));
+				if (events.length === 0) {
+					throw new NodeOperationError(this.getNode(), 'Choose at least one event to listen for', {
+						description: `Events: ${WEBHOOK_EVENTS.join(', ')}.`,
+					});
+				}
+				const configuredSecret = await credentialSecret.call(this);
+				const secret = configuredSecret || randomBytes(32).toString('hex');
+
+				const response = await apiRequest.call(this, {
+					method: 'POST',
+					path: API_PATHS.registerWebhook,
+					body: async () => ({ url, events, secret }),
+					operation: 'register the trigger\'s webhook',
+					idempotent: false,
+					retries: 3,
+				});
+
+				const record: RegistrationRecord = {
+					webhookId: typeof response.webhook_id === 'string' ? response.webhook_id : null,
+					url,
+					events,
+					registeredAt: new Date().toISOString(),
+					...(configuredSecret
+						? { credentialSecretFingerprint: secretFingerprint(configuredSecret) }
+						: { generatedSecret: secret }),
+				};
+				staticDataOf(this).registration = record as RegistrationRecord & IDataObject;
+				this.logger.info(
+					`Document Extraction Trigger: registered ${url} for ${events.join(', ')} as ${record.webhookId ?? 'an unnamed webhook'}`,
+				);
+				return true;
+			},
+
+			async delete(this: IHookFunctions): Promise<boolean> {
+				// The spec has no unregister operation (D18): forget the registration locally. The memory of
+				// received events stays, so events of the old registration are not run twice.
+				delete staticDataOf(this).registration;
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const request = this.getRequestObject();
+		if (request.rawBody === undefined) await request.readRawBody();
+		const rawBody: Buffer = request.rawBody ?? Buffer.alloc(0);
+
+		const staticData = staticDataOf(this);
+		const secret = (await credentialSecret.call(this)) || staticData.registration?.generatedSecret || '';
+		const verdict = secret
+			? verifySignature(rawBody, signatureHeader(this.getHeaderData() as IDataObject, SIGNATURE_HEADER), secret)
+			: 'missing';
+		if (verdict !== 'valid') {
+			this.logger.warn(`Document Extraction Trigger: refused a delivery (signature ${verdict})`);
+			const response = this.getResponseObject();
+			response.status(401).json({ error: 'Invalid or missing X-Service-Signature' });
+			return { noWebhookResponse: true };
+		}
+
+		const payload = parseJsonObject(rawBody);
+		if (!payload) {
+			this.logger.warn('Document Extraction Trigger: refused a signed delivery whose body is not a JSON object');
+			this.getResponseObject().status(400).json({ error: 'Body is not a JSON object' });
+			return { noWebhookResponse: true };
+		}
+
+		const events = normalizedEvents(this.getNodeParameter('events', []));
+		if (typeof payload.event !== 'string' || !events.includes(payload.event)) {
+			return { webhookResponse: { received: true, started: false, reason: 'event not subscribed' } };
+		}
+
+		const options = this.getNodeParameter('options', {}) as { ignoreDuplicates?: boolean };
+		const key = deliveryKey(payload.event, payload.document_id);
+		if (options.ignoreDuplicates !== false && key) {
+			const scopedKey = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${key}`;
+			staticData.seenDeliveries ??= [];
+			const isNew = rememberDelivery(staticData.seenDeliveries, key);
+			if (!acceptOnce(scopedKey) || !isNew) {
+				this.logger.info(`Document Extraction Trigger: ignored a duplicate ${key}`);
+				return { webhookResponse: { received: true, started: false, reason: 'duplicate' } };
+			}
+		}
+
+		const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
+		return { workflowData: [this.helpers.returnJsonArray(eventOutput(outputMode, payload))] };
+	}
+}
