@@ -7,6 +7,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export default defineConfig({
 	test: {
 		root,
+		reporters: ['default', './test/summaryReporter.ts'],
 		projects: [
 			{
 				extends: true,

@@ -93,14 +93,16 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 				await sleep(waitMs);
 				continue;
 			}
-			throw new NodeApiError(this.getNode(), { code } as JsonObject, {
+			// Not `code`: n8n would read it as the HTTP code, and replace a message naming a network error
+			// code with its generic "retry" advice, the opposite of what an upload needs.
+			throw new NodeApiError(this.getNode(), { transport_error: code } as JsonObject, {
 				itemIndex,
 				message: request.idempotent
-					? `Could not reach the service at ${baseURL} (${code})`
-					: `The connection broke while trying to ${request.operation} (${code}); it was not retried`,
+					? `Could not reach the service at ${baseURL}`
+					: `The connection broke while trying to ${request.operation}; it was not retried`,
 				description: request.idempotent
-					? 'Check the Base URL in the credential and that the service is up, then run the node again.'
-					: 'The service may already have received the request, so it was not sent again (that could extract the same document twice). Check the document with Get Status, or run the node again if nothing arrived.',
+					? `Network error: ${code}. Check the Base URL in the credential and that the service is up, then run the node again.`
+					: `Network error: ${code}. The service may already have received the request, so it was not sent again (that could extract the same document twice). Check the document with Get Status, or run the node again if nothing arrived.`,
 			});
 		}
 

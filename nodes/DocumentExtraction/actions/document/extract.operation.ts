@@ -64,7 +64,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const binaryPropertyName = (this.getNodeParameter('binaryPropertyName', itemIndex) as string).trim();
+	const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex) ?? '').trim();
 	const outputMode = this.getNodeParameter('outputMode', itemIndex, 'simplified') as OutputMode;
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		webhookUrl?: string;

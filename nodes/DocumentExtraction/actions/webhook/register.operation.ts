@@ -59,7 +59,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const url = (this.getNodeParameter('url', itemIndex) as string).trim();
+	const url = String(this.getNodeParameter('url', itemIndex) ?? '').trim();
 	const events = this.getNodeParameter('events', itemIndex, []) as string[];
 	const secretParameter = this.getNodeParameter('secret', itemIndex, '') as string;
 

@@ -1,0 +1,316 @@
+/**
+ * Runs workflows that use our nodes through n8n-core's real engine, the way n8n tests its own
+ * nodes (its NodeTestHarness is not published, so this is a small one of ours).
+ *
+ * Real n8n pieces: `WorkflowExecute` (manual mode) with `ExecuteContext` and its helpers
+ * (`httpRequestWithAuthentication` over n8n's outbound HTTP client, `assertBinaryData`,
+ * `getBinaryStream`, `getBinaryMetadata`, `getBinaryDataBuffer`, `prepareBinaryData`), the
+ * `Workflow` class (parameter defaults, expressions), `BinaryDataService` in filesystem or default
+ * mode, `Credentials` + Cipher for stored credential data, `ExecutionLifecycleHooks`,
+ * `InstanceSettings`, `ErrorReporter`, `ExecutionContextService`.
+ * Ours: the node-type registry, the credentials helper (see credentialsHelper.ts), a start node
+ * that outputs fixture items, a recording logger, and `sleep` as the nodes see it (recorded and
+ * skipped, so retry waits are asserted by value instead of being waited for).
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	ITaskData,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { vi } from 'vitest';
+
+import { TestCredentialsHelper } from './credentialsHelper';
+import { n8nCore, n8nWorkflow } from './n8nModules';
+import type { BinaryMode, RecordingLogger } from './runtime';
+import { getLogger, useBinaryMode } from './runtime';
+import type { FixtureItem } from './sourceNode';
+import { createSourceNode, SOURCE_NODE_TYPE } from './sourceNode';
+
+export { Container, n8nCore, n8nWorkflow } from './n8nModules';
+export { ServiceMock, parseMultipart } from './service';
+export type { MockReply, MultipartPart, RecordedRequest } from './service';
+export type { FixtureFile, FixtureItem } from './sourceNode';
+export type { BinaryMode } from './runtime';
+export { disposeRuntime } from './runtime';
+
+export const PACKAGE_NAME = 'n8n-nodes-document-extraction';
+export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.documentExtraction`;
+export const CREDENTIAL_TYPE = 'documentExtractionApi';
+export const NODE_NAME = 'Document Extraction';
+export const SOURCE_NODE_NAME = 'Source';
+
+export const BASE_URL = 'https://api.docextract.test';
+// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a fake key, for tests only
+export const API_KEY = 'dxk_UNITTEST_0a1b2c3d4e5f60718293a4b5c6d7e8f9';
+// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a fake secret, for tests only
+export const SIGNING_SECRET = 'whsec_UNITTEST_f0e1d2c3b4a5968778695a4b3c2d1e0f';
+
+export const DEFAULT_CREDENTIALS: ICredentialDataDecryptedObject = {
+	baseUrl: BASE_URL,
+	apiKey: API_KEY,
+	signingSecret: SIGNING_SECRET,
+	tier: 'pilot',
+};
+
+export interface WorkflowJson {
+	name?: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IDataObject;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Tasks of every node that ran, by node name. */
+	runData: Record<string, ITaskData[]>;
+	/** The first main output of a node's (last) run; [] when it produced nothing. */
+	output(nodeName?: string): INodeExecutionData[];
+	/**
+	 * The error a node stopped with, if any, as n8n records it in the run data: a plain copy of the
+	 * error's fields (name, message, description, httpCode, context, ...), not the class instance.
+	 */
+	error(nodeName?: string): RecordedError | undefined;
+	/** The execution's logs. */
+	logs: RecordingLogger['entries'];
+	/** Every text the run left behind, for secret scans: outputs, errors (message, description, cause, stack), logs. */
+	everything(): string;
+}
+
+export interface RecordedError {
+	name: string;
+	message: string;
+	description?: string | null;
+	httpCode?: string | null;
+	context?: IDataObject;
+	messages?: string[];
+	[key: string]: unknown;
+}
+
+export interface RunOptions {
+	/** Parameters of the Document Extraction node. */
+	parameters: INodeParameters;
+	/** Items the Source node outputs (default: one empty item). */
+	items?: FixtureItem[];
+	/** Overrides of the stored credential data (merged into DEFAULT_CREDENTIALS). */
+	credentials?: ICredentialDataDecryptedObject;
+	/** The node's "On Error: Continue" setting. */
+	continueOnFail?: boolean;
+}
+
+export interface Harness {
+	nodeTypes: INodeTypes;
+	credentialsHelper: TestCredentialsHelper;
+	/** Waits the nodes asked `sleep` for, in milliseconds, since the last `reset()`. */
+	waits: number[];
+	useBinaryMode(mode: BinaryMode): Promise<void>;
+	/** Source -> Document Extraction, run in manual mode. */
+	run(options: RunOptions): Promise<RunResult>;
+	/** Any workflow JSON; `fixtures` feed its Source nodes (parameter "fixture"). */
+	runWorkflow(workflow: WorkflowJson, fixtures?: Record<string, FixtureItem[]>, credentials?: ICredentialDataDecryptedObject): Promise<RunResult>;
+	reset(): void;
+}
+
+class NodeTypes implements INodeTypes {
+	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const type = this.types[nodeType];
+		if (!type) throw new n8nWorkflow.UnexpectedError(`Unknown node type "${nodeType}"`);
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		const type = this.getByName(nodeType);
+		return 'nodeVersions' in type ? type.getNodeType(version) : type;
+	}
+
+	getKnownTypes(): IDataObject {
+		return Object.fromEntries(Object.keys(this.types).map((name) => [name, {}]));
+	}
+}
+
+/** Serializes anything, including an error's non-enumerable message, stack and cause. */
+function dump(value: unknown): string {
+	const seen = new WeakSet<object>();
+	const walk = (current: unknown): unknown => {
+		if (current === null || typeof current !== 'object') return current;
+		if (Buffer.isBuffer(current)) return `<buffer ${current.length}>`;
+		if (seen.has(current)) return '<circular>';
+		seen.add(current);
+		if (Array.isArray(current)) return current.map(walk);
+		const names = current instanceof Error ? Object.getOwnPropertyNames(current) : Object.keys(current);
+		const result: Record<string, unknown> = {};
+		for (const name of names) {
+			try {
+				result[name] = walk((current as Record<string, unknown>)[name]);
+			} catch {
+				result[name] = '<unreadable>';
+			}
+		}
+		if (current instanceof Error) result.__toJSON = JSON.stringify(current);
+		return result;
+	};
+	return JSON.stringify(walk(value));
+}
+
+let executionCounter = 0;
+
+export async function setupHarness(): Promise<Harness> {
+	const waits: number[] = [];
+	// The nodes get the one n8n-workflow n8n-core uses (as a community node does inside n8n), with a
+	// `sleep` that records instead of waiting.
+	vi.doMock('n8n-workflow', () => ({
+		...n8nWorkflow,
+		sleep: async (ms: number) => {
+			waits.push(ms);
+		},
+	}));
+	const { DocumentExtraction } = await import('../../../nodes/DocumentExtraction/DocumentExtraction.node');
+	const { DocumentExtractionApi } = await import('../../../credentials/DocumentExtractionApi.credentials');
+
+	const fixtures = new Map<string, FixtureItem[]>();
+	const nodeTypes = new NodeTypes({
+		[ACTION_NODE_TYPE]: new DocumentExtraction(),
+		[SOURCE_NODE_TYPE]: createSourceNode(fixtures),
+	});
+	const credentialsHelper = new TestCredentialsHelper([new DocumentExtractionApi() as ICredentialType]);
+	const logger = getLogger();
+	await useBinaryMode('filesystem');
+
+	async function runWorkflow(
+		workflowJson: WorkflowJson,
+		fixtureItems: Record<string, FixtureItem[]> = {},
+		credentials: ICredentialDataDecryptedObject = {},
+	): Promise<RunResult> {
+		fixtures.clear();
+		for (const [name, items] of Object.entries(fixtureItems)) fixtures.set(name, items);
+		await credentialsHelper.store({
+			id: 'cred-1',
+			name: 'Document Extraction account',
+			type: CREDENTIAL_TYPE,
+			data: { ...DEFAULT_CREDENTIALS, ...credentials },
+		});
+
+		const executionId = String(++executionCounter);
+		const nodes = structuredClone(workflowJson.nodes);
+		const workflow = new n8nWorkflow.Workflow({
+			id: 'unit-test-workflow',
+			name: workflowJson.name ?? 'Unit test',
+			nodes,
+			connections: workflowJson.connections,
+			active: false,
+			nodeTypes,
+			settings: { executionOrder: 'v1', ...workflowJson.settings },
+		});
+		const hooks = new n8nCore.ExecutionLifecycleHooks('manual', executionId, {
+			id: 'unit-test-workflow',
+			name: workflow.name,
+			nodes,
+			connections: workflowJson.connections,
+			active: false,
+			isArchived: false,
+			activeVersionId: null,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		} as never);
+		const unavailable = (what: string) => async () => {
+			throw new n8nWorkflow.UnexpectedError(`${what} is not available in unit tests`);
+		};
+		const additionalData = {
+			credentialsHelper,
+			hooks,
+			executionId,
+			workflowId: 'unit-test-workflow',
+			currentNodeExecutionIndex: 0,
+			restApiUrl: 'http://localhost:5678/rest',
+			instanceBaseUrl: 'http://localhost:5678',
+			formBaseUrl: 'http://localhost:5678/form',
+			formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+			formTestBaseUrl: 'http://localhost:5678/form-test',
+			webhookBaseUrl: 'http://localhost:5678/webhook',
+			webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+			webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+			mcpBaseUrl: 'http://localhost:5678/mcp',
+			mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+			variables: {},
+			logAiEvent: () => {},
+			executeWorkflow: unavailable('executeWorkflow'),
+			getRunExecutionData: async () => undefined,
+			getRuntimeCredential: async () => undefined,
+			startRunnerTask: unavailable('startRunnerTask'),
+		} as unknown as IWorkflowExecuteAdditionalData;
+
+		const startNode = nodes.find((node) => node.type === SOURCE_NODE_TYPE) ?? workflow.getStartNode();
+		const logStart = logger.entries.length;
+		const run = await new n8nCore.WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+		const runData = run.data.resultData.runData;
+		const logs = logger.entries.slice(logStart);
+		const lastTask = (nodeName: string) => runData[nodeName]?.at(-1);
+
+		return {
+			run,
+			runData,
+			logs,
+			output: (nodeName = NODE_NAME) => lastTask(nodeName)?.data?.main?.[0] ?? [],
+			error: (nodeName = NODE_NAME) => lastTask(nodeName)?.error as RecordedError | undefined,
+			everything: () =>
+				[JSON.stringify(run.data), dump(run.data.resultData), dump(logs)].join('\n'),
+		};
+	}
+
+	async function run(options: RunOptions): Promise<RunResult> {
+		const parameters = structuredClone(options.parameters);
+		return await runWorkflow(
+			{
+				nodes: [
+					{
+						id: 'source',
+						name: SOURCE_NODE_NAME,
+						type: SOURCE_NODE_TYPE,
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: { fixture: 'input' },
+					},
+					{
+						id: 'node',
+						name: NODE_NAME,
+						type: ACTION_NODE_TYPE,
+						typeVersion: 1,
+						position: [220, 0],
+						parameters,
+						credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Document Extraction account' } },
+						...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+					},
+				],
+				connections: {
+					[SOURCE_NODE_NAME]: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
+				},
+			},
+			{ input: options.items ?? [{ json: {} }] },
+			options.credentials,
+		);
+	}
+
+	return {
+		nodeTypes,
+		credentialsHelper,
+		waits,
+		useBinaryMode,
+		run,
+		runWorkflow,
+		reset() {
+			waits.length = 0;
+			credentialsHelper.authenticated.length = 0;
+		},
+	};
+}

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+
+import { fileSizeProblem, formatBytes, isTier, limitsForTier, TIER_LIMITS } from '../../../nodes/shared/tierLimits';
+import {
+	CONTENT_TYPE_BY_KIND,
+	documentIdProblem,
+	documentKind,
+	httpsUrlProblem,
+	uploadFileName,
+} from '../../../nodes/shared/validation';
+
+const MIB = 1024 * 1024;
+
+describe('tier limits (spec Limits; D20: 1 MB = 1,048,576 bytes; N3)', () => {
+	it.each([
+		['pilot', 10 * MIB, 10],
+		['growth', 25 * MIB, 100],
+		['enterprise', 100 * MIB, null],
+	] as const)('%s: %i bytes, %s requests/min', (tier, bytes, perMinute) => {
+		expect(TIER_LIMITS[tier].maxFileBytes).toBe(bytes);
+		expect(TIER_LIMITS[tier].requestsPerMinute).toBe(perMinute);
+		expect(fileSizeProblem(tier, bytes)).toBeUndefined();
+		expect(fileSizeProblem(tier, bytes + 1)).toContain(TIER_LIMITS[tier].label);
+	});
+
+	it('the message names the size, the limit and what to do', () => {
+		expect(fileSizeProblem('growth', 30 * MIB)).toBe(
+			'The file is 30.0 MB, above the 25.0 MB limit of the Growth tier. Use a smaller file (split a multi-page PDF or lower the image resolution), or set the credential to the tier your account actually has if it is larger.',
+		);
+	});
+
+	it.each([undefined, '', 'Pilot', 'platinum', 42, null, 'constructor', 'toString'])('unknown tier %j -> Pilot limits', (tier) => {
+		expect(isTier(tier)).toBe(false);
+		expect(limitsForTier(tier)).toBe(TIER_LIMITS.pilot);
+		expect(fileSizeProblem(tier, 10 * MIB + 1)).toMatch(/Pilot/);
+	});
+
+	it('formatBytes', () => {
+		expect([formatBytes(0), formatBytes(1023), formatBytes(1024), formatBytes(1536), formatBytes(MIB), formatBytes(10 * MIB + 1)]).toEqual([
+			'0 bytes',
+			'1023 bytes',
+			'1.0 KB',
+			'1.5 KB',
+			'1.0 MB',
+			'10.0 MB',
+		]);
+	});
+});
+
+describe('documentIdProblem (D4)', () => {
+	it.each(['doc_a', 'doc_abc123', 'doc_A-b_C', `doc_${'x'.repeat(120)}`, '  doc_trimmed  ', 'doc_credentialtest0000000000'])('accepts %j', (id) => {
+		expect(documentIdProblem(id)).toBeUndefined();
+	});
+
+	it.each([
+		'doc_',
+		'doc',
+		'DOC_abc',
+		'rev_abc',
+		'../x',
+		'doc_a/b',
+		'doc_a\\b',
+		'doc_%2F',
+		'doc_a.b',
+		'doc_a b',
+		'doc_a?x=1',
+		'doc_a#x',
+		'doc_é',
+		`doc_${'x'.repeat(121)}`,
+	])('refuses %j', (id) => {
+		expect(documentIdProblem(id)).toMatch(/is not a document ID/);
+	});
+
+	it.each([undefined, null, 42, '', '   '])('%j is reported as empty', (id) => {
+		expect(documentIdProblem(id)).toMatch(/^The Document ID is empty/);
+	});
+
+	it('a long bad value is shortened in the message', () => {
+		const problem = documentIdProblem(`doc_${'/'.repeat(196)}`);
+		expect(problem).toContain(`"doc_${'/'.repeat(56)}..."`);
+		expect(problem!.length).toBeLessThan(300);
+	});
+});
+
+describe('httpsUrlProblem (spec Delivery rules 1)', () => {
+	it.each(['https://example.com/hook', 'https://example.com:8443/a/b?c=d', ' https://example.com '])('accepts %j', (url) => {
+		expect(httpsUrlProblem(url, 'URL')).toBeUndefined();
+	});
+
+	it.each([
+		['http://example.com', /must use https:\/\/.*"http:\/\/\.\.\."/],
+		['HTTP://example.com', /must use https/],
+		['ftp://example.com', /must use https/],
+		['example.com/hook', /is not a valid URL/],
+		['https://', /is not a valid URL/],
+		['https://user:secret@example.com', /must not contain a user name or password/],
+		['', /is empty/],
+		[undefined, /is empty/],
+	])('refuses %j', (url, message) => {
+		expect(httpsUrlProblem(url, 'The field')).toMatch(message);
+		expect(httpsUrlProblem(url, 'The field')).toMatch(/^The field /);
+	});
+
+	it('does not repeat credentials of a refused URL in the message', () => {
+		expect(httpsUrlProblem('https://user:secret@example.com', 'URL')).not.toContain('secret');
+	});
+});
+
+describe('documentKind (N4: extension first, then MIME type)', () => {
+	it.each([
+		['a.pdf', undefined, 'pdf'],
+		['A.PDF', 'application/octet-stream', 'pdf'],
+		['photo.jpeg', undefined, 'jpg'],
+		['photo.JPG', undefined, 'jpg'],
+		['x.png', 'application/pdf', 'png'],
+		['data.json', undefined, 'json'],
+		['lines.csv', undefined, 'csv'],
+		['scan', 'image/png', 'png'],
+		[undefined, 'application/pdf; charset=binary', 'pdf'],
+		['noext', 'IMAGE/JPEG', 'jpg'],
+		['report.txt', 'text/csv', 'csv'],
+		['x.', 'application/json', 'json'],
+	])('%j + %j -> %s', (fileName, mimeType, kind) => {
+		expect(documentKind(fileName, mimeType)).toBe(kind);
+	});
+
+	it.each([
+		['report.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+		['notes.txt', 'text/plain'],
+		['image.gif', 'image/gif'],
+		['noext', 'application/octet-stream'],
+		[undefined, undefined],
+		['pdf', undefined],
+	])('%j + %j -> unsupported', (fileName, mimeType) => {
+		expect(documentKind(fileName, mimeType)).toBeUndefined();
+	});
+
+	it('every kind has the content type it is uploaded with', () => {
+		expect(CONTENT_TYPE_BY_KIND).toEqual({
+			pdf: 'application/pdf',
+			jpg: 'image/jpeg',
+			png: 'image/png',
+			json: 'application/json',
+			csv: 'text/csv',
+		});
+	});
+});
+
+describe('uploadFileName', () => {
+	it.each([
+		['invoice.pdf', 'pdf', 'invoice.pdf'],
+		['Invoice.PDF', 'pdf', 'Invoice.PDF'],
+		['scan', 'png', 'scan.png'],
+		['notes.txt', 'csv', 'notes.txt.csv'],
+		['photo.jpeg', 'jpg', 'photo.jpeg'],
+		['../../etc/passwd.pdf', 'pdf', 'passwd.pdf'],
+		['C:\\Users\\me\\a.pdf', 'pdf', 'a.pdf'],
+		['dir/', 'pdf', 'document.pdf'],
+		['bad"name\r\n.pdf', 'pdf', 'bad_name__.pdf'],
+		['back\u0000slash.pdf', 'pdf', 'back_slash.pdf'],
+		[undefined, 'json', 'document.json'],
+		['   ', 'csv', 'document.csv'],
+	] as const)('%j as %s -> %j', (fileName, kind, expected) => {
+		expect(uploadFileName(fileName, kind)).toBe(expected);
+	});
+
+	it('bounds the length to 200 characters and keeps the extension', () => {
+		const name = uploadFileName(`${'n'.repeat(300)}.pdf`, 'pdf');
+		expect(name).toHaveLength(200);
+		expect(name.endsWith('.pdf')).toBe(true);
+		expect(documentKind(name, undefined)).toBe('pdf');
+	});
+});
