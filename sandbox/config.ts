@@ -1,0 +1,92 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
+/** The sandbox's settings and the service's limits (spec: Limits; D20: 1 MB = 1,048,576 bytes). */
+
+export type Tier = 'pilot' | 'growth' | 'enterprise';
+
+const MEBIBYTE = 1024 * 1024;
+
+export const TIERS: Record<Tier, { maxFileBytes: number; requestsPerMinute: number | null }> = {
+	pilot: { maxFileBytes: 10 * MEBIBYTE, requestsPerMinute: 10 },
+	growth: { maxFileBytes: 25 * MEBIBYTE, requestsPerMinute: 100 },
+	enterprise: { maxFileBytes: 100 * MEBIBYTE, requestsPerMinute: null },
+};
+
+/** Spec: confidence above 95% is verified automatically; exactly 0.95 goes to review (D2). */
+export const AUTO_VERIFY_THRESHOLD = 0.95;
+
+export interface AccountConfig {
+	apiKey: string;
+	tier: Tier;
+	/** Signs deliveries to a document's own webhook_url (D13). */
+	signingSecret?: string;
+}
+
+export interface SandboxOptions {
+	port?: number;
+	host?: string;
+	accounts?: AccountConfig[];
+	signingSecret?: string;
+	/** Length of the rate-limit window ("a minute"); shorter in tests. */
+	minuteMs?: number;
+	/** Time until a review finishes by itself (approved). */
+	reviewDelayMs?: number;
+	/** Time a document stays in `processing`. */
+	processingDelayMs?: number;
+	/** Files above this size are answered `processing` (large files take a while). */
+	processingThresholdBytes?: number;
+	/** Base of the exponential backoff between delivery attempts (D9). */
+	retryBaseMs?: number;
+	/** A delivery without a 2xx within this time has failed (spec: 5 s; D10). */
+	deliveryTimeoutMs?: number;
+	/** Deliver every event twice, so receivers' duplicate handling can be tested. */
+	duplicateDeliveries?: boolean;
+	/** PEM of a CA to trust for HTTPS deliveries (a local n8n's certificate). */
+	trustCa?: string;
+	/** Keep documents and webhooks in this JSON file across restarts. */
+	stateFile?: string;
+	/** true: JSON lines to stdout; a function: receives each line; false: silent. */
+	log?: boolean | ((line: string) => void);
+}
+
+export const DEMO_SIGNING_SECRET = 'whsec_sandbox_demo_secret';
+
+export const DEMO_ACCOUNTS: AccountConfig[] = [
+	{ apiKey: 'sk_sandbox_pilot', tier: 'pilot' },
+	{ apiKey: 'sk_sandbox_growth', tier: 'growth' },
+	{ apiKey: 'sk_sandbox_enterprise', tier: 'enterprise' },
+];
+
+export interface ResolvedSettings {
+	minuteMs: number;
+	reviewDelayMs: number;
+	processingDelayMs: number;
+	processingThresholdBytes: number;
+	retryBaseMs: number;
+	deliveryTimeoutMs: number;
+	duplicateDeliveries: boolean;
+}
+
+export function resolveSettings(options: SandboxOptions): ResolvedSettings {
+	return {
+		minuteMs: options.minuteMs ?? 60_000,
+		reviewDelayMs: options.reviewDelayMs ?? 90_000,
+		processingDelayMs: options.processingDelayMs ?? 3_000,
+		processingThresholdBytes: options.processingThresholdBytes ?? 5 * MEBIBYTE,
+		retryBaseMs: options.retryBaseMs ?? 10_000,
+		deliveryTimeoutMs: options.deliveryTimeoutMs ?? 5_000,
+		duplicateDeliveries: options.duplicateDeliveries ?? false,
+	};
+}
+
+/** Parses `key:tier[:secret],key:tier` (SANDBOX_ACCOUNTS). */
+export function parseAccounts(text: string): AccountConfig[] {
+	return text
+		.split(',')
+		.map((entry) => entry.trim())
+		.filter(Boolean)
+		.map((entry) => {
+			const [apiKey, tier, signingSecret] = entry.split(':');
+			if (!apiKey || !(tier in TIERS)) throw new Error(`SANDBOX_ACCOUNTS: "${entry}" is not key:tier (tier: pilot, growth, enterprise)`);
+			return { apiKey, tier: tier as Tier, ...(signingSecret ? { signingSecret } : {}) };
+		});
+}

@@ -1,0 +1,142 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
+/**
+ * Signed webhook deliveries (spec: Events, Signature, Delivery rules): POST of the exact JSON bytes,
+ * `X-Service-Signature` = lowercase hex HMAC-SHA256 of those bytes with the target's secret, HTTPS
+ * only, 2xx within the timeout or it failed (D10), 3 retries with exponential backoff (D9).
+ */
+import { createHmac } from 'node:crypto';
+import { Agent, request } from 'undici';
+
+import { newId } from './ids.ts';
+
+export interface DeliveryTarget {
+	url: string;
+	secret: string;
+	/** The registration this target comes from, or undefined for a document's own webhook_url. */
+	webhookId?: string;
+}
+
+export interface DeliveryAttempt {
+	deliveryId: string;
+	copy: number;
+	event: string;
+	documentId: string;
+	url: string;
+	webhookId?: string;
+	attempt: number;
+	at: string;
+	status?: number;
+	error?: string;
+	ok: boolean;
+	durationMs: number;
+}
+
+export interface DeliverySettings {
+	retryBaseMs: number;
+	deliveryTimeoutMs: number;
+	duplicateDeliveries: boolean;
+}
+
+export const MAX_RETRIES = 3;
+
+export function sign(body: Buffer, secret: string): string {
+	return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+export class Deliverer {
+	readonly attempts: DeliveryAttempt[] = [];
+
+	private readonly agent: Agent;
+
+	private readonly timers = new Map<NodeJS.Timeout, () => void>();
+
+	private readonly inFlight = new Set<Promise<void>>();
+
+	private closed = false;
+
+	private readonly closing = new AbortController();
+
+	private readonly settings: () => DeliverySettings;
+
+	private readonly log: (record: Record<string, unknown>) => void;
+
+	constructor(settings: () => DeliverySettings, log: (record: Record<string, unknown>) => void, trustCa?: string) {
+		this.settings = settings;
+		this.log = log;
+		this.agent = new Agent({ connect: trustCa ? { ca: trustCa } : {} });
+	}
+
+	/** Sends `payload` to every target (twice each when duplicates are on). Returns at once. */
+	deliver(event: string, documentId: string, payload: Record<string, unknown>, targets: DeliveryTarget[]): void {
+		const body = Buffer.from(JSON.stringify(payload));
+		const copies = this.settings().duplicateDeliveries ? 2 : 1;
+		for (const target of targets) {
+			const deliveryId = newId('dlv');
+			const run = (async () => {
+				for (let copy = 1; copy <= copies; copy++) await this.deliverOne(deliveryId, copy, event, documentId, body, target);
+			})();
+			this.inFlight.add(run);
+			void run.finally(() => this.inFlight.delete(run));
+		}
+	}
+
+	private async deliverOne(deliveryId: string, copy: number, event: string, documentId: string, body: Buffer, target: DeliveryTarget): Promise<void> {
+		const signature = sign(body, target.secret);
+		for (let attempt = 1; attempt <= 1 + MAX_RETRIES; attempt++) {
+			if (this.closed) return;
+			if (attempt > 1) await this.wait(this.settings().retryBaseMs * 2 ** (attempt - 2));
+			if (this.closed) return;
+			const started = Date.now();
+			const record: DeliveryAttempt = { deliveryId, copy, event, documentId, url: target.url, webhookId: target.webhookId, attempt, at: new Date().toISOString(), ok: false, durationMs: 0 };
+			try {
+				const response = await request(target.url, {
+					method: 'POST',
+					body,
+					headers: {
+						'content-type': 'application/json',
+						'user-agent': 'DocumentExtractionSandbox/1.0',
+						'x-service-signature': signature,
+						'x-service-event': event,
+						'x-service-delivery': deliveryId,
+					},
+					dispatcher: this.agent,
+					headersTimeout: this.settings().deliveryTimeoutMs,
+					bodyTimeout: this.settings().deliveryTimeoutMs,
+					signal: AbortSignal.any([AbortSignal.timeout(this.settings().deliveryTimeoutMs), this.closing.signal]),
+				});
+				await response.body.dump();
+				record.status = response.statusCode;
+				record.ok = response.statusCode >= 200 && response.statusCode < 300;
+			} catch (error) {
+				record.error = (error as { code?: string }).code ?? (error as Error).name ?? 'error';
+			}
+			record.durationMs = Date.now() - started;
+			this.attempts.push(record);
+			this.log({ kind: 'delivery', event, document_id: documentId, url: target.url, attempt, copy, status: record.status ?? null, error: record.error ?? null, ok: record.ok });
+			if (record.ok) return;
+		}
+	}
+
+	private wait(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				this.timers.delete(timer);
+				resolve();
+			}, ms);
+			this.timers.set(timer, resolve);
+		});
+	}
+
+	async close(): Promise<void> {
+		this.closed = true;
+		this.closing.abort();
+		// Pending backoffs end now; the loops see `closed` and stop.
+		for (const [timer, resolve] of this.timers) {
+			clearTimeout(timer);
+			resolve();
+		}
+		this.timers.clear();
+		await Promise.allSettled([...this.inFlight]);
+		await this.agent.close();
+	}
+}

@@ -1,0 +1,12 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `doc_`, `rev_`, `wh_` + 20 lowercase letters and digits (D4). */
+export function newId(prefix: 'doc' | 'rev' | 'wh' | 'dlv'): string {
+	const bytes = randomBytes(20);
+	let suffix = '';
+	for (const byte of bytes) suffix += ALPHABET[byte % ALPHABET.length];
+	return `${prefix}_${suffix}`;
+}
