@@ -1,0 +1,225 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// `npm start`: the whole thing, locally, from a fresh clone.
+//   1. n8n 2.40.7 in ~/.cache/n8n-nodes-document-extraction (installed on first run, with progress)
+//   2. a local CA + localhost certificate (n8n serves HTTPS; the sandbox trusts the CA)
+//   3. the sandbox (the Document Extraction service) on http://127.0.0.1:4010
+//   4. this package built, packed, published to a local registry, installed through n8n's
+//      community-packages API (as Settings → Community nodes does)
+//   5. the owner account, a Document Extraction credential for the sandbox's pilot account, and the
+//      example workflows (examples/*.json) imported and activated
+// Ctrl-C stops everything it started.
+//
+// Options: --port <n8n https port> (default 5678, else a free one), --sandbox-port <port> (default
+// 4010), --data <folder> (keep n8n's data there across runs; default: a fresh temporary folder),
+// --no-build (skip `npm run build`).
+// Run with Node 24: `node scripts/start.ts` (npm scripts put the project's Node 24 first on PATH).
+
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+	DEFAULT_OWNER,
+	REPO_ROOT,
+	artifactsDir,
+	ensureCerts,
+	freePort,
+	importWorkflows,
+	isActivatable,
+	loadExampleWorkflows,
+	log,
+	makeTmpDir,
+	say,
+	sandboxAvailable,
+	sandboxDemoAccount,
+	setSignalHandling,
+	startSandboxProcess,
+	startStack,
+	stopAll,
+	tailFile,
+	waitForWorkflowWebhooks,
+	type Credential,
+	type Stack,
+} from '../test/e2e/harness/index.ts';
+
+const { values: args } = parseArgs({
+	options: {
+		port: { type: 'string' },
+		'sandbox-port': { type: 'string' },
+		data: { type: 'string' },
+		'no-build': { type: 'boolean', default: false },
+		help: { type: 'boolean', short: 'h', default: false },
+	},
+});
+
+if (args.help) {
+	say('Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder>] [--no-build]');
+	process.exit(0);
+}
+
+if (Number(process.versions.node.split('.')[0]) < 22) {
+	process.stderr.write(`This script needs Node 24 (found ${process.version}). Run it through npm: "npm start".\n`);
+	process.exit(1);
+}
+
+/** The name the example workflows reference (their credential ids are replaced on import). */
+const CREDENTIAL_NAME = 'Document Extraction (sandbox)';
+
+let stopping = false;
+let stack: Stack | undefined;
+
+async function shutdown(code: number): Promise<never> {
+	if (!stopping) {
+		stopping = true;
+		say('\nStopping n8n, the sandbox and the local registry ...');
+		await stack?.stop().catch(() => undefined);
+		await stopAll();
+		say('Stopped.');
+	}
+	process.exit(code);
+}
+
+// Our own handlers: a clean message, then every process group the harness started is stopped.
+setSignalHandling(false);
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+/** The binary field the Document Extraction node after `webhookName` reads (the multipart field to send). */
+function binaryFieldAfter(workflow: { nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>; connections: Record<string, unknown> }, webhookName: string): string {
+	const next = (workflow.connections[webhookName] as { main?: Array<Array<{ node: string }>> } | undefined)?.main?.[0]?.[0]?.node;
+	const node = workflow.nodes.find((n) => n.name === next);
+	const field = node?.parameters.binaryPropertyName;
+	return typeof field === 'string' && field ? field : 'file';
+}
+
+async function main(): Promise<void> {
+	const t0 = Date.now();
+	say('Document Extraction for n8n: starting the local demo (first run installs n8n: several minutes).');
+	const tls = ensureCerts();
+
+	// The sandbox first: the credential needs its address and demo key.
+	let sandbox: Awaited<ReturnType<typeof startSandboxProcess>> | undefined;
+	if (sandboxAvailable()) {
+		const sandboxPort = args['sandbox-port'] ? Number(args['sandbox-port']) : await freePort(4010);
+		sandbox = await startSandboxProcess(tls, { port: sandboxPort });
+	} else {
+		log('start', 'sandbox/ is not there yet: starting n8n without the sandbox');
+	}
+
+	const n8nPort = args.port ? Number(args.port) : await freePort(5678);
+	const filesDir = join(REPO_ROOT, 'examples', 'files');
+	const userFolder = args.data ?? makeTmpDir('n8n-demo');
+	stack = await startStack({
+		package: 'repo',
+		build: !args['no-build'],
+		n8nPort,
+		userFolder,
+		fileAccessDirs: [filesDir, join(userFolder, 'files')],
+		owner: DEFAULT_OWNER,
+		reinstall: true,
+		n8nName: 'n8n-demo',
+	});
+	const { client, n8n } = stack;
+
+	// Credential for the sandbox's pilot account.
+	const credentials: Record<string, Credential> = {};
+	let credentialNote = '';
+	if (sandbox) {
+		const account = await sandboxDemoAccount('pilot', sandbox.output());
+		if (account) {
+			const data = { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: account.signingSecret ?? '', tier: 'pilot' };
+			// With --data, a credential from an earlier run is updated in place (the workflows use its id).
+			const existing = (await client.listCredentials()).find((c) => c.name === CREDENTIAL_NAME && c.type === 'documentExtractionApi');
+			credentials.documentExtractionApi = existing
+				? await client.updateCredential(existing.id, { name: CREDENTIAL_NAME, type: 'documentExtractionApi', data })
+				: await client.createDocumentExtractionCredential(CREDENTIAL_NAME, { ...data, tier: 'pilot' });
+			credentialNote = `"${CREDENTIAL_NAME}" → ${sandbox.url} (pilot tier)`;
+		} else {
+			credentialNote = 'not created: the sandbox did not tell its demo pilot key';
+		}
+	}
+
+	// Example workflows (with --data, those imported by an earlier run are kept, and activated).
+	const existingWorkflows = await client.listWorkflows();
+	const examples = loadExampleWorkflows();
+	const fresh = examples.filter((e) => !existingWorkflows.some((w) => w.name === e.workflow.name));
+	const imported = await importWorkflows(client, fresh, { credentials });
+	for (const e of examples) {
+		const kept = existingWorkflows.find((w) => w.name === e.workflow.name);
+		if (!kept) continue;
+		let activated = kept.active;
+		let error: string | undefined;
+		try {
+			if (!activated && isActivatable(e.workflow)) {
+				await client.activateWorkflow(kept.id);
+				activated = true;
+			}
+			if (activated) await waitForWorkflowWebhooks(client, e.workflow);
+		} catch (err) {
+			error = (err as Error).message;
+		}
+		imported.push({ file: e.file, workflow: await client.getWorkflow(kept.id), activated, error });
+	}
+
+	const line = '─'.repeat(78);
+	say('');
+	say(line);
+	say(`n8n ${stack.install.version} with ${stack.packed?.name}@${stack.packed?.version} is running (ready in ${Math.round((Date.now() - t0) / 1000)} s).`);
+	say('');
+	say(`  Editor      ${n8n.baseUrl}/`);
+	say(`  Login       ${stack.owner.email}  /  ${stack.owner.password}`);
+	say(`  HTTPS       certificate from a local CA: ${tls.caCertFile}`);
+	say('              (the browser warns once; accept it, or import the CA into the browser)');
+	if (sandbox) say(`  Sandbox     ${sandbox.url}  (log: ${sandbox.logFile})`);
+	say(`  Credential  ${credentialNote || 'none (no sandbox)'}`);
+	say(`  Files       Read/Write Files from Disk may read ${filesDir}`);
+	say(`  n8n data    ${userFolder}${args.data ? '' : ' (temporary: pass --data <folder> to keep it)'}`);
+	say(`  Logs        ${artifactsDir()}  (n8n: ${n8n.logFile})`);
+	say('');
+	if (imported.length === 0) {
+		say('  No example workflows in examples/*.json yet.');
+	} else {
+		say('  Example workflows:');
+		for (const r of imported) {
+			const state = r.activated ? 'active' : r.error ? `NOT active: ${r.error}` : 'inactive (run it from the editor)';
+			say(`    - ${r.workflow.name}  [${state}]  ${n8n.baseUrl}/workflow/${r.workflow.id}`);
+		}
+	}
+	say('');
+	say('  Try first:');
+	say(`    1. Open ${n8n.baseUrl}/ and log in.`);
+	const webhooks = imported.flatMap((r) =>
+		r.activated
+			? r.workflow.nodes
+					.filter((node) => node.type === 'n8n-nodes-base.webhook' && typeof node.parameters.path === 'string')
+					.map((node) => ({ name: r.workflow.name, path: node.parameters.path as string, field: binaryFieldAfter(r.workflow, node.name) }))
+			: [],
+	);
+	if (webhooks.length > 0) {
+		say('    2. Send an invoice to an active example workflow (the answer is its last node\'s output):');
+		for (const w of webhooks) {
+			say(`       # ${w.name}`);
+			say(`       curl --cacert ${tls.caCertFile} -F ${w.field}=@examples/files/invoice-acme.json ${n8n.baseUrl}/webhook/${w.path}`);
+		}
+		say('       then open the workflow\'s Executions tab in the editor.');
+	} else {
+		say('    2. Create a workflow: Read/Write Files from Disk (examples/files/invoice-acme.json) → Document Extraction → Extract.');
+	}
+	if (sandbox) say('    3. Human review: send examples/files/invoice-blurry.json, then approve it in the sandbox (README.md: "Try it locally with the sandbox").');
+	say('');
+	say('  Ctrl-C stops everything.');
+	say(line);
+
+	// Stay up; if n8n or the sandbox dies, say so and stop the rest.
+	const why = await Promise.race([
+		n8n.exited().then((code) => ({ what: `n8n exited (${code})`, logFile: n8n.logFile })),
+		...(sandbox ? [sandbox.exited.then((code) => ({ what: `the sandbox exited (${code})`, logFile: sandbox.logFile }))] : []),
+	]);
+	if (!stopping) {
+		process.stderr.write(`\n${why.what}. Last lines of ${why.logFile}:\n${tailFile(why.logFile, 40)}\n`);
+		await shutdown(1);
+	}
+}
+
+main().catch(async (error: Error) => {
+	process.stderr.write(`\nnpm start failed: ${error.message}\n`);
+	await shutdown(1);
+});

@@ -1,0 +1,17 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// The e2e harness: one implementation of the local n8n runtime for the tests and `npm start`.
+// See README.md in this folder.
+
+export * from './executionData.ts';
+export * from './installN8n.ts';
+export * from './log.ts';
+export * from './n8nApi.ts';
+export * from './n8nProcess.ts';
+export * from './paths.ts';
+export * from './processes.ts';
+export * from './registry.ts';
+export * from './sandbox.ts';
+export * from './sandboxAccounts.ts';
+export * from './stack.ts';
+export * from './tls.ts';
+export * from './workflows.ts';

@@ -1,0 +1,207 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// Starts a real n8n 2.40.7 (from the cache, on Node 24) over HTTPS, configured for offline local
+// runs, in its own process group with its output in test/artifacts/. Waits for readiness
+// (`/healthz/readiness`: database up and migrated; plain `/healthz` answers before migrations).
+// Restart keeps the data (same N8N_USER_FOLDER, hence the same encryption key and database).
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import type { N8nInstall } from './installN8n.ts';
+import { log } from './log.ts';
+import { dispatcherTrusting } from './n8nApi.ts';
+import { cleanChildEnv } from './npmEnv.ts';
+import { artifactsDir, makeTmpDir, timestampForFiles } from './paths.ts';
+import { freePort, spawnTracked, stopProcess, tailFile, type Tracked } from './processes.ts';
+import type { TlsMaterial } from './tls.ts';
+
+/** Loaded with `--require`: allows a custom community-package registry (see the file). */
+export const N8N_PRELOAD = fileURLToPath(new URL('./n8n-preload.cjs', import.meta.url));
+
+export interface StartN8nOptions {
+	install: N8nInstall;
+	tls: TlsMaterial;
+	/** Local npm registry that n8n installs community packages from. */
+	registryUrl: string;
+	/** HTTPS port; default: a free one. */
+	port?: number;
+	/** n8n's user folder (database, encryption key, installed community packages); default: a new tmp dir. */
+	userFolder?: string;
+	/** Folders the Read/Write Files from Disk node may use; default: `<userFolder>/files`. */
+	fileAccessDirs?: string[];
+	/** Extra or overriding environment variables for n8n. */
+	env?: Record<string, string | undefined>;
+	/** How long to wait for readiness (default 180 s). */
+	readyTimeoutMs?: number;
+	/** Log name prefix (default "n8n"). */
+	name?: string;
+}
+
+export interface N8nInstance {
+	/** `https://localhost:<port>` */
+	baseUrl: string;
+	port: number;
+	userFolder: string;
+	fileAccessDirs: string[];
+	logFile: string;
+	/** The environment n8n runs with (no secrets in it). */
+	env: NodeJS.ProcessEnv;
+	pid(): number | undefined;
+	isRunning(): boolean;
+	/** Resolves when the current n8n process exits (with its exit code or signal). */
+	exited(): Promise<number | string>;
+	/** Stops n8n (SIGTERM to its process group, SIGKILL after 20 s). */
+	stop(): Promise<void>;
+	/** Stops and starts again with the same user folder, port and environment. */
+	restart(): Promise<void>;
+}
+
+/** The full environment of a local n8n (documented in the harness README). */
+export function n8nEnvironment(args: {
+	port: number;
+	brokerPort: number;
+	userFolder: string;
+	tls: TlsMaterial;
+	registryUrl: string;
+	fileAccessDirs: string[];
+	npmCacheDir: string;
+	npmrc: string;
+}): Record<string, string> {
+	const baseUrl = `https://localhost:${args.port}/`;
+	return {
+		NODE_ENV: 'production',
+		N8N_USER_FOLDER: args.userFolder,
+		// Server: HTTPS on loopback with the local CA's localhost certificate.
+		N8N_PORT: String(args.port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: 'localhost',
+		N8N_PROTOCOL: 'https',
+		N8N_SSL_KEY: args.tls.keyFile,
+		N8N_SSL_CERT: args.tls.certFile,
+		N8N_EDITOR_BASE_URL: baseUrl,
+		N8N_WEBHOOK_URL: baseUrl,
+		N8N_SECURE_COOKIE: 'true',
+		// n8n (and the nodes in it) trust the local CA for outgoing HTTPS too.
+		NODE_EXTRA_CA_CERTS: args.tls.caCertFile,
+		// No outbound calls: telemetry, version checks, templates, banners, surveys, licence, MCP registry.
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		EXTERNAL_FRONTEND_HOOKS_URLS: '',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		// Community packages: installed through n8n's own API from the local registry only.
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_COMMUNITY_PACKAGES_REGISTRY: args.registryUrl,
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		N8N_REINSTALL_MISSING_PACKAGES: 'true',
+		// The npm that n8n runs (pack/install of the package) sees only the local registry.
+		npm_config_registry: `${args.registryUrl}/`,
+		npm_config_userconfig: args.npmrc,
+		npm_config_cache: args.npmCacheDir,
+		npm_config_audit: 'false',
+		npm_config_fund: 'false',
+		npm_config_update_notifier: 'false',
+		// Task runner for Code nodes: internal (a child of n8n) on a free broker port.
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_RUNNERS_BROKER_PORT: String(args.brokerPort),
+		N8N_RUNNERS_TASK_TIMEOUT: '120',
+		// Binary data on disk: the action node streams files from filesystem mode.
+		N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+		// Read/Write Files from Disk may use these folders only.
+		N8N_RESTRICT_FILE_ACCESS_TO: args.fileAccessDirs.join(';'),
+		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
+		// Keep every execution with its data, so tests can read them.
+		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+		EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		EXECUTIONS_DATA_PRUNE: 'false',
+		GENERIC_TIMEZONE: 'UTC',
+		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'info',
+		N8N_LOG_OUTPUT: 'console',
+		NO_COLOR: '1',
+	};
+}
+
+/** Starts n8n and waits until it is ready; throws with the last log lines if it is not. */
+export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
+	const port = options.port ?? (await freePort());
+	const brokerPort = await freePort();
+	const userFolder = options.userFolder ?? makeTmpDir('n8n-user');
+	mkdirSync(userFolder, { recursive: true });
+	const fileAccessDirs = options.fileAccessDirs ?? [join(userFolder, 'files')];
+	for (const d of fileAccessDirs) mkdirSync(d, { recursive: true });
+	const npmCacheDir = join(userFolder, 'npm-cache');
+	const npmrc = join(userFolder, 'npmrc');
+	writeFileSync(npmrc, `registry=${options.registryUrl}/\naudit=false\nfund=false\nupdate-notifier=false\n`);
+	const env = cleanChildEnv({
+		...n8nEnvironment({ port, brokerPort, userFolder, tls: options.tls, registryUrl: options.registryUrl, fileAccessDirs, npmCacheDir, npmrc }),
+		...(options.env ?? {}),
+	});
+	const baseUrl = `https://localhost:${port}`;
+	const name = options.name ?? 'n8n';
+	const logFile = join(artifactsDir(), `${name}-${timestampForFiles()}-${port}.log`);
+	const dispatcher = dispatcherTrusting(options.tls.caPem);
+	let proc: Tracked | undefined;
+
+	const launch = async () => {
+		const t0 = Date.now();
+		proc = spawnTracked({
+			name,
+			command: options.install.node,
+			args: ['--require', N8N_PRELOAD, options.install.bin, 'start'],
+			cwd: userFolder,
+			env,
+			logFile,
+		});
+		const current = proc;
+		const deadline = t0 + (options.readyTimeoutMs ?? 180_000);
+		for (;;) {
+			if (current.hasExited()) {
+				throw new Error(`n8n exited (${await current.exited}) before it was ready. Last lines of ${logFile}:\n${tailFile(logFile, 60)}`);
+			}
+			try {
+				const res = await request(`${baseUrl}/healthz/readiness`, { dispatcher, headersTimeout: 5_000, bodyTimeout: 5_000 });
+				await res.body.text();
+				if (res.statusCode === 200) break;
+			} catch {
+				// not listening yet
+			}
+			if (Date.now() > deadline) {
+				await stopProcess(current, 5_000);
+				throw new Error(`n8n was not ready on ${baseUrl} after ${Math.round((Date.now() - t0) / 1000)} s. Last lines of ${logFile}:\n${tailFile(logFile, 60)}`);
+			}
+			await new Promise((r) => setTimeout(r, 500));
+		}
+		log(name, `ready on ${baseUrl} after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+	};
+
+	await launch();
+	const instance: N8nInstance = {
+		baseUrl,
+		port,
+		userFolder,
+		fileAccessDirs,
+		logFile,
+		env,
+		pid: () => proc?.pid,
+		isRunning: () => Boolean(proc && !proc.hasExited()),
+		exited: () => proc?.exited ?? Promise.resolve('not started'),
+		stop: async () => {
+			if (proc) await stopProcess(proc, 20_000);
+		},
+		restart: async () => {
+			if (proc) await stopProcess(proc, 20_000);
+			log(name, 'restarting with the same user folder');
+			await launch();
+		},
+	};
+	return instance;
+}

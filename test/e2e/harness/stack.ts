@@ -1,0 +1,151 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling: plain errors outside any node */
+// The whole local runtime in one call, shared by the e2e tests and `npm start`:
+// n8n installed in the cache → TLS material → the package built, packed and published to a
+// local verdaccio → n8n started over HTTPS → owner set up and logged in → the package installed
+// through n8n's community-packages API. `stop()` ends every process it started.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureN8n, type N8nInstall } from './installN8n.ts';
+import { log, step } from './log.ts';
+import { DEFAULT_OWNER, N8nClient, type OwnerAccount } from './n8nApi.ts';
+import { startN8n, type N8nInstance } from './n8nProcess.ts';
+import { N8N_VERSION, REPO_ROOT, removeTmpDirs } from './paths.ts';
+import { reapStaleProcesses, stopAll } from './processes.ts';
+import { buildPackage, makeProbePackage, packPackage, publishPackage, startRegistry, type PackedPackage, type Registry } from './registry.ts';
+import { ensureCerts, type TlsMaterial } from './tls.ts';
+
+export interface StackOptions {
+	/**
+	 * Which package to publish and install: 'repo' (this repository, built first), 'probe' (a
+	 * throwaway package made by the harness), { dir } (any package folder, already built), or
+	 * 'none' (start n8n without installing a package).
+	 */
+	package?: 'repo' | 'probe' | 'none' | { dir: string };
+	/** Run `npm run build` before packing the repository (default true). */
+	build?: boolean;
+	/** HTTPS port for n8n (default: a free port). */
+	n8nPort?: number;
+	/** n8n user folder to use (default: a new tmp dir). Reuse one to keep data across runs. */
+	userFolder?: string;
+	/** Folders the Read/Write Files from Disk node may use. */
+	fileAccessDirs?: string[];
+	owner?: OwnerAccount;
+	/** Extra environment for n8n. */
+	n8nEnv?: Record<string, string | undefined>;
+	/** Name used for the n8n log file. */
+	n8nName?: string;
+	/**
+	 * When the user folder already has the package installed: reinstall it (uninstall, then install
+	 * the version just published) instead of keeping the installed one. Default false.
+	 */
+	reinstall?: boolean;
+}
+
+export interface Stack {
+	install: N8nInstall;
+	tls: TlsMaterial;
+	registry: Registry;
+	packed?: PackedPackage;
+	n8n: N8nInstance;
+	/** Logged in as the owner. */
+	client: N8nClient;
+	owner: OwnerAccount;
+	/** Node types of the installed package as n8n reports them, e.g. `n8n-nodes-document-extraction.documentExtraction`. */
+	installedNodeTypes: string[];
+	/** Restarts n8n with the same data, then logs in again. */
+	restartN8n(): Promise<void>;
+	/** Stops n8n and the registry (and anything else the harness started), and removes the tmp folders it made. */
+	stop(): Promise<void>;
+}
+
+function packageDir(option: StackOptions['package']): string | undefined {
+	if (option === 'none') return undefined;
+	if (option === 'probe') return makeProbePackage();
+	if (option && typeof option === 'object') return option.dir;
+	return REPO_ROOT;
+}
+
+/** Starts everything (see the file comment). On failure, stops what it started and rethrows. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+	reapStaleProcesses();
+	const owner = options.owner ?? DEFAULT_OWNER;
+	let registry: Registry | undefined;
+	let n8n: N8nInstance | undefined;
+	try {
+		const install = await step('stack', `ensure n8n ${N8N_VERSION}`, () => ensureN8n());
+		const tls = ensureCerts();
+		const dir = packageDir(options.package ?? 'repo');
+		let packed: PackedPackage | undefined;
+		if (dir) {
+			if (dir === REPO_ROOT && options.build !== false) await buildPackage(dir);
+			if (!existsSync(join(dir, 'package.json'))) throw new Error(`no package.json in ${dir}`);
+			packed = await packPackage(dir);
+		}
+		registry = await step('stack', 'start the local npm registry (verdaccio)', () => startRegistry());
+		if (packed) await publishPackage(registry, packed);
+		const registryUrl = registry.url;
+		n8n = await step('stack', 'start n8n over HTTPS', () =>
+			startN8n({
+				install,
+				tls,
+				registryUrl,
+				port: options.n8nPort,
+				userFolder: options.userFolder,
+				fileAccessDirs: options.fileAccessDirs,
+				env: options.n8nEnv,
+				name: options.n8nName,
+			}),
+		);
+		const client = new N8nClient(n8n.baseUrl, tls.caPem);
+		await client.setupOwnerAndLogin(owner);
+		let installedNodeTypes: string[] = [];
+		if (packed) {
+			const already = (await client.listCommunityPackages()).find((p) => p.packageName === packed.name);
+			if (already && options.reinstall) {
+				await step('stack', `uninstall the previously installed ${packed.name}@${already.installedVersion}`, () => client.uninstallCommunityPackage(packed.name));
+			}
+			if (already && !already.failedLoading && !options.reinstall) {
+				log('stack', `${packed.name}@${already.installedVersion} is already installed in this n8n`);
+				installedNodeTypes = already.installedNodes.map((n) => n.type);
+			} else {
+				const installed = await step('stack', `install ${packed.name} through n8n's community-packages API`, () => client.installCommunityPackage(packed.name));
+				installedNodeTypes = installed.installedNodes.map((n) => n.type);
+				log('stack', `installed ${installed.packageName}@${installed.installedVersion}: ${installedNodeTypes.join(', ')}`);
+			}
+		}
+		const started: Stack = {
+			install,
+			tls,
+			registry,
+			packed,
+			n8n,
+			client,
+			owner,
+			installedNodeTypes,
+			restartN8n: async () => {
+				await n8n!.restart();
+				await client.login(owner.email, owner.password);
+			},
+			stop: async () => {
+				await n8n?.stop();
+				await registry?.stop();
+				await stopAll();
+				removeTmpDirs();
+			},
+		};
+		return started;
+	} catch (error) {
+		await n8n?.stop().catch(() => undefined);
+		await registry?.stop().catch(() => undefined);
+		await stopAll();
+		removeTmpDirs();
+		throw error;
+	}
+}
+
+/** Version of this repository's package (from package.json). */
+export function repoPackageVersion(): string {
+	return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}

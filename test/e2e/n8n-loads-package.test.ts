@@ -1,0 +1,70 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test tooling: local demo/placeholder values, not secrets */
+// The package, built and packed as released, published to a local registry and installed the way
+// a user installs it (n8n's Settings → Community nodes, i.e. its community-packages API), is
+// loaded by a real n8n 2.40.7: both node types and the credential type are known to n8n.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_NAME, startStack, stopAll, type Stack } from './harness/index.ts';
+
+const ACTION = `${PACKAGE_NAME}.documentExtraction`;
+const TRIGGER = `${PACKAGE_NAME}.documentExtractionTrigger`;
+const CREDENTIAL = 'documentExtractionApi';
+
+let stack: Stack;
+
+describe('n8n loads n8n-nodes-document-extraction', () => {
+	beforeAll(async () => {
+		stack = await startStack({ package: 'repo' });
+	});
+
+	afterAll(async () => {
+		await stack?.stop();
+		await stopAll();
+	});
+
+	it('installs through the community-packages API with both nodes', async () => {
+		expect(stack.installedNodeTypes.sort()).toEqual([ACTION, TRIGGER].sort());
+		const installed = (await stack.client.listCommunityPackages()).find((p) => p.packageName === PACKAGE_NAME);
+		expect(installed).toBeDefined();
+		expect(installed?.installedVersion).toBe(stack.packed?.version);
+		expect(installed?.failedLoading).toBe(false);
+	});
+
+	it('knows both node types in the editor', async () => {
+		const names = (await stack.client.nodeTypes()).map((t) => t.name);
+		expect(names).toContain(ACTION);
+		expect(names).toContain(TRIGGER);
+		const action = (await stack.client.nodeTypes()).find((t) => t.name === ACTION);
+		expect(action?.displayName).toBe('Document Extraction');
+	});
+
+	it('resolves the node descriptions in the backend', async () => {
+		const types = await stack.client.nodeTypes();
+		const infos = [ACTION, TRIGGER].map((name) => {
+			const t = types.find((x) => x.name === name);
+			const version = Array.isArray(t?.version) ? Math.max(...t.version) : (t?.version ?? 1);
+			return { name, version };
+		});
+		const descriptions = await stack.client.nodeDescriptions(infos);
+		expect(descriptions).toHaveLength(2);
+		for (const d of descriptions) expect(d.communityNodePackageVersion).toBe(stack.packed?.version);
+	});
+
+	it('knows the credential type with its fields', async () => {
+		const credential = (await stack.client.credentialTypes()).find((t) => t.name === CREDENTIAL);
+		expect(credential).toBeDefined();
+		const fields = credential!.properties.map((p) => p.name);
+		for (const field of ['baseUrl', 'apiKey', 'signingSecret', 'tier']) expect(fields).toContain(field);
+	});
+
+	it('accepts a credential of that type', async () => {
+		const created = await stack.client.createDocumentExtractionCredential('Document Extraction (e2e)', {
+			baseUrl: 'http://127.0.0.1:9',
+			apiKey: 'e2e-not-a-real-key',
+			signingSecret: 'e2e-not-a-real-secret',
+			tier: 'pilot',
+		});
+		expect(created.type).toBe(CREDENTIAL);
+	});
+});
