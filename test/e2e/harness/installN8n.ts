@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- test tooling: starts local processes (npm, openssl, verdaccio, n8n); plain errors outside any node */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- test tooling: starts local processes (npm, openssl, n8n); plain errors outside any node */
 // Installs n8n into a cache folder outside the repository, keyed by version
 // (~/.cache/n8n-nodes-document-extraction/n8n-<version>, or N8N_CACHE_DIR), for Node 24.
 //

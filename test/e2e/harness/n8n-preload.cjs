@@ -4,7 +4,7 @@
 // n8n 2.40.7 installs community packages from N8N_COMMUNITY_PACKAGES_REGISTRY only when its
 // licence has the enterprise feature "feat:communityNodes:customRegistry"
 // (CommunityPackagesService.getNpmRegistry() throws FeatureNotLicensedError otherwise). Our local
-// runtime stands in for the public npm registry with a verdaccio on loopback, so this file makes
+// runtime stands in for the public npm registry with a local registry on loopback, so this file makes
 // exactly that one licence check answer "yes". Everything else in the install path (registry
 // checks, `npm pack`, extraction, `npm install` of the package's dependencies, loading the nodes,
 // recording the package in the database) is n8n's own code, unchanged.

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- test tooling: starts local processes (npm, openssl, verdaccio, n8n) */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- test tooling: starts local processes (npm, openssl, n8n) */
 // Child processes the harness starts: each in its own process group (detached), its output in a
 // log file, its group recorded in a pid file so that a run killed hard is cleaned up by the next
 // one, and every group killed on normal exit, SIGINT, SIGTERM and uncaught errors.

@@ -1,16 +1,19 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-// A private npm registry (verdaccio, a devDependency) on loopback that stands in for the public
-// npm registry: the package is built, packed with `npm pack` and published with `npm publish`
-// exactly as a release would be, and n8n installs it from there. Storage is a fresh temporary
-// folder; there are no uplinks, so nothing is ever fetched from or sent to the internet.
+// A private npm registry on loopback that stands in for the public npm registry: the package is
+// built, packed with `npm pack` and published with `npm publish` exactly as a release would be, and
+// n8n installs it from there. It is a small in-process server (publish, packument, tarball) rather
+// than verdaccio, whose dependency tree names a node-fetch dist-tag the registry here does not serve
+// (so `npm ci` could not install it). Nothing is ever fetched from or sent to the internet.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { log, step } from './log.ts';
 import { cleanChildEnv } from './npmEnv.ts';
-import { REPO_ROOT, artifactsDir, makeTmpDir, node24, timestampForFiles } from './paths.ts';
-import { freePort, run, spawnTracked, stopProcess, tailFile, type Tracked } from './processes.ts';
+import { REPO_ROOT, artifactsDir, makeTmpDir, timestampForFiles } from './paths.ts';
+import { run } from './processes.ts';
 
 export interface Registry {
 	url: string;
@@ -28,71 +31,110 @@ export interface StartRegistryOptions {
 	timeoutMs?: number;
 }
 
-/** Starts verdaccio on 127.0.0.1 (own process group, tracked) and waits until it answers. */
+interface Packument {
+	_id: string;
+	name: string;
+	'dist-tags': Record<string, string>;
+	versions: Record<string, Record<string, unknown> & { dist?: { tarball?: string } }>;
+	time: Record<string, string>;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks)));
+		req.on('error', reject);
+	});
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+	const text = JSON.stringify(body);
+	res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+	res.end(text);
+}
+
+/** Starts the registry on 127.0.0.1 (in this process). */
 export async function startRegistry(options: StartRegistryOptions = {}): Promise<Registry> {
-	const dir = options.dir ?? makeTmpDir('verdaccio');
-	const port = options.port ?? (await freePort());
-	const url = `http://127.0.0.1:${port}`;
+	const dir = options.dir ?? makeTmpDir('registry');
 	const storage = join(dir, 'storage');
 	mkdirSync(storage, { recursive: true });
-	const config = join(dir, 'config.yaml');
-	writeFileSync(
-		config,
-		[
-			`storage: ${JSON.stringify(storage)}`,
-			'auth:',
-			'  htpasswd:',
-			`    file: ${JSON.stringify(join(dir, 'htpasswd'))}`,
-			'    max_users: -1',
-			'uplinks: {}',
-			'packages:',
-			"  '**':",
-			'    access: $all',
-			'    publish: $anonymous',
-			'    unpublish: $anonymous',
-			'server:',
-			'  keepAliveTimeout: 60',
-			'web:',
-			'  enable: false',
-			'log: { type: stdout, format: pretty, level: warn }',
-			'',
-		].join('\n'),
-	);
-	// npm refuses to publish without some credential for the registry; verdaccio accepts any.
+	const logFile = join(artifactsDir(), `registry-${timestampForFiles()}.log`);
+	const packuments = new Map<string, Packument>();
+	const note = (line: string) => writeFileSync(logFile, `${new Date().toISOString()} ${line}\n`, { flag: 'a' });
+	let url = '';
+
+	const server = createServer((req, res) => {
+		void (async () => {
+			const path = decodeURIComponent(new URL(req.url ?? '/', 'http://registry').pathname).replace(/^\/+/, '');
+			note(`${req.method} /${path}`);
+			if (path === '-/ping') return sendJson(res, 200, {});
+			const tarball = /^(.+)\/-\/([^/]+\.tgz)$/.exec(path);
+			if (req.method === 'GET' && tarball) {
+				const file = join(storage, tarball[2]);
+				if (!existsSync(file)) return sendJson(res, 404, { error: 'not found' });
+				const data = readFileSync(file);
+				res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': data.length });
+				return res.end(data);
+			}
+			if (req.method === 'GET') {
+				const packument = packuments.get(path);
+				return packument ? sendJson(res, 200, packument) : sendJson(res, 404, { error: 'not found' });
+			}
+			if (req.method === 'PUT' && !path.startsWith('-/')) {
+				// npm publish: the manifest of the new version plus the tarball, base64, in _attachments.
+				const body = JSON.parse((await readBody(req)).toString('utf8')) as {
+					name: string;
+					versions: Packument['versions'];
+					'dist-tags'?: Record<string, string>;
+					_attachments: Record<string, { data: string }>;
+				};
+				const packument = packuments.get(body.name) ?? { _id: body.name, name: body.name, 'dist-tags': {}, versions: {}, time: {} };
+				for (const [fileName, attachment] of Object.entries(body._attachments ?? {})) {
+					const baseName = fileName.split('/').pop() as string;
+					writeFileSync(join(storage, baseName), Buffer.from(attachment.data, 'base64'));
+				}
+				for (const [version, manifest] of Object.entries(body.versions ?? {})) {
+					const baseName = (manifest.dist?.tarball ?? '').split('/').pop() as string;
+					manifest.dist = { ...(manifest.dist ?? {}), tarball: `${url}/${body.name}/-/${baseName}` };
+					packument.versions[version] = manifest;
+					packument.time[version] = new Date().toISOString();
+				}
+				Object.assign(packument['dist-tags'], body['dist-tags'] ?? {});
+				packuments.set(body.name, packument);
+				return sendJson(res, 201, { ok: true });
+			}
+			return sendJson(res, 404, { error: 'not supported by the local registry' });
+		})().catch((error: Error) => {
+			note(`error ${error.message}`);
+			if (!res.headersSent) sendJson(res, 500, { error: error.message });
+		});
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+	});
+	const port = (server.address() as AddressInfo).port;
+	url = `http://127.0.0.1:${port}`;
+	// npm refuses to publish without some credential for the registry; this one accepts any.
 	const npmrc = join(dir, 'npmrc');
 	writeFileSync(
 		npmrc,
 		[`registry=${url}/`, `//127.0.0.1:${port}/:_authToken=local-anonymous`, 'audit=false', 'fund=false', 'update-notifier=false', ''].join('\n'),
 	);
-	const verdaccioBin = join(REPO_ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
-	if (!existsSync(verdaccioBin)) throw new Error(`verdaccio not found at ${verdaccioBin}; run "npm ci"`);
-	const logFile = join(artifactsDir(), `verdaccio-${timestampForFiles()}-${port}.log`);
-	const proc: Tracked = spawnTracked({
-		name: 'verdaccio',
-		command: node24(),
-		args: [verdaccioBin, '--config', config, '--listen', `127.0.0.1:${port}`],
-		cwd: dir,
-		env: cleanChildEnv(),
+	log('registry', `ready on ${url} (storage ${storage})`);
+	return {
+		url,
+		port,
+		dir,
 		logFile,
-	});
-	const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-	for (;;) {
-		if (proc.hasExited()) throw new Error(`verdaccio exited before it was ready:\n${tailFile(logFile)}`);
-		try {
-			const res = await request(`${url}/-/ping`);
-			await res.body.text();
-			if (res.statusCode === 200) break;
-		} catch {
-			// not listening yet
-		}
-		if (Date.now() > deadline) {
-			await stopProcess(proc, 2_000);
-			throw new Error(`verdaccio did not answer on ${url} in time:\n${tailFile(logFile)}`);
-		}
-		await new Promise((r) => setTimeout(r, 300));
-	}
-	log('verdaccio', `ready on ${url} (storage ${storage})`);
-	return { url, port, dir, logFile, npmrc, stop: () => stopProcess(proc, 5_000) };
+		npmrc,
+		stop: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
 }
 
 export interface PackedPackage {

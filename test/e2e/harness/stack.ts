@@ -2,7 +2,7 @@
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling: plain errors outside any node */
 // The whole local runtime in one call, shared by the e2e tests and `npm start`:
 // n8n installed in the cache → TLS material → the package built, packed and published to a
-// local verdaccio → n8n started over HTTPS → owner set up and logged in → the package installed
+// local npm registry → n8n started over HTTPS → owner set up and logged in → the package installed
 // through n8n's community-packages API. `stop()` ends every process it started.
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -83,7 +83,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			if (!existsSync(join(dir, 'package.json'))) throw new Error(`no package.json in ${dir}`);
 			packed = await packPackage(dir);
 		}
-		registry = await step('stack', 'start the local npm registry (verdaccio)', () => startRegistry());
+		registry = await step('stack', 'start the local npm registry', () => startRegistry());
 		if (packed) await publishPackage(registry, packed);
 		const registryUrl = registry.url;
 		n8n = await step('stack', 'start n8n over HTTPS', () =>

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- test tooling: starts local processes (npm, openssl, verdaccio, n8n); plain errors outside any node */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- test tooling: starts local processes (npm, openssl, n8n); plain errors outside any node */
 // A local certificate authority and a server certificate for localhost / 127.0.0.1 / ::1, made
 // with the openssl CLI. n8n serves HTTPS with the server certificate; the sandbox (which delivers
 // signed webhooks to n8n) and the harness's HTTP client trust the CA.
