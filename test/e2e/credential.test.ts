@@ -1,0 +1,62 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- sandbox demo keys and throwaway test keys */
+// The credential's "Test" button, as n8n runs it (its own credentials tester), against the sandbox:
+// the spec has no "who am I" call, so the test looks up a document that cannot exist (D15):
+// 404 = the key was accepted, 401 = the key is wrong.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	sandboxAvailable,
+	sandboxDemoAccount,
+	startSandboxInProcess,
+	startStack,
+	stopAll,
+	type SandboxHandle,
+	type Stack,
+} from './harness/index.ts';
+
+let stack: Stack;
+let sandbox: SandboxHandle;
+
+interface TestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+async function testCredential(data: { baseUrl: string; apiKey: string; tier: string }): Promise<TestResult> {
+	const credential = await stack.client.createDocumentExtractionCredential(`credential test ${Date.now()}`, { ...data, tier: data.tier as 'pilot' });
+	return await stack.client.call<TestResult>('POST', '/rest/credentials/test', {
+		credentials: { id: credential.id, name: credential.name, type: 'documentExtractionApi', data: { ...data, signingSecret: '' } },
+	});
+}
+
+describe.skipIf(!sandboxAvailable())('Credential test in a real n8n', () => {
+	beforeAll(async () => {
+		stack = await startStack({ package: 'repo' });
+		sandbox = await startSandboxInProcess(stack.tls);
+	});
+
+	afterAll(async () => {
+		await sandbox?.close();
+		await stack?.stop();
+		await stopAll();
+	});
+
+	it('accepts a valid key (the service answers 404 for the probe document)', async () => {
+		const account = await sandboxDemoAccount('growth', sandbox);
+		const result = await testCredential({ baseUrl: `${sandbox.url}/`, apiKey: account!.apiKey, tier: 'growth' });
+		expect(result).toMatchObject({ status: 'OK' });
+	});
+
+	it('says the key was refused when the service answers 401', async () => {
+		const result = await testCredential({ baseUrl: sandbox.url, apiKey: 'sk_not_a_real_key', tier: 'pilot' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/refused the API key \(401\)/);
+		expect(result.message).not.toContain('sk_not_a_real_key');
+	});
+
+	it('fails when nothing answers at the base URL', async () => {
+		const result = await testCredential({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_sandbox_pilot', tier: 'pilot' });
+		expect(result.status).toBe('Error');
+	});
+});
