@@ -49,7 +49,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		description:
-			"Secret the service signs every delivery with (HMAC-SHA256). Leave empty to use the credential's Webhook Signing Secret.",
+			"Secret the service signs every delivery with (HMAC-SHA256). Leave empty to use the credential's Webhook Signing Secret, which keeps it out of the workflow (a value typed here is saved with the workflow, like any parameter).",
 	},
 ];
 
