@@ -205,6 +205,16 @@ describe.skipIf(!sandboxAvailable())('Document Extraction Trigger in a real n8n'
 		expect((await executionsOf(all.id)).length).toBe(before + 1);
 	});
 
+	it('answers a signed but unsubscribed event with 200 and starts nothing', async () => {
+		const before = (await executionsOf(verifiedOnly.id)).length;
+		const payload = JSON.stringify({ event: 'document.rejected', timestamp: new Date().toISOString(), document_id: 'doc_unsubscribed0000000001', review_id: 'rev_z', rejected_by: 'human_reviewer', reason: 'x' });
+		const signature = createHmac('sha256', signingSecret).update(payload).digest('hex');
+		const answer = await stack.client.callWebhook(verifiedOnly.path, { body: payload, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+		expect(answer.status).toBe(200);
+		await sleep(1500);
+		expect((await executionsOf(verifiedOnly.id)).length).toBe(before);
+	});
+
 	it('keeps to one execution per event with the duplicate switch on and with concurrent copies', async () => {
 		await sandboxControl(sandbox.url, 'config', { duplicateDeliveries: true });
 		const before = (await executionsOf(all.id)).length;
