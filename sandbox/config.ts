@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
 /** The sandbox's settings and the service's limits (spec: Limits; D20: 1 MB = 1,048,576 bytes). */
 
 export type Tier = 'pilot' | 'growth' | 'enterprise';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
 /**
  * What the sandbox "extracts". JSON and CSV invoices are parsed (D19); PDF, JPG and PNG give a result
  * derived from the file's SHA-256, so the same file always gives the same invoice and confidence.

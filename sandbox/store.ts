@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
 /** Documents and webhook registrations, in memory, optionally kept in a JSON file across restarts. */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Installs (once) the n8n that the e2e tests and `npm start` run, and the local TLS material, with
 // progress; prints where they are. Safe to run any time: a complete install is reused at once.
 // `node scripts/ensure-n8n.ts` (npm scripts put the project's Node 24 first on PATH).

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
 /**
  * Prints one plain closing line, "N passed, N failed, N skipped", after vitest's own report, so that
  * CI can read the result without knowing vitest's format. A test file that fails to load counts as failed.

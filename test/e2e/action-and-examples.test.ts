@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- sandbox demo keys */
+ 
 // The action node's operations and the example workflows, in a real n8n against the sandbox.
 
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';

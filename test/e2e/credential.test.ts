@@ -1,5 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- sandbox demo keys and throwaway test keys */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
+ 
 // The credential's "Test" button, as n8n runs it (its own credentials tester), against the sandbox:
 // the spec has no "who am I" call, so the test looks up a document that cannot exist (D15):
 // 404 = the key was accepted, 401 = the key is wrong.

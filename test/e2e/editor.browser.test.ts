@@ -1,5 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- sandbox demo key */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
+ 
 // The editor in a real browser: log in to the local n8n, open a new workflow, find "Document
 // Extraction" in the node panel, add the action node, and check that its operations and the
 // credential type render. A screenshot is saved under test/artifacts/.

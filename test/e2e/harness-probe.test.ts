@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // Self-test of the e2e harness with a throwaway community package (no dependency on this
 // repository's build): publish → install through n8n's community-packages API → run workflows
 // by production webhook and manually → read executions → restart n8n keeping its data.

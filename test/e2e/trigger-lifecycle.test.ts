@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- sandbox demo keys */
+ 
 // The Document Extraction Trigger in a real n8n (HTTPS, package installed from the local registry)
 // against the sandbox, which delivers signed events over HTTPS: registration lifecycle, approved and
 // rejected reviews, forged deliveries, duplicates, and no secret in n8n's data or log.

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- test tooling: installs Debian's chromium; plain errors outside any node */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- test tooling: installs Debian's chromium; plain errors outside any node */
 // Debian's Chromium for the browser test: installed with apt-get when missing (CI runs as root),
 // launched headless with background networking off (this machine has no internet), with the fresh
 // empty profile Playwright makes for every launch.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // n8n stores and returns execution data "flatted" (the `flatted` library's format: a JSON array
 // whose first entry is the root; inside objects and arrays every string is the index, written as
 // a string, of another entry; top-level string entries are the literal strings). This decodes it

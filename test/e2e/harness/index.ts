@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // The e2e harness: one implementation of the local n8n runtime for the tests and `npm start`.
 // See README.md in this folder.
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling: plain errors outside any node */
 // A tiny logger for the harness and scripts: progress goes to stderr (so a script's stdout stays
 // for what a person reads), every line is stamped, and registered secrets are masked.

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Environment for child processes that run npm (or n8n, which runs npm itself): Node 24 first on
 // PATH, and none of the npm_* variables that an outer `npm run`/`npm start` leaves behind (they
 // would silently override the registry, user config or cache that the child is given).

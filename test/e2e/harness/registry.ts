@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // A private npm registry on loopback that stands in for the public npm registry: the package is
 // built, packed with `npm pack` and published with `npm publish` exactly as a release would be, and
 // n8n installs it from there. It is a small in-process server (publish, packument, tarball) rather

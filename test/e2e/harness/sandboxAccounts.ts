@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // The sandbox's demo accounts (one API key per tier, and the account signing secret), for the
 // credential that `npm start` creates. Taken from sandbox/server.ts's exports when it has them,
 // otherwise from what `node sandbox/main.ts` printed.

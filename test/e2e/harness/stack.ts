@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling: plain errors outside any node */
 // The whole local runtime in one call, shared by the e2e tests and `npm start`:
 // n8n installed in the cache → TLS material → the package built, packed and published to a

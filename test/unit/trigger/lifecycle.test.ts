@@ -1,5 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test secrets */
+ 
 // The trigger's webhook lifecycle at its edges, with a minimal hook context (the full lifecycle runs
 // in a real n8n in test/e2e/trigger-lifecycle.test.ts): HTTPS required, checkExists, delete.
 import type { IHookFunctions } from 'n8n-workflow';
