@@ -235,6 +235,29 @@ describe.skipIf(!sandboxAvailable())('Document Extraction Trigger in a real n8n'
 		expect((await executionsOf(all.id)).length).toBe(before + 2);
 	});
 
+	it('works with "Listen for test event": registers the test URL and runs once when a review finishes', async () => {
+		const definition = triggerDefinition('review results (test event)', ['document.verified']);
+		const workflow = await stack.client.createWorkflow(definition);
+		const testUrl = `${stack.n8n.baseUrl}/webhook-test/${definition.webhookId}/webhook`;
+		const started = await stack.client.call<{ waitingForWebhook?: boolean }>('POST', `/rest/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: 'Review finished' } });
+		expect(started.waitingForWebhook).toBe(true);
+		const [registration] = await (async () => {
+			const deadline = Date.now() + 20_000;
+			for (;;) {
+				const found = await registrationsFor(testUrl);
+				if (found.length > 0 || Date.now() > deadline) return found;
+				await sleep(250);
+			}
+		})();
+		expect(registration?.events).toEqual(['document.verified']);
+
+		const document = await documentInReview();
+		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
+		const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
+		expect(execution.status).toBe('success');
+		expect(nodeJson(execution, 'Review finished')[0]).toMatchObject({ event: 'document.verified', document_id: document.document_id });
+	});
+
 	it('keeps the API key and the signing secret out of execution data and the n8n log', async () => {
 		const ids = (await executionsOf(all.id)).map((execution) => execution.id);
 		expect(ids.length).toBeGreaterThan(0);
