@@ -39,6 +39,14 @@ describe('n8n loads n8n-nodes-document-extraction', () => {
 		expect(action?.displayName).toBe('Document Extraction');
 	});
 
+	it('offers the action node to the AI Agent as a tool (usableAsTool)', async () => {
+		const tool = (await stack.client.nodeTypes()).find((t) => t.name === `${ACTION}Tool`);
+		expect(tool, 'n8n generates a tool variant for usableAsTool nodes').toBeDefined();
+		expect(JSON.stringify(tool?.outputs)).toContain('ai_tool');
+		// The trigger is not a tool.
+		expect((await stack.client.nodeTypes()).some((t) => t.name === `${TRIGGER}Tool`)).toBe(false);
+	});
+
 	it('resolves the node descriptions in the backend', async () => {
 		const types = await stack.client.nodeTypes();
 		const infos = [ACTION, TRIGGER].map((name) => {
