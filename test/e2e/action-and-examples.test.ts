@@ -148,7 +148,12 @@ describe.skipIf(!sandboxAvailable())('Action node and example workflows in a rea
 				if (hook) paths[workflow.name] = String(hook.parameters.path);
 			}
 			expect(Object.keys(ids)).toHaveLength(3);
-			await sleep(500); // the trigger's registration
+			// n8n serves the trigger's path a moment before its create() has registered it with the service.
+			const deadline = Date.now() + 15_000;
+			while (!(await sandboxControl<SandboxState>(sandbox.url, 'state')).webhooks.some((webhook) => webhook.url.includes('/webhook/7d1e0c52-3b0a-4f4e-9d0e-2b8f8f3c9a11/'))) {
+				if (Date.now() > deadline) throw new Error('the Review results trigger did not register with the sandbox');
+				await sleep(200);
+			}
 		});
 
 		it('invoice intake routes a confident invoice to accounting and a blurry one to human review', async () => {

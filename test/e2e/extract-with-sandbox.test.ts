@@ -102,6 +102,12 @@ describe.skipIf(!sandboxAvailable())('Extract in a real n8n against the sandbox'
 		const trigger = await stack.client.createWorkflow(definition);
 		await stack.client.activateWorkflow(trigger.id);
 		await stack.client.waitForWebhook(`${definition.webhookId}/webhook`);
+		// n8n serves the path a moment before the trigger's create() has registered it with the service.
+		const deadline = Date.now() + 15_000;
+		while (!(await sandboxControl<{ webhooks: Array<{ url: string }> }>(sandbox.url, 'state')).webhooks.some((webhook) => webhook.url.includes(definition.webhookId))) {
+			if (Date.now() > deadline) throw new Error('the trigger did not register with the sandbox');
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
 
 		await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.7 });
 		const res = await stack.client.callWebhook(extractPath, { json: {} });

@@ -42,6 +42,19 @@ async function registrationsFor(url: string) {
 	return state.webhooks.filter((webhook) => webhook.url === url);
 }
 
+/**
+ * The registrations for `url` once there are `expected` of them (n8n serves a webhook path a moment
+ * before the trigger's create() has finished registering it), or whatever there is after 15 s.
+ */
+async function registrationsReaching(url: string, expected: number) {
+	const deadline = Date.now() + 15_000;
+	for (;;) {
+		const found = await registrationsFor(url);
+		if (found.length >= expected || Date.now() > deadline) return found;
+		await sleep(200);
+	}
+}
+
 /** A document sent to human review (confidence 0.7), straight to the sandbox's service API. */
 async function documentInReview(fileName = 'invoice-blurry.json'): Promise<{ document_id: string; review_id: string }> {
 	await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.7 });
@@ -113,12 +126,13 @@ describe.skipIf(!sandboxAvailable())('Document Extraction Trigger in a real n8n'
 		all = { id: workflow.id, url: `${stack.n8n.baseUrl}/webhook/${path}`, path };
 		await stack.client.activateWorkflow(workflow.id);
 		await stack.client.waitForWebhook(path);
-		const first = await registrationsFor(all.url);
+		const first = await registrationsReaching(all.url, 1);
 		expect(first).toHaveLength(1);
 		expect(first[0].events.sort()).toEqual(['document.rejected', 'document.verified']);
 
 		await stack.restartN8n();
 		await stack.client.waitForWebhook(path);
+		await sleep(3000); // room for a (wrong) second registration to show
 		expect(await registrationsFor(all.url)).toHaveLength(1);
 
 		// The spec has no unregister (D18/N8): deactivation keeps the remote registration, activation adds one.
@@ -127,7 +141,7 @@ describe.skipIf(!sandboxAvailable())('Document Extraction Trigger in a real n8n'
 		expect(await registrationsFor(all.url)).toHaveLength(1);
 		await stack.client.activateWorkflow(workflow.id);
 		await stack.client.waitForWebhook(path);
-		expect(await registrationsFor(all.url)).toHaveLength(2);
+		expect(await registrationsReaching(all.url, 2)).toHaveLength(2);
 
 		const verifiedDefinition = triggerDefinition('review results (verified only)', ['document.verified']);
 		const verifiedWorkflow = await stack.client.createWorkflow(verifiedDefinition);
@@ -135,7 +149,7 @@ describe.skipIf(!sandboxAvailable())('Document Extraction Trigger in a real n8n'
 		verifiedOnly = { id: verifiedWorkflow.id, url: `${stack.n8n.baseUrl}/webhook/${verifiedPath}`, path: verifiedPath };
 		await stack.client.activateWorkflow(verifiedWorkflow.id);
 		await stack.client.waitForWebhook(verifiedPath);
-		const registrations = await registrationsFor(verifiedOnly.url);
+		const registrations = await registrationsReaching(verifiedOnly.url, 1);
 		expect(registrations).toHaveLength(1);
 		expect(registrations[0].events).toEqual(['document.verified']);
 	});
