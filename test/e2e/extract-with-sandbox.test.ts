@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // In a real n8n with the package installed from the local registry, against the sandbox:
 // 1. Read/Write Files from Disk (filesystem binary mode) → Document Extraction → Extract, run
 //    through a production webhook; the answer and the stored execution carry the invoice.
