@@ -39,7 +39,7 @@ const BY_MIME: Record<string, DocumentKind> = {
 	'application/csv': 'csv',
 };
 
-/** The type from the file name's extension, else from the part's content type (decision D21). */
+/** The type from the file name's extension, else from the part's content type (decision D22). */
 export function documentKind(fileName: string, contentType: string): DocumentKind | undefined {
 	const extension = fileName.includes('.') ? fileName.split('.').pop()?.toLowerCase() : undefined;
 	if (extension && BY_EXTENSION[extension]) return BY_EXTENSION[extension];

@@ -25,7 +25,7 @@ import { BodyTooLargeError, humanDuration, isHttpsUrl, readSmallBody, sendError,
 import { newId } from './ids.ts';
 import { makeLogger } from './log.ts';
 import { boundaryOf, MalformedMultipartError, readMultipart, UploadLimitError } from './multipart.ts';
-import { Store, type DocumentRecord, type StoreSnapshot } from './store.ts';
+import { Store, type DocumentRecord, type DocumentState, type StoreSnapshot } from './store.ts';
 
 export type { SandboxOptions } from './config.ts';
 
@@ -62,6 +62,15 @@ export interface RunningSandbox {
 	state(): SandboxStateSnapshot;
 	deliveries(): DeliveryAttempt[];
 	close(): Promise<void>;
+}
+
+/** decodeURIComponent, or undefined for a malformed escape (then nothing matches: 404, not 500). */
+function decodePathSegment(segment: string): string | undefined {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return undefined;
+	}
 }
 
 function fingerprint(apiKey: string): string {
@@ -135,11 +144,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			document.dueAt = undefined;
 		} else {
 			decide(document);
-			if (document.state === 'verified' && document.webhookUrl) {
-				// D6: the verified result of a processed document goes to its own webhook_url only.
-				deliverer.deliver('document.verified', document.id, verifiedPayload(document), [
-					{ url: document.webhookUrl, secret: accountsById.get(document.accountId)?.signingSecret ?? defaultSecret },
-				]);
+			// decide() changed the state; the cast stops TypeScript narrowing it to 'processing' still.
+			if ((document.state as DocumentState) === 'verified' && document.webhookUrl) {
+				// D6: the verified result of a processed document goes to its own webhook_url only, signed
+				// per D13 (with the registration's secret when that URL is registered for the event).
+				const ownUrl = targetsFor(document, 'document.verified').filter((target) => target.url === document.webhookUrl);
+				deliverer.deliver('document.verified', document.id, verifiedPayload(document), ownUrl);
 			}
 		}
 		store.save();
@@ -150,7 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		event: 'document.verified',
 		timestamp: new Date().toISOString(),
 		document_id: document.id,
-		review_id: document.reviewId ?? null,
+		...(document.reviewId ? { review_id: document.reviewId } : {}),
 		verified_by: document.verifiedBy,
 		corrections_made: document.correctionsMade ?? false,
 		data: document.data,
@@ -189,7 +199,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			event: 'document.rejected',
 			timestamp: new Date().toISOString(),
 			document_id: document.id,
-			review_id: document.reviewId ?? null,
+			review_id: document.reviewId,
 			rejected_by: 'human_reviewer',
 			reason,
 			confidence: { original: document.confidence },
@@ -238,9 +248,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			form = await readMultipart(request, boundary, { maxFileBytes, keepContentBytes: KEEP_CONTENT_BYTES });
 		} catch (error) {
 			if (error instanceof UploadLimitError) {
-				// Answer before the rest of the upload arrives, then end the connection.
-				response.on('finish', () => setTimeout(() => request.socket.destroy(), 200).unref());
-				return sendError(response, 413, 'file_too_large', `The file exceeds the ${maxFileBytes / 1048576} MB limit of the ${account.tier} tier.`, { ...headers, connection: 'close' });
+				// Answer before the rest of the upload arrives (it stays unread) and close the connection a
+				// moment later. Ending the answer at once would make Node close a socket with unread data,
+				// and the reset could reach a client that is still sending before it read the 413.
+				const text = JSON.stringify({ success: false, error: { code: 'file_too_large', message: `The file exceeds the ${maxFileBytes / 1048576} MB limit of the ${account.tier} tier.` } });
+				response.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers, connection: 'close' });
+				response.write(text);
+				setTimeout(() => response.end(), 1000).unref();
+				return;
 			}
 			if (error instanceof MalformedMultipartError) return sendError(response, 400, 'invalid_body', `The multipart body is malformed: ${error.message}.`, headers);
 			throw error;
@@ -287,16 +302,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		return sendJson(response, 200, { success: true, status: 'processing', document_id: document.id }, headers);
 	};
 
-	const handleStatus = (response: ServerResponse, account: Account, documentId: string, headers: Record<string, string | number>) => {
+	const handleStatus = (response: ServerResponse, account: Account, documentId: string | undefined, headers: Record<string, string | number>) => {
 		counts.statusRequests++;
-		const document = store.documents.get(documentId);
-		if (!document || document.accountId !== account.id) return sendError(response, 404, 'not_found', `No document "${documentId.slice(0, 80)}" for this API key.`, headers);
+		const document = documentId === undefined ? undefined : store.documents.get(documentId);
+		if (!document || document.accountId !== account.id) return sendError(response, 404, 'not_found', `No document "${(documentId ?? '').slice(0, 80)}" for this API key.`, headers);
 		const pending = document.state === 'processing' || document.state === 'needs_review';
 		sendJson(response, 200, {
 			document_id: document.id,
 			status: document.state === 'rejected' ? 'failed' : document.state,
 			confidence: document.finalConfidence ?? document.confidence,
-			review_id: document.reviewId ?? null,
+			...(document.reviewId ? { review_id: document.reviewId } : {}),
 			estimated_time: pending && document.dueAt ? humanDuration(Date.parse(document.dueAt) - Date.now()) : '0 seconds',
 			created_at: document.createdAt,
 			...(document.failureReason ? { failure_reason: document.failureReason } : {}),
@@ -390,7 +405,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		}
 		const review = /^\/__sandbox\/reviews\/([^/]+)\/(approve|reject)$/.exec(path);
 		if (method === 'POST' && review) {
-			const document = store.documentByReview(decodeURIComponent(review[1]));
+			const reviewId = decodePathSegment(review[1]);
+			const document = reviewId === undefined ? undefined : store.documentByReview(reviewId);
 			if (!document) return sendError(response, 404, 'not_found', 'No such review.');
 			const done = review[2] === 'approve' ? approve(document, body.corrections) : reject(document, typeof body.reason === 'string' ? body.reason : 'Data quality issue');
 			if (!done) return sendError(response, 409, 'not_in_review', `The document is ${document.state}, not in review.`);
@@ -462,7 +478,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
 		const method = request.method ?? 'GET';
 		if (isExtract && method === 'POST') return handleExtract(request, response, account, headers);
-		if (statusMatch && method === 'GET') return handleStatus(response, account, decodeURIComponent(statusMatch[1]), headers);
+		if (statusMatch && method === 'GET') return handleStatus(response, account, decodePathSegment(statusMatch[1]), headers);
 		if (isRegister && method === 'POST') return handleRegister(request, response, account, headers);
 		request.resume();
 		return sendError(response, 405, 'method_not_allowed', `${method} is not allowed here.`, headers);

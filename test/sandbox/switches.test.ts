@@ -1,0 +1,218 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
+/**
+ * The sandbox's own switches: injected faults (500, 503, slow, reset, malformed), persistence across a
+ * restart with stateFile, and logs that never carry an API key, a secret or a signature.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import {
+	ACCOUNTS,
+	control,
+	extract,
+	getStatus,
+	hmacHex,
+	isErrorBody,
+	nextConfidence,
+	pdf,
+	register,
+	send,
+	sleep,
+	startReceiver,
+	startTestSandbox,
+	submitForReview,
+	waitFor,
+	type Receiver,
+	type RunningSandbox,
+} from './helpers.ts';
+
+const A = ACCOUNTS.a.apiKey;
+const UNKNOWN = 'doc_00000000000000000000';
+
+let receiver: Receiver;
+beforeAll(async () => {
+	receiver = await startReceiver();
+});
+afterAll(() => receiver.close());
+
+describe('fault injection (/__sandbox/faults)', () => {
+	let sandbox: RunningSandbox;
+	beforeAll(async () => {
+		sandbox = await startTestSandbox();
+	});
+	afterAll(() => sandbox.close());
+	beforeEach(() => control(sandbox, 'reset', {}));
+
+	const probe = () => getStatus(sandbox, A, UNKNOWN);
+
+	it('500: the next `count` requests get a 500 with the D3 body, then the service answers again', async () => {
+		await control(sandbox, 'faults', { mode: '500', count: 2 });
+		for (let index = 0; index < 2; index++) {
+			const reply = await probe();
+			expect(reply.status).toBe(500);
+			expect(isErrorBody(reply.json)).toBe(true);
+		}
+		expect((await probe()).status).toBe(404);
+	});
+
+	it('503: answered with Retry-After', async () => {
+		await control(sandbox, 'faults', { mode: '503' });
+		const reply = await probe();
+		expect(reply.status).toBe(503);
+		expect(Number(reply.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+		expect(isErrorBody(reply.json)).toBe(true);
+		expect((await probe()).status).toBe(404);
+	});
+
+	it('malformed: a 200 whose JSON body is cut off', async () => {
+		await control(sandbox, 'faults', { mode: 'malformed' });
+		const reply = await probe();
+		expect(reply.status).toBe(200);
+		expect(reply.headers['content-type']).toMatch(/application\/json/);
+		expect(reply.text.length).toBeGreaterThan(0);
+		expect(() => JSON.parse(reply.text)).toThrow();
+		expect((await probe()).status).toBe(404);
+	});
+
+	it('reset: the connection is dropped without an answer; the next request is served', async () => {
+		await control(sandbox, 'faults', { mode: 'reset' });
+		await expect(request(`${sandbox.url}/v1/status/${UNKNOWN}`, { headers: { 'x-api-key': A } })).rejects.toThrow();
+		expect((await probe()).status).toBe(404);
+	});
+
+	it('slow: the answer comes after delayMs and is otherwise normal', async () => {
+		await control(sandbox, 'faults', { mode: 'slow', delayMs: 400 });
+		await nextConfidence(sandbox, 0.99);
+		const started = Date.now();
+		const reply = await extract(sandbox, A, pdf());
+		expect(Date.now() - started).toBeGreaterThanOrEqual(380);
+		expect(reply.json).toMatchObject({ success: true, status: 'verified' });
+		// It was used up: the list of pending faults holds only the one added now.
+		const pending = await control(sandbox, 'faults', { mode: '500', paths: ['/never/used'] });
+		expect(pending.faults.map((fault: { mode: string }) => fault.mode)).toEqual(['500']);
+	});
+
+	it('paths: a fault for /v1/extract leaves other endpoints alone; a faulted extraction creates nothing', async () => {
+		await control(sandbox, 'faults', { mode: '500', count: 1, paths: ['/v1/extract'] });
+		expect((await probe()).status).toBe(404);
+		expect((await register(sandbox, A, { url: `${receiver.url}/unused`, events: ['document.verified'], secret: 's' })).status).toBe(200);
+		expect((await extract(sandbox, A, pdf())).status).toBe(500);
+		expect(sandbox.state().documents).toHaveLength(0);
+		expect((await extract(sandbox, A, pdf())).status).toBe(200);
+	});
+
+	it('a 503 on registration stores no webhook', async () => {
+		await control(sandbox, 'faults', { mode: '503', paths: ['/webhooks/register'] });
+		expect((await register(sandbox, A, { url: `${receiver.url}/unused`, events: ['document.verified'], secret: 's' })).status).toBe(503);
+		expect(sandbox.state().webhooks).toHaveLength(0);
+	});
+
+	it('refuses an unknown fault mode', async () => {
+		const reply = await send(`${sandbox.url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode":"explode"}' });
+		expect(reply.status).toBe(400);
+		expect((await probe()).status).toBe(404);
+	});
+});
+
+describe('persistence across a restart (stateFile)', () => {
+	let dir: string;
+	beforeAll(() => {
+		dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'));
+	});
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+	it('documents and webhooks survive; a pending review and a pending processing still finish', async () => {
+		const stateFile = join(dir, 'state.json');
+		const options = { stateFile, reviewDelayMs: 1500, processingDelayMs: 1000, retryBaseMs: 50 };
+		const path = '/persisted';
+		const secret = 'persisted-registration-secret';
+
+		let sandbox = await startTestSandbox(options);
+		const webhook = (await register(sandbox, A, { url: `${receiver.url}${path}`, events: ['document.verified', 'document.rejected'], secret })).json;
+		await nextConfidence(sandbox, 0.99);
+		const verified = (await extract(sandbox, A, pdf())).json;
+		const pending = await submitForReview(sandbox, A);
+		const rejected = await submitForReview(sandbox, A);
+		await control(sandbox, `reviews/${rejected.review_id}/reject`, { reason: 'Illegible' });
+		await waitFor(() => receiver.to(path).length === 1, 'the rejection delivery');
+		await control(sandbox, 'next-status', { status: 'processing' });
+		await nextConfidence(sandbox, 0.99);
+		const processing = (await extract(sandbox, A, pdf())).json;
+		expect(processing.status).toBe('processing');
+		const before = await getStatus(sandbox, A, verified.document_id);
+		await sandbox.close();
+		expect(existsSync(stateFile)).toBe(true);
+
+		sandbox = await startTestSandbox(options);
+		try {
+			expect(sandbox.state().webhooks.map((entry) => entry.id)).toEqual([webhook.webhook_id]);
+			expect((await getStatus(sandbox, A, verified.document_id)).json).toEqual(before.json);
+			expect((await getStatus(sandbox, A, rejected.document_id)).json).toMatchObject({ status: 'failed', failure_reason: 'rejected_by_reviewer', rejection_reason: 'Illegible' });
+			// Still another account's document after the restart (D14).
+			expect((await getStatus(sandbox, ACCOUNTS.b.apiKey, verified.document_id)).status).toBe(404);
+
+			// The review that was pending finishes by itself and goes to the persisted registration.
+			const received = await waitFor(() => receiver.to(path).find((entry) => JSON.parse(entry.body.toString('utf8')).document_id === pending.document_id), 'the approval after the restart');
+			expect(received.headers['x-service-signature']).toBe(hmacHex(secret, received.body));
+			expect(JSON.parse(received.body.toString('utf8'))).toMatchObject({ event: 'document.verified', review_id: pending.review_id, verified_by: 'human_reviewer' });
+			expect((await getStatus(sandbox, A, pending.document_id)).json.status).toBe('verified');
+			await waitFor(async () => (await getStatus(sandbox, A, processing.document_id)).json.status === 'verified', 'the processing document');
+
+			// What the second run changes is written too.
+			const second = (await register(sandbox, A, { url: `${receiver.url}/second`, events: ['document.rejected'], secret: 'second' })).json;
+			const saved = JSON.parse(readFileSync(stateFile, 'utf8'));
+			expect(saved.webhooks.map((entry: { id: string }) => entry.id).sort()).toEqual([webhook.webhook_id, second.webhook_id].sort());
+			expect(saved.documents.find((entry: { id: string }) => entry.id === pending.document_id).state).toBe('verified');
+		} finally {
+			await sandbox.close();
+		}
+	});
+});
+
+describe('logs', () => {
+	it('never contain an API key, a secret or a signature, while recording requests, documents and deliveries', async () => {
+		const lines: string[] = [];
+		const sandbox = await startTestSandbox({ log: (line) => lines.push(line), retryBaseMs: 30, reviewDelayMs: 60_000 });
+		// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a fake value, for tests only
+		const registrationSecret = 'log-test-registration-secret-4f9a';
+		// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a fake value, for tests only
+		const wrongKey = 'sk_live_wrong_key_7d1e3b';
+		try {
+			const registered = '/logs-registered';
+			const own = '/logs-own';
+			receiver.script(registered, (_received, nth) => (nth === 1 ? { status: 500 } : { status: 200 }));
+			await register(sandbox, A, { url: `${receiver.url}${registered}`, events: ['document.verified', 'document.rejected'], secret: registrationSecret });
+			const approved = await submitForReview(sandbox, A, pdf(), { webhook_url: `${receiver.url}${own}` });
+			await control(sandbox, `reviews/${approved.review_id}/approve`, {});
+			const rejected = await submitForReview(sandbox, A);
+			await control(sandbox, `reviews/${rejected.review_id}/reject`, { reason: 'Blurred' });
+			await extract(sandbox, wrongKey, pdf());
+			await extract(sandbox, undefined, pdf(), { api_key: ACCOUNTS.b.apiKey });
+			for (let index = 0; index < 11; index++) await getStatus(sandbox, ACCOUNTS.pilot.apiKey, UNKNOWN);
+			await waitFor(() => receiver.to(registered).length >= 3 && receiver.to(own).length >= 1, 'the deliveries');
+			await sleep(100);
+
+			expect(lines.length).toBeGreaterThan(10);
+			const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+			const kinds = new Set(records.map((record) => record.kind));
+			for (const kind of ['request', 'document', 'webhook', 'delivery', 'transition']) expect(kinds).toContain(kind);
+			expect(records.some((record) => record.kind === 'request' && record.status === 401)).toBe(true);
+			expect(records.some((record) => record.kind === 'request' && record.status === 429)).toBe(true);
+
+			const text = lines.join('\n');
+			const signatures = [...receiver.to(registered), ...receiver.to(own)].map((received) => String(received.headers['x-service-signature']));
+			const forbidden = [
+				...Object.values(ACCOUNTS).flatMap((account) => [account.apiKey, account.signingSecret]),
+				wrongKey,
+				registrationSecret,
+				...signatures,
+			];
+			for (const value of forbidden) expect(text, `the log contains ${value.slice(0, 6)}...`).not.toContain(value);
+		} finally {
+			await sandbox.close();
+		}
+	});
+});
