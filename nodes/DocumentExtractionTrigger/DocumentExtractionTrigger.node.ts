@@ -237,6 +237,14 @@ export class DocumentExtractionTrigger implements INodeType {
 		}
 
 		const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
-		return { workflowData: [this.helpers.returnJsonArray(eventOutput(outputMode, payload))] };
+		// Answer here, before n8n starts the run. n8n saves the static data (the memory of accepted
+		// deliveries above) when the webhook call is answered; a deferred "onReceived" answer comes only
+		// after the run has started, and starting it clears n8n's "static data changed" flag, so the
+		// memory would never be saved and a copy arriving after a restart would run again (N6).
+		this.getResponseObject().status(200).json({ received: true, started: true });
+		return {
+			noWebhookResponse: true,
+			workflowData: [this.helpers.returnJsonArray(eventOutput(outputMode, payload))],
+		};
 	}
 }

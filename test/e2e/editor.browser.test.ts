@@ -1,25 +1,39 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
- 
-// The editor in a real browser: log in to the local n8n, open a new workflow, find "Document
-// Extraction" in the node panel, add the action node, and check that its operations and the
-// credential type render. A screenshot is saved under test/artifacts/.
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling: plain errors outside any node */
+// The editor in a real browser (Debian's Chromium, installed by the harness when missing, driven by
+// playwright-core): log in to the local n8n, open a new workflow, find "Document Extraction" in the
+// node panel, add the action node, and check that its resources, operations and credential type
+// render. Screenshots go to test/artifacts/ (the last state is saved on failure too).
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, launchChromium, startStack, stopAll, type Stack } from './harness/index.ts';
+import { REPO_ROOT, launchChromium, sandboxAvailable, sandboxDemoAccount, startSandboxInProcess, startStack, stopAll, type SandboxHandle, type Stack } from './harness/index.ts';
 
 let stack: Stack;
+let sandbox: SandboxHandle | undefined;
 let browser: Browser;
 let page: Page;
 const artifacts = join(REPO_ROOT, 'test', 'artifacts');
+const CREDENTIAL_NAME = 'Document Extraction (sandbox)';
+
+/** Waits until `locator` has at least one match, failing with `what` (not a bare timeout) if it never does. */
+async function visible(locator: Locator, what: string, timeout = 30_000): Promise<Locator> {
+	try {
+		await locator.first().waitFor({ state: 'visible', timeout });
+	} catch {
+		throw new Error(`${what} did not appear within ${timeout / 1000} s (see test/artifacts/editor-last-state.png)`);
+	}
+	return locator.first();
+}
 
 /** Opens n8n's node panel (trying its canvas button, the side "+" and the Tab shortcut) and returns its search box. */
-async function openNodePanel(target: Page) {
+async function openNodePanel(target: Page): Promise<Locator> {
 	const search = target.locator('[data-test-id="node-creator-search-bar"] input, input[placeholder*="Search" i]').first();
 	const openers: Array<() => Promise<unknown>> = [
 		() => target.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: 5_000 }),
+		() => target.getByText(/add first step/i).first().click({ timeout: 5_000 }),
 		() => target.locator('[data-test-id="node-creator-plus-button"]').first().click({ timeout: 5_000 }),
 		() => target.keyboard.press('Tab'),
 	];
@@ -27,13 +41,33 @@ async function openNodePanel(target: Page) {
 		await open().catch(() => undefined);
 		if (await search.isVisible({ timeout: 3_000 }).catch(() => false)) return search;
 	}
-	throw new Error('the node panel did not open');
+	throw new Error('the node panel did not open (tried the canvas "+" button, "Add first step", the side "+" and Tab)');
+}
+
+/** Opens the dropdown of a parameter (`parameter-input-<name>`) and returns its option labels (first line of each). */
+async function dropdownOptions(target: Page, parameter: string): Promise<string[]> {
+	const input = await visible(target.locator(`[data-test-id="parameter-input-${parameter}"]`), `the "${parameter}" parameter`);
+	await input.click();
+	await visible(target.getByRole('option'), `the options of "${parameter}"`);
+	const labels = (await target.getByRole('option').allInnerTexts()).map((text) => text.split('\n')[0].trim());
+	await target.keyboard.press('Escape');
+	await expect.poll(async () => await target.getByRole('option').count(), { timeout: 10_000 }).toBe(0);
+	return labels;
 }
 
 describe('The editor in a real browser', () => {
 	beforeAll(async () => {
 		stack = await startStack({ package: 'repo' });
-		await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', { baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_sandbox_pilot', tier: 'pilot' });
+		// A reachable service for the credential (its test runs when the credential dialog opens).
+		let baseUrl = 'http://127.0.0.1:4010';
+		let apiKey = 'sk_sandbox_pilot_unreachable';
+		if (sandboxAvailable()) {
+			sandbox = await startSandboxInProcess(stack.tls);
+			const account = await sandboxDemoAccount('pilot', sandbox);
+			if (account) apiKey = account.apiKey;
+			baseUrl = sandbox.url;
+		}
+		await stack.client.createDocumentExtractionCredential(CREDENTIAL_NAME, { baseUrl, apiKey, tier: 'pilot' });
 		browser = await launchChromium();
 		const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1440, height: 900 } });
 		page = await context.newPage();
@@ -46,40 +80,59 @@ describe('The editor in a real browser', () => {
 			await page.screenshot({ path: join(artifacts, 'editor-last-state.png') }).catch(() => undefined);
 		}
 		await browser?.close();
+		await sandbox?.close();
 		await stack?.stop();
 		await stopAll();
 	});
 
-	it('logs in, adds the Document Extraction node and shows its operations and credential', async () => {
+	it('logs in, adds the Document Extraction node and shows its resources, operations and credential type', async () => {
 		await page.goto(`${stack.n8n.baseUrl}/signin`);
-		await page.getByLabel(/email/i).first().fill(stack.owner.email);
+		await (await visible(page.getByLabel(/email/i), 'the sign-in form')).fill(stack.owner.email);
 		await page.getByLabel(/password/i).first().fill(stack.owner.password);
 		await page.getByRole('button', { name: /sign in/i }).click();
 		await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 60_000 });
 
 		await page.goto(`${stack.n8n.baseUrl}/workflow/new`);
-		await page.getByText(/add first step/i).first().waitFor();
+		await visible(page.getByText(/add first step/i), 'the empty canvas ("Add first step")', 60_000);
 		const search = await openNodePanel(page);
 		await search.fill('Document Extraction');
-		await expect.poll(async () => await page.getByText('Document Extraction', { exact: true }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
-		await page.getByText('Document Extraction', { exact: true }).first().click();
+		await (await visible(page.getByText('Document Extraction', { exact: true }), 'the search result "Document Extraction"')).click();
 
-		// n8n lists the package's triggers and the node's actions (each operation's `action` text).
-		expect(await page.getByText('On document verified').count()).toBeGreaterThan(0);
+		// n8n lists the package's triggers (from the trigger's events) and the node's actions.
+		await visible(page.getByText('On document verified'), 'the trigger action "On document verified"');
 		if ((await page.getByText('Extract an invoice').count()) === 0) await page.getByText(/^Actions \(3\)$/).first().click();
-		await expect.poll(async () => await page.getByText('Extract an invoice').count(), { timeout: 30_000 }).toBeGreaterThan(0);
-		expect(await page.getByText('Get the status of a document').count()).toBeGreaterThan(0);
-		expect(await page.getByText('Register a webhook').count()).toBeGreaterThan(0);
+		await visible(page.getByText('Extract an invoice'), 'the action "Extract an invoice"');
+		for (const action of ['Get the status of a document', 'Register a webhook']) expect(await page.getByText(action).count(), action).toBeGreaterThan(0);
 		await page.getByText('Extract an invoice').first().click();
 
-		// The node's parameter panel: credential type, resource and operation.
-		await expect.poll(async () => await page.getByText('Input Binary Field').count(), { timeout: 30_000 }).toBeGreaterThan(0);
-		const labels = await page.locator('body').innerText();
-		for (const label of ['Credential', 'Resource', 'Operation', 'Input Binary Field', 'Output']) expect(labels).toContain(label);
-		// Select values live in inputs: the credential of type Document Extraction API, Document, Extract, Simplified.
-		const values = await page.locator('input').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
-		for (const value of ['Document Extraction (sandbox)', 'Document', 'Extract', 'Simplified', 'data']) expect(values).toContain(value);
+		// The node's parameter panel.
+		await visible(page.getByText('Input Binary Field'), 'the Extract parameters ("Input Binary Field")');
+		const resources = await dropdownOptions(page, 'resource');
+		expect(resources).toEqual(expect.arrayContaining(['Document', 'Webhook']));
+		const operations = await dropdownOptions(page, 'operation');
+		expect(operations).toEqual(expect.arrayContaining(['Extract', 'Get Status']));
+		const values = await page.locator('input').evaluateAll((inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
+		for (const value of [CREDENTIAL_NAME, 'Document', 'Extract', 'Simplified', 'data']) expect(values, `an input showing "${value}"`).toContain(value);
+
 		mkdirSync(artifacts, { recursive: true });
 		await page.screenshot({ path: join(artifacts, 'editor-document-extraction.png') });
+
+		// The credential select offers the credential under its type's display name.
+		const credentialSelect = await visible(page.locator('[data-test-id="node-credentials-select"]'), 'the credential select');
+		await credentialSelect.click();
+		await visible(page.getByRole('option').filter({ hasText: CREDENTIAL_NAME }), `the credential option "${CREDENTIAL_NAME}"`);
+		expect(await page.getByRole('option').filter({ hasText: CREDENTIAL_NAME }).first().innerText()).toContain('Document Extraction API');
+		await page.keyboard.press('Escape');
+		await expect.poll(async () => await page.getByRole('option').count(), { timeout: 10_000 }).toBe(0);
+
+		// The credential dialog: the type's name and its fields.
+		await (await visible(page.locator('[data-test-id="credential-edit-button"]'), 'the credential edit button')).click();
+		const dialog = await visible(page.locator('[data-test-id="editCredential-modal"]').filter({ hasText: 'Document Extraction API' }), 'the credential dialog of type "Document Extraction API"');
+		for (const field of ['Base URL', 'API Key', 'Webhook Signing Secret', 'Tier']) {
+			await visible(dialog.getByText(new RegExp(`^${field}\\b`)), `the credential field "${field}"`);
+		}
+		// n8n tests the credential when the dialog opens: the sandbox accepted the key (D15).
+		if (sandbox) await visible(dialog.locator('[data-test-id="credentials-config-container-test-success"]'), 'the "Connection tested successfully" banner', 60_000);
+		await page.screenshot({ path: join(artifacts, 'editor-credential.png') });
 	});
 });

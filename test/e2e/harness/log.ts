@@ -10,6 +10,21 @@ export function registerSecret(value: string | undefined): void {
 	if (value && value.length >= 6) secrets.add(value);
 }
 
+/**
+ * The registered secrets that occur in `text`. Used on a child's raw output before it is masked, so
+ * a test can prove that a secret never reached n8n's log (the log file itself is masked).
+ */
+export function secretsIn(text: string): string[] {
+	return [...secrets].filter((secret) => text.includes(secret));
+}
+
+/** Length of the longest registered secret (0 when none). */
+export function longestSecretLength(): number {
+	let longest = 0;
+	for (const secret of secrets) longest = Math.max(longest, secret.length);
+	return longest;
+}
+
 /** Replaces every registered secret in `text` with a mask. */
 export function redact(text: string): string {
 	let out = text;

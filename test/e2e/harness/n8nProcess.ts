@@ -55,6 +55,12 @@ export interface N8nInstance {
 	stop(): Promise<void>;
 	/** Stops and starts again with the same user folder, port and environment. */
 	restart(): Promise<void>;
+	/**
+	 * The registered secrets (log.ts `registerSecret`) that n8n has written to its output since it
+	 * was first started (restarts included), found before the log file masks them: the way to prove
+	 * that n8n never logged a secret, since the log file itself never shows one.
+	 */
+	secretsSeenInOutput(): string[];
 }
 
 /** The full environment of a local n8n (documented in the harness README). */
@@ -150,6 +156,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	const logFile = join(artifactsDir(), `${name}-${timestampForFiles()}-${port}.log`);
 	const dispatcher = dispatcherTrusting(options.tls.caPem);
 	let proc: Tracked | undefined;
+	const secretsSeen = new Set<string>();
 
 	const launch = async () => {
 		const t0 = Date.now();
@@ -160,6 +167,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			cwd: userFolder,
 			env,
 			logFile,
+			onSecret: (secret) => secretsSeen.add(secret),
 		});
 		const current = proc;
 		const deadline = t0 + (options.readyTimeoutMs ?? 180_000);
@@ -202,6 +210,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			log(name, 'restarting with the same user folder');
 			await launch();
 		},
+		secretsSeenInOutput: () => [...secretsSeen],
 	};
 	return instance;
 }

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { log, redact } from './log.ts';
+import { log, longestSecretLength, redact, secretsIn } from './log.ts';
 import { artifactsDir } from './paths.ts';
 
 export interface Tracked {
@@ -132,6 +132,11 @@ export interface SpawnTrackedOptions {
 	logFile?: string;
 	/** Also hand each output line to this callback (e.g. to detect readiness). */
 	onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+	/**
+	 * Called with every registered secret (log.ts `registerSecret`) found in the raw output, before it
+	 * is masked in the log file; also across chunk boundaries.
+	 */
+	onSecret?: (secret: string) => void;
 }
 
 /** Starts a child in its own process group, output to a log file, tracked for cleanup. */
@@ -149,8 +154,17 @@ export function spawnTracked(options: SpawnTrackedOptions): Tracked {
 	const pid = child.pid;
 	const fd = openSync(logFile, 'a');
 	const pending = { stdout: '', stderr: '' };
+	// The end of the previous raw chunk per stream, so a secret split across two chunks is still found.
+	const carry = { stdout: '', stderr: '' };
 	const onData = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
-		const text = redact(chunk.toString('utf8'));
+		const raw = chunk.toString('utf8');
+		if (options.onSecret) {
+			const window = carry[stream] + raw;
+			for (const secret of secretsIn(window)) options.onSecret(secret);
+			const keep = Math.max(0, longestSecretLength() - 1);
+			carry[stream] = keep === 0 ? '' : window.slice(-keep);
+		}
+		const text = redact(raw);
 		try {
 			writeFileSync(fd, text);
 		} catch {

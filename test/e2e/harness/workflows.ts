@@ -122,6 +122,27 @@ export function loadExampleWorkflows(dir = join(REPO_ROOT, 'examples')): Array<{
 		.map((file) => ({ file, workflow: JSON.parse(readFileSync(join(dir, file), 'utf8')) as WorkflowDefinition }));
 }
 
+/**
+ * An exported workflow with every credential reference pointed at this instance's credential of the
+ * same name (the exported `id` belongs to another instance). Throws when a node names a credential
+ * that `credentials` does not have, so a renamed credential is noticed.
+ */
+export function withCredentialsByName(workflow: WorkflowDefinition, credentials: Credential[]): WorkflowDefinition {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			if (!node.credentials) return node;
+			const refs: Record<string, { id: string; name: string }> = {};
+			for (const [type, ref] of Object.entries(node.credentials)) {
+				const mine = credentials.find((credential) => credential.name === ref.name && credential.type === type);
+				if (!mine) throw new Error(`"${workflow.name}" → node "${node.name}" uses a ${type} credential named "${ref.name}", which this n8n does not have`);
+				refs[type] = { id: mine.id, name: mine.name };
+			}
+			return { ...node, credentials: refs };
+		}),
+	};
+}
+
 /** Whether a workflow has a trigger or webhook node that can be activated. */
 export function isActivatable(workflow: WorkflowDefinition): boolean {
 	return workflow.nodes.some((n) => !n.disabled && /(trigger|\.webhook)$/i.test(n.type) && n.type !== 'n8n-nodes-base.manualTrigger');

@@ -1,0 +1,171 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// The three example workflows (examples/*.workflow.json) imported into a real n8n as a user imports
+// them (credential reference matched by its name, "Document Extraction (sandbox)"), activated, and
+// run against the sandbox: files are POSTed to the intake webhooks as multipart field `file` (the
+// Webhook node names the binary property after the field), reviews are approved or rejected in the
+// sandbox, and the routes taken are read from n8n's executions API.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	REPO_ROOT,
+	executedNodes,
+	loadExampleWorkflows,
+	nodeJson,
+	sandboxAvailable,
+	sandboxControl,
+	sandboxDemoAccount,
+	startSandboxInProcess,
+	startStack,
+	stopAll,
+	waitForWorkflowWebhooks,
+	withCredentialsByName,
+	type Credential,
+	type DecodedExecution,
+	type SandboxHandle,
+	type Stack,
+} from './harness/index.ts';
+
+const INTAKE = 'Invoice intake: extract and route';
+const REVIEW_RESULTS = 'Review results: accounting record or notification';
+const SPLIT = 'Split line items into rows';
+
+let stack: Stack;
+let sandbox: SandboxHandle;
+let credential: Credential;
+const ids: Record<string, string> = {};
+const paths: Record<string, string> = {};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** POSTs an example file as multipart field `file`, as `curl -F file=@…` does. */
+async function upload(path: string, fileName: string) {
+	const form = new FormData();
+	form.append('file', new Blob([readFileSync(join(REPO_ROOT, 'examples', 'files', fileName))]), fileName);
+	const encoded = new Response(form);
+	const body = Buffer.from(await encoded.arrayBuffer());
+	return await stack.client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
+}
+
+/** The execution of `workflow` in which `nodeName` output an item for `documentId` (polled). */
+async function executionFor(workflow: string, nodeName: string, documentId: string): Promise<DecodedExecution> {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const executions = await stack.client.waitForExecutions(ids[workflow], 1);
+		const found = executions.find((execution) => nodeJson(execution, nodeName).some((item) => item.document_id === documentId));
+		if (found) return found;
+		if (Date.now() > deadline) throw new Error(`no execution of "${workflow}" where "${nodeName}" handled ${documentId}`);
+		await sleep(500);
+	}
+}
+
+describe.skipIf(!sandboxAvailable())('Example workflows in a real n8n against the sandbox', () => {
+	beforeAll(async () => {
+		stack = await startStack({ package: 'repo' });
+		// Reviews finish only when a test approves or rejects them.
+		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
+		// The credential `npm start` creates: the sandbox's pilot account, under the name the examples use.
+		const account = await sandboxDemoAccount('pilot', sandbox);
+		if (!account?.signingSecret) throw new Error('the sandbox has no pilot account with a signing secret');
+		credential = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: account.signingSecret, tier: 'pilot' });
+
+		const examples = loadExampleWorkflows().filter(({ file }) => file.endsWith('.workflow.json'));
+		expect(examples.map(({ workflow }) => workflow.name).sort()).toEqual([INTAKE, REVIEW_RESULTS, SPLIT]);
+		for (const { workflow } of examples) {
+			const created = await stack.client.createWorkflow(withCredentialsByName(workflow, [credential]));
+			await stack.client.activateWorkflow(created.id);
+			await waitForWorkflowWebhooks(stack.client, workflow);
+			ids[workflow.name] = created.id;
+			const hook = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+			if (hook) paths[workflow.name] = String(hook.parameters.path);
+		}
+		expect(Object.keys(paths).sort()).toEqual([INTAKE, SPLIT]);
+		// The review-results trigger registers its HTTPS URL with the sandbox on activation.
+		const deadline = Date.now() + 30_000;
+		const ours = async () => (await sandboxControl<{ webhooks: Array<{ url: string }> }>(sandbox.url, 'state')).webhooks.filter((webhook) => webhook.url.startsWith(`${stack.n8n.baseUrl}/webhook/`));
+		while ((await ours()).length === 0 && Date.now() < deadline) await sleep(250);
+		expect(await ours()).toHaveLength(1);
+	});
+
+	afterAll(async () => {
+		await sandbox?.close();
+		await stack?.stop();
+		await stopAll();
+	});
+
+	it('invoice intake routes a confident invoice to "Ready for accounting"', async () => {
+		const answer = await upload(paths[INTAKE], 'invoice-acme.json');
+		expect(answer.status, answer.text).toBe(200);
+		expect(answer.json).toEqual([
+			{ route: 'accounting', document_id: expect.stringMatching(/^doc_/), vendor: 'Acme Supplies GmbH', invoice_no: 'INV-2026-0042', invoice_date: '2026-10-02', total: 1487.5, arithmetic_ok: true },
+		]);
+		const documentId = (answer.json as Array<{ document_id: string }>)[0].document_id;
+		const execution = await executionFor(INTAKE, 'Ready for accounting', documentId);
+		expect(execution.status).toBe('success');
+		expect(executedNodes(execution)).toEqual(['Receive invoice', 'Extract invoice', 'Route by status', 'Ready for accounting']);
+		expect(nodeJson(execution, 'Extract invoice')[0]).toMatchObject({ status: 'verified', verified_by: 'ai_auto', document_id: documentId });
+	});
+
+	it('invoice intake routes a blurry invoice to "Waiting for human review", and a processing one to "Still processing"', async () => {
+		const answer = await upload(paths[INTAKE], 'invoice-blurry.json');
+		expect(answer.status, answer.text).toBe(200);
+		expect(answer.json).toEqual([{ route: 'human_review', document_id: expect.stringMatching(/^doc_/), review_id: expect.stringMatching(/^rev_/), confidence: 0.71 }]);
+		const documentId = (answer.json as Array<{ document_id: string }>)[0].document_id;
+		const execution = await executionFor(INTAKE, 'Waiting for human review', documentId);
+		expect(executedNodes(execution)).toEqual(['Receive invoice', 'Extract invoice', 'Route by status', 'Waiting for human review']);
+
+		await sandboxControl(sandbox.url, 'next-status', { status: 'processing' });
+		const later = await upload(paths[INTAKE], 'invoice-acme.json');
+		expect(later.json).toEqual([{ route: 'check_status_later', document_id: expect.stringMatching(/^doc_/) }]);
+		const processing = await executionFor(INTAKE, 'Still processing', (later.json as Array<{ document_id: string }>)[0].document_id);
+		expect(executedNodes(processing)).toEqual(['Receive invoice', 'Extract invoice', 'Route by status', 'Still processing']);
+	});
+
+	it('review results turns an approval into an "Accounting record" and a rejection into a "Rejection notification"', async () => {
+		const approved = ((await upload(paths[INTAKE], 'invoice-blurry.json')).json as Array<{ review_id: string; document_id: string }>)[0];
+		await sandboxControl(sandbox.url, `reviews/${approved.review_id}/approve`, {});
+		const approval = await executionFor(REVIEW_RESULTS, 'Accounting record', approved.document_id);
+		expect(approval.status).toBe('success');
+		expect(executedNodes(approval)).toEqual(['Review finished', 'Verified or rejected', 'Accounting record']);
+		expect(nodeJson(approval, 'Accounting record')).toEqual([
+			expect.objectContaining({
+				record_type: 'supplier_invoice',
+				document_id: approved.document_id,
+				supplier: 'Northwind Traders',
+				invoice_number: 'NW-88123',
+				net_amount: 420,
+				tax_amount: 79.8,
+				gross_amount: 499.8,
+				line_count: 1,
+				reviewed_by: 'human_reviewer',
+				corrections_made: false,
+			}),
+		]);
+
+		const rejected = ((await upload(paths[INTAKE], 'invoice-blurry.json')).json as Array<{ review_id: string; document_id: string }>)[0];
+		await sandboxControl(sandbox.url, `reviews/${rejected.review_id}/reject`, { reason: 'Stamp covers the total' });
+		const rejection = await executionFor(REVIEW_RESULTS, 'Rejection notification', rejected.document_id);
+		expect(executedNodes(rejection)).toEqual(['Review finished', 'Verified or rejected', 'Rejection notification']);
+		expect(nodeJson(rejection, 'Rejection notification')).toEqual([
+			expect.objectContaining({ channel: 'accounts-payable', document_id: rejected.document_id, text: `Document ${rejected.document_id} was rejected by the reviewer: Stamp covers the total` }),
+		]);
+		// One execution per review outcome.
+		await sleep(2_000);
+		expect(await stack.client.listExecutions(ids[REVIEW_RESULTS])).toHaveLength(2);
+	});
+
+	it('split line items gives one row per line of invoice-globex.csv', async () => {
+		// A CSV carries no confidence of its own: choose the auto-verified path.
+		await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.99 });
+		const rows = await upload(paths[SPLIT], 'invoice-globex.csv');
+		expect(rows.status, rows.text).toBe(200);
+		expect(rows.json).toEqual([
+			expect.objectContaining({ invoice_no: 'GX-2026-311', vendor: 'Globex Corporation', line_number: 1, description: 'Consulting hours', quantity: 10, unit_price: 120, amount: 1200 }),
+			expect.objectContaining({ invoice_no: 'GX-2026-311', vendor: 'Globex Corporation', line_number: 2, description: 'Travel expenses', quantity: 1, unit_price: 300, amount: 300 }),
+		]);
+		const [execution] = await stack.client.waitForExecutions(ids[SPLIT], 1);
+		expect(nodeJson(execution, 'Extract line items')).toHaveLength(2);
+		expect(nodeJson(execution, 'Line item rows')).toHaveLength(2);
+	});
+});

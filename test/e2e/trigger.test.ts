@@ -1,0 +1,422 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// The Document Extraction Trigger in a real n8n (HTTPS, package installed from the local registry
+// through n8n's community-packages API) against the sandbox, which delivers signed events over HTTPS
+// (it trusts the harness CA): the registration lifecycle across a restart and a deactivate/activate,
+// approved and rejected reviews, forged deliveries, duplicates, "Listen for test event", and no
+// secret in n8n's execution data or output.
+//
+// Executions are counted through n8n's executions API; "no execution" is asserted after a settle of
+// a few seconds (n8n saves an execution well within it), "one execution" by polling.
+
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	PACKAGE_NAME,
+	REPO_ROOT,
+	nodeJson,
+	registerSecret,
+	sandboxAvailable,
+	sandboxControl,
+	sandboxDemoAccount,
+	startSandboxInProcess,
+	startStack,
+	stopAll,
+	triggerWorkflow,
+	type Credential,
+	type SandboxHandle,
+	type Stack,
+} from './harness/index.ts';
+
+let stack: Stack;
+let sandbox: SandboxHandle;
+let credential: Credential;
+let apiKey: string;
+let signingSecret: string;
+/** What the tests observed, printed once at the end (for the report; assertions are in the tests). */
+const observed: string[] = [];
+
+interface SandboxState {
+	webhooks: Array<{ id: string; url: string; events: string[]; secret: string }>;
+}
+
+interface Delivery {
+	documentId: string;
+	event: string;
+	url: string;
+	webhookId?: string;
+	copy: number;
+	ok: boolean;
+	status?: number;
+}
+
+interface Target {
+	id: string;
+	url: string;
+	path: string;
+}
+
+const SETTLE_MS = 2_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sign = (body: string, secret = signingSecret) => createHmac('sha256', secret).update(body).digest('hex');
+
+async function registrationsFor(url: string) {
+	const state = await sandboxControl<SandboxState>(sandbox.url, 'state');
+	return state.webhooks.filter((webhook) => webhook.url === url);
+}
+
+/** The registrations for `url` once at least `atLeast` exist and a settle has passed (so a late extra one is seen too). */
+async function settledRegistrations(url: string, atLeast: number) {
+	await eventually(`${atLeast} registration(s) for ${url}`, () => registrationsFor(url), (found) => found.length >= atLeast, 30_000);
+	await sleep(SETTLE_MS);
+	return await registrationsFor(url);
+}
+
+async function deliveries(filter: (delivery: Delivery) => boolean): Promise<Delivery[]> {
+	const { deliveries: all } = await sandboxControl<{ deliveries: Delivery[] }>(sandbox.url, 'deliveries');
+	return all.filter(filter);
+}
+
+/** Polls `read` until `done` holds (or fails with `what` after the timeout), returning the last value. */
+async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await read();
+		if (done(value)) return value;
+		if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 500)} after ${timeoutMs} ms`);
+		await sleep(250);
+	}
+}
+
+/** A document sent to human review (confidence 0.7), straight to the sandbox's service API. */
+async function documentInReview(fileName = 'invoice-blurry.json'): Promise<{ document_id: string; review_id: string }> {
+	await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.7 });
+	const form = new FormData();
+	form.append('file', new Blob([readFileSync(join(REPO_ROOT, 'examples', 'files', fileName))], { type: 'application/json' }), fileName);
+	const encoded = new Response(form); // multipart/form-data bytes and their boundary
+	const res = await request(`${sandbox.url}/v1/extract`, {
+		method: 'POST',
+		body: Buffer.from(await encoded.arrayBuffer()),
+		headers: { 'x-api-key': apiKey, 'content-type': encoded.headers.get('content-type') as string },
+	});
+	const body = (await res.body.json()) as { status: string; document_id: string; review_id: string };
+	expect(body.status).toBe('needs_review');
+	return body;
+}
+
+/** Waits until the sandbox has delivered `event` for the document successfully `count` times (all targets, all copies). */
+async function deliveredOk(documentId: string, event: string, count: number): Promise<Delivery[]> {
+	return await eventually(
+		`successful ${event} deliveries for ${documentId}`,
+		() => deliveries((d) => d.documentId === documentId && d.event === event && d.ok),
+		(list) => list.length >= count,
+	);
+}
+
+async function executionCount(workflowId: string): Promise<number> {
+	return (await stack.client.listExecutions(workflowId)).length;
+}
+
+/**
+ * Waits until each workflow has its expected number of executions, lets things settle, and checks
+ * that no more arrived: `exactlyExecutions(id, 1)` or `exactlyExecutions([[id1, 2], [id2, 0]])`.
+ */
+async function exactlyExecutions(workflowIdOrList: string | Array<[string, number]>, expected = 0): Promise<void> {
+	const list: Array<[string, number]> = typeof workflowIdOrList === 'string' ? [[workflowIdOrList, expected]] : workflowIdOrList;
+	for (const [workflowId, count] of list) if (count > 0) await stack.client.waitForExecutions(workflowId, count);
+	await sleep(SETTLE_MS);
+	for (const [workflowId, count] of list) expect(await executionCount(workflowId), `executions of workflow ${workflowId}`).toBe(count);
+}
+
+/** A signed delivery sent by the test itself to a production webhook path. */
+async function deliver(path: string, payload: string, headers: Record<string, string> = { 'x-service-signature': sign(payload) }) {
+	return await stack.client.callWebhook(path, { body: payload, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+function verifiedPayload(documentId: string): string {
+	return JSON.stringify({
+		event: 'document.verified',
+		timestamp: new Date().toISOString(),
+		document_id: documentId,
+		review_id: 'rev_e2e',
+		verified_by: 'human_reviewer',
+		corrections_made: false,
+		data: { header: { vendor: 'Signed By The Test Ltd' } },
+		confidence: { original: 0.6, final: 1 },
+	});
+}
+
+function triggerDefinition(name: string, events: string[], withCredential: Credential = credential) {
+	return triggerWorkflow({
+		name,
+		trigger: {
+			name: 'Review finished',
+			type: `${PACKAGE_NAME}.documentExtractionTrigger`,
+			typeVersion: 1,
+			parameters: { events, outputMode: 'simplified', options: {} },
+			credentials: { documentExtractionApi: { id: withCredential.id, name: withCredential.name } },
+		},
+	});
+}
+
+async function createTrigger(name: string, events: string[], withCredential?: Credential): Promise<Target & { webhookId: string }> {
+	const definition = triggerDefinition(name, events, withCredential);
+	const workflow = await stack.client.createWorkflow(definition);
+	const path = `${definition.webhookId}/webhook`;
+	return { id: workflow.id, path, url: `${stack.n8n.baseUrl}/webhook/${path}`, webhookId: definition.webhookId };
+}
+
+async function activate(target: Target): Promise<void> {
+	await stack.client.activateWorkflow(target.id);
+	await stack.client.waitForWebhook(target.path);
+}
+
+describe.skipIf(!sandboxAvailable())('Document Extraction Trigger in a real n8n', () => {
+	let all: Target;
+	let verifiedOnly: Target;
+
+	beforeAll(async () => {
+		stack = await startStack({ package: 'repo' });
+		// Reviews finish only when a test approves or rejects them; failed deliveries are retried fast.
+		sandbox = await startSandboxInProcess(stack.tls, { retryBaseMs: 300, reviewDelayMs: 600_000 });
+		const account = await sandboxDemoAccount('enterprise', sandbox);
+		if (!account?.signingSecret) throw new Error('the sandbox has no enterprise account with a signing secret');
+		apiKey = account.apiKey;
+		signingSecret = account.signingSecret;
+		credential = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', { baseUrl: sandbox.url, apiKey, signingSecret, tier: 'enterprise' });
+	});
+
+	afterAll(async () => {
+		if (observed.length > 0) process.stdout.write(`trigger e2e observed:\n  ${observed.join('\n  ')}\n`);
+		await sandbox?.close();
+		await stack?.stop();
+		await stopAll();
+	});
+
+	it('registers once on activation, not again after a restart, and anew after deactivate/activate (no unregister: D17/D18/N8)', async () => {
+		// The installed package's node type, as a user gets it.
+		expect(stack.installedNodeTypes).toContain(`${PACKAGE_NAME}.documentExtractionTrigger`);
+		all = await createTrigger('review results (both events)', ['document.verified', 'document.rejected']);
+		expect(all.url).toMatch(/^https:\/\/localhost:\d+\/webhook\//);
+		await activate(all);
+		const first = await settledRegistrations(all.url, 1);
+		expect(first).toHaveLength(1);
+		expect(first[0].events.sort()).toEqual(['document.rejected', 'document.verified']);
+
+		// A delivery accepted before the restart ...
+		const beforeRestart = verifiedPayload('doc_lifecycle0000000000001');
+		expect((await deliver(all.path, beforeRestart)).status).toBe(200);
+		await exactlyExecutions(all.id, 1);
+
+		await stack.restartN8n();
+		await stack.client.waitForWebhook(all.path);
+		const afterRestart = await settledRegistrations(all.url, 1);
+		expect(afterRestart.map((webhook) => webhook.id)).toEqual([first[0].id]);
+		// ... is still known after it (N6: the memory lives in the workflow's static data, not only in the process).
+		expect((await deliver(all.path, beforeRestart)).status).toBe(200);
+		await exactlyExecutions(all.id, 1);
+
+		await stack.client.deactivateWorkflow(all.id);
+		await stack.client.waitForWebhook(all.path, 'POST', { gone: true });
+		expect(await registrationsFor(all.url)).toHaveLength(1); // the remote registration stays (D18)
+		// What the service's deliveries meet meanwhile: n8n answers 404 and runs nothing.
+		expect((await deliver(all.path, verifiedPayload('doc_lifecycle0000000000002'))).status).toBe(404);
+		await stack.client.activateWorkflow(all.id);
+		await stack.client.waitForWebhook(all.path);
+		const reactivated = await settledRegistrations(all.url, 2);
+		expect(reactivated).toHaveLength(2); // N8: a re-activation registers again
+		expect(new Set(reactivated.map((webhook) => webhook.id)).size).toBe(2);
+		expect(await executionCount(all.id)).toBe(1);
+
+		verifiedOnly = await createTrigger('review results (verified only)', ['document.verified']);
+		await activate(verifiedOnly);
+		const registrations = await settledRegistrations(verifiedOnly.url, 1);
+		expect(registrations).toHaveLength(1);
+		expect(registrations[0].events).toEqual(['document.verified']);
+		observed.push(
+			`registrations for the both-events URL: after activation ${first.length}, after restart ${afterRestart.length}, after deactivate/activate ${reactivated.length}; verified-only URL: ${registrations.length}`,
+			'a delivery replayed after the restart started no execution; a delivery to the deactivated workflow was answered 404',
+		);
+	});
+
+	it('starts exactly one execution with the mapped invoice when a review is approved (the two registrations both deliver it)', async () => {
+		const beforeBoth = await executionCount(all.id);
+		const beforeVerified = await executionCount(verifiedOnly.id);
+		const document = await documentInReview();
+		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, { corrections: { amounts: { tax: 80 } } });
+		const delivered = await deliveredOk(document.document_id, 'document.verified', 3);
+		const toAll = delivered.filter((delivery) => delivery.url === all.url);
+		expect(new Set(toAll.map((delivery) => delivery.webhookId)).size).toBe(2); // one per registration
+		expect(delivered.filter((delivery) => delivery.url === verifiedOnly.url)).toHaveLength(1);
+
+		await exactlyExecutions([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified + 1]]);
+		const [execution] = (await stack.client.waitForExecutions(all.id, beforeBoth + 1)).slice(-1);
+		expect(execution.status).toBe('success');
+		const [item] = nodeJson(execution, 'Review finished');
+		expect(item).toMatchObject({
+			event: 'document.verified',
+			document_id: document.document_id,
+			review_id: document.review_id,
+			status: 'verified',
+			verified_by: 'human_reviewer',
+			corrections_made: true,
+			confidence_original: 0.7,
+			confidence_final: 1,
+			vendor: 'Northwind Traders',
+			invoice_no: 'NW-88123',
+			subtotal: 420,
+			tax: 80,
+			total: 499.8,
+		});
+		expect(item.line_items).toEqual([{ description: 'Coffee beans 1 kg', quantity: 12, unit_price: 35, amount: 420 }]);
+		observed.push(`approval: ${delivered.length} successful deliveries (2 to the both-events URL, 1 to the verified-only URL) → 1 execution each`);
+	});
+
+	it('starts one execution on a rejection when subscribed, and none in the workflow subscribed only to document.verified', async () => {
+		const beforeBoth = await executionCount(all.id);
+		const beforeVerified = await executionCount(verifiedOnly.id);
+		const document = await documentInReview();
+		await sandboxControl(sandbox.url, `reviews/${document.review_id}/reject`, { reason: 'Total is unreadable' });
+		const delivered = await deliveredOk(document.document_id, 'document.rejected', 2);
+		expect(delivered.every((delivery) => delivery.url === all.url)).toBe(true);
+
+		// Not registered for rejections: no delivery reaches it, and nothing runs.
+		expect(await deliveries((delivery) => delivery.documentId === document.document_id && delivery.url === verifiedOnly.url)).toHaveLength(0);
+		await exactlyExecutions([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified]]);
+		const [execution] = (await stack.client.waitForExecutions(all.id, beforeBoth + 1)).slice(-1);
+		expect(nodeJson(execution, 'Review finished')[0]).toMatchObject({
+			event: 'document.rejected',
+			document_id: document.document_id,
+			review_id: document.review_id,
+			status: 'rejected',
+			rejected_by: 'human_reviewer',
+			rejection_reason: 'Total is unreadable',
+			confidence_original: 0.7,
+			vendor: null,
+			total: null,
+		});
+		observed.push(`rejection: ${delivered.length} deliveries to the both-events URL → 1 execution; verified-only workflow: 0 deliveries, 0 executions`);
+	});
+
+	it('answers forged deliveries to the production URL with 401 and starts nothing', async () => {
+		const before = await executionCount(all.id);
+		const payload = verifiedPayload('doc_forged000000000000001');
+		const attempts: Array<{ name: string; body: string; headers: Record<string, string> }> = [
+			{ name: 'forged body (valid signature of another body)', body: payload.replace('doc_forged', 'doc_FORGED'), headers: { 'x-service-signature': sign(payload) } },
+			{ name: 'wrong secret', body: payload, headers: { 'x-service-signature': sign(payload, 'not-the-secret') } },
+			{ name: 'missing header', body: payload, headers: {} },
+			{ name: 'empty body', body: '', headers: { 'x-service-signature': sign(payload) } },
+			{ name: 'uppercase hex', body: payload, headers: { 'x-service-signature': sign(payload).toUpperCase() } },
+			{ name: 'sha256= prefix', body: payload, headers: { 'x-service-signature': `sha256=${sign(payload)}` } },
+		];
+		const statuses: number[] = [];
+		for (const attempt of attempts) {
+			const res = await deliver(all.path, attempt.body, attempt.headers);
+			statuses.push(res.status);
+			expect(res.status, attempt.name).toBe(401);
+			expect(res.text, attempt.name).not.toContain(signingSecret);
+			expect(res.text, attempt.name).not.toContain(sign(payload));
+		}
+		await exactlyExecutions(all.id, before);
+
+		// Control: the same payload, correctly signed (header name in another case), starts one.
+		const valid = await deliver(all.path, payload, { 'X-SERVICE-SIGNATURE': sign(payload) });
+		expect(valid.status).toBe(200);
+		await exactlyExecutions(all.id, before + 1);
+		observed.push(`forged deliveries: ${statuses.filter((status) => status === 401).length}/${attempts.length} answered 401, 0 executions; the valid control → 1 execution`);
+	});
+
+	it('answers a signed but unsubscribed event with 200 and starts nothing', async () => {
+		const before = await executionCount(verifiedOnly.id);
+		const payload = JSON.stringify({ event: 'document.rejected', timestamp: new Date().toISOString(), document_id: 'doc_unsubscribed0000000001', review_id: 'rev_z', rejected_by: 'human_reviewer', reason: 'x' });
+		const answer = await deliver(verifiedOnly.path, payload);
+		expect(answer.status).toBe(200);
+		await exactlyExecutions(verifiedOnly.id, before);
+	});
+
+	it('keeps to one execution per event with the sandbox duplicating every delivery, and with 5 concurrent copies', async () => {
+		await sandboxControl(sandbox.url, 'config', { duplicateDeliveries: true });
+		try {
+			const beforeBoth = await executionCount(all.id);
+			const beforeVerified = await executionCount(verifiedOnly.id);
+			const document = await documentInReview();
+			await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
+			const delivered = await deliveredOk(document.document_id, 'document.verified', 6); // 3 targets, each twice
+			expect(delivered.filter((delivery) => delivery.url === all.url)).toHaveLength(4);
+			await exactlyExecutions([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified + 1]]);
+			observed.push(`duplicate switch on: ${delivered.length} successful deliveries (4 to the both-events URL, 2 to the verified-only URL) → 1 execution each`);
+		} finally {
+			await sandboxControl(sandbox.url, 'config', { duplicateDeliveries: false });
+		}
+
+		const before = await executionCount(all.id);
+		const payload = verifiedPayload('doc_concurrent00000000001');
+		const answers = await Promise.all(Array.from({ length: 5 }, () => deliver(all.path, payload)));
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+		await exactlyExecutions(all.id, before + 1);
+		observed.push('5 concurrent copies of one signed delivery: 5 × 200 → 1 execution');
+	});
+
+	it('works with "Listen for test event": registers the test URL and runs once when a review finishes', async () => {
+		const definition = triggerDefinition('review results (test event)', ['document.verified']);
+		const workflow = await stack.client.createWorkflow(definition);
+		const testUrl = `${stack.n8n.baseUrl}/webhook-test/${definition.webhookId}/webhook`;
+		const started = await stack.client.call<{ waitingForWebhook?: boolean }>('POST', `/rest/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: 'Review finished' } });
+		expect(started.waitingForWebhook).toBe(true);
+		const [registration] = await eventually('the test URL registration', () => registrationsFor(testUrl), (found) => found.length > 0, 20_000);
+		expect(registration.events).toEqual(['document.verified']);
+
+		const document = await documentInReview();
+		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
+		const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
+		expect(execution.status).toBe('success');
+		expect(nodeJson(execution, 'Review finished')[0]).toMatchObject({ event: 'document.verified', document_id: document.document_id });
+	});
+
+	it('with no signing secret in the credential, registers a generated secret that verifies deliveries (N5)', async () => {
+		const bare = await stack.client.createDocumentExtractionCredential('Document Extraction (no signing secret)', { baseUrl: sandbox.url, apiKey, tier: 'enterprise' });
+		const generated = await createTrigger('review results (generated secret)', ['document.verified'], bare);
+		await activate(generated);
+		const [registration] = await eventually('the generated-secret registration', () => registrationsFor(generated.url), (found) => found.length === 1);
+		expect(registration.secret).toMatch(/^[0-9a-f]{64}$/);
+		registerSecret(registration.secret); // from now on also looked for in n8n's output
+		const document = await documentInReview();
+		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
+		await exactlyExecutions(generated.id, 1);
+		// The account secret does not sign for this registration; the generated one does.
+		const payload = verifiedPayload('doc_generated0000000000001');
+		expect((await deliver(generated.path, payload)).status).toBe(401);
+		expect((await deliver(generated.path, payload, { 'x-service-signature': sign(payload, registration.secret) })).status).toBe(200);
+		await exactlyExecutions(generated.id, 2);
+		observed.push('generated secret (credential without one): the sandbox-signed approval → 1 execution; the account secret → 401; the generated secret → 1 more execution');
+	});
+
+	it('keeps the API key and the signing secrets out of every execution and out of n8n\'s output', async () => {
+		// The harness masks registered secrets in the log file, so n8n's raw output is checked as it
+		// arrives (N8nInstance.secretsSeenInOutput). Positive control: a value n8n does log (the
+		// webhook id inside a trigger's URL, logged at registration) is seen.
+		const canary = await createTrigger('canary', ['document.verified']);
+		registerSecret(canary.webhookId);
+		await activate(canary);
+		await eventually('the canary in n8n\'s output', async () => stack.n8n.secretsSeenInOutput(), (seen) => seen.includes(canary.webhookId), 30_000);
+
+		const generatedSecrets = (await sandboxControl<SandboxState>(sandbox.url, 'state')).webhooks.map((webhook) => webhook.secret).filter((secret) => secret !== signingSecret);
+		const secrets = [apiKey, signingSecret, ...generatedSecrets];
+		let checked = 0;
+		for (const workflow of await stack.client.listWorkflows()) {
+			for (const summary of await stack.client.listExecutions(workflow.id)) {
+				const text = JSON.stringify((await stack.client.getExecution(summary.id)).raw);
+				for (const secret of secrets) expect(text.includes(secret), `a secret in execution ${summary.id} of "${workflow.name}"`).toBe(false);
+				checked++;
+			}
+		}
+		expect(checked).toBeGreaterThanOrEqual(10);
+		const seen = stack.n8n.secretsSeenInOutput();
+		for (const secret of secrets) expect(seen.includes(secret), 'a secret in n8n\'s output').toBe(false);
+		const log = readFileSync(stack.n8n.logFile, 'utf8');
+		for (const secret of secrets) expect(log.includes(secret), 'a secret in n8n\'s log file').toBe(false);
+		observed.push(`secrets: ${secrets.length} secret values absent from ${checked} executions and from n8n's output (canary seen: yes)`);
+	});
+});
