@@ -1,8 +1,17 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import * as document from './actions/document/Document.resource';
+import { OUTPUTS_EXPRESSION, REVIEW_CALLBACK_WEBHOOKS } from './actions/document/extractOutputs';
+import { receiveReviewResult } from './actions/document/reviewCallback';
 import { router } from './actions/router';
 import * as webhook from './actions/webhook/Webhook.resource';
 
@@ -19,8 +28,10 @@ export class DocumentExtraction implements INodeType {
 		defaults: { name: 'Document Extraction' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: OUTPUTS_EXPRESSION,
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		// Extract's Wait for Review: the service delivers the review result to the waiting execution.
+		webhooks: REVIEW_CALLBACK_WEBHOOKS,
 		properties: [
 			{
 				displayName: 'Resource',
@@ -40,5 +51,9 @@ export class DocumentExtraction implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveReviewResult.call(this);
 	}
 }

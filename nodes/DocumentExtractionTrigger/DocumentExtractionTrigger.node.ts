@@ -13,6 +13,7 @@ import { apiRequest } from '../DocumentExtraction/transport';
 import { API_PATHS, CREDENTIAL_TYPE, SIGNATURE_HEADER, WEBHOOK_EVENTS } from '../shared/constants';
 import { deliveryKey, rememberDelivery } from '../shared/deliveryDedupe';
 import { eventOutput } from '../shared/eventMapping';
+import { parseJsonObject } from '../shared/jsonBody';
 import type { OutputMode } from '../shared/invoiceMapping';
 import { outputModeProperty } from '../shared/outputMode.description';
 import { signatureHeader, verifySignature } from '../shared/signature';
@@ -45,16 +46,6 @@ function acceptOnce(key: string, now = Date.now()): boolean {
 async function credentialSecret(this: IHookFunctions | IWebhookFunctions): Promise<string> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
-}
-
-/** The body as a JSON object, or undefined: parsed from the raw bytes that were signed. */
-function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
-	try {
-		const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as IDataObject) : undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 function staticDataOf(context: IHookFunctions | IWebhookFunctions): TriggerStaticData {

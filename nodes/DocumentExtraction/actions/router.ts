@@ -2,19 +2,42 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as document from './document/Document.resource';
+import { extractOutputNames } from './document/extractOutputs';
 import * as webhook from './webhook/Webhook.resource';
 
-type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+/** An operation's result for one item: items per output (one-output operations fill only the first). */
+type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[][]>;
+
+const single =
+	(operation: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>): Operation =>
+	async function (this: IExecuteFunctions, itemIndex: number) {
+		return [await operation.call(this, itemIndex)];
+	};
 
 const operations: Record<string, Record<string, Operation>> = {
-	document: { extract: document.extract.execute, getStatus: document.getStatus.execute },
-	webhook: { register: webhook.register.execute },
+	document: { extract: document.extract.execute, getStatus: single(document.getStatus.execute) },
+	webhook: { register: single(webhook.register.execute) },
 };
 
-/** Runs the chosen operation once per input item; with Continue On Fail, a failed item becomes an error item. */
+/** How many outputs the node has with its current parameters (the same rule as its `outputs` expression). */
+function outputCount(this: IExecuteFunctions): number {
+	const resource = this.getNodeParameter('resource', 0, 'document') as string;
+	const operation = this.getNodeParameter('operation', 0, 'extract') as string;
+	if (resource !== 'document' || operation !== 'extract') return 1;
+	const waitForReview = this.getNodeParameter('waitForReview', 0, false) as boolean;
+	const options = this.getNodeParameter('options', 0, {}) as { skipDuplicates?: boolean };
+	return extractOutputNames({ waitForReview, skipDuplicates: options.skipDuplicates === true }).length;
+}
+
+/**
+ * Runs the chosen operation once per input item and routes its items to the outputs. With Continue On
+ * Fail, a failed item becomes an error item on the first output (n8n's convention; "Continue (using
+ * error output)" moves it to the error output). As an AI tool, everything goes to the one output the
+ * agent reads.
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const returnData: INodeExecutionData[] = [];
+	const outputs: INodeExecutionData[][] = Array.from({ length: outputCount.call(this) }, () => []);
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -26,11 +49,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					itemIndex,
 				});
 			}
-			returnData.push(...(await operation.call(this, itemIndex)));
+			const routed = await operation.call(this, itemIndex);
+			routed.forEach((outputItems, output) => outputs[Math.min(output, outputs.length - 1)].push(...outputItems));
 		} catch (error) {
 			if (this.continueOnFail()) {
 				const nodeError = error as NodeApiError | NodeOperationError;
-				returnData.push({
+				outputs[0].push({
 					json: {
 						error: nodeError.message,
 						...(nodeError.description ? { error_description: nodeError.description } : {}),
@@ -47,5 +71,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			throw nodeError;
 		}
 	}
-	return [returnData];
+	if (this.getNode().type.endsWith('Tool')) return [outputs.flat()];
+	return outputs;
 }

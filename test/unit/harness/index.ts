@@ -30,6 +30,8 @@ import type {
 import { vi } from 'vitest';
 
 import { TestCredentialsHelper } from './credentialsHelper';
+import type { MemoryDeduplicator } from './deduplicator';
+import { useMemoryDeduplicator } from './deduplicator';
 import { n8nCore, n8nWorkflow } from './n8nModules';
 import type { BinaryMode, RecordingLogger } from './runtime';
 import { getLogger, useBinaryMode } from './runtime';
@@ -73,8 +75,10 @@ export interface RunResult {
 	run: IRun;
 	/** Tasks of every node that ran, by node name. */
 	runData: Record<string, ITaskData[]>;
-	/** The first main output of a node's (last) run; [] when it produced nothing. */
-	output(nodeName?: string): INodeExecutionData[];
+	/** One main output (default the first) of a node's (last) run; [] when it produced nothing there. */
+	output(nodeName?: string, outputIndex?: number): INodeExecutionData[];
+	/** Every main output of a node's (last) run, in order. */
+	outputs(nodeName?: string): INodeExecutionData[][];
 	/**
 	 * The error a node stopped with, if any, as n8n records it in the run data: a plain copy of the
 	 * error's fields (name, message, description, httpCode, context, ...), not the class instance.
@@ -84,6 +88,16 @@ export interface RunResult {
 	logs: RecordingLogger['entries'];
 	/** Every text the run left behind, for secret scans: outputs, errors (message, description, cause, stack), logs. */
 	everything(): string;
+	/**
+	 * Continues a waiting execution the way n8n's wait tracker does when its time limit is reached:
+	 * a new WorkflowExecute over the stored run data.
+	 */
+	resumeAfterTimeout(): Promise<RunResult>;
+}
+
+export interface WorkflowRunSettings {
+	/** n8n's own address (default https://localhost:5678): resume and webhook URLs derive from it. */
+	n8nBaseUrl?: string;
 }
 
 export interface RecordedError {
@@ -105,6 +119,8 @@ export interface RunOptions {
 	credentials?: ICredentialDataDecryptedObject;
 	/** The node's "On Error: Continue" setting. */
 	continueOnFail?: boolean;
+	/** n8n's own address (see WorkflowRunSettings). */
+	n8nBaseUrl?: string;
 }
 
 export interface Harness {
@@ -116,7 +132,16 @@ export interface Harness {
 	/** Source -> Document Extraction, run in manual mode. */
 	run(options: RunOptions): Promise<RunResult>;
 	/** Any workflow JSON; `fixtures` feed its Source nodes (parameter "fixture"). */
-	runWorkflow(workflow: WorkflowJson, fixtures?: Record<string, FixtureItem[]>, credentials?: ICredentialDataDecryptedObject): Promise<RunResult>;
+	runWorkflow(
+		workflow: WorkflowJson,
+		fixtures?: Record<string, FixtureItem[]>,
+		credentials?: ICredentialDataDecryptedObject,
+		settings?: WorkflowRunSettings,
+	): Promise<RunResult>;
+	/** The workflow's static data, kept across runs until reset() (as n8n keeps it for an active workflow). */
+	staticData: IDataObject;
+	/** n8n's deduplication store (in memory), emptied by reset(). */
+	deduplicator: MemoryDeduplicator;
 	reset(): void;
 }
 
@@ -186,12 +211,16 @@ export async function setupHarness(): Promise<Harness> {
 	const credentialsHelper = new TestCredentialsHelper([new DocumentExtractionApi() as ICredentialType]);
 	const logger = getLogger();
 	await useBinaryMode('filesystem');
+	const deduplicator = await useMemoryDeduplicator();
+	const staticData: IDataObject = {};
 
 	async function runWorkflow(
 		workflowJson: WorkflowJson,
 		fixtureItems: Record<string, FixtureItem[]> = {},
 		credentials: ICredentialDataDecryptedObject = {},
+		settings: WorkflowRunSettings = {},
 	): Promise<RunResult> {
+		const base = (settings.n8nBaseUrl ?? 'https://localhost:5678').replace(/\/+$/, '');
 		fixtures.clear();
 		for (const [name, items] of Object.entries(fixtureItems)) fixtures.set(name, items);
 		await credentialsHelper.store({
@@ -210,6 +239,7 @@ export async function setupHarness(): Promise<Harness> {
 			connections: workflowJson.connections,
 			active: false,
 			nodeTypes,
+			staticData,
 			settings: { executionOrder: 'v1', ...workflowJson.settings },
 		});
 		const hooks = new n8nCore.ExecutionLifecycleHooks('manual', executionId, {
@@ -232,16 +262,16 @@ export async function setupHarness(): Promise<Harness> {
 			executionId,
 			workflowId: 'unit-test-workflow',
 			currentNodeExecutionIndex: 0,
-			restApiUrl: 'http://localhost:5678/rest',
-			instanceBaseUrl: 'http://localhost:5678',
-			formBaseUrl: 'http://localhost:5678/form',
-			formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
-			formTestBaseUrl: 'http://localhost:5678/form-test',
-			webhookBaseUrl: 'http://localhost:5678/webhook',
-			webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
-			webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-			mcpBaseUrl: 'http://localhost:5678/mcp',
-			mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+			restApiUrl: `${base}/rest`,
+			instanceBaseUrl: base,
+			formBaseUrl: `${base}/form`,
+			formWaitingBaseUrl: `${base}/form-waiting`,
+			formTestBaseUrl: `${base}/form-test`,
+			webhookBaseUrl: `${base}/webhook`,
+			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+			webhookTestBaseUrl: `${base}/webhook-test`,
+			mcpBaseUrl: `${base}/mcp`,
+			mcpTestBaseUrl: `${base}/mcp-test`,
 			variables: {},
 			logAiEvent: () => {},
 			executeWorkflow: unavailable('executeWorkflow'),
@@ -251,21 +281,28 @@ export async function setupHarness(): Promise<Harness> {
 		} as unknown as IWorkflowExecuteAdditionalData;
 
 		const startNode = nodes.find((node) => node.type === SOURCE_NODE_TYPE) ?? workflow.getStartNode();
-		const logStart = logger.entries.length;
-		const run = await new n8nCore.WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
-		const runData = run.data.resultData.runData;
-		const logs = logger.entries.slice(logStart);
-		const lastTask = (nodeName: string) => runData[nodeName]?.at(-1);
-
-		return {
-			run,
-			runData,
-			logs,
-			output: (nodeName = NODE_NAME) => lastTask(nodeName)?.data?.main?.[0] ?? [],
-			error: (nodeName = NODE_NAME) => lastTask(nodeName)?.error as RecordedError | undefined,
-			everything: () =>
-				[JSON.stringify(run.data), dump(run.data.resultData), dump(logs)].join('\n'),
+		const result = (run: IRun, logStart: number): RunResult => {
+			const runData = run.data.resultData.runData;
+			const logs = logger.entries.slice(logStart);
+			const lastTask = (nodeName: string) => runData[nodeName]?.at(-1);
+			return {
+				run,
+				runData,
+				logs,
+				output: (nodeName = NODE_NAME, outputIndex = 0) => lastTask(nodeName)?.data?.main?.[outputIndex] ?? [],
+				outputs: (nodeName = NODE_NAME) => (lastTask(nodeName)?.data?.main ?? []).map((items) => items ?? []),
+				error: (nodeName = NODE_NAME) => lastTask(nodeName)?.error as RecordedError | undefined,
+				everything: () => [JSON.stringify(run.data), dump(run.data.resultData), dump(logs)].join('\n'),
+				resumeAfterTimeout: async () => {
+					if (!run.waitTill) throw new Error('the execution is not waiting');
+					const resumeLogStart = logger.entries.length;
+					const resumed = await new n8nCore.WorkflowExecute(additionalData, 'manual', structuredClone(run.data)).processRunExecutionData(workflow);
+					return result(resumed, resumeLogStart);
+				},
+			};
 		};
+		const logStart = logger.entries.length;
+		return result(await new n8nCore.WorkflowExecute(additionalData, 'manual').run({ workflow, startNode }), logStart);
 	}
 
 	async function run(options: RunOptions): Promise<RunResult> {
@@ -298,6 +335,7 @@ export async function setupHarness(): Promise<Harness> {
 			},
 			{ input: options.items ?? [{ json: {} }] },
 			options.credentials,
+			{ n8nBaseUrl: options.n8nBaseUrl },
 		);
 	}
 
@@ -308,9 +346,13 @@ export async function setupHarness(): Promise<Harness> {
 		useBinaryMode,
 		run,
 		runWorkflow,
+		staticData,
+		deduplicator,
 		reset() {
 			waits.length = 0;
 			credentialsHelper.authenticated.length = 0;
+			deduplicator.contexts.clear();
+			for (const key of Object.keys(staticData)) delete staticData[key];
 		},
 	};
 }

@@ -39,8 +39,12 @@ describe('Continue On Fail', () => {
 
 		expect(result.error()).toBeUndefined();
 		expect(result.run.status).toBe('success');
-		const output = result.output();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		// Verified and error items on the first output (n8n's convention for Continue On Fail), the
+		// document in review on Needs Review: every input item accounted for, in order.
+		const [output, needsReview] = result.outputs();
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(needsReview.map((item) => item.pairedItem)).toEqual([{ item: 2 }]);
+		output.push(...needsReview);
 		expect(output[0].json).toMatchObject({ document_id: 'doc_one', status: 'verified' });
 		expect(output[0].json).not.toHaveProperty('error');
 		expect(output[1].json).toEqual({

@@ -23,6 +23,9 @@ import {
 
 const { harness, service } = useNodeHarness();
 
+/** Output 1 of Extract without waiting: Needs Review (also documents still processing). */
+const NEEDS_REVIEW_OUTPUT = 1;
+
 const NULL_INVOICE = {
 	vendor: null,
 	invoice_date: null,
@@ -107,7 +110,7 @@ describe('Extract: answers of the service as output items', () => {
 		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW });
 		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] });
 
-		expect(result.output()).toEqual([
+		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)).toEqual([
 			{
 				json: {
 					document_id: DOCUMENT_ID,
@@ -128,14 +131,14 @@ describe('Extract: answers of the service as output items', () => {
 			body: { ...NEEDS_REVIEW, extracted_json: EXTRACTED },
 		});
 		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] });
-		expect(result.output()[0].json).toMatchObject({ status: 'needs_review', review_id: REVIEW_ID, vendor: null, total: null });
+		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)[0].json).toMatchObject({ status: 'needs_review', review_id: REVIEW_ID, vendor: null, total: null });
 	});
 
 	it('processing: status processing, no review yet, invoice fields null', async () => {
 		service().on('POST', '/v1/extract', { status: 200, body: PROCESSING });
 		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] });
 
-		expect(result.output()).toEqual([
+		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)).toEqual([
 			{
 				json: { document_id: DOCUMENT_ID, status: 'processing', confidence: null, verified_by: null, review_id: null, ...NULL_INVOICE },
 				pairedItem: { item: 0 },
@@ -207,8 +210,8 @@ describe('Extract: output modes', () => {
 			parameters: extractParameters({ outputMode: 'splitLineItems' }),
 			items: [itemWithFile(pdfBytes())],
 		});
-		expect(result.output()).toHaveLength(1);
-		expect(result.output()[0].json).toMatchObject({ status: 'needs_review', review_id: REVIEW_ID, line_count: 0, vendor: null });
+		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)).toHaveLength(1);
+		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)[0].json).toMatchObject({ status: 'needs_review', review_id: REVIEW_ID, line_count: 0, vendor: null });
 	});
 
 	it('Raw: the response untouched, unknown fields included', async () => {
@@ -373,8 +376,11 @@ describe('Extract: the multipart request as sent', () => {
 			items: [itemWithFile(first, 'a.pdf'), itemWithFile(second, 'b.pdf')],
 		});
 
-		expect(result.output().map((item) => [item.json.document_id, item.json.status, item.pairedItem])).toEqual([
+		const [verified, needsReview] = result.outputs();
+		expect(verified.map((item) => [item.json.document_id, item.json.status, item.pairedItem])).toEqual([
 			['doc_first', 'verified', { item: 0 }],
+		]);
+		expect(needsReview.map((item) => [item.json.document_id, item.json.status, item.pairedItem])).toEqual([
 			['doc_second', 'needs_review', { item: 1 }],
 		]);
 		const uploads = service().requests.map((request) => uploadOf(request).filePart);

@@ -18,7 +18,7 @@ const workflow = JSON.parse(
 	readFileSync(new URL('../workflows/extract-then-status.workflow.json', import.meta.url), 'utf8'),
 ) as WorkflowJson;
 
-describe('workflow JSON: Read Invoices -> Extract Invoice -> Check Status', () => {
+describe('workflow JSON: Read Invoices -> Extract Invoice -(Needs Review)-> Check Status', () => {
 	it('runs end to end with per-item expressions and pairing', async () => {
 		const first = pdfBytes(3000, 21);
 		const second = pdfBytes(5000, 22);
@@ -29,7 +29,6 @@ describe('workflow JSON: Read Invoices -> Extract Invoice -> Check Status', () =
 				{ status: 200, body: { ...VERIFIED, document_id: 'doc_aaa111' } },
 				{ status: 200, body: { success: true, status: 'needs_review', confidence: 0.6, document_id: 'doc_bbb222', review_id: 'rev_b' } },
 			)
-			.on('GET', '/v1/status/doc_aaa111', { status: 200, body: { document_id: 'doc_aaa111', status: 'verified', confidence: 0.98 } })
 			.on('GET', '/v1/status/doc_bbb222', { status: 200, body: { document_id: 'doc_bbb222', status: 'needs_review', review_id: 'rev_b' } });
 
 		const result = await harness().runWorkflow(workflow, {
@@ -42,14 +41,17 @@ describe('workflow JSON: Read Invoices -> Extract Invoice -> Check Status', () =
 		expect(result.run.status).toBe('success');
 		expect(Object.keys(result.runData)).toEqual(['Read Invoices', 'Extract Invoice', 'Check Status']);
 
-		const extracted = result.output('Extract Invoice');
-		expect(extracted.map((item) => [item.json.document_id, item.json.vendor, item.pairedItem])).toEqual([
+		// Verified on the first output (not connected), the document in review on Needs Review, which
+		// feeds Check Status: only that one is looked up, through the paired item of its expression.
+		const [verified, needsReview] = result.outputs('Extract Invoice');
+		expect(verified.map((item) => [item.json.document_id, item.json.vendor, item.pairedItem])).toEqual([
 			['doc_aaa111', EXTRACTED.header.vendor, { item: 0 }],
+		]);
+		expect(needsReview.map((item) => [item.json.document_id, item.json.vendor, item.pairedItem])).toEqual([
 			['doc_bbb222', null, { item: 1 }],
 		]);
 		expect(result.output('Check Status').map((item) => [item.json.document_id, item.json.status, item.pairedItem])).toEqual([
-			['doc_aaa111', 'verified', { item: 0 }],
-			['doc_bbb222', 'needs_review', { item: 1 }],
+			['doc_bbb222', 'needs_review', { item: 0 }],
 		]);
 
 		const uploads = service().requestsTo('/v1/extract').map((request) => parseMultipart(request.body, request.headers['content-type']));

@@ -15,6 +15,16 @@ import {
 import { apiRequest } from '../../transport';
 import { extractForm, uploadSource } from '../../transport/upload';
 import { outputModeProperty } from '../../../shared/outputMode.description';
+import {
+	alreadySubmittedItem,
+	claimContent,
+	contentSha256,
+	rememberSubmission,
+	releaseContent,
+} from './duplicateGuard';
+import type { ExtractOutputSettings } from './extractOutputs';
+import { alreadySubmittedOutput, extractOutputNames, OUTPUT } from './extractOutputs';
+import { DEFAULT_TIMEOUT_MINUTES, timedOutItems, waitForReview, waitPrerequisites } from './waitForReview';
 
 const properties: INodeProperties[] = [
 	{
@@ -30,6 +40,32 @@ const properties: INodeProperties[] = [
 	},
 	outputModeProperty,
 	{
+		displayName: 'Wait for Review',
+		name: 'waitForReview',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to pause the workflow until a human reviewer has finished a document that needs review, then continue with the reviewed data. Confident documents pass straight through.',
+	},
+	{
+		displayName:
+			'The workflow pauses (holding no resources) until the signed review result arrives at this execution\'s resume URL, then continues on <b>Verified</b> or <b>Rejected</b>; with no result in time it continues on <b>Timed Out</b>. One document per execution: put a Loop Over Items node before this one for several files. Needs the Webhook Signing Secret in the credential and n8n reachable over HTTPS.',
+		name: 'waitForReviewNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { waitForReview: [true] } },
+	},
+	{
+		displayName: 'Timeout (Minutes)',
+		name: 'reviewTimeout',
+		type: 'number',
+		typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		default: DEFAULT_TIMEOUT_MINUTES,
+		displayOptions: { show: { waitForReview: [true] } },
+		hint: 'Review usually takes 1 to 5 minutes',
+		description: 'How long to wait for the review result before continuing on the Timed Out output',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -41,9 +77,18 @@ const properties: INodeProperties[] = [
 				name: 'webhookUrl',
 				type: 'string',
 				default: '',
+				displayOptions: { show: { '/waitForReview': [false] } },
 				placeholder: 'https://example.com/webhook/invoices',
 				description:
 					'HTTPS address that receives the result when a human reviewer finishes this document (only documents that need review are delivered later)',
+			},
+			{
+				displayName: 'Skip Files Already Submitted',
+				name: 'skipDuplicates',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to skip a file whose content this workflow already submitted (same SHA-256) and output the earlier document_id on an extra "Already Submitted" output instead of paying for a second extraction',
 			},
 			{
 				displayName: 'Rate Limit Retries',
@@ -63,13 +108,20 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/** Extracts one item's document and routes it: items per output (see extractOutputs.ts). */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[][]> {
 	const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex) ?? '').trim();
 	const outputMode = this.getNodeParameter('outputMode', itemIndex, 'simplified') as OutputMode;
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		webhookUrl?: string;
 		rateLimitRetries?: number;
+		skipDuplicates?: boolean;
 	};
+	const settings: ExtractOutputSettings = {
+		waitForReview: this.getNodeParameter('waitForReview', itemIndex, false) as boolean,
+		skipDuplicates: options.skipDuplicates === true,
+	};
+	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
 
 	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
 	const kind = documentKind(binary.fileName, binary.mimeType);
@@ -81,9 +133,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		);
 	}
 
-	const webhookUrl = options.webhookUrl?.trim() || undefined;
-	const urlProblem = webhookUrl ? httpsUrlProblem(webhookUrl, 'The Webhook URL option') : undefined;
-	if (urlProblem) throw new NodeOperationError(this.getNode(), urlProblem, { itemIndex });
+	let webhookUrl: string | undefined;
+	if (settings.waitForReview) {
+		webhookUrl = await waitPrerequisites.call(this, this.getInputData().length);
+	} else {
+		webhookUrl = options.webhookUrl?.trim() || undefined;
+		const urlProblem = webhookUrl ? httpsUrlProblem(webhookUrl, 'The Webhook URL option') : undefined;
+		if (urlProblem) throw new NodeOperationError(this.getNode(), urlProblem, { itemIndex });
+	}
 
 	const fileName = uploadFileName(binary.fileName, kind);
 	const source = await uploadSource.call(this, itemIndex, binary, fileName, CONTENT_TYPE_BY_KIND[kind]);
@@ -102,21 +159,65 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 
-	this.logger.debug(`Document Extraction: uploading "${fileName}" (${source.byteLength} bytes) for item ${itemIndex}`);
-	const response = await apiRequest.call(this, {
-		method: 'POST',
-		path: API_PATHS.extract,
-		body: async () => await extractForm(source, webhookUrl),
-		operation: `extract "${fileName}"`,
-		itemIndex,
-		idempotent: false,
-		retries: options.rateLimitRetries ?? 5,
-		// Large files on slow links: long enough for 100 MB, yet a hung request still ends.
-		timeoutMs: 10 * 60_000,
-	});
+	let contentHash: string | undefined;
+	if (settings.skipDuplicates) {
+		contentHash = await contentSha256(source);
+		const claim = await claimContent.call(this, contentHash);
+		if (claim.duplicate) {
+			this.logger.info(`Document Extraction: "${fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`);
+			outputs[alreadySubmittedOutput(settings)].push({
+				json: alreadySubmittedItem(fileName, contentHash, claim.earlier),
+				pairedItem: { item: itemIndex },
+			});
+			return outputs;
+		}
+	}
 
-	const extracted = response.status === 'verified' ? (response.extracted_json ?? null) : null;
-	return invoiceOutput(outputMode, response, documentFields(response), extracted as IDataObject | null).map(
+	this.logger.debug(`Document Extraction: uploading "${fileName}" (${source.byteLength} bytes) for item ${itemIndex}`);
+	let response: IDataObject | undefined;
+	try {
+		response = await apiRequest.call(this, {
+			method: 'POST',
+			path: API_PATHS.extract,
+			body: async () => await extractForm(source, webhookUrl),
+			operation: `extract "${fileName}"`,
+			itemIndex,
+			idempotent: false,
+			retries: options.rateLimitRetries ?? 5,
+			// Large files on slow links: long enough for 100 MB, yet a hung request still ends.
+			timeoutMs: 10 * 60_000,
+		});
+	} finally {
+		// Not submitted after all (as far as the node can tell): a later run may try this file again.
+		if (contentHash && response === undefined) await releaseContent.call(this, contentHash);
+	}
+	const documentId = typeof response.document_id === 'string' ? response.document_id : undefined;
+	if (contentHash && documentId) rememberSubmission.call(this, contentHash, documentId);
+
+	const verified = response.status === 'verified';
+	const extracted = verified ? (response.extracted_json ?? null) : null;
+	const items = invoiceOutput(outputMode, response, documentFields(response), extracted as IDataObject | null).map(
 		(json) => ({ json, pairedItem: { item: itemIndex } }),
 	);
+	if (verified) {
+		outputs[OUTPUT.verified].push(...items);
+	} else if (settings.waitForReview) {
+		if (!documentId) {
+			throw new NodeOperationError(this.getNode(), 'The service answered without a document_id, so there is no review to wait for', {
+				itemIndex,
+				description: 'Turn Wait for Review off to see the whole answer (Output: Raw), or contact the service.',
+			});
+		}
+		const timeoutMinutes = this.getNodeParameter('reviewTimeout', itemIndex, DEFAULT_TIMEOUT_MINUTES) as number;
+		await waitForReview.call(
+			this,
+			documentId,
+			timeoutMinutes,
+			timedOutItems(outputMode, response, timeoutMinutes, itemIndex),
+			outputs.length,
+		);
+	} else {
+		outputs[OUTPUT.needsReview].push(...items);
+	}
+	return outputs;
 }
