@@ -1,0 +1,163 @@
+/**
+ * The review callback of Wait for Review (the node's webhook() while an execution waits), with a
+ * minimal webhook context: what resumes the execution (a signed result for the awaited document)
+ * and what keeps it waiting (anything else), with the answer each gets. The same callback runs in a
+ * real n8n in test/e2e/wait-for-review.test.ts.
+ */
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { DocumentExtraction } from '../../../nodes/DocumentExtraction/DocumentExtraction.node';
+import { computeSignature } from '../../../nodes/shared/signature';
+
+const SECRET = 'whsec_UNITTEST_callback_0123456789abcdef';
+const AWAITED = 'doc_awaited01';
+
+const EXTRACTED = {
+	header: { vendor: 'Globex', date: '2024-05-02', invoice_no: 'G-77' },
+	amounts: { subtotal: 100, tax: 20, total: 120 },
+	line_items: [{ description: 'Widget', quantity: 4, unit_price: 25, amount: 100 }],
+};
+
+const verifiedEvent = (documentId = AWAITED) => ({
+	event: 'document.verified',
+	timestamp: '2026-11-22T10:00:00Z',
+	document_id: documentId,
+	review_id: 'rev_1',
+	verified_by: 'human_reviewer',
+	corrections_made: true,
+	data: EXTRACTED,
+	confidence: { original: 0.71, final: 0.99 },
+});
+
+const rejectedEvent = {
+	event: 'document.rejected',
+	timestamp: '2026-11-22T10:00:00Z',
+	document_id: AWAITED,
+	review_id: 'rev_1',
+	rejected_by: 'human_reviewer',
+	reason: 'Illegible total',
+	confidence: { original: 0.71 },
+};
+
+interface Call {
+	body: string | Buffer;
+	signature?: string;
+	secret?: string;
+	awaited?: string;
+	parameters?: Record<string, unknown>;
+}
+
+async function deliver(call: Call) {
+	const answer: { status?: number; body?: IDataObject } = {};
+	const rawBody = Buffer.isBuffer(call.body) ? call.body : Buffer.from(call.body);
+	const headers: Record<string, string> = call.signature === undefined ? {} : { 'X-Service-Signature': call.signature };
+	const expressions: string[] = [];
+	const context = {
+		getRequestObject: () => ({ rawBody, readRawBody: async () => undefined }),
+		getResponseObject: () => ({
+			status(code: number) {
+				answer.status = code;
+				return this;
+			},
+			json(body: IDataObject) {
+				answer.body = body;
+				return this;
+			},
+		}),
+		getHeaderData: () => headers,
+		getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: call.secret ?? SECRET, tier: 'pilot' }),
+		evaluateExpression: (expression: string) => {
+			expressions.push(expression);
+			return call.awaited ?? AWAITED;
+		},
+		getNodeParameter: (name: string, fallback: unknown) => (call.parameters && name in call.parameters ? call.parameters[name] : fallback),
+		logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined },
+	} as unknown as IWebhookFunctions;
+	const result = await new DocumentExtraction().webhook.call(context);
+	return { result, answer, expressions };
+}
+
+const signed = (payload: unknown, secret = SECRET) => {
+	const body = JSON.stringify(payload);
+	return { body, signature: computeSignature(body, secret) };
+};
+
+describe('Wait for Review: the review callback', () => {
+	it('a signed approval of the awaited document resumes on Verified with the reviewed data', async () => {
+		const { result, answer, expressions } = await deliver(signed(verifiedEvent()));
+		expect(answer).toEqual({ status: 200, body: { received: true, resumed: true } });
+		expect(result.noWebhookResponse).toBe(true);
+		const [verified, rejected, timedOut] = result.workflowData!;
+		expect(rejected).toEqual([]);
+		expect(timedOut).toEqual([]);
+		expect(verified).toHaveLength(1);
+		expect(verified[0].pairedItem).toEqual({ item: 0 });
+		expect(verified[0].json).toMatchObject({
+			document_id: AWAITED,
+			status: 'verified',
+			verified_by: 'human_reviewer',
+			corrections_made: true,
+			confidence: 0.99,
+			vendor: 'Globex',
+			total: 120,
+			checks: { all_passed: true },
+		});
+		expect(expressions).toEqual(['{{ $execution.customData.get("documentExtractionAwaiting") }}']);
+	});
+
+	it('a signed rejection resumes on Rejected with the reason', async () => {
+		const { result, answer } = await deliver(signed(rejectedEvent));
+		expect(answer.status).toBe(200);
+		const [verified, rejected, timedOut] = result.workflowData!;
+		expect(verified).toEqual([]);
+		expect(timedOut).toEqual([]);
+		expect(rejected.map((item) => item.json)).toEqual([
+			expect.objectContaining({ document_id: AWAITED, status: 'rejected', rejection_reason: 'Illegible total', vendor: null }),
+		]);
+	});
+
+	it('with the duplicate guard on, the result has one more (empty) output', async () => {
+		const { result } = await deliver({ ...signed(verifiedEvent()), parameters: { options: { skipDuplicates: true } } });
+		expect(result.workflowData!.map((output) => output.length)).toEqual([1, 0, 0, 0]);
+	});
+
+	it('Output "Raw" gives the delivery as it came', async () => {
+		const { result } = await deliver({ ...signed(verifiedEvent()), parameters: { outputMode: 'raw' } });
+		expect(result.workflowData![0][0].json).toEqual(verifiedEvent());
+	});
+
+	const forged: Array<[string, Call]> = [
+		['no signature', { body: JSON.stringify(verifiedEvent()) }],
+		['signed with another secret', signed(verifiedEvent(), 'whsec_someone_else')],
+		['a changed body', { body: JSON.stringify({ ...verifiedEvent(), data: { ...EXTRACTED, amounts: { total: 1 } } }), signature: signed(verifiedEvent()).signature }],
+		['uppercase hex', { body: signed(verifiedEvent()).body, signature: signed(verifiedEvent()).signature.toUpperCase() }],
+		['a "sha256=" prefix', { body: signed(verifiedEvent()).body, signature: `sha256=${signed(verifiedEvent()).signature}` }],
+		['no secret in the credential', { ...signed(verifiedEvent(), ''), secret: '' }],
+	];
+	it.each(forged)('%s: 401, and the execution keeps waiting', async (_name, call) => {
+		const { result, answer } = await deliver(call);
+		expect(answer.status).toBe(401);
+		expect(result).toEqual({ noWebhookResponse: true });
+	});
+
+	it('a signed result for another document: acknowledged (so the service stops retrying), the execution keeps waiting', async () => {
+		const { result, answer } = await deliver(signed(verifiedEvent('doc_previous_one')));
+		expect(answer).toEqual({ status: 200, body: { received: true, ignored: 'not the document this execution waits for' } });
+		expect(result.workflowData).toBeUndefined();
+	});
+
+	it('a signed event of another kind or a body that is not a JSON object: the execution keeps waiting', async () => {
+		const other = await deliver(signed({ event: 'document.processing', document_id: AWAITED }));
+		expect(other.answer.status).toBe(200);
+		expect(other.result.workflowData).toBeUndefined();
+		const list = await deliver(signed([verifiedEvent()]));
+		expect(list.answer.status).toBe(400);
+		expect(list.result.workflowData).toBeUndefined();
+	});
+
+	it('nothing awaited (custom data missing): nothing resumes', async () => {
+		const { result } = await deliver({ ...signed(verifiedEvent()), awaited: '' });
+		expect(result.workflowData).toBeUndefined();
+	});
+});
