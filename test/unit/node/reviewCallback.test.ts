@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a made-up test signing secret, never a real one */
 /**
  * The review callback of Wait for Review (the node's webhook() while an execution waits), with a
  * minimal webhook context: what resumes the execution (a signed result for the awaited document)
