@@ -25,6 +25,8 @@ import type {
 	IRun,
 	ITaskData,
 	IVersionedNodeType,
+	IWebhookData,
+	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { vi } from 'vitest';
@@ -93,6 +95,17 @@ export interface RunResult {
 	 * a new WorkflowExecute over the stored run data.
 	 */
 	resumeAfterTimeout(): Promise<RunResult>;
+	/**
+	 * A POST to the waiting execution's resume URL, as n8n hands it to the waiting node: n8n-core's
+	 * WebhookContext over the stored run data, the node's webhook() method. Returns what it answered.
+	 */
+	deliverToWaitingNode(request: { rawBody: Buffer; headers: Record<string, string> }): Promise<WaitingWebhookAnswer>;
+}
+
+export interface WaitingWebhookAnswer {
+	result: IWebhookResponseData;
+	status?: number;
+	body?: unknown;
 }
 
 export interface WorkflowRunSettings {
@@ -293,6 +306,32 @@ export async function setupHarness(): Promise<Harness> {
 				outputs: (nodeName = NODE_NAME) => (lastTask(nodeName)?.data?.main ?? []).map((items) => items ?? []),
 				error: (nodeName = NODE_NAME) => lastTask(nodeName)?.error as RecordedError | undefined,
 				everything: () => [JSON.stringify(run.data), dump(run.data.resultData), dump(logs)].join('\n'),
+				deliverToWaitingNode: async (incoming) => {
+					if (!run.waitTill) throw new Error('the execution is not waiting');
+					const data = structuredClone(run.data);
+					const [entry] = data.executionData!.nodeExecutionStack;
+					const answer: WaitingWebhookAnswer = { result: {} };
+					const httpResponse = {
+						status(code: number) {
+							answer.status = code;
+							return httpResponse;
+						},
+						json(body: unknown) {
+							answer.body = body;
+							return httpResponse;
+						},
+					};
+					const requestAdditionalData = {
+						...additionalData,
+						httpRequest: { rawBody: incoming.rawBody, headers: incoming.headers, body: {}, query: {}, params: {}, readRawBody: async () => undefined },
+						httpResponse,
+					} as unknown as IWorkflowExecuteAdditionalData;
+					const nodeType = nodeTypes.getByNameAndVersion(entry.node.type, entry.node.typeVersion);
+					const webhookData = { httpMethod: 'POST', node: entry.node.name, path: '', webhookDescription: nodeType.description.webhooks![0], workflowId: workflow.id } as unknown as IWebhookData;
+					const context = new n8nCore.WebhookContext(workflow, workflow.getNode(entry.node.name)!, requestAdditionalData, 'webhook', webhookData, [], data);
+					answer.result = await nodeType.webhook!.call(context);
+					return answer;
+				},
 				resumeAfterTimeout: async () => {
 					if (!run.waitTill) throw new Error('the execution is not waiting');
 					const resumeLogStart = logger.entries.length;

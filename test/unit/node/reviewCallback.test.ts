@@ -68,11 +68,14 @@ async function deliver(call: Call) {
 		}),
 		getHeaderData: () => headers,
 		getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: call.secret ?? SECRET, tier: 'pilot' }),
-		evaluateExpression: (expression: string) => {
-			expressions.push(expression);
-			return call.awaited ?? AWAITED;
+		getNodeParameter: (name: string, fallback: unknown) => {
+			if (name === 'awaitedDocument') {
+				expressions.push(String(fallback));
+				return call.awaited ?? AWAITED;
+			}
+			return call.parameters && name in call.parameters ? call.parameters[name] : fallback;
 		},
-		getNodeParameter: (name: string, fallback: unknown) => (call.parameters && name in call.parameters ? call.parameters[name] : fallback),
+		getNode: () => ({ id: 'n', name: 'Wait for "review"', type: 'documentExtraction', typeVersion: 1, position: [0, 0], parameters: {} }),
 		logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined },
 	} as unknown as IWebhookFunctions;
 	const result = await new DocumentExtraction().webhook.call(context);
@@ -104,7 +107,7 @@ describe('Wait for Review: the review callback', () => {
 			total: 120,
 			checks: { all_passed: true },
 		});
-		expect(expressions).toEqual(['{{ $execution.customData.get("documentExtractionAwaiting") }}']);
+		expect(expressions).toEqual(['={{ $node["Wait for \\"review\\""].context["documentExtractionAwaiting"] ?? "" }}']);
 	});
 
 	it('a signed rejection resumes on Rejected with the reason', async () => {

@@ -9,7 +9,8 @@ import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { extractOutputNames } from '../../../nodes/DocumentExtraction/actions/document/extractOutputs';
-import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME, parseMultipart, SOURCE_NODE_NAME } from '../harness';
+import { computeSignature } from '../../../nodes/shared/signature';
+import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME, parseMultipart, SIGNING_SECRET, SOURCE_NODE_NAME } from '../harness';
 import { DOCUMENT_ID, extractParameters, itemWithFile, NEEDS_REVIEW, pdfBytes, PROCESSING, REVIEW_ID, useNodeHarness, VERIFIED } from './fixtures';
 
 const { harness, service } = useNodeHarness();
@@ -105,6 +106,7 @@ describe('Extract with Wait for Review', () => {
 		expect(entry.metadata?.forwardAllOutputs).toBe(true);
 		expect(entry.data.main.map((items) => items?.length ?? 0)).toEqual([0, 0, 1]);
 		expect(result.run.data.resultData.metadata).toMatchObject({ documentExtractionAwaiting: DOCUMENT_ID });
+		expect(result.run.data.executionData!.contextData[`node:${NODE_NAME}`]).toMatchObject({ documentExtractionAwaiting: DOCUMENT_ID });
 		expect(result.logs.some((entry) => entry.message.includes(`document ${DOCUMENT_ID} is in review`))).toBe(true);
 	});
 
@@ -173,6 +175,23 @@ describe('Extract with Wait for Review', () => {
 		expect(result.error()?.message).toMatch(/choose Output "Simplified" or "Raw"/);
 		expect(result.error()?.description).toMatch(/Split Out/);
 		expect(service().requests).toHaveLength(0);
+	});
+
+	it('the review callback, run by n8n-core over the waiting execution\'s data, resumes only for the awaited document', async () => {
+		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW });
+		const waiting = await harness().run({ parameters: waitParameters(), items: [itemWithFile(pdfBytes())] });
+		const deliver = async (documentId: string, secret = SIGNING_SECRET) => {
+			const rawBody = Buffer.from(JSON.stringify({ event: 'document.verified', document_id: documentId, verified_by: 'human_reviewer', data: {} }));
+			return await waiting.deliverToWaitingNode({ rawBody, headers: { 'x-service-signature': computeSignature(rawBody, secret) } });
+		};
+
+		const other = await deliver('doc_not_awaited');
+		expect([other.status, other.result.workflowData]).toEqual([200, undefined]);
+		const forged = await deliver(DOCUMENT_ID, 'whsec_wrong');
+		expect([forged.status, forged.result.workflowData]).toEqual([401, undefined]);
+		const awaited = await deliver(DOCUMENT_ID);
+		expect(awaited.status).toBe(200);
+		expect(awaited.result.workflowData!.map((output) => output.map((item) => item.json.document_id))).toEqual([[DOCUMENT_ID], [], []]);
 	});
 
 	it('a processing document waits as well (its result comes to the same webhook_url, D6)', async () => {

@@ -13,6 +13,17 @@ import { signatureHeader, verifySignature } from '../../../shared/signature';
 import { extractOutputNames, OUTPUT } from './extractOutputs';
 import { AWAITED_DOCUMENT_KEY, awaitedDocumentValue } from './waitForReview';
 
+/**
+ * The document this execution waits for, from the node's execution context. A webhook context offers
+ * no getContext(), so it is read the way n8n evaluates any parameter: as an expression over the
+ * execution's data (the node has no such parameter; the expression is the fallback value).
+ */
+const AWAITED_DOCUMENT_PARAMETER = 'awaitedDocument';
+
+function awaitedDocumentExpression(nodeName: string): string {
+	return `={{ $node[${JSON.stringify(nodeName)}].context[${JSON.stringify(AWAITED_DOCUMENT_KEY)}] ?? "" }}`;
+}
+
 function keepWaiting(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
 	this.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true };
@@ -40,11 +51,14 @@ export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWeb
 	if (event !== 'document.verified' && event !== 'document.rejected') {
 		return keepWaiting.call(this, 200, { received: true, ignored: 'not a review result' });
 	}
-	const awaited = String(this.evaluateExpression(`{{ $execution.customData.get("${AWAITED_DOCUMENT_KEY}") }}`) ?? '');
+	const awaited = String(this.getNodeParameter(AWAITED_DOCUMENT_PARAMETER, awaitedDocumentExpression(this.getNode().name)) ?? '');
 	const documentId = typeof payload.document_id === 'string' ? payload.document_id : '';
 	if (!documentId || awaitedDocumentValue(documentId) !== awaited) {
 		// A validly signed result for another document (e.g. a late copy of the previous document's
 		// result in a loop): acknowledged so that the service stops retrying, and not taken for this one.
+		this.logger.info(
+			`Document Extraction: ignored a review result for ${documentId || 'no document'}; this execution waits for ${awaited || 'no document'}`,
+		);
 		return keepWaiting.call(this, 200, { received: true, ignored: 'not the document this execution waits for' });
 	}
 

@@ -17,7 +17,7 @@ import { documentFields, invoiceOutput } from '../../../shared/invoiceMapping';
 import { httpsUrlProblem } from '../../../shared/validation';
 import { OUTPUT } from './extractOutputs';
 
-/** Execution custom data naming the document the execution waits for (shown in n8n's executions list). */
+/** Names the document the execution waits for, in the node's context and the execution's custom data. */
 export const AWAITED_DOCUMENT_KEY = 'documentExtractionAwaiting';
 
 /** n8n keeps custom data values up to 255 characters. */
@@ -98,6 +98,9 @@ export async function waitForReview(
 	// every such input is this node's one real input, so the items keep their lineage (pairedItem).
 	const source = executeData.source?.main?.[0];
 	if (source) executeData.source = { main: outputs.map(() => source) };
+	// The awaited document, kept in the node's execution context (saved with the waiting execution and
+	// read by the review callback), and as custom data, which n8n's executions list shows.
+	this.getContext('node')[AWAITED_DOCUMENT_KEY] = awaitedDocumentValue(documentId);
 	this.getWorkflowDataProxy(0).$execution.customData.set(AWAITED_DOCUMENT_KEY, awaitedDocumentValue(documentId));
 	this.logger.info(
 		`Document Extraction: document ${documentId} is in review; execution ${this.getExecutionId()} waits up to ${timeoutMinutes} minute(s) for the result`,

@@ -1,0 +1,278 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// Extract with Wait for Review and with Skip Files Already Submitted, in a real n8n (HTTPS, the
+// package installed through n8n's community-packages API) against the sandbox, which delivers the
+// signed review result to the waiting execution's resume URL. Every workflow: Webhook (answers at
+// once) → Read/Write Files from Disk → Extract → one Code node per output, each echoing its items
+// and the caller from the Webhook item they descend from (so pairedItem lineage is checked too).
+
+import { createHmac } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	PACKAGE_NAME,
+	REPO_ROOT,
+	codeNode,
+	nodeJson,
+	readFileNode,
+	sandboxAvailable,
+	sandboxControl,
+	sandboxDemoAccount,
+	startSandboxInProcess,
+	startStack,
+	stopAll,
+	webhookWorkflow,
+	type Credential,
+	type DecodedExecution,
+	type NodeSpec,
+	type SandboxHandle,
+	type Stack,
+} from './harness/index.ts';
+
+let stack: Stack;
+let sandbox: SandboxHandle;
+let credential: Credential;
+let signingSecret = '';
+const secrets: string[] = [];
+
+interface SandboxState {
+	documents: Array<{ id: string; state: string; reviewId?: string; webhookUrl?: string; fileName: string }>;
+	counts: { extractRequests: number };
+}
+
+const state = async () => await sandboxControl<SandboxState>(sandbox.url, 'state');
+
+const OUTPUT_NODES = ['On Verified', 'On Rejected', 'On Timed Out', 'On Already Submitted'];
+
+/** Echoes its items, adding the caller of the Webhook item each one descends from. */
+const echo = (name: string) =>
+	codeNode(name, "return $input.all().map((item, index) => ({ json: { ...item.json, caller: $('Webhook').itemMatching(index).json.body.caller } }));");
+
+function allowedCopy(fileName: string): string {
+	const target = join(stack.n8n.fileAccessDirs[0], fileName);
+	copyFileSync(join(REPO_ROOT, 'examples', 'files', fileName), target);
+	return target;
+}
+
+/** Webhook → Read → Extract → Code per output (Verified, Rejected | Needs Review, Timed Out, Already Submitted). */
+async function createWorkflow(name: string, fileName: string, parameters: Record<string, unknown>) {
+	const waitForReview = parameters.waitForReview === true;
+	const outputs = waitForReview ? ['On Verified', 'On Rejected', 'On Timed Out'] : ['On Verified', 'On Needs Review'];
+	if ((parameters.options as { skipDuplicates?: boolean } | undefined)?.skipDuplicates) outputs.push('On Already Submitted');
+	const extract: NodeSpec = {
+		name: 'Extract',
+		type: `${PACKAGE_NAME}.documentExtraction`,
+		typeVersion: 1,
+		parameters: { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', ...parameters },
+		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
+	};
+	const definition = webhookWorkflow({
+		name,
+		responseMode: 'onReceived',
+		nodes: [readFileNode('Read invoice', allowedCopy(fileName)), extract, ...outputs.map(echo)],
+		connections: {
+			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
+			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
+			Extract: { main: outputs.map((node) => [{ node, type: 'main', index: 0 }]) },
+		},
+	});
+	const workflow = await stack.client.createWorkflow(definition);
+	await stack.client.activateWorkflow(workflow.id);
+	await stack.client.waitForWebhook(definition.webhookPath);
+	return { id: workflow.id, path: definition.webhookPath };
+}
+
+/** Starts the workflow and waits until its newest execution is waiting; returns it and its document. */
+async function startAndWait(workflow: { id: string; path: string }, caller: string) {
+	const known = new Set((await stack.client.listExecutions(workflow.id)).map((execution) => execution.id));
+	const response = await stack.client.callWebhook(workflow.path, { json: { caller } });
+	expect(response.status, response.text).toBe(200);
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const fresh = (await stack.client.listExecutions(workflow.id)).find((execution) => !known.has(execution.id));
+		if (fresh?.status === 'waiting') {
+			const document = (await state()).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${fresh.id}`));
+			expect(document, 'the document was uploaded with this execution\'s resume URL').toBeDefined();
+			return { executionId: fresh.id, document: document! };
+		}
+		if (fresh && fresh.status !== 'running' && fresh.status !== 'new') {
+			throw new Error(`execution ${fresh.id} is ${fresh.status}, not waiting: ${JSON.stringify((await stack.client.getExecution(fresh.id)).data.resultData?.error ?? {})}`);
+		}
+		if (Date.now() > deadline) throw new Error('no waiting execution after 60 s');
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+}
+
+async function finished(executionId: string, timeoutMs = 60_000): Promise<DecodedExecution> {
+	const execution = await stack.client.waitForExecution(executionId, { timeoutMs });
+	const raw = JSON.stringify(execution.raw);
+	for (const secret of secrets) expect(raw.includes(secret), 'a secret in the execution').toBe(false);
+	return execution;
+}
+
+/** Which output nodes ran, with their items. */
+function outputsOf(execution: DecodedExecution): Record<string, Array<Record<string, unknown>>> {
+	return Object.fromEntries(OUTPUT_NODES.concat('On Needs Review').map((name) => [name, nodeJson(execution, name)]).filter(([, items]) => (items as unknown[]).length > 0));
+}
+
+async function postTo(url: string, body: string, headers: Record<string, string>) {
+	const response = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, dispatcher: stack.client.dispatcher });
+	return { status: response.statusCode, text: await response.body.text() };
+}
+
+const sign = (body: string, secret = signingSecret) => createHmac('sha256', secret).update(body).digest('hex');
+
+describe.skipIf(!sandboxAvailable())('Extract with Wait for Review and the duplicate guard in a real n8n', () => {
+	beforeAll(async () => {
+		stack = await startStack({ package: 'repo' });
+		// Reviews finish only when a test says so.
+		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
+		const account = await sandboxDemoAccount('enterprise', sandbox);
+		if (!account?.signingSecret) throw new Error('the sandbox has no demo account with a signing secret');
+		signingSecret = account.signingSecret;
+		secrets.push(account.apiKey, account.signingSecret);
+		credential = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', {
+			baseUrl: sandbox.url,
+			apiKey: account.apiKey,
+			signingSecret: account.signingSecret,
+			tier: 'enterprise',
+		});
+	});
+
+	afterAll(async () => {
+		await sandbox?.close();
+		await stack?.stop();
+		await stopAll();
+	});
+
+	it('approve: the waiting execution resumes on Verified with the reviewed data (and its Webhook lineage)', async () => {
+		const workflow = await createWorkflow('e2e wait: approve', 'invoice-blurry.json', { waitForReview: true });
+		const { executionId, document } = await startAndWait(workflow, 'approve-test');
+		expect(document.state).toBe('needs_review');
+
+		await sandboxControl(sandbox.url, `reviews/${document.reviewId}/approve`, {});
+		const execution = await finished(executionId);
+		expect(execution.status).toBe('success');
+		const outputs = outputsOf(execution);
+		expect(Object.keys(outputs)).toEqual(['On Verified']);
+		expect(outputs['On Verified']).toEqual([
+			expect.objectContaining({
+				document_id: document.id,
+				status: 'verified',
+				verified_by: 'human_reviewer',
+				review_id: document.reviewId,
+				vendor: expect.any(String),
+				total: expect.any(Number),
+				caller: 'approve-test',
+			}),
+		]);
+		console.log(`  wait for review: approve → execution ${executionId} resumed on Verified`);
+	});
+
+	it('reject: the waiting execution resumes on Rejected with the reason', async () => {
+		const workflow = await createWorkflow('e2e wait: reject', 'invoice-blurry.json', { waitForReview: true });
+		const { executionId, document } = await startAndWait(workflow, 'reject-test');
+
+		await sandboxControl(sandbox.url, `reviews/${document.reviewId}/reject`, { reason: 'Total is illegible' });
+		const execution = await finished(executionId);
+		const outputs = outputsOf(execution);
+		expect(Object.keys(outputs)).toEqual(['On Rejected']);
+		expect(outputs['On Rejected']).toEqual([
+			expect.objectContaining({ document_id: document.id, status: 'rejected', rejection_reason: 'Total is illegible', caller: 'reject-test' }),
+		]);
+	});
+
+	it('forged callbacks get 401 and the execution keeps waiting; a signed result for another document is ignored; then the real one resumes it', async () => {
+		const workflow = await createWorkflow('e2e wait: forged', 'invoice-blurry.json', { waitForReview: true });
+		const { executionId, document } = await startAndWait(workflow, 'forged-test');
+		const resumeUrl = document.webhookUrl!;
+		const payload = {
+			event: 'document.verified',
+			timestamp: new Date().toISOString(),
+			document_id: document.id,
+			review_id: document.reviewId,
+			verified_by: 'human_reviewer',
+			corrections_made: true,
+			data: { header: { vendor: 'Forged Ltd', date: '2026-01-01', invoice_no: 'X' }, amounts: { subtotal: 1, tax: 0, total: 1 }, line_items: [] },
+			confidence: { original: 0.7, final: 1 },
+		};
+		const body = JSON.stringify(payload);
+		const forgeries: Array<[string, string, Record<string, string>]> = [
+			['no signature', body, {}],
+			['wrong secret', body, { 'x-service-signature': sign(body, 'whsec_not_the_secret') }],
+			['changed body', body.replace('Forged Ltd', 'Forged Ltd.'), { 'x-service-signature': sign(body) }],
+			['uppercase hex', body, { 'x-service-signature': sign(body).toUpperCase() }],
+			['sha256= prefix', body, { 'x-service-signature': `sha256=${sign(body)}` }],
+		];
+		for (const [name, forgedBody, headers] of forgeries) {
+			const answer = await postTo(resumeUrl, forgedBody, headers);
+			expect(answer.status, `${name}: ${answer.text}`).toBe(401);
+		}
+		// Without n8n's resume token the call does not even reach the node.
+		const withoutToken = new URL(resumeUrl);
+		withoutToken.search = '';
+		expect((await postTo(withoutToken.toString(), body, { 'x-service-signature': sign(body) })).status).toBe(401);
+		// Correctly signed, but for another document: acknowledged and not taken.
+		const otherBody = JSON.stringify({ ...payload, document_id: 'doc_someotherdocument' });
+		expect((await postTo(resumeUrl, otherBody, { 'x-service-signature': sign(otherBody) })).status).toBe(200);
+
+		const stillWaiting = await stack.client.getExecution(executionId);
+		expect(stillWaiting.status).toBe('waiting');
+		console.log(`  wait for review: ${forgeries.length + 1} forged callbacks → 401, 1 signed result for another document → ignored; execution still waiting`);
+
+		await sandboxControl(sandbox.url, `reviews/${document.reviewId}/approve`, {});
+		const execution = await finished(executionId);
+		const outputs = outputsOf(execution);
+		expect(Object.keys(outputs)).toEqual(['On Verified']);
+		expect(outputs['On Verified'][0]).toMatchObject({ document_id: document.id, caller: 'forged-test' });
+		expect(outputs['On Verified'][0].vendor).not.toBe('Forged Ltd');
+	});
+
+	it('an auto-verified document passes straight through on Verified without waiting', async () => {
+		const workflow = await createWorkflow('e2e wait: auto-verified', 'invoice-acme.json', { waitForReview: true });
+		await stack.client.callWebhook(workflow.path, { json: { caller: 'auto-test' } });
+		const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
+		expect(execution.status).toBe('success');
+		expect(execution.waitTill ?? null).toBeNull();
+		const outputs = outputsOf(execution);
+		expect(Object.keys(outputs)).toEqual(['On Verified']);
+		expect(outputs['On Verified'][0]).toMatchObject({ status: 'verified', verified_by: 'ai_auto', caller: 'auto-test' });
+	});
+
+	it('no callback: the execution continues on Timed Out when the limit is reached', async () => {
+		const workflow = await createWorkflow('e2e wait: timeout', 'invoice-blurry.json', { waitForReview: true, reviewTimeout: 0.1 });
+		const { executionId, document } = await startAndWait(workflow, 'timeout-test');
+		// n8n's wait tracker looks for due executions once a minute.
+		const execution = await finished(executionId, 150_000);
+		expect(execution.status).toBe('success');
+		const outputs = outputsOf(execution);
+		expect(Object.keys(outputs)).toEqual(['On Timed Out']);
+		expect(outputs['On Timed Out']).toEqual([
+			expect.objectContaining({ document_id: document.id, status: 'needs_review', timed_out: true, waited_minutes: 0.1, vendor: null, caller: 'timeout-test' }),
+		]);
+		// The review is still open at the service: nothing was decided for it.
+		expect((await state()).documents.find((entry) => entry.id === document.id)?.state).toBe('needs_review');
+	});
+
+	it('Skip Files Already Submitted: the same file again is not extracted a second time; the earlier document_id comes out', async () => {
+		const workflow = await createWorkflow('e2e duplicate guard', 'invoice-acme.json', { options: { skipDuplicates: true } });
+		const before = (await state()).counts.extractRequests;
+
+		await stack.client.callWebhook(workflow.path, { json: { caller: 'first' } });
+		const [first] = await stack.client.waitForExecutions(workflow.id, 1);
+		const firstItem = outputsOf(first)['On Verified']?.[0];
+		expect(firstItem).toMatchObject({ status: 'verified', caller: 'first' });
+
+		await stack.client.callWebhook(workflow.path, { json: { caller: 'second' } });
+		const executions = await stack.client.waitForExecutions(workflow.id, 2);
+		const second = executions[1];
+		expect(Object.keys(outputsOf(second))).toEqual(['On Already Submitted']);
+		expect(outputsOf(second)['On Already Submitted']).toEqual([
+			expect.objectContaining({ document_id: firstItem.document_id, duplicate: true, status: 'already_submitted', caller: 'second' }),
+		]);
+		const after = (await state()).counts.extractRequests;
+		expect(after - before).toBe(1);
+		console.log(`  duplicate guard: 2 submissions of one file → ${after - before} extraction at the sandbox`);
+	});
+});
