@@ -14,6 +14,7 @@ import {
 	PACKAGE_NAME,
 	REPO_ROOT,
 	codeNode,
+	log,
 	nodeJson,
 	readFileNode,
 	sandboxAvailable,
@@ -167,7 +168,7 @@ describe.skipIf(!sandboxAvailable())('Extract with Wait for Review and the dupli
 				caller: 'approve-test',
 			}),
 		]);
-		console.log(`  wait for review: approve → execution ${executionId} resumed on Verified`);
+		log('wait-for-review', `wait for review: approve → execution ${executionId} resumed on Verified`);
 	});
 
 	it('reject: the waiting execution resumes on Rejected with the reason', async () => {
@@ -219,7 +220,7 @@ describe.skipIf(!sandboxAvailable())('Extract with Wait for Review and the dupli
 
 		const stillWaiting = await stack.client.getExecution(executionId);
 		expect(stillWaiting.status).toBe('waiting');
-		console.log(`  wait for review: ${forgeries.length + 1} forged callbacks → 401, 1 signed result for another document → ignored; execution still waiting`);
+		log('wait-for-review', `wait for review: ${forgeries.length + 1} forged callbacks → 401, 1 signed result for another document → ignored; execution still waiting`);
 
 		await sandboxControl(sandbox.url, `reviews/${document.reviewId}/approve`, {});
 		const execution = await finished(executionId);
@@ -273,6 +274,6 @@ describe.skipIf(!sandboxAvailable())('Extract with Wait for Review and the dupli
 		]);
 		const after = (await state()).counts.extractRequests;
 		expect(after - before).toBe(1);
-		console.log(`  duplicate guard: 2 submissions of one file → ${after - before} extraction at the sandbox`);
+		log('wait-for-review', `duplicate guard: 2 submissions of one file → ${after - before} extraction at the sandbox`);
 	});
 });
