@@ -54,8 +54,8 @@ function allowedCopy(fileName: string): string {
 }
 
 /** Creates and activates Webhook → nodes, calls it once, and returns the answer and the stored execution. */
-async function runWorkflow(name: string, nodes: NodeSpec[]) {
-	const definition = webhookWorkflow({ name, nodes });
+async function runWorkflow(name: string, nodes: NodeSpec[], connections?: Record<string, unknown>) {
+	const definition = webhookWorkflow({ name, nodes, connections });
 	const workflow = await stack.client.createWorkflow(definition);
 	await stack.client.activateWorkflow(workflow.id);
 	await stack.client.waitForWebhook(definition.webhookPath);
@@ -124,9 +124,15 @@ describe.skipIf(!sandboxAvailable())('Document Extraction action node in a real 
 			readFileNode('Read invoice', allowedCopy('invoice-blurry.json')),
 			actionNode('Extract', enterprise, extractParameters),
 			actionNode('Get Status', enterprise, { resource: 'document', operation: 'getStatus', documentId: '={{ $json.document_id }}', options: {} }),
-		]);
+		], {
+			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
+			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
+			Extract: { main: [[], [{ node: 'Get Status', type: 'main', index: 0 }]] },
+		});
 		expect(response.status, response.text).toBe(200);
-		const [extracted] = nodeJson(execution, 'Extract');
+		// Extract's second output, Needs Review, carries it (and feeds Get Status).
+		expect(nodeJson(execution, 'Extract')).toEqual([]);
+		const [extracted] = nodeJson(execution, 'Extract', { output: 1 });
 		expect(extracted).toMatchObject({
 			document_id: expect.stringMatching(/^doc_/),
 			status: 'needs_review',

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-// The three example workflows (examples/*.workflow.json) imported into a real n8n as a user imports
+// The example workflows (examples/*.workflow.json) imported into a real n8n as a user imports
 // them (credential reference matched by its name, "Document Extraction (sandbox)"), activated, and
 // run against the sandbox: files are POSTed to the intake webhooks as multipart field `file` (the
 // Webhook node names the binary property after the field), reviews are approved or rejected in the
@@ -30,6 +30,7 @@ import {
 const INTAKE = 'Invoice intake: extract and route';
 const REVIEW_RESULTS = 'Review results: accounting record or notification';
 const SPLIT = 'Split line items into rows';
+const APPROVAL = 'Invoice approval: extract and wait for review';
 
 let stack: Stack;
 let sandbox: SandboxHandle;
@@ -71,7 +72,7 @@ describe.skipIf(!sandboxAvailable())('Example workflows in a real n8n against th
 		credential = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: account.signingSecret, tier: 'pilot' });
 
 		const examples = loadExampleWorkflows().filter(({ file }) => file.endsWith('.workflow.json'));
-		expect(examples.map(({ workflow }) => workflow.name).sort()).toEqual([INTAKE, REVIEW_RESULTS, SPLIT]);
+		expect(examples.map(({ workflow }) => workflow.name).sort()).toEqual([APPROVAL, INTAKE, REVIEW_RESULTS, SPLIT]);
 		for (const { workflow } of examples) {
 			const created = await stack.client.createWorkflow(withCredentialsByName(workflow, [credential]));
 			await stack.client.activateWorkflow(created.id);
@@ -80,7 +81,7 @@ describe.skipIf(!sandboxAvailable())('Example workflows in a real n8n against th
 			const hook = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
 			if (hook) paths[workflow.name] = String(hook.parameters.path);
 		}
-		expect(Object.keys(paths).sort()).toEqual([INTAKE, SPLIT]);
+		expect(Object.keys(paths).sort()).toEqual([APPROVAL, INTAKE, SPLIT]);
 		// The review-results trigger registers its HTTPS URL with the sandbox on activation.
 		const deadline = Date.now() + 30_000;
 		const ours = async () => (await sandboxControl<{ webhooks: Array<{ url: string }> }>(sandbox.url, 'state')).webhooks.filter((webhook) => webhook.url.startsWith(`${stack.n8n.baseUrl}/webhook/`));
@@ -103,7 +104,8 @@ describe.skipIf(!sandboxAvailable())('Example workflows in a real n8n against th
 		const documentId = (answer.json as Array<{ document_id: string }>)[0].document_id;
 		const execution = await executionFor(INTAKE, 'Ready for accounting', documentId);
 		expect(execution.status).toBe('success');
-		expect(executedNodes(execution)).toEqual(['Receive invoice', 'Extract invoice', 'Route by status', 'Ready for accounting']);
+		// Extract's own Verified output leads straight to accounting.
+		expect(executedNodes(execution)).toEqual(['Receive invoice', 'Extract invoice', 'Ready for accounting']);
 		expect(nodeJson(execution, 'Extract invoice')[0]).toMatchObject({ status: 'verified', verified_by: 'ai_auto', document_id: documentId });
 	});
 
@@ -167,5 +169,33 @@ describe.skipIf(!sandboxAvailable())('Example workflows in a real n8n against th
 		const [execution] = await stack.client.waitForExecutions(ids[SPLIT], 1);
 		expect(nodeJson(execution, 'Extract line items')).toHaveLength(2);
 		expect(nodeJson(execution, 'Line item rows')).toHaveLength(2);
+	});
+
+	it('invoice approval waits for the review: an approval continues to "Post to accounting"; the same file again is "Already handled"', async () => {
+		const answer = await upload(paths[APPROVAL], 'invoice-blurry.json');
+		expect(answer.status, answer.text).toBe(200);
+		const deadline = Date.now() + 60_000;
+		let waiting: { id: string } | undefined;
+		while (!waiting && Date.now() < deadline) {
+			waiting = (await stack.client.listExecutions(ids[APPROVAL])).find((execution) => execution.status === 'waiting');
+			if (!waiting) await sleep(300);
+		}
+		expect(waiting, 'an execution waiting for the review').toBeDefined();
+		const documents = (await sandboxControl<{ documents: Array<{ id: string; reviewId?: string; webhookUrl?: string }> }>(sandbox.url, 'state')).documents;
+		const document = documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${waiting!.id}`));
+		expect(document?.reviewId).toMatch(/^rev_/);
+
+		await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, {});
+		const approved = await stack.client.waitForExecution(waiting!.id);
+		expect(approved.status).toBe('success');
+		expect(executedNodes(approved)).toEqual(['Receive invoice', 'Extract and wait for review', 'Post to accounting']);
+		expect(nodeJson(approved, 'Post to accounting')).toEqual([
+			expect.objectContaining({ route: 'accounting', document_id: document!.id, vendor: 'Northwind Traders', verified_by: 'human_reviewer', arithmetic_ok: true }),
+		]);
+
+		const again = await upload(paths[APPROVAL], 'invoice-blurry.json');
+		expect(again.status).toBe(200);
+		const duplicate = await executionFor(APPROVAL, 'Already handled', document!.id);
+		expect(executedNodes(duplicate)).toEqual(['Receive invoice', 'Extract and wait for review', 'Already handled']);
 	});
 });
