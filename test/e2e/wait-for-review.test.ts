@@ -256,24 +256,45 @@ describe.skipIf(!sandboxAvailable())('Extract with Wait for Review and the dupli
 		expect((await state()).documents.find((entry) => entry.id === document.id)?.state).toBe('needs_review');
 	});
 
-	it('Skip Files Already Submitted: the same file again is not extracted a second time; the earlier document_id comes out', async () => {
-		const workflow = await createWorkflow('e2e duplicate guard', 'invoice-acme.json', { options: { skipDuplicates: true } });
-		const before = (await state()).counts.extractRequests;
+	it('Skip Files Already Submitted: the same file again is not extracted a second time (the earlier document_id comes out) until the store is reset', async () => {
+		const { id, path } = await createWorkflow('e2e duplicate guard', 'invoice-acme.json', { options: { skipDuplicates: true } });
+		// The documented reset: a Remove Duplicates node in the same workflow clears the workflow-scoped store.
+		const workflow = await stack.client.getWorkflow(id);
+		const resetPath = `${path}-reset`;
+		const nodes = [
+			...(workflow.nodes as NodeSpec[]),
+			{ name: 'Reset webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: `${id}-reset`, position: [0, 400], parameters: { httpMethod: 'POST', path: resetPath, responseMode: 'lastNode', options: {} } },
+			{ name: 'Forget submitted files', type: 'n8n-nodes-base.removeDuplicates', typeVersion: 2, position: [250, 400], parameters: { operation: 'clearDeduplicationHistory', mode: 'cleanDatabase', options: { scope: 'workflow' } } },
+		];
+		const connections = { ...(workflow.connections as Record<string, unknown>), 'Reset webhook': { main: [[{ node: 'Forget submitted files', type: 'main', index: 0 }]] } };
+		await stack.client.deactivateWorkflow(id);
+		await stack.client.updateWorkflow(id, { nodes, connections } as never);
+		await stack.client.activateWorkflow(id);
+		await stack.client.waitForWebhook(path);
+		await stack.client.waitForWebhook(resetPath);
+		const extracts = async () => (await state()).counts.extractRequests;
+		const before = await extracts();
 
-		await stack.client.callWebhook(workflow.path, { json: { caller: 'first' } });
-		const [first] = await stack.client.waitForExecutions(workflow.id, 1);
+		await stack.client.callWebhook(path, { json: { caller: 'first' } });
+		const [first] = await stack.client.waitForExecutions(id, 1);
 		const firstItem = outputsOf(first)['On Verified']?.[0];
 		expect(firstItem).toMatchObject({ status: 'verified', caller: 'first' });
 
-		await stack.client.callWebhook(workflow.path, { json: { caller: 'second' } });
-		const executions = await stack.client.waitForExecutions(workflow.id, 2);
-		const second = executions[1];
+		await stack.client.callWebhook(path, { json: { caller: 'second' } });
+		const second = (await stack.client.waitForExecutions(id, 2))[1];
 		expect(Object.keys(outputsOf(second))).toEqual(['On Already Submitted']);
 		expect(outputsOf(second)['On Already Submitted']).toEqual([
 			expect.objectContaining({ document_id: firstItem.document_id, duplicate: true, status: 'already_submitted', caller: 'second' }),
 		]);
-		const after = (await state()).counts.extractRequests;
-		expect(after - before).toBe(1);
-		log('wait-for-review', `duplicate guard: 2 submissions of one file → ${after - before} extraction at the sandbox`);
+		expect((await extracts()) - before).toBe(1);
+
+		const reset = await stack.client.callWebhook(resetPath, { json: {} });
+		expect(reset.status, reset.text).toBe(200);
+		await stack.client.waitForExecutions(id, 3);
+		await stack.client.callWebhook(path, { json: { caller: 'after reset' } });
+		const afterReset = (await stack.client.waitForExecutions(id, 4))[3];
+		expect(Object.keys(outputsOf(afterReset))).toEqual(['On Verified']);
+		expect((await extracts()) - before).toBe(2);
+		log('wait-for-review', `duplicate guard: 2 submissions of one file → 1 extraction; after the documented reset → extracted again (${(await extracts()) - before} in all)`);
 	});
 });
