@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling: plain errors outside any node */
 // The editor in a real browser (Debian's Chromium, installed by the harness when missing, driven by
 // playwright-core): log in to the local n8n, open a new workflow, find "Document Extraction" in the

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
 /**
  * The spec's Events, Signature and Delivery rules against a local HTTPS receiver: every signature is
  * checked with an HMAC computed here over the raw bytes received; which secret signs what (D13), who

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
 /**
  * The sandbox's own switches: injected faults (500, 503, slow, reset, malformed), persistence across a
  * restart with stateFile, and logs that never carry an API key, a secret or a signature.
