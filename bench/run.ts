@@ -1,0 +1,68 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling runs in plain Node, never inside n8n */
+// `npm run bench`: the benchmarks of issue 7 in a real n8n (the e2e harness) against the sandbox,
+// each ours vs the baseline a user would build by hand, measured in the same run. Prints a table and
+// writes bench/results.json. Exits non-zero only when something could not be measured.
+
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { N8N_VERSION, REPO_ROOT, sandboxDemoAccount, startSandboxInProcess, startStack, stopAll } from '../test/e2e/harness/index.ts';
+import type { BenchContext } from './context.ts';
+import { progress } from './context.ts';
+import { footprint } from './footprint.ts';
+import { rateLimitedBatch } from './rateLimitedBatch.ts';
+import type { ResultRow } from './stats.ts';
+import { renderTable } from './stats.ts';
+import { triggerThroughput } from './triggerThroughput.ts';
+import { uploadMemory } from './uploadMemory.ts';
+
+const started = Date.now();
+const stack = await startStack({ package: 'repo' });
+const sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
+const rows: ResultRow[] = [];
+let failure: unknown;
+try {
+	const enterprise = await sandboxDemoAccount('enterprise', sandbox);
+	const pilot = await sandboxDemoAccount('pilot', sandbox);
+	if (!enterprise?.signingSecret || !pilot) throw new Error('the sandbox has no demo accounts');
+	const context: BenchContext = {
+		stack,
+		sandbox,
+		enterprise: {
+			credential: await stack.client.createDocumentExtractionCredential('Bench (enterprise)', { baseUrl: sandbox.url, apiKey: enterprise.apiKey, signingSecret: enterprise.signingSecret, tier: 'enterprise' }),
+			apiKey: enterprise.apiKey,
+			signingSecret: enterprise.signingSecret,
+		},
+		pilot: {
+			credential: await stack.client.createDocumentExtractionCredential('Bench (pilot)', { baseUrl: sandbox.url, apiKey: pilot.apiKey, signingSecret: pilot.signingSecret ?? '', tier: 'pilot' }),
+			apiKey: pilot.apiKey,
+		},
+		progress,
+	};
+	for (const [name, bench] of [
+		['trigger throughput', triggerThroughput],
+		['batch under a rate limit', rateLimitedBatch],
+		['upload memory', uploadMemory],
+		['footprint', footprint],
+	] as const) {
+		progress(`${name} ...`);
+		rows.push(...(await bench(context)));
+	}
+} catch (error) {
+	failure = error;
+} finally {
+	await sandbox.close();
+	await stack.stop();
+	await stopAll();
+}
+
+const cpu = cpus();
+const machine = { cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10, node: process.version, n8n: N8N_VERSION };
+const table = renderTable(rows);
+process.stdout.write(`\n${table}\n\n${rows.filter((row) => row.notes).map((row) => `- ${row.benchmark} / ${row.metric}: ${row.notes}`).join('\n')}\n`);
+process.stdout.write(`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+writeFileSync(join(REPO_ROOT, 'bench', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, rows, table }, null, 2)}\n`);
+if (failure) {
+	process.stderr.write(`\nA benchmark could not be measured: ${(failure as Error).stack ?? String(failure)}\n`);
+	process.exit(1);
+}

@@ -1,0 +1,106 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling runs in plain Node, never inside n8n */
+// Benchmark 3: signed deliveries per second through our trigger (signature check, duplicate memory,
+// mapping) vs n8n's plain Webhook node answering at once, same payload, same concurrency, in
+// alternating rounds. Every delivery has its own document_id, so none is a duplicate.
+
+import { createHmac, randomUUID } from 'node:crypto';
+import { triggerWorkflow } from '../test/e2e/harness/index.ts';
+import type { BenchContext } from './context.ts';
+import { activeWebhookWorkflow, PACKAGE_TRIGGER } from './context.ts';
+import type { ResultRow } from './stats.ts';
+import { median } from './stats.ts';
+
+function payload(documentId: string): string {
+	return JSON.stringify({
+		event: 'document.verified',
+		timestamp: new Date().toISOString(),
+		document_id: documentId,
+		review_id: 'rev_bench',
+		verified_by: 'human_reviewer',
+		corrections_made: false,
+		data: {
+			header: { vendor: 'Acme Supplies GmbH', date: '2026-10-02', invoice_no: 'INV-2026-0042' },
+			amounts: { subtotal: 1250, tax: 237.5, total: 1487.5 },
+			line_items: [
+				{ description: 'Paper A4, 500 sheets', quantity: 40, unit_price: 25, amount: 1000 },
+				{ description: 'Toner cartridge', quantity: 2, unit_price: 125, amount: 250 },
+			],
+		},
+		confidence: { original: 0.71, final: 0.99 },
+	});
+}
+
+export async function triggerThroughput(context: BenchContext, deliveries = 200, concurrency = 10, rounds = 3): Promise<ResultRow[]> {
+	const { stack, enterprise } = context;
+	const definition = triggerWorkflow({
+		name: 'bench: trigger (ours)',
+		trigger: {
+			name: 'Review finished',
+			type: PACKAGE_TRIGGER,
+			typeVersion: 1,
+			parameters: { events: ['document.verified', 'document.rejected'], outputMode: 'simplified', options: {} },
+			credentials: { documentExtractionApi: { id: enterprise.credential.id, name: enterprise.credential.name } },
+		},
+	});
+	const oursWorkflow = await stack.client.createWorkflow(definition);
+	await stack.client.activateWorkflow(oursWorkflow.id);
+	const oursPath = `${definition.webhookId}/webhook`;
+	await stack.client.waitForWebhook(oursPath);
+	const baseline = await activeWebhookWorkflow(context, 'bench: trigger (Webhook node)', [], 'onReceived');
+
+	const fire = async (path: string, round: string) => {
+		let next = 0;
+		let ok = 0;
+		const started = Date.now();
+		await Promise.all(
+			Array.from({ length: concurrency }, async () => {
+				while (next < deliveries) {
+					const index = next++;
+					const body = payload(`doc_bench_${round}_${index}_${randomUUID().slice(0, 8)}`);
+					const signature = createHmac('sha256', enterprise.signingSecret).update(body).digest('hex');
+					const answer = await stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+					if (answer.status === 200) ok++;
+				}
+			}),
+		);
+		return { perSecond: (ok * 1000) / (Date.now() - started), ok };
+	};
+
+	const rates: Record<'ours' | 'baseline', number[]> = { ours: [], baseline: [] };
+	let oursOk = 0;
+	for (let round = 1; round <= rounds; round++) {
+		const ours = await fire(oursPath, `r${round}`);
+		oursOk += ours.ok;
+		rates.ours.push(ours.perSecond);
+		const plain = await fire(baseline.path, `r${round}`);
+		rates.baseline.push(plain.perSecond);
+		context.progress(`trigger throughput, round ${round}/${rounds}: ours ${ours.perSecond.toFixed(1)}/s (${ours.ok} × 200), Webhook node ${plain.perSecond.toFixed(1)}/s (${plain.ok} × 200)`);
+	}
+	// Every accepted delivery started one execution (none lost, none doubled).
+	const count = async () =>
+		(await stack.client.call<{ count: number }>('GET', '/rest/executions', undefined, { query: { filter: JSON.stringify({ workflowId: oursWorkflow.id }), limit: '1' } })).count;
+	const deadline = Date.now() + 120_000;
+	let executions = 0;
+	while (Date.now() < deadline) {
+		executions = await count();
+		if (executions >= oursOk) break;
+		await new Promise((resolve) => setTimeout(resolve, 1_000));
+	}
+	await new Promise((resolve) => setTimeout(resolve, 2_000));
+	executions = await count();
+	const ours = median(rates.ours);
+	const plain = median(rates.baseline);
+	return [
+		{
+			benchmark: `trigger throughput (${deliveries} signed deliveries x ${rounds}, concurrency ${concurrency})`,
+			metric: 'deliveries per second (median)',
+			ours,
+			baseline: plain,
+			baselineName: 'Webhook node',
+			ratio: ours / plain,
+			target: '>= 0.9 x Webhook node',
+			pass: ours / plain >= 0.9,
+			notes: `executions of our trigger: ${executions} for ${oursOk} accepted deliveries`,
+		},
+	];
+}
