@@ -13,7 +13,6 @@ export interface BenchContext {
 }
 
 export const PACKAGE_NODE = 'n8n-nodes-document-extraction.documentExtraction';
-export const PACKAGE_TRIGGER = 'n8n-nodes-document-extraction.documentExtractionTrigger';
 
 export function progress(message: string): void {
 	log('bench', message);

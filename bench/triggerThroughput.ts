@@ -3,10 +3,10 @@
 // mapping) vs n8n's plain Webhook node answering at once, same payload, same concurrency, in
 // alternating rounds. Every delivery has its own document_id, so none is a duplicate.
 
-import { createHmac, randomUUID } from 'node:crypto';
-import { triggerWorkflow } from '../test/e2e/harness/index.ts';
+import { randomUUID } from 'node:crypto';
+import { reviewTriggerNode, signBody, triggerWorkflow } from '../test/e2e/harness/index.ts';
 import type { BenchContext } from './context.ts';
-import { activeWebhookWorkflow, PACKAGE_TRIGGER } from './context.ts';
+import { activeWebhookWorkflow } from './context.ts';
 import type { ResultRow } from './stats.ts';
 import { median } from './stats.ts';
 
@@ -34,13 +34,7 @@ export async function triggerThroughput(context: BenchContext, deliveries = 200,
 	const { stack, enterprise } = context;
 	const definition = triggerWorkflow({
 		name: 'bench: trigger (ours)',
-		trigger: {
-			name: 'Review finished',
-			type: PACKAGE_TRIGGER,
-			typeVersion: 1,
-			parameters: { events: ['document.verified', 'document.rejected'], outputMode: 'simplified', options: {} },
-			credentials: { documentExtractionApi: { id: enterprise.credential.id, name: enterprise.credential.name } },
-		},
+		trigger: reviewTriggerNode(enterprise.credential),
 	});
 	const oursWorkflow = await stack.client.createWorkflow(definition);
 	await stack.client.activateWorkflow(oursWorkflow.id);
@@ -57,7 +51,7 @@ export async function triggerThroughput(context: BenchContext, deliveries = 200,
 				while (next < deliveries) {
 					const index = next++;
 					const body = payload(`doc_bench_${round}_${index}_${randomUUID().slice(0, 8)}`);
-					const signature = createHmac('sha256', enterprise.signingSecret).update(body).digest('hex');
+					const signature = signBody(body, enterprise.signingSecret);
 					const answer = await stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
 					if (answer.status === 200) ok++;
 				}

@@ -9,7 +9,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	PACKAGE_NAME,
+	reviewTriggerNode,
 	sandboxAvailable,
 	sandboxDemoAccount,
 	startSandboxInProcess,
@@ -91,13 +91,7 @@ describe.skipIf(!sandboxAvailable())('Forged deliveries to the trigger in a real
 		const credential = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: secret, tier: 'enterprise' });
 		const definition = triggerWorkflow({
 			name: 'forged deliveries',
-			trigger: {
-				name: 'Review finished',
-				type: `${PACKAGE_NAME}.documentExtractionTrigger`,
-				typeVersion: 1,
-				parameters: { events: ['document.verified', 'document.rejected'], outputMode: 'simplified', options: {} },
-				credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
-			},
+			trigger: reviewTriggerNode(credential),
 		});
 		const workflow = await stack.client.createWorkflow(definition);
 		workflowId = workflow.id;

@@ -4,16 +4,18 @@
 // second document; bad input is refused before any request; no secret reaches n8n's log or any
 // execution. Each test prints one line of counts (tried / refused / executions / lost).
 
-import { createHmac } from 'node:crypto';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	PACKAGE_NAME,
 	REPO_ROOT,
 	codeNode,
+	documentInReview as submitForReview,
+	eventually,
 	log,
+	reviewTriggerNode,
+	signBody,
 	nodeItems,
 	readFileNode,
 	registerSecret,
@@ -55,19 +57,9 @@ interface Delivery {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const sign = (body: string) => createHmac('sha256', signingSecret).update(body).digest('hex');
+const sign = (body: string) => signBody(body, signingSecret);
 const state = async () => await sandboxControl<SandboxState>(sandbox.url, 'state');
 const deliveries = async () => (await sandboxControl<{ deliveries: Delivery[] }>(sandbox.url, 'deliveries')).deliveries;
-
-async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await read();
-		if (done(value)) return value;
-		if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 400)} after ${timeoutMs} ms`);
-		await sleep(250);
-	}
-}
 
 async function executionsOf(workflowId: string): Promise<DecodedExecution[]> {
 	const list = await stack.client.listExecutions(workflowId);
@@ -79,16 +71,7 @@ async function executionsOf(workflowId: string): Promise<DecodedExecution[]> {
 
 /** A document in human review, submitted straight to the sandbox's service API. */
 async function documentInReview(): Promise<{ document_id: string; review_id: string }> {
-	await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.7 });
-	const form = new FormData();
-	form.append('file', new Blob([readFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-blurry.json'))], { type: 'application/json' }), 'invoice-blurry.json');
-	const encoded = new Response(form);
-	const res = await request(`${sandbox.url}/v1/extract`, {
-		method: 'POST',
-		body: Buffer.from(await encoded.arrayBuffer()),
-		headers: { 'x-api-key': apiKey, 'content-type': encoded.headers.get('content-type') as string },
-	});
-	const body = (await res.body.json()) as { status: string; document_id: string; review_id: string };
+	const body = await submitForReview(sandbox.url, apiKey);
 	expect(body.status).toBe('needs_review');
 	return body;
 }
@@ -148,13 +131,7 @@ describe.skipIf(!sandboxAvailable())('Hardening in a real n8n', () => {
 	it('an approval delivered while n8n is down is not lost (the sandbox retries), and copies after the restart start nothing', async () => {
 		const definition = triggerWorkflow({
 			name: 'hardening: review results across a restart',
-			trigger: {
-				name: 'Review finished',
-				type: `${PACKAGE_NAME}.documentExtractionTrigger`,
-				typeVersion: 1,
-				parameters: { events: ['document.verified', 'document.rejected'], outputMode: 'simplified', options: {} },
-				credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
-			},
+			trigger: reviewTriggerNode(credential),
 		});
 		const workflow = await stack.client.createWorkflow(definition);
 		const path = `${definition.webhookId}/webhook`;
@@ -213,13 +190,7 @@ describe.skipIf(!sandboxAvailable())('Hardening in a real n8n', () => {
 	it('the same event 12 times in a row and 12 times at once starts exactly one execution each', async () => {
 		const definition = triggerWorkflow({
 			name: 'hardening: duplicate deliveries',
-			trigger: {
-				name: 'Review finished',
-				type: `${PACKAGE_NAME}.documentExtractionTrigger`,
-				typeVersion: 1,
-				parameters: { events: ['document.verified'], outputMode: 'simplified', options: {} },
-				credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
-			},
+			trigger: reviewTriggerNode(credential, ['document.verified']),
 		});
 		const workflow = await stack.client.createWorkflow(definition);
 		const path = `${definition.webhookId}/webhook`;

@@ -8,19 +8,18 @@
 // Executions are counted through n8n's executions API; "no execution" is asserted after a settle of
 // a few seconds (n8n saves an execution well within it), "one execution" by polling.
 
-import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	PACKAGE_NAME,
-	REPO_ROOT,
+	documentInReview as submitForReview,
+	eventually,
 	nodeJson,
 	registerSecret,
 	sandboxAvailable,
 	sandboxControl,
 	sandboxDemoAccount,
+	signBody,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
@@ -60,7 +59,7 @@ interface Target {
 
 const SETTLE_MS = 2_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const sign = (body: string, secret = signingSecret) => createHmac('sha256', secret).update(body).digest('hex');
+const sign = (body: string, secret = signingSecret) => signBody(body, secret);
 
 async function registrationsFor(url: string) {
 	const state = await sandboxControl<SandboxState>(sandbox.url, 'state');
@@ -79,29 +78,9 @@ async function deliveries(filter: (delivery: Delivery) => boolean): Promise<Deli
 	return all.filter(filter);
 }
 
-/** Polls `read` until `done` holds (or fails with `what` after the timeout), returning the last value. */
-async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await read();
-		if (done(value)) return value;
-		if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 500)} after ${timeoutMs} ms`);
-		await sleep(250);
-	}
-}
-
 /** A document sent to human review (confidence 0.7), straight to the sandbox's service API. */
 async function documentInReview(fileName = 'invoice-blurry.json'): Promise<{ document_id: string; review_id: string }> {
-	await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.7 });
-	const form = new FormData();
-	form.append('file', new Blob([readFileSync(join(REPO_ROOT, 'examples', 'files', fileName))], { type: 'application/json' }), fileName);
-	const encoded = new Response(form); // multipart/form-data bytes and their boundary
-	const res = await request(`${sandbox.url}/v1/extract`, {
-		method: 'POST',
-		body: Buffer.from(await encoded.arrayBuffer()),
-		headers: { 'x-api-key': apiKey, 'content-type': encoded.headers.get('content-type') as string },
-	});
-	const body = (await res.body.json()) as { status: string; document_id: string; review_id: string };
+	const body = await submitForReview(sandbox.url, apiKey, fileName);
 	expect(body.status).toBe('needs_review');
 	return body;
 }

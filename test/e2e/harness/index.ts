@@ -15,3 +15,4 @@ export * from './stack.ts';
 export * from './tls.ts';
 export * from './workflows.ts';
 export * from './browser.ts';
+export * from './flows.ts';

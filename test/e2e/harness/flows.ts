@@ -1,0 +1,55 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// Small steps several end-to-end tests and the benchmarks share: polling until something holds, a
+// document put into human review straight through the sandbox's service API, the trigger node.
+
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import type { Credential } from './n8nApi.ts';
+import { REPO_ROOT } from './paths.ts';
+import { sandboxControl } from './sandbox.ts';
+import type { NodeSpec } from './workflows.ts';
+
+export const PACKAGE_TRIGGER_TYPE = 'n8n-nodes-document-extraction.documentExtractionTrigger';
+
+/** Polls `read` until `done` holds (or fails with `what` after the timeout), returning the last value. */
+export async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await read();
+		if (done(value)) return value;
+		if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 500)} after ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/** A document sent to human review (confidence 0.7), submitted straight to the sandbox's service API. */
+export async function documentInReview(sandboxUrl: string, apiKey: string, fileName = 'invoice-blurry.json'): Promise<{ status: string; document_id: string; review_id: string }> {
+	await sandboxControl(sandboxUrl, 'next-confidence', { confidence: 0.7 });
+	const form = new FormData();
+	form.append('file', new Blob([readFileSync(join(REPO_ROOT, 'examples', 'files', fileName))], { type: 'application/json' }), fileName);
+	const encoded = new Response(form); // multipart/form-data bytes and their boundary
+	const res = await request(`${sandboxUrl}/v1/extract`, {
+		method: 'POST',
+		body: Buffer.from(await encoded.arrayBuffer()),
+		headers: { 'x-api-key': apiKey, 'content-type': encoded.headers.get('content-type') as string },
+	});
+	return (await res.body.json()) as { status: string; document_id: string; review_id: string };
+}
+
+/** The Document Extraction Trigger, as a workflow's first node. */
+export function reviewTriggerNode(credential: Credential, events: string[] = ['document.verified', 'document.rejected']): NodeSpec {
+	return {
+		name: 'Review finished',
+		type: PACKAGE_TRIGGER_TYPE,
+		typeVersion: 1,
+		parameters: { events, outputMode: 'simplified', options: {} },
+		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
+	};
+}
+
+/** The service's signature of a delivery body (spec, Events > Signature). */
+export function signBody(body: string, secret: string): string {
+	return createHmac('sha256', secret).update(body).digest('hex');
+}
