@@ -1,14 +1,14 @@
 // What every benchmark gets: a real n8n with this package, the sandbox, credentials, and helpers to
 // create, activate and call workflows.
 
-import type { Credential, NodeSpec, SandboxHandle, Stack } from '../test/e2e/harness/index.ts';
+import type { Credential, NodeSpec, SandboxCredential, SandboxHandle, Stack } from '../test/e2e/harness/index.ts';
 import { log, webhookWorkflow } from '../test/e2e/harness/index.ts';
 
 export interface BenchContext {
 	stack: Stack;
 	sandbox: SandboxHandle;
-	enterprise: { credential: Credential; apiKey: string; signingSecret: string };
-	pilot: { credential: Credential; apiKey: string };
+	enterprise: SandboxCredential;
+	pilot: SandboxCredential;
 	progress(message: string): void;
 }
 

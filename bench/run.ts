@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { N8N_VERSION, REPO_ROOT, sandboxDemoAccount, startSandboxInProcess, startStack, stopAll } from '../test/e2e/harness/index.ts';
+import { N8N_VERSION, REPO_ROOT, sandboxCredential, startSandboxInProcess, startStack, stopAll } from '../test/e2e/harness/index.ts';
 import type { BenchContext } from './context.ts';
 import { progress } from './context.ts';
 import { footprint } from './footprint.ts';
@@ -22,21 +22,11 @@ const sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 
 const rows: ResultRow[] = [];
 let failure: unknown;
 try {
-	const enterprise = await sandboxDemoAccount('enterprise', sandbox);
-	const pilot = await sandboxDemoAccount('pilot', sandbox);
-	if (!enterprise?.signingSecret || !pilot) throw new Error('the sandbox has no demo accounts');
 	const context: BenchContext = {
 		stack,
 		sandbox,
-		enterprise: {
-			credential: await stack.client.createDocumentExtractionCredential('Bench (enterprise)', { baseUrl: sandbox.url, apiKey: enterprise.apiKey, signingSecret: enterprise.signingSecret, tier: 'enterprise' }),
-			apiKey: enterprise.apiKey,
-			signingSecret: enterprise.signingSecret,
-		},
-		pilot: {
-			credential: await stack.client.createDocumentExtractionCredential('Bench (pilot)', { baseUrl: sandbox.url, apiKey: pilot.apiKey, signingSecret: pilot.signingSecret ?? '', tier: 'pilot' }),
-			apiKey: pilot.apiKey,
-		},
+		enterprise: await sandboxCredential(stack.client, sandbox, 'enterprise', 'Bench (enterprise)'),
+		pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench (pilot)'),
 		progress,
 	};
 	for (const [name, bench] of [

@@ -16,7 +16,7 @@ import {
 	nodeJson,
 	sandboxAvailable,
 	sandboxControl,
-	sandboxDemoAccount,
+	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
@@ -69,9 +69,7 @@ describe.skipIf(!sandboxAvailable())('Example workflows in a real n8n against th
 		// Reviews finish only when a test approves or rejects them.
 		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
 		// The credential `npm start` creates: the sandbox's pilot account, under the name the examples use.
-		const account = await sandboxDemoAccount('pilot', sandbox);
-		if (!account?.signingSecret) throw new Error('the sandbox has no pilot account with a signing secret');
-		credential = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: account.signingSecret, tier: 'pilot' });
+		({ credential } = await sandboxCredential(stack.client, sandbox, 'pilot'));
 
 		const examples = loadExampleWorkflows().filter(({ file }) => file.endsWith('.workflow.json'));
 		expect(examples.map(({ workflow }) => workflow.name).sort()).toEqual([AI_AGENT, APPROVAL, INTAKE, REVIEW_RESULTS, SPLIT]);

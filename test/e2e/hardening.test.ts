@@ -21,7 +21,7 @@ import {
 	registerSecret,
 	sandboxAvailable,
 	sandboxControl,
-	sandboxDemoAccount,
+	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
@@ -113,13 +113,9 @@ describe.skipIf(!sandboxAvailable())('Hardening in a real n8n', () => {
 		// Reviews finish only when a test says so; a failed delivery is retried after 4, 8 and 16 s,
 		// long enough to span an n8n restart.
 		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 4_000 });
-		const account = await sandboxDemoAccount('enterprise', sandbox);
-		if (!account?.signingSecret) throw new Error('the sandbox has no enterprise account with a signing secret');
-		apiKey = account.apiKey;
-		signingSecret = account.signingSecret;
+		({ credential, apiKey, signingSecret } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
 		registerSecret(apiKey);
 		registerSecret(signingSecret);
-		credential = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', { baseUrl: sandbox.url, apiKey, signingSecret, tier: 'enterprise' });
 	});
 
 	afterAll(async () => {

@@ -18,7 +18,7 @@ import {
 	registerSecret,
 	sandboxAvailable,
 	sandboxControl,
-	sandboxDemoAccount,
+	sandboxCredential,
 	signBody,
 	startSandboxInProcess,
 	startStack,
@@ -160,11 +160,7 @@ describe.skipIf(!sandboxAvailable())('Document Extraction Trigger in a real n8n'
 		stack = await startStack({ package: 'repo' });
 		// Reviews finish only when a test approves or rejects them; failed deliveries are retried fast.
 		sandbox = await startSandboxInProcess(stack.tls, { retryBaseMs: 300, reviewDelayMs: 600_000 });
-		const account = await sandboxDemoAccount('enterprise', sandbox);
-		if (!account?.signingSecret) throw new Error('the sandbox has no enterprise account with a signing secret');
-		apiKey = account.apiKey;
-		signingSecret = account.signingSecret;
-		credential = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', { baseUrl: sandbox.url, apiKey, signingSecret, tier: 'enterprise' });
+		({ credential, apiKey, signingSecret } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
 	});
 
 	afterAll(async () => {

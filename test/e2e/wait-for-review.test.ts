@@ -19,7 +19,7 @@ import {
 	readFileNode,
 	sandboxAvailable,
 	sandboxControl,
-	sandboxDemoAccount,
+	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
@@ -129,16 +129,9 @@ describe.skipIf(!sandboxAvailable())('Extract with Wait for Review and the dupli
 		stack = await startStack({ package: 'repo' });
 		// Reviews finish only when a test says so.
 		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
-		const account = await sandboxDemoAccount('enterprise', sandbox);
-		if (!account?.signingSecret) throw new Error('the sandbox has no demo account with a signing secret');
-		signingSecret = account.signingSecret;
+		const account = await sandboxCredential(stack.client, sandbox, 'enterprise');
+		({ credential, signingSecret } = account);
 		secrets.push(account.apiKey, account.signingSecret);
-		credential = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', {
-			baseUrl: sandbox.url,
-			apiKey: account.apiKey,
-			signingSecret: account.signingSecret,
-			tier: 'enterprise',
-		});
 	});
 
 	afterAll(async () => {

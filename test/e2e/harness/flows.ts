@@ -1,14 +1,18 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Small steps several end-to-end tests and the benchmarks share: polling until something holds, a
-// document put into human review straight through the sandbox's service API, the trigger node.
+// document put into human review straight through the sandbox's service API, the trigger node, a
+// sandbox demo account as an n8n credential.
 
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import type { Credential } from './n8nApi.ts';
+import type { Credential, N8nClient } from './n8nApi.ts';
 import { REPO_ROOT } from './paths.ts';
+import type { SandboxHandle } from './sandbox.ts';
 import { sandboxControl } from './sandbox.ts';
+import type { Tier } from './sandboxAccounts.ts';
+import { sandboxDemoAccount } from './sandboxAccounts.ts';
 import type { NodeSpec } from './workflows.ts';
 
 export const PACKAGE_TRIGGER_TYPE = 'n8n-nodes-document-extraction.documentExtractionTrigger';
@@ -52,4 +56,21 @@ export function reviewTriggerNode(credential: Credential, events: string[] = ['d
 /** The service's signature of a delivery body (spec, Events > Signature). */
 export function signBody(body: string, secret: string): string {
 	return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+export interface SandboxCredential {
+	credential: Credential;
+	apiKey: string;
+	signingSecret: string;
+}
+
+/**
+ * The sandbox's demo account of `tier` as an n8n credential (by default under the name the example
+ * workflows use), with its key and signing secret for the test's own requests and secret scans.
+ */
+export async function sandboxCredential(client: N8nClient, sandbox: SandboxHandle, tier: Tier, name = 'Document Extraction (sandbox)'): Promise<SandboxCredential> {
+	const account = await sandboxDemoAccount(tier, sandbox);
+	if (!account?.signingSecret) throw new Error(`the sandbox has no ${tier} account with a signing secret`);
+	const credential = await client.createDocumentExtractionCredential(name, { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: account.signingSecret, tier });
+	return { credential, apiKey: account.apiKey, signingSecret: account.signingSecret };
 }
