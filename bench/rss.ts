@@ -38,3 +38,27 @@ export async function peakRssDuring(pid: number, work: () => Promise<void>, inte
 	peakBytes = Math.max(peakBytes, rssBytes(pid));
 	return { baselineBytes, peakBytes, growthBytes: peakBytes - baselineBytes, samples };
 }
+
+/**
+ * Waits until the RSS of `pid` stays within `toleranceBytes` for `windowMs` (garbage collection after
+ * the warm-up has settled), so that every measurement starts from a quiet baseline; gives up after `maxMs`.
+ */
+export async function waitForSteadyRss(pid: number, windowMs = 3_000, toleranceBytes = 1024 * 1024, maxMs = 30_000): Promise<void> {
+	const deadline = Date.now() + maxMs;
+	let windowStart = Date.now();
+	let low = rssBytes(pid);
+	let high = low;
+	while (Date.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const now = rssBytes(pid);
+		low = Math.min(low, now);
+		high = Math.max(high, now);
+		if (high - low > toleranceBytes) {
+			windowStart = Date.now();
+			low = now;
+			high = now;
+		} else if (Date.now() - windowStart >= windowMs) {
+			return;
+		}
+	}
+}
