@@ -14,7 +14,7 @@ import {
 	nodeJson,
 	readFileNode,
 	sandboxAvailable,
-	sandboxControl,
+	sandboxState,
 	sandboxDemoAccount,
 	startSandboxInProcess,
 	startStack,
@@ -32,13 +32,7 @@ let enterprise: Credential;
 let pilot: Credential;
 const secrets: string[] = [];
 
-interface SandboxState {
-	documents: Array<{ id: string }>;
-	webhooks: Array<{ id: string; url: string; events: string[]; secret: string }>;
-	counts: { extractRequests: number; statusRequests: number; registerRequests: number; rateLimited: number };
-}
-
-const state = async () => await sandboxControl<SandboxState>(sandbox.url, 'state');
+const state = async () => await sandboxState(sandbox.url);
 
 function actionNode(name: string, credential: Credential, parameters: Record<string, unknown>): NodeSpec {
 	return { name, type: `${PACKAGE_NAME}.documentExtraction`, typeVersion: 1, parameters, credentials: { documentExtractionApi: { id: credential.id, name: credential.name } } };

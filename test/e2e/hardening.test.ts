@@ -21,6 +21,8 @@ import {
 	registerSecret,
 	sandboxAvailable,
 	sandboxControl,
+	sandboxDeliveries,
+	sandboxState,
 	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
@@ -41,25 +43,10 @@ let apiKey = '';
 let signingSecret = '';
 const seenExecutions: DecodedExecution[] = [];
 
-interface SandboxState {
-	documents: Array<{ id: string; fileName: string; state: string }>;
-	webhooks: Array<{ url: string }>;
-	counts: { extractRequests: number; statusRequests: number; registerRequests: number };
-}
-interface Delivery {
-	documentId: string;
-	event: string;
-	url: string;
-	attempt: number;
-	ok: boolean;
-	status?: number;
-	error?: string;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sign = (body: string) => signBody(body, signingSecret);
-const state = async () => await sandboxControl<SandboxState>(sandbox.url, 'state');
-const deliveries = async () => (await sandboxControl<{ deliveries: Delivery[] }>(sandbox.url, 'deliveries')).deliveries;
+const state = async () => await sandboxState(sandbox.url);
+const deliveries = async () => await sandboxDeliveries(sandbox.url);
 
 async function executionsOf(workflowId: string): Promise<DecodedExecution[]> {
 	const list = await stack.client.listExecutions(workflowId);

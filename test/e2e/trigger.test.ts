@@ -18,6 +18,8 @@ import {
 	registerSecret,
 	sandboxAvailable,
 	sandboxControl,
+	sandboxDeliveries,
+	sandboxState,
 	sandboxCredential,
 	signBody,
 	startSandboxInProcess,
@@ -25,6 +27,7 @@ import {
 	stopAll,
 	triggerWorkflow,
 	type Credential,
+	type DeliveryAttempt,
 	type SandboxHandle,
 	type Stack,
 } from './harness/index.ts';
@@ -37,20 +40,6 @@ let signingSecret: string;
 /** What the tests observed, printed once at the end (for the report; assertions are in the tests). */
 const observed: string[] = [];
 
-interface SandboxState {
-	webhooks: Array<{ id: string; url: string; events: string[]; secret: string }>;
-}
-
-interface Delivery {
-	documentId: string;
-	event: string;
-	url: string;
-	webhookId?: string;
-	copy: number;
-	ok: boolean;
-	status?: number;
-}
-
 interface Target {
 	id: string;
 	url: string;
@@ -62,7 +51,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sign = (body: string, secret = signingSecret) => signBody(body, secret);
 
 async function registrationsFor(url: string) {
-	const state = await sandboxControl<SandboxState>(sandbox.url, 'state');
+	const state = await sandboxState(sandbox.url);
 	return state.webhooks.filter((webhook) => webhook.url === url);
 }
 
@@ -73,8 +62,8 @@ async function settledRegistrations(url: string, atLeast: number) {
 	return await registrationsFor(url);
 }
 
-async function deliveries(filter: (delivery: Delivery) => boolean): Promise<Delivery[]> {
-	const { deliveries: all } = await sandboxControl<{ deliveries: Delivery[] }>(sandbox.url, 'deliveries');
+async function deliveries(filter: (delivery: DeliveryAttempt) => boolean): Promise<DeliveryAttempt[]> {
+	const all = await sandboxDeliveries(sandbox.url);
 	return all.filter(filter);
 }
 
@@ -86,7 +75,7 @@ async function documentInReview(fileName = 'invoice-blurry.json'): Promise<{ doc
 }
 
 /** Waits until the sandbox has delivered `event` for the document successfully `count` times (all targets, all copies). */
-async function deliveredOk(documentId: string, event: string, count: number): Promise<Delivery[]> {
+async function deliveredOk(documentId: string, event: string, count: number): Promise<DeliveryAttempt[]> {
 	return await eventually(
 		`successful ${event} deliveries for ${documentId}`,
 		() => deliveries((d) => d.documentId === documentId && d.event === event && d.ok),
@@ -377,7 +366,7 @@ describe.skipIf(!sandboxAvailable())('Document Extraction Trigger in a real n8n'
 		await activate(canary);
 		await eventually('the canary in n8n\'s output', async () => stack.n8n.secretsSeenInOutput(), (seen) => seen.includes(canary.webhookId), 30_000);
 
-		const generatedSecrets = (await sandboxControl<SandboxState>(sandbox.url, 'state')).webhooks.map((webhook) => webhook.secret).filter((secret) => secret !== signingSecret);
+		const generatedSecrets = (await sandboxState(sandbox.url)).webhooks.map((webhook) => webhook.secret).filter((secret) => secret !== signingSecret);
 		const secrets = [apiKey, signingSecret, ...generatedSecrets];
 		let checked = 0;
 		for (const workflow of await stack.client.listWorkflows()) {

@@ -19,6 +19,7 @@ import {
 	readFileNode,
 	sandboxAvailable,
 	sandboxControl,
+	sandboxState,
 	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
@@ -37,12 +38,7 @@ let credential: Credential;
 let signingSecret = '';
 const secrets: string[] = [];
 
-interface SandboxState {
-	documents: Array<{ id: string; state: string; reviewId?: string; webhookUrl?: string; fileName: string }>;
-	counts: { extractRequests: number };
-}
-
-const state = async () => await sandboxControl<SandboxState>(sandbox.url, 'state');
+const state = async () => await sandboxState(sandbox.url);
 
 const OUTPUT_NODES = ['On Verified', 'On Rejected', 'On Timed Out', 'On Already Submitted'];
 

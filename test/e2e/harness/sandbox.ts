@@ -12,6 +12,8 @@ import { log } from './log.ts';
 import { cleanChildEnv } from './npmEnv.ts';
 import { REPO_ROOT, artifactsDir, node24, timestampForFiles } from './paths.ts';
 import { freePort, spawnTracked, stopProcess, tailFile } from './processes.ts';
+import type { DeliveryAttempt } from '../../../sandbox/deliveries.ts';
+import type { SandboxStateSnapshot } from '../../../sandbox/server.ts';
 import type { TlsMaterial } from './tls.ts';
 
 export const SANDBOX_SERVER = join(REPO_ROOT, 'sandbox', 'server.ts');
@@ -60,6 +62,18 @@ export async function sandboxControl<T = unknown>(sandboxUrl: string, path: stri
 	const text = await res.body.text();
 	if (res.statusCode >= 400) throw new Error(`sandbox ${path} → ${res.statusCode}: ${text.slice(0, 300)}`);
 	return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** What the sandbox holds (documents, registrations) and has counted, from its control API. */
+export async function sandboxState(sandboxUrl: string): Promise<SandboxStateSnapshot> {
+	return await sandboxControl<SandboxStateSnapshot>(sandboxUrl, 'state');
+}
+
+export type { DeliveryAttempt, SandboxStateSnapshot };
+
+/** Every webhook delivery attempt the sandbox has made, oldest first. */
+export async function sandboxDeliveries(sandboxUrl: string): Promise<DeliveryAttempt[]> {
+	return (await sandboxControl<{ deliveries: DeliveryAttempt[] }>(sandboxUrl, 'deliveries')).deliveries;
 }
 
 /** Starts the sandbox inside this process, trusting the local CA. */
