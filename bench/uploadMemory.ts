@@ -3,7 +3,7 @@
 // mode), our node vs n8n's HTTP Request node doing the same multipart upload. n8n restarts before
 // every measurement so each starts from the same memory state, and the same workflow first runs once
 // with a 1 KB file (unmeasured) so that loading code is not counted as memory for the file, then the
-// measurement waits for n8n's RSS to hold steady; 5 rounds (the spread between rounds is ~15 MiB); runs
+// measurement waits for n8n's RSS to hold steady; 5 rounds (single rounds spread over 7-27 MiB here); runs
 // alternate ours/baseline. Ours also extracts a 50 MB file, so the table shows whether the growth
 // scales with the file or levels off.
 
