@@ -15,7 +15,7 @@ import {
 	readFileNode,
 	sandboxAvailable,
 	sandboxState,
-	sandboxDemoAccount,
+	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
@@ -64,12 +64,11 @@ describe.skipIf(!sandboxAvailable())('Document Extraction action node in a real 
 		stack = await startStack({ package: 'repo' });
 		// Reviews finish only when a test says so.
 		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
-		const big = await sandboxDemoAccount('enterprise', sandbox);
-		const small = await sandboxDemoAccount('pilot', sandbox);
-		if (!big?.signingSecret || !small) throw new Error('the sandbox has no demo accounts');
+		const big = await sandboxCredential(stack.client, sandbox, 'enterprise');
+		const small = await sandboxCredential(stack.client, sandbox, 'pilot', 'Document Extraction (pilot)');
 		secrets.push(big.apiKey, small.apiKey, big.signingSecret);
-		enterprise = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', { baseUrl: sandbox.url, apiKey: big.apiKey, signingSecret: big.signingSecret, tier: 'enterprise' });
-		pilot = await stack.client.createDocumentExtractionCredential('Document Extraction (pilot)', { baseUrl: sandbox.url, apiKey: small.apiKey, signingSecret: small.signingSecret, tier: 'pilot' });
+		({ credential: enterprise } = big);
+		({ credential: pilot } = small);
 	});
 
 	afterAll(async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	reviewTriggerNode,
 	sandboxAvailable,
-	sandboxDemoAccount,
+	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
@@ -85,10 +85,8 @@ describe.skipIf(!sandboxAvailable())('Forged deliveries to the trigger in a real
 	beforeAll(async () => {
 		stack = await startStack({ package: 'repo' });
 		sandbox = await startSandboxInProcess(stack.tls);
-		const account = await sandboxDemoAccount('enterprise', sandbox);
-		if (!account) throw new Error('the sandbox has no enterprise account');
-		secret = account.signingSecret;
-		const credential = await stack.client.createDocumentExtractionCredential('Document Extraction (sandbox)', { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: secret, tier: 'enterprise' });
+		const { credential, signingSecret } = await sandboxCredential(stack.client, sandbox, 'enterprise');
+		secret = signingSecret;
 		const definition = triggerWorkflow({
 			name: 'forged deliveries',
 			trigger: reviewTriggerNode(credential),
