@@ -1,8 +1,8 @@
 // What every benchmark gets: a real n8n with this package, the sandbox, credentials, and helpers to
 // create, activate and call workflows.
 
-import type { Credential, NodeSpec, SandboxCredential, SandboxHandle, Stack } from '../test/e2e/harness/index.ts';
-import { log, webhookWorkflow } from '../test/e2e/harness/index.ts';
+import type { Credential, NodeSpec, SandboxCredential, SandboxHandle, Stack } from '../local-n8n/index.ts';
+import { log, webhookWorkflow } from '../local-n8n/index.ts';
 
 export interface BenchContext {
 	stack: Stack;

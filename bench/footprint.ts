@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, startStack } from '../test/e2e/harness/index.ts';
-import type { Stack } from '../test/e2e/harness/index.ts';
+import { REPO_ROOT, startStack } from '../local-n8n/index.ts';
+import type { Stack } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import type { ResultRow } from './stats.ts';
 import { median } from './stats.ts';

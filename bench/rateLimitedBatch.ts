@@ -7,7 +7,7 @@
 
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFileNode, REPO_ROOT, sandboxControl } from '../test/e2e/harness/index.ts';
+import { readFileNode, REPO_ROOT, sandboxControl } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { activeWebhookWorkflow, extractNode, httpRequestUploadNode } from './context.ts';
 import type { ResultRow } from './stats.ts';

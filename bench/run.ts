@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { N8N_VERSION, REPO_ROOT, sandboxCredential, startSandboxInProcess, startStack, stopAll } from '../test/e2e/harness/index.ts';
+import { N8N_VERSION, REPO_ROOT, sandboxCredential, startSandboxInProcess, startStack, stopAll } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { progress } from './context.ts';
 import { footprint } from './footprint.ts';

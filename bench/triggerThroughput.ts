@@ -4,7 +4,7 @@
 // alternating rounds. Every delivery has its own document_id, so none is a duplicate.
 
 import { randomUUID } from 'node:crypto';
-import { reviewTriggerNode, signBody, triggerWorkflow } from '../test/e2e/harness/index.ts';
+import { reviewTriggerNode, signBody, triggerWorkflow } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { activeWebhookWorkflow } from './context.ts';
 import type { ResultRow } from './stats.ts';

@@ -9,7 +9,7 @@
 
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFileNode } from '../test/e2e/harness/index.ts';
+import { readFileNode } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { activeWebhookWorkflow, extractNode, httpRequestUploadNode } from './context.ts';
 import { peakRssDuring, waitForSteadyRss } from './rss.ts';

@@ -2,7 +2,7 @@
 // progress; prints where they are. Safe to run any time: a complete install is reused at once.
 // `node scripts/ensure-n8n.ts` (npm scripts put the project's Node 24 first on PATH).
 
-import { ensureCerts, ensureN8n, reapStaleProcesses, say } from '../test/e2e/harness/index.ts';
+import { ensureCerts, ensureN8n, reapStaleProcesses, say } from '../local-n8n/index.ts';
 
 reapStaleProcesses();
 const t0 = Date.now();

@@ -38,7 +38,7 @@ import {
 	waitForWorkflowWebhooks,
 	type Credential,
 	type Stack,
-} from '../test/e2e/harness/index.ts';
+} from '../local-n8n/index.ts';
 
 const { values: args } = parseArgs({
 	options: {

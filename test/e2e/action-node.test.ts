@@ -24,7 +24,7 @@ import {
 	type NodeSpec,
 	type SandboxHandle,
 	type Stack,
-} from './harness/index.ts';
+} from '../../local-n8n/index.ts';
 
 let stack: Stack;
 let sandbox: SandboxHandle;

@@ -13,7 +13,7 @@ import {
 	stopAll,
 	type SandboxHandle,
 	type Stack,
-} from './harness/index.ts';
+} from '../../local-n8n/index.ts';
 
 let stack: Stack;
 let sandbox: SandboxHandle;

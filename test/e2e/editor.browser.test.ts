@@ -9,7 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, launchChromium, sandboxAvailable, sandboxDemoAccount, startSandboxInProcess, startStack, stopAll, type SandboxHandle, type Stack } from './harness/index.ts';
+import { REPO_ROOT, sandboxAvailable, sandboxDemoAccount, startSandboxInProcess, startStack, stopAll, type SandboxHandle, type Stack } from '../../local-n8n/index.ts';
+import { launchChromium } from './support/browser.ts';
 
 let stack: Stack;
 let sandbox: SandboxHandle | undefined;

@@ -26,7 +26,7 @@ import {
 	type DecodedExecution,
 	type SandboxHandle,
 	type Stack,
-} from './harness/index.ts';
+} from '../../local-n8n/index.ts';
 
 const INTAKE = 'Invoice intake: extract and route';
 const REVIEW_RESULTS = 'Review results: accounting record or notification';

@@ -18,7 +18,7 @@ import {
 	triggerWorkflow,
 	type SandboxHandle,
 	type Stack,
-} from './harness/index.ts';
+} from '../../local-n8n/index.ts';
 
 let stack: Stack;
 let sandbox: SandboxHandle;

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeNode, manualWorkflow, nodeItems, nodeJson, readFileNode, startStack, stopAll, webhookWorkflow, type Stack } from './harness/index.ts';
+import { codeNode, manualWorkflow, nodeItems, nodeJson, readFileNode, startStack, stopAll, webhookWorkflow, type Stack } from '../../local-n8n/index.ts';
 
 const PROBE = 'n8n-nodes-harness-probe';
 let stack: Stack;

@@ -5,7 +5,7 @@
 // loaded by a real n8n 2.40.7: both node types and the credential type are known to n8n.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_NAME, startStack, stopAll, type Stack } from './harness/index.ts';
+import { PACKAGE_NAME, startStack, stopAll, type Stack } from '../../local-n8n/index.ts';
 
 const ACTION = `${PACKAGE_NAME}.documentExtraction`;
 const TRIGGER = `${PACKAGE_NAME}.documentExtractionTrigger`;

@@ -30,7 +30,7 @@ import {
 	type DeliveryAttempt,
 	type SandboxHandle,
 	type Stack,
-} from './harness/index.ts';
+} from '../../local-n8n/index.ts';
 
 let stack: Stack;
 let sandbox: SandboxHandle;

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { log } from './log.ts';
+import { log } from '../../../local-n8n/log.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 

@@ -1,4 +1,4 @@
-// The e2e harness: one implementation of the local n8n runtime for the tests and `npm start`.
+// The local n8n runtime: one implementation for `npm start`, `npm run bench` and the end-to-end tests.
 // See README.md in this folder.
 
 export * from './executionData.ts';
@@ -14,5 +14,4 @@ export * from './sandboxAccounts.ts';
 export * from './stack.ts';
 export * from './tls.ts';
 export * from './workflows.ts';
-export * from './browser.ts';
 export * from './flows.ts';

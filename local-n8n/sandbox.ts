@@ -12,8 +12,8 @@ import { log } from './log.ts';
 import { cleanChildEnv } from './npmEnv.ts';
 import { REPO_ROOT, artifactsDir, node24, timestampForFiles } from './paths.ts';
 import { freePort, spawnTracked, stopProcess, tailFile } from './processes.ts';
-import type { DeliveryAttempt } from '../../../sandbox/deliveries.ts';
-import type { SandboxStateSnapshot } from '../../../sandbox/server.ts';
+import type { DeliveryAttempt } from '../sandbox/deliveries.ts';
+import type { SandboxStateSnapshot } from '../sandbox/server.ts';
 import type { TlsMaterial } from './tls.ts';
 
 export const SANDBOX_SERVER = join(REPO_ROOT, 'sandbox', 'server.ts');

@@ -13,8 +13,8 @@ export const N8N_VERSION = '2.40.7';
 /** The npm package name of this project (and so the prefix of its node types in n8n). */
 export const PACKAGE_NAME = 'n8n-nodes-document-extraction';
 
-/** Repository root (this file is test/e2e/harness/paths.ts). */
-export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+/** Repository root (this file is local-n8n/paths.ts). */
+export const REPO_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 /** `<repo>/node_modules/.bin`: holds the `node` 24 of the devDependency `node`. */
 export const REPO_BIN = join(REPO_ROOT, 'node_modules', '.bin');
