@@ -15,3 +15,4 @@ export * from './stack.ts';
 export * from './tls.ts';
 export * from './workflows.ts';
 export * from './flows.ts';
+export * from './systemPackages.ts';

@@ -1,28 +1,21 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- test tooling: installs Debian's chromium; plain errors outside any node */
-// Debian's Chromium for the browser test: installed with apt-get when missing (CI runs as root),
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
+// Debian's Chromium for the browser test (installed by the setup step),
 // launched headless with background networking off (this machine has no internet), with the fresh
 // empty profile Playwright makes for every launch.
 
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { log } from '../../../local-n8n/log.ts';
+import { CHROMIUM } from '../../../local-n8n/systemPackages.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
-
-export function ensureChromium(): string {
-	if (existsSync(CHROMIUM)) return CHROMIUM;
-	log('browser', 'installing Debian chromium with apt-get (first run on this machine)');
-	execFileSync('apt-get', ['update'], { stdio: 'pipe', timeout: 10 * 60_000 });
-	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'pipe', timeout: 15 * 60_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-	if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium, but ${CHROMIUM} is missing`);
+/** Debian's Chromium, installed by the setup step (`npm run setup`). */
+function chromiumPath(): string {
+	if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`npm run setup\` (it installs Debian's chromium)`);
 	return CHROMIUM;
 }
 
 export async function launchChromium(): Promise<Browser> {
 	return await chromium.launch({
-		executablePath: ensureChromium(),
+		executablePath: chromiumPath(),
 		headless: true,
 		args: [
 			'--no-sandbox',
