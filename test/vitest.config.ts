@@ -24,7 +24,8 @@ export default defineConfig({
 					include: ['test/e2e/**/*.test.ts'],
 					testTimeout: 300_000,
 					hookTimeout: 900_000,
-					fileParallelism: false,
+					// One fork runs the e2e files one after another: each starts its own n8n.
+					poolOptions: { forks: { singleFork: true } },
 				},
 			},
 		],

@@ -182,7 +182,10 @@ describe('limits', () => {
 				const pump = () => {
 					while (sent < total && !answer) {
 						sent += chunk.length;
-						if (!socket.write(chunk)) return socket.once('drain', pump);
+						if (!socket.write(chunk)) {
+							socket.once('drain', pump);
+							return;
+						}
 					}
 				};
 				pump();

@@ -22,7 +22,7 @@ import type {
 	Workflow,
 } from 'n8n-workflow';
 
-import { n8nCore, n8nWorkflow } from './n8nModules';
+import { n8nCore, n8nWorkflow } from './n8nModules.ts';
 
 export interface StoredCredential {
 	id: string;

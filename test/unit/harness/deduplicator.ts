@@ -10,7 +10,7 @@ import type {
 	IDeduplicationOutput,
 } from 'n8n-workflow';
 
-import { n8nCore } from './n8nModules';
+import { n8nCore } from './n8nModules.ts';
 
 export class MemoryDeduplicator implements IDataDeduplicator {
 	readonly contexts = new Map<string, string[]>();

@@ -31,21 +31,21 @@ import type {
 } from 'n8n-workflow';
 import { vi } from 'vitest';
 
-import { TestCredentialsHelper } from './credentialsHelper';
-import type { MemoryDeduplicator } from './deduplicator';
-import { useMemoryDeduplicator } from './deduplicator';
-import { n8nCore, n8nWorkflow } from './n8nModules';
-import type { BinaryMode, RecordingLogger } from './runtime';
-import { getLogger, useBinaryMode } from './runtime';
-import type { FixtureItem } from './sourceNode';
-import { createSourceNode, SOURCE_NODE_TYPE } from './sourceNode';
+import { TestCredentialsHelper } from './credentialsHelper.ts';
+import type { MemoryDeduplicator } from './deduplicator.ts';
+import { useMemoryDeduplicator } from './deduplicator.ts';
+import { n8nCore, n8nWorkflow } from './n8nModules.ts';
+import type { BinaryMode, RecordingLogger } from './runtime.ts';
+import { getLogger, useBinaryMode } from './runtime.ts';
+import type { FixtureItem } from './sourceNode.ts';
+import { createSourceNode, SOURCE_NODE_TYPE } from './sourceNode.ts';
 
-export { Container, n8nCore, n8nWorkflow } from './n8nModules';
-export { ServiceMock, parseMultipart } from './service';
-export type { MockReply, MultipartPart, RecordedRequest } from './service';
-export type { FixtureFile, FixtureItem } from './sourceNode';
-export type { BinaryMode } from './runtime';
-export { disposeRuntime } from './runtime';
+export { Container, n8nCore, n8nWorkflow } from './n8nModules.ts';
+export { ServiceMock, parseMultipart } from './service.ts';
+export type { MockReply, MultipartPart, RecordedRequest } from './service.ts';
+export type { FixtureFile, FixtureItem } from './sourceNode.ts';
+export type { BinaryMode } from './runtime.ts';
+export { disposeRuntime } from './runtime.ts';
 
 export const PACKAGE_NAME = 'n8n-nodes-document-extraction';
 export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.documentExtraction`;
@@ -159,7 +159,11 @@ export interface Harness {
 }
 
 class NodeTypes implements INodeTypes {
-	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
+	private readonly types: Record<string, INodeType | IVersionedNodeType>;
+
+	constructor(types: Record<string, INodeType | IVersionedNodeType>) {
+		this.types = types;
+	}
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
 		const type = this.types[nodeType];
@@ -213,8 +217,8 @@ export async function setupHarness(): Promise<Harness> {
 			waits.push(ms);
 		},
 	}));
-	const { DocumentExtraction } = await import('../../../nodes/DocumentExtraction/DocumentExtraction.node');
-	const { DocumentExtractionApi } = await import('../../../credentials/DocumentExtractionApi.credentials');
+	const { DocumentExtraction } = await import('../../../nodes/DocumentExtraction/DocumentExtraction.node.ts');
+	const { DocumentExtractionApi } = await import('../../../credentials/DocumentExtractionApi.credentials.ts');
 
 	const fixtures = new Map<string, FixtureItem[]>();
 	const nodeTypes = new NodeTypes({

@@ -12,7 +12,7 @@ import path from 'node:path';
 
 import type { Logger as N8nLogger, LogMetadata } from 'n8n-workflow';
 
-import { Container, LoggerClass, n8nCore, n8nWorkflow } from './n8nModules';
+import { Container, LoggerClass, n8nCore, n8nWorkflow } from './n8nModules.ts';
 
 export type BinaryMode = 'default' | 'filesystem';
 

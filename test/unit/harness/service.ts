@@ -32,7 +32,10 @@ export class ServiceMock {
 
 	readonly #scope: nock.Scope;
 
-	constructor(readonly baseUrl: string) {
+	readonly baseUrl: string;
+
+	constructor(baseUrl: string) {
+		this.baseUrl = baseUrl;
 		if (!listening) {
 			nock.emitter.on('no match', (req: { method?: string; path?: string; href?: string }) => {
 				unmatched.push(`${req.method ?? '?'} ${req.href ?? req.path ?? '?'}`);

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { SOURCE_NODE_NAME } from '../harness';
-import { extractParameters, itemWithFile, pdfBytes, useNodeHarness, VERIFIED } from './fixtures';
+import { SOURCE_NODE_NAME } from '../harness/index.ts';
+import { extractParameters, itemWithFile, pdfBytes, useNodeHarness, VERIFIED } from './fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { MockReply, RunOptions, RunResult } from '../harness';
-import { API_KEY, SIGNING_SECRET } from '../harness';
+import type { MockReply, RunOptions, RunResult } from '../harness/index.ts';
+import { API_KEY, SIGNING_SECRET } from '../harness/index.ts';
 import {
 	DOCUMENT_ID,
 	extractParameters,
@@ -16,7 +16,7 @@ import {
 	serviceError,
 	useNodeHarness,
 	VERIFIED,
-} from './fixtures';
+} from './fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 

@@ -7,7 +7,7 @@
 import { createHash } from 'crypto';
 import { describe, expect, it } from 'vitest';
 
-import { extractParameters, itemWithFile, NEEDS_REVIEW, pdfBytes, useNodeHarness, VERIFIED } from './fixtures';
+import { extractParameters, itemWithFile, NEEDS_REVIEW, pdfBytes, useNodeHarness, VERIFIED } from './fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 

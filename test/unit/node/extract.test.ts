@@ -5,8 +5,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 
-import { API_KEY, BASE_URL, Container, n8nCore, NODE_NAME, parseMultipart, SOURCE_NODE_NAME } from '../harness';
-import type { RecordedRequest } from '../harness';
+import { API_KEY, BASE_URL, Container, n8nCore, NODE_NAME, parseMultipart, SOURCE_NODE_NAME } from '../harness/index.ts';
+import type { RecordedRequest } from '../harness/index.ts';
 import {
 	DOCUMENT_ID,
 	EXTRACTED,
@@ -19,7 +19,7 @@ import {
 	REVIEW_ID,
 	useNodeHarness,
 	VERIFIED,
-} from './fixtures';
+} from './fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 

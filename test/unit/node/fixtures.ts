@@ -2,8 +2,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import nock from 'nock';
 
-import type { FixtureFile, FixtureItem, Harness } from '../harness';
-import { BASE_URL, disposeRuntime, ServiceMock, setupHarness } from '../harness';
+import type { FixtureFile, FixtureItem, Harness } from '../harness/index.ts';
+import { BASE_URL, disposeRuntime, ServiceMock, setupHarness } from '../harness/index.ts';
 
 export const DOCUMENT_ID = 'doc_7h3k9m2p4q8r1s5t6v0w';
 export const REVIEW_ID = 'rev_2b4d6f8h0j1l3n5p7r9t';

@@ -5,7 +5,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { NODE_NAME, parseMultipart } from '../harness';
+import { NODE_NAME, parseMultipart } from '../harness/index.ts';
 import {
 	DOCUMENT_ID,
 	extractParameters,
@@ -14,7 +14,7 @@ import {
 	serviceError,
 	useNodeHarness,
 	VERIFIED,
-} from './fixtures';
+} from './fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 

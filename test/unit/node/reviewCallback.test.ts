@@ -8,8 +8,8 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { DocumentExtraction } from '../../../nodes/DocumentExtraction/DocumentExtraction.node';
-import { computeSignature } from '../../../nodes/shared/signature';
+import { DocumentExtraction } from '../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
+import { computeSignature } from '../../../nodes/shared/signature.ts';
 
 const SECRET = 'whsec_UNITTEST_callback_0123456789abcdef';
 const AWAITED = 'doc_awaited01';

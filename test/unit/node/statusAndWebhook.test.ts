@@ -1,9 +1,9 @@
 /** Document > Get Status and Webhook > Register through n8n's engine. */
 import { describe, expect, it } from 'vitest';
 
-import { API_KEY, SIGNING_SECRET } from '../harness';
-import type { RecordedRequest } from '../harness';
-import { DOCUMENT_ID, REVIEW_ID, serviceError, useNodeHarness } from './fixtures';
+import { API_KEY, SIGNING_SECRET } from '../harness/index.ts';
+import type { RecordedRequest } from '../harness/index.ts';
+import { DOCUMENT_ID, REVIEW_ID, serviceError, useNodeHarness } from './fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 

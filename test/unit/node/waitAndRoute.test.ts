@@ -5,20 +5,20 @@
  * produces when the limit is reached. The resume by a signed delivery is in reviewCallback.test.ts
  * and, in a real n8n, test/e2e/wait-for-review.test.ts.
  */
-import type { INode, INodeTypeDescription } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { extractOutputNames } from '../../../nodes/DocumentExtraction/actions/document/extractOutputs';
-import { computeSignature } from '../../../nodes/shared/signature';
-import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME, parseMultipart, SIGNING_SECRET, SOURCE_NODE_NAME } from '../harness';
-import { DOCUMENT_ID, extractParameters, itemWithFile, NEEDS_REVIEW, pdfBytes, PROCESSING, REVIEW_ID, useNodeHarness, VERIFIED } from './fixtures';
+import { extractOutputNames } from '../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
+import { computeSignature } from '../../../nodes/shared/signature.ts';
+import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME, parseMultipart, SIGNING_SECRET, SOURCE_NODE_NAME } from '../harness/index.ts';
+import { DOCUMENT_ID, extractParameters, itemWithFile, NEEDS_REVIEW, pdfBytes, PROCESSING, REVIEW_ID, useNodeHarness, VERIFIED } from './fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
 const waitParameters = (extra: Record<string, unknown> = {}) => extractParameters({ waitForReview: true, reviewTimeout: 15, ...extra });
 
 describe('Extract outputs: the expression n8n evaluates', () => {
-	const outputNamesFor = (parameters: Record<string, unknown>) => {
+	const outputNamesFor = (parameters: INodeParameters) => {
 		const nodeType = harness().nodeTypes.getByNameAndVersion(ACTION_NODE_TYPE, 1);
 		const node: INode = { id: 'n', name: NODE_NAME, type: ACTION_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters };
 		const workflow = new n8nWorkflow.Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: harness().nodeTypes });

@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import type { WorkflowJson } from '../harness';
-import { parseMultipart } from '../harness';
-import { EXTRACTED, pdfBytes, useNodeHarness, VERIFIED } from './fixtures';
+import type { WorkflowJson } from '../harness/index.ts';
+import { parseMultipart } from '../harness/index.ts';
+import { EXTRACTED, pdfBytes, useNodeHarness, VERIFIED } from './fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 

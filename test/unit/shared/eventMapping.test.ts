@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { eventFields, eventOutput } from '../../../nodes/shared/eventMapping';
+import { eventFields, eventOutput } from '../../../nodes/shared/eventMapping.ts';
 
 const DATA = {
 	header: { vendor: 'Acme', date: '2024-03-15', invoice_no: 'INV-1' },

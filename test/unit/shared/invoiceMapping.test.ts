@@ -7,7 +7,7 @@ import {
 	invoiceOutput,
 	mapLineItems,
 	simplifyInvoice,
-} from '../../../nodes/shared/invoiceMapping';
+} from '../../../nodes/shared/invoiceMapping.ts';
 
 const EXTRACTED = {
 	header: { vendor: 'Acme', date: '2024-03-15', invoice_no: 'INV-1' },

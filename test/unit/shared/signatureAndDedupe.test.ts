@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
-import { deliveryKey, MAX_REMEMBERED_DELIVERIES, rememberDelivery } from '../../../nodes/shared/deliveryDedupe';
-import { computeSignature, signatureHeader, verifySignature } from '../../../nodes/shared/signature';
+import { deliveryKey, MAX_REMEMBERED_DELIVERIES, rememberDelivery } from '../../../nodes/shared/deliveryDedupe.ts';
+import { computeSignature, signatureHeader, verifySignature } from '../../../nodes/shared/signature.ts';
 
 // eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a fake secret, for tests only
 const SECRET = 'whsec_test_1234567890';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { adviceForStatus, serviceErrorText } from '../../../nodes/DocumentExtraction/transport/errors';
-import { retryDelayMs } from '../../../nodes/DocumentExtraction/transport/retryPolicy';
+import { adviceForStatus, serviceErrorText } from '../../../nodes/DocumentExtraction/transport/errors.ts';
+import { retryDelayMs } from '../../../nodes/DocumentExtraction/transport/retryPolicy.ts';
 
 describe('retryDelayMs (D11)', () => {
 	const now = Date.parse('2024-03-15T12:00:00Z');

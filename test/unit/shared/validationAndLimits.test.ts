@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { fileSizeProblem, formatBytes, isTier, limitsForTier, TIER_LIMITS } from '../../../nodes/shared/tierLimits';
+import { fileSizeProblem, formatBytes, isTier, limitsForTier, TIER_LIMITS } from '../../../nodes/shared/tierLimits.ts';
 import {
 	CONTENT_TYPE_BY_KIND,
 	documentIdProblem,
 	documentKind,
 	httpsUrlProblem,
 	uploadFileName,
-} from '../../../nodes/shared/validation';
+} from '../../../nodes/shared/validation.ts';
 
 const MIB = 1024 * 1024;
 
