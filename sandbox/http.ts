@@ -2,14 +2,17 @@
 /** Small response and body helpers. Error bodies follow D3. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}): void {
+/** Extra response headers (rate-limit headers, Retry-After). */
+export type ResponseHeaders = Record<string, string | number>;
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: ResponseHeaders = {}): void {
 	const text = JSON.stringify(body);
 	response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
 	response.end(text);
 }
 
 /** D3: `{"success": false, "error": {"code", "message"}}`. */
-export function sendError(response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string | number> = {}): void {
+export function sendError(response: ServerResponse, status: number, code: string, message: string, headers: ResponseHeaders = {}): void {
 	sendJson(response, status, { success: false, error: { code, message } }, headers);
 }
 
@@ -51,4 +54,13 @@ export function humanDuration(ms: number): string {
 	const seconds = Math.ceil(ms / 1000);
 	if (seconds < 90) return `about ${seconds} second${seconds === 1 ? '' : 's'}`;
 	return `about ${Math.ceil(seconds / 60)} minutes`;
+}
+
+/** decodeURIComponent, or undefined for a malformed escape (then nothing matches: 404, not 500). */
+export function decodePathSegment(segment: string): string | undefined {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return undefined;
+	}
 }

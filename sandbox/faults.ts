@@ -1,0 +1,38 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
+/** Injected faults (control API: POST /__sandbox/faults): errors, resets, malformed and slow answers. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { sendError } from './http.ts';
+import type { FaultMode, SandboxState } from './state.ts';
+
+export const FAULT_MODES: readonly FaultMode[] = ['500', '503', 'slow', 'reset', 'malformed'];
+
+/** Applies the next injected fault for `path`; true when the request was answered (or dropped) by it. */
+export async function applyFault(state: SandboxState, request: IncomingMessage, response: ServerResponse, path: string): Promise<boolean> {
+	const fault = state.control.faults.find((candidate) => candidate.remaining > 0 && (!candidate.paths || candidate.paths.some((prefix) => path.startsWith(prefix))));
+	if (!fault) return false;
+	fault.remaining--;
+	state.control.faults = state.control.faults.filter((candidate) => candidate.remaining > 0);
+	state.log({ kind: 'fault', mode: fault.mode, path });
+	switch (fault.mode) {
+		case 'reset':
+			request.socket.destroy();
+			return true;
+		case '500':
+			request.resume();
+			sendError(response, 500, 'internal_error', 'Injected server error.');
+			return true;
+		case '503':
+			request.resume();
+			sendError(response, 503, 'unavailable', 'Injected unavailability.', { 'retry-after': 1 });
+			return true;
+		case 'malformed':
+			request.resume();
+			response.writeHead(200, { 'content-type': 'application/json' });
+			response.end('{"success": true, "status": "verif');
+			return true;
+		case 'slow':
+			await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+			return false;
+	}
+}
