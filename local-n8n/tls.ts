@@ -48,6 +48,51 @@ function stillGood(dir: string): boolean {
 	}
 }
 
+export interface IssuedCertificates {
+	caPem: string;
+	certPem: string;
+	keyPem: string;
+}
+
+/**
+ * Makes a new CA (ca.pem, ca-key.pem) and a server certificate it signed for localhost, 127.0.0.1
+ * and ::1 (server.pem, server-key.pem) in `dir` (created or emptied) and returns their PEM text.
+ */
+export function issueCertificates(dir: string, options: { days: { ca: number; server: number }; caName?: string }): IssuedCertificates {
+	rmSync(dir, { recursive: true, force: true });
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(
+		join(dir, 'server.ext'),
+		[
+			'basicConstraints=critical,CA:FALSE',
+			'keyUsage=critical,digitalSignature,keyEncipherment',
+			'extendedKeyUsage=serverAuth',
+			`subjectAltName=${HOSTS_SAN}`,
+			'',
+		].join('\n'),
+	);
+	openssl(
+		[
+			'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', String(options.days.ca),
+			'-keyout', 'ca-key.pem', '-out', 'ca.pem',
+			'-subj', `/CN=${options.caName ?? 'n8n-nodes-document-extraction local test CA'}`,
+			'-addext', 'basicConstraints=critical,CA:TRUE',
+			'-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+		],
+		dir,
+	);
+	openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-keyout', 'server-key.pem', '-out', 'server.csr', '-subj', '/CN=localhost'], dir);
+	openssl(
+		[
+			'x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial',
+			'-out', 'server.pem', '-days', String(options.days.server), '-sha256', '-extfile', 'server.ext',
+		],
+		dir,
+	);
+	const read = (file: string) => readFileSync(join(dir, file), 'utf8');
+	return { caPem: read('ca.pem'), certPem: read('server.pem'), keyPem: read('server-key.pem') };
+}
+
 /**
  * Returns a CA + server certificate in `dir` (default `<cache>/tls`), creating them with openssl
  * when missing, broken or expiring within a week. Kept in the cache so that a person who trusts
@@ -66,39 +111,7 @@ export function ensureCerts(dir = join(cacheRoot(), 'tls')): TlsMaterial {
 	if (!stillGood(dir)) {
 		log('tls', `creating a local CA and a localhost certificate in ${dir}`);
 		const work = join(dir, `.tmp-${process.pid}`);
-		rmSync(work, { recursive: true, force: true });
-		mkdirSync(work, { recursive: true });
-		writeFileSync(
-			join(work, 'server.ext'),
-			[
-				'basicConstraints=critical,CA:FALSE',
-				'keyUsage=critical,digitalSignature,keyEncipherment',
-				'extendedKeyUsage=serverAuth',
-				`subjectAltName=${HOSTS_SAN}`,
-				'',
-			].join('\n'),
-		);
-		openssl(
-			[
-				'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '825',
-				'-keyout', 'ca-key.pem', '-out', 'ca.pem',
-				'-subj', '/CN=n8n-nodes-document-extraction local test CA',
-				'-addext', 'basicConstraints=critical,CA:TRUE',
-				'-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-			],
-			work,
-		);
-		openssl(
-			['req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-keyout', 'server-key.pem', '-out', 'server.csr', '-subj', '/CN=localhost'],
-			work,
-		);
-		openssl(
-			[
-				'x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial',
-				'-out', 'server.pem', '-days', '397', '-sha256', '-extfile', 'server.ext',
-			],
-			work,
-		);
+		issueCertificates(work, { days: { ca: 825, server: 397 } });
 		for (const f of ['ca.pem', 'ca-key.pem', 'server.pem', 'server-key.pem']) renameSync(join(work, f), join(dir, f));
 		rmSync(work, { recursive: true, force: true });
 		if (!stillGood(dir)) throw new Error(`the certificates made in ${dir} do not verify`);

@@ -1,13 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- runs the openssl CLI to make a throwaway CA for the HTTPS receiver */
 /**
- * Helpers of the sandbox conformance suite: a throwaway CA and server certificate (openssl CLI), an
- * HTTPS webhook receiver that records raw bodies and answers per a script, undici calls to the
- * sandbox, fixtures and a polling waitFor. Everything runs over real loopback sockets.
+ * Helpers of the sandbox conformance suite: a throwaway CA and server certificate (made by
+ * local-n8n/tls.ts), an HTTPS webhook receiver that records raw bodies and answers per a script,
+ * undici calls to the sandbox, fixtures and a polling waitFor. Everything runs over real loopback sockets.
  */
-import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +14,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 
+import { issueCertificates, type IssuedCertificates } from '../../local-n8n/tls.ts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.ts';
 
 export type { RunningSandbox } from '../../sandbox/server.ts';
@@ -28,36 +27,14 @@ export const MIB = 1024 * 1024;
 
 // ---- TLS -------------------------------------------------------------------------------------
 
-export interface TestTls {
-	caPem: string;
-	certPem: string;
-	keyPem: string;
-}
+let tlsOnce: IssuedCertificates | undefined;
 
-let tlsOnce: TestTls | undefined;
-
-/** A throwaway CA and a server certificate for IP:127.0.0.1 / DNS:localhost (ECDSA P-256, 2 days). Made once per test file. */
-export function testTls(): TestTls {
+/** A throwaway CA and a server certificate for 127.0.0.1 / localhost (2 days). Made once per test file. */
+export function testTls(): IssuedCertificates {
 	if (tlsOnce) return tlsOnce;
 	const dir = mkdtempSync(join(tmpdir(), 'sandbox-tls-'));
-	const openssl = (args: string[]) => execFileSync('/usr/bin/openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
 	try {
-		writeFileSync(
-			join(dir, 'server.ext'),
-			'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n',
-		);
-		openssl([
-			'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-sha256', '-days', '2',
-			'-keyout', 'ca-key.pem', '-out', 'ca.pem', '-subj', '/CN=sandbox conformance test CA',
-			'-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-		]);
-		openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-sha256', '-keyout', 'server-key.pem', '-out', 'server.csr', '-subj', '/CN=localhost']);
-		openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-sha256', '-extfile', 'server.ext']);
-		tlsOnce = {
-			caPem: readFileSync(join(dir, 'ca.pem'), 'utf8'),
-			certPem: readFileSync(join(dir, 'server.pem'), 'utf8'),
-			keyPem: readFileSync(join(dir, 'server-key.pem'), 'utf8'),
-		};
+		tlsOnce = issueCertificates(dir, { days: { ca: 2, server: 2 }, caName: 'sandbox conformance test CA' });
 		return tlsOnce;
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
@@ -73,6 +50,9 @@ export const ACCOUNTS = {
 	pilot: { apiKey: 'sk_test_pilot', tier: 'pilot' as const, signingSecret: 'whsec_test_pilot' },
 	growth: { apiKey: 'sk_test_growth', tier: 'growth' as const, signingSecret: 'whsec_test_growth' },
 };
+
+/** Settings that keep deliveries, retries and processing short and reviews pending. */
+export const QUICK_SETTINGS: SandboxOptions = { retryBaseMs: 100, deliveryTimeoutMs: 1500, reviewDelayMs: 600_000, processingDelayMs: 100 };
 
 /** Starts a sandbox on a free loopback port: silent, the suite's accounts, trusting the test CA. */
 export function startTestSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -150,17 +130,22 @@ export function getStatus(sandbox: RunningSandbox, key: string | undefined, docu
 	return send(`${sandbox.url}/v1/status/${documentId}`, { headers: key === undefined ? {} : { 'x-api-key': key } });
 }
 
-export function register(sandbox: RunningSandbox, key: string | undefined, body: unknown): Promise<Reply> {
+export function register(sandbox: RunningSandbox, key: string | undefined, body: unknown, contentType = 'application/json'): Promise<Reply> {
 	return send(`${sandbox.url}/webhooks/register`, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { 'x-api-key': key }) },
+		headers: { 'content-type': contentType, ...(key === undefined ? {} : { 'x-api-key': key }) },
 		body: typeof body === 'string' ? body : JSON.stringify(body),
 	});
 }
 
-/** The sandbox's control API (/__sandbox/..., not part of the service). */
+/** A call to the sandbox's control API (/__sandbox/..., not part of the service): GET without a body, else POST. */
+export function controlReply(sandbox: RunningSandbox, path: string, body?: unknown): Promise<Reply> {
+	return send(`${sandbox.url}/__sandbox/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+/** The control API's answer body; throws unless it answered 200. */
 export async function control(sandbox: RunningSandbox, path: string, body?: unknown): Promise<Json> {
-	const reply = await send(`${sandbox.url}/__sandbox/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const reply = await controlReply(sandbox, path, body);
 	if (reply.status !== 200) throw new Error(`control ${path}: HTTP ${reply.status} ${reply.text}`);
 	return reply.json;
 }
@@ -189,6 +174,17 @@ export function png(seed = 'png'): UploadFile {
 export function jpg(seed = 'jpg'): UploadFile {
 	return { name: 'photo.jpg', content: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(seed)]) };
 }
+
+/** A JSON invoice (D19) whose amounts add up, with the confidence it asks for when given. */
+export const invoiceJson = (confidence?: number): UploadFile => ({
+	name: 'a.json',
+	content: JSON.stringify({
+		header: { vendor: 'Acme', date: '2026-01-31', invoice_no: 'A-1' },
+		amounts: { subtotal: 100, tax: 19, total: 119 },
+		line_items: [{ description: 'Thing', quantity: 4, unit_price: 25, amount: 100 }],
+		...(confidence === undefined ? {} : { confidence }),
+	}),
+});
 
 /** Goes to human review: the next confidence is 0.8. Returns the extract reply's body. */
 export async function submitForReview(sandbox: RunningSandbox, key: string, file: UploadFile = pdf(), fields: Record<string, string> = {}): Promise<Json> {
@@ -288,7 +284,7 @@ export interface Receiver {
 	close(): Promise<void>;
 }
 
-export async function startReceiver(tls: TestTls = testTls()): Promise<Receiver> {
+export async function startReceiver(tls: IssuedCertificates = testTls()): Promise<Receiver> {
 	const requests: ReceivedRequest[] = [];
 	const scripts = new Map<string, ReceiverScript>();
 	const timers = new Set<NodeJS.Timeout>();
