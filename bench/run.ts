@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling runs in plain Node, never inside n8n */
-// `npm run bench`: the benchmarks of issue 7 in a real n8n (the e2e harness) against the sandbox,
+// `npm run bench`: the benchmarks in a real n8n (the e2e harness) against the sandbox,
 // each ours vs the baseline a user would build by hand, measured in the same run. Prints a table and
 // writes bench/results.json. Exits non-zero only when something could not be measured.
 

@@ -113,13 +113,6 @@ export function nodeJson(execution: DecodedExecution, nodeName: string, options:
 	return nodeItems(execution, nodeName, options).map((item) => item.json);
 }
 
-/** Per node: the json items of its last run on output 0. */
-export function allNodeOutputs(execution: DecodedExecution): Record<string, Array<Record<string, unknown>>> {
-	const out: Record<string, Array<Record<string, unknown>>> = {};
-	for (const name of Object.keys(execution.data.resultData?.runData ?? {})) out[name] = nodeJson(execution, name);
-	return out;
-}
-
 /** The error of a node's last run, or of the execution as a whole. */
 export function executionError(execution: DecodedExecution, nodeName?: string): { message?: string; description?: string; [key: string]: unknown } | undefined {
 	if (nodeName) {

@@ -11,8 +11,8 @@ import type { Credential, N8nClient } from './n8nApi.ts';
 import { REPO_ROOT } from './paths.ts';
 import type { SandboxHandle } from './sandbox.ts';
 import { sandboxControl } from './sandbox.ts';
-import type { Tier } from './sandboxAccounts.ts';
-import { sandboxDemoAccount } from './sandboxAccounts.ts';
+import type { Tier } from '../nodes/shared/tierLimits.ts';
+import { sandboxAccount } from './sandboxAccounts.ts';
 import type { NodeSpec } from './workflows.ts';
 
 export const PACKAGE_TRIGGER_TYPE = 'n8n-nodes-document-extraction.documentExtractionTrigger';
@@ -69,7 +69,7 @@ export interface SandboxCredential {
  * workflows use), with its key and signing secret for the test's own requests and secret scans.
  */
 export async function sandboxCredential(client: N8nClient, sandbox: SandboxHandle, tier: Tier, name = 'Document Extraction (sandbox)'): Promise<SandboxCredential> {
-	const account = await sandboxDemoAccount(tier, sandbox);
+	const account = sandboxAccount(sandbox, tier);
 	if (!account?.signingSecret) throw new Error(`the sandbox has no ${tier} account with a signing secret`);
 	const credential = await client.createDocumentExtractionCredential(name, { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: account.signingSecret, tier });
 	return { credential, apiKey: account.apiKey, signingSecret: account.signingSecret };

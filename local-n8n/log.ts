@@ -32,11 +32,7 @@ export function redact(text: string): string {
 	return out;
 }
 
-let quiet = process.env.E2E_QUIET === '1';
-
-export function setQuiet(value: boolean): void {
-	quiet = value;
-}
+const quiet = process.env.E2E_QUIET === '1';
 
 function stamp(): string {
 	return new Date().toISOString().slice(11, 19);

@@ -27,6 +27,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { decodeExecution, type DecodedExecution } from './executionData.ts';
 import { log, registerSecret } from './log.ts';
+import type { Tier } from '../nodes/shared/tierLimits.ts';
 
 export class N8nApiError extends Error {
 	status: number;
@@ -101,7 +102,7 @@ export interface DocumentExtractionCredentialData {
 	baseUrl: string;
 	apiKey: string;
 	signingSecret?: string;
-	tier?: 'pilot' | 'growth' | 'enterprise';
+	tier?: Tier;
 }
 
 const TERMINAL_STATUSES = new Set(['success', 'error', 'canceled', 'crashed']);
@@ -260,10 +261,6 @@ export class N8nClient {
 
 	async listCredentials(): Promise<Credential[]> {
 		return await this.call('GET', '/rest/credentials');
-	}
-
-	async deleteCredential(id: string): Promise<void> {
-		await this.call('DELETE', `/rest/credentials/${encodeURIComponent(id)}`);
 	}
 
 	// ---------------------------------------------------------------- workflows

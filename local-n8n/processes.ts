@@ -257,11 +257,6 @@ export function killAllSync(signal: NodeJS.Signals = 'SIGKILL'): void {
 	tracked.clear();
 }
 
-/** The processes the harness is tracking right now. */
-export function trackedProcesses(): Tracked[] {
-	return [...tracked.values()];
-}
-
 /** The last `n` lines of a log file (for error messages). */
 export function tailFile(file: string | undefined, n = 40): string {
 	if (!file || !existsSync(file)) return '(no log)';

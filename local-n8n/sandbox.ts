@@ -1,55 +1,32 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-// The Document Extraction sandbox (sandbox/server.ts, written separately) next to n8n: the nodes
-// call it over HTTP, and it delivers signed webhooks to n8n over HTTPS, trusting the local CA.
-// Two ways to run it: in this process (tests: options such as reviewDelayMs), or as a child
-// process `node sandbox/main.ts` (npm start: its own output, its own process group).
+// The Document Extraction sandbox (sandbox/) next to n8n: the nodes call it over HTTP, and it
+// delivers signed webhooks to n8n over HTTPS, trusting the local CA. Two ways to run it: in this
+// process (tests: options such as reviewDelayMs), or as a child process `node sandbox/main.ts`
+// (npm start: its own output, its own process group).
 
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
+import { accountOptionsFromEnv, resolveAccounts } from '../sandbox/config.ts';
+import type { DeliveryAttempt } from '../sandbox/deliveries.ts';
+import { startSandbox, type RunningSandbox, type SandboxOptions, type SandboxStateSnapshot } from '../sandbox/server.ts';
 import { log } from './log.ts';
 import { cleanChildEnv } from './npmEnv.ts';
 import { REPO_ROOT, artifactsDir, node24, timestampForFiles } from './paths.ts';
 import { freePort, spawnTracked, stopProcess, tailFile } from './processes.ts';
-import type { DeliveryAttempt } from '../sandbox/deliveries.ts';
-import type { SandboxStateSnapshot } from '../sandbox/server.ts';
 import type { TlsMaterial } from './tls.ts';
 
-export const SANDBOX_SERVER = join(REPO_ROOT, 'sandbox', 'server.ts');
-export const SANDBOX_CONFIG = join(REPO_ROOT, 'sandbox', 'config.ts');
 export const SANDBOX_MAIN = join(REPO_ROOT, 'sandbox', 'main.ts');
 
-export interface SandboxOptions {
-	port?: number;
-	/** PEM text of the CA the sandbox trusts for its HTTPS webhook deliveries. */
-	trustCa?: string;
-	reviewDelayMs?: number;
-	retryBaseMs?: number;
-	minuteMs?: number;
-	duplicateDeliveries?: boolean;
-	accounts?: unknown;
-	[key: string]: unknown;
-}
+export type { RunningSandbox, SandboxOptions };
 
-export interface SandboxHandle {
-	/** e.g. http://127.0.0.1:4010 (no trailing slash). */
-	url: string;
-	port: number;
-	/** The accounts it accepts (in-process handles only). */
-	accounts?: Array<{ apiKey: string; tier: 'pilot' | 'growth' | 'enterprise'; signingSecret: string }>;
-	close(): Promise<void>;
-	[key: string]: unknown;
-}
+/** What the tooling needs of a sandbox, in this process or a child process. */
+export type SandboxHandle = Pick<RunningSandbox, 'url' | 'port' | 'accounts' | 'close'>;
 
-export function sandboxAvailable(): boolean {
-	return existsSync(SANDBOX_SERVER);
-}
-
-/** Imports sandbox/server.ts (startSandbox), or with `'config'` sandbox/config.ts (DEMO_ACCOUNTS, DEMO_SIGNING_SECRET). */
-export async function importSandboxModule(which: 'server' | 'config' = 'server'): Promise<Record<string, unknown>> {
-	if (!sandboxAvailable()) throw new Error(`the sandbox is not there yet (${SANDBOX_SERVER})`);
-	return (await import(pathToFileURL(which === 'server' ? SANDBOX_SERVER : SANDBOX_CONFIG).href)) as Record<string, unknown>;
+/** A sandbox in a child process, with its output. */
+export interface SandboxProcess extends SandboxHandle {
+	logFile: string;
+	output(): string;
+	exited: Promise<number | string>;
 }
 
 /** A POST to the sandbox's control API (`/__sandbox/...`, not part of the service). */
@@ -77,11 +54,8 @@ export async function sandboxDeliveries(sandboxUrl: string): Promise<DeliveryAtt
 }
 
 /** Starts the sandbox inside this process, trusting the local CA. */
-export async function startSandboxInProcess(tls: TlsMaterial, options: SandboxOptions = {}): Promise<SandboxHandle> {
-	const mod = await importSandboxModule();
-	const start = mod.startSandbox as ((o: SandboxOptions) => Promise<SandboxHandle>) | undefined;
-	if (typeof start !== 'function') throw new Error('sandbox/server.ts does not export startSandbox()');
-	const handle = await start({ port: 0, host: '127.0.0.1', ...options, trustCa: options.trustCa ?? tls.caPem });
+export async function startSandboxInProcess(tls: TlsMaterial, options: SandboxOptions = {}): Promise<RunningSandbox> {
+	const handle = await startSandbox({ port: 0, host: '127.0.0.1', ...options, trustCa: options.trustCa ?? tls.caPem });
 	log('sandbox', `in-process sandbox on ${handle.url}`);
 	return handle;
 }
@@ -93,18 +67,18 @@ export async function startSandboxInProcess(tls: TlsMaterial, options: SandboxOp
 export async function startSandboxProcess(
 	tls: TlsMaterial,
 	options: { port?: number; env?: Record<string, string>; onLine?: (line: string) => void; timeoutMs?: number } = {},
-): Promise<SandboxHandle & { logFile: string; output: () => string; exited: Promise<number | string> }> {
-	if (!existsSync(SANDBOX_MAIN)) throw new Error(`the sandbox is not there yet (${SANDBOX_MAIN})`);
+): Promise<SandboxProcess> {
 	const port = options.port ?? (await freePort(4010));
 	const url = `http://127.0.0.1:${port}`;
 	const logFile = join(artifactsDir(), `sandbox-${timestampForFiles()}-${port}.log`);
 	let output = '';
+	const env = cleanChildEnv({ SANDBOX_PORT: String(port), SANDBOX_TRUST_CA: tls.caCertFile, NODE_ENV: 'development', ...(options.env ?? {}) });
 	const proc = spawnTracked({
 		name: 'sandbox',
 		command: node24(),
 		args: [SANDBOX_MAIN],
 		cwd: REPO_ROOT,
-		env: cleanChildEnv({ SANDBOX_PORT: String(port), SANDBOX_TRUST_CA: tls.caCertFile, NODE_ENV: 'development', ...(options.env ?? {}) }),
+		env,
 		logFile,
 		onLine: (line) => {
 			output += `${line}\n`;
@@ -128,5 +102,7 @@ export async function startSandboxProcess(
 		await new Promise((r) => setTimeout(r, 300));
 	}
 	log('sandbox', `ready on ${url}`);
-	return { url, port, logFile, output: () => output, exited: proc.exited, close: () => stopProcess(proc, 5_000) };
+	// The child reads its accounts from the same environment (sandbox/main.ts).
+	const accounts = resolveAccounts(accountOptionsFromEnv(env));
+	return { url, port, accounts, logFile, output: () => output, exited: proc.exited, close: () => stopProcess(proc, 5_000) };
 }

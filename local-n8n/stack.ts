@@ -5,7 +5,7 @@
 // local npm registry → n8n started over HTTPS → owner set up and logged in → the package installed
 // through n8n's community-packages API. `stop()` ends every process it started.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureN8n, type N8nInstall } from './installN8n.ts';
 import { log, step } from './log.ts';
@@ -143,9 +143,4 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 		removeTmpDirs();
 		throw error;
 	}
-}
-
-/** Version of this repository's package (from package.json). */
-export function repoPackageVersion(): string {
-	return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -1,6 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
 /** The sandbox's settings and the service's limits (spec: Limits; D20: 1 MB = 1,048,576 bytes). */
+import { readFileSync } from 'node:fs';
 
-export type Tier = 'pilot' | 'growth' | 'enterprise';
+// The tiers are the nodes' (a type-only import: nothing of nodes/ is loaded at run time).
+import type { Tier } from '../nodes/shared/tierLimits.ts';
+
+export type { Tier };
 
 const MEBIBYTE = 1024 * 1024;
 
@@ -55,6 +60,18 @@ export const DEMO_ACCOUNTS: AccountConfig[] = [
 	{ apiKey: 'sk_sandbox_enterprise', tier: 'enterprise' },
 ];
 
+/** An account as the running sandbox serves it: with the secret that signs its own webhook_url deliveries. */
+export interface ResolvedAccount {
+	apiKey: string;
+	tier: Tier;
+	signingSecret: string;
+}
+
+export function resolveAccounts(options: Pick<SandboxOptions, 'accounts' | 'signingSecret'>): ResolvedAccount[] {
+	const defaultSecret = options.signingSecret ?? DEMO_SIGNING_SECRET;
+	return (options.accounts ?? DEMO_ACCOUNTS).map((account) => ({ apiKey: account.apiKey, tier: account.tier, signingSecret: account.signingSecret ?? defaultSecret }));
+}
+
 export interface ResolvedSettings {
 	minuteMs: number;
 	reviewDelayMs: number;
@@ -88,4 +105,17 @@ export function parseAccounts(text: string): AccountConfig[] {
 			if (!apiKey || !(tier in TIERS)) throw new Error(`SANDBOX_ACCOUNTS: "${entry}" is not key:tier (tier: pilot, growth, enterprise)`);
 			return { apiKey, tier: tier as Tier, ...(signingSecret ? { signingSecret } : {}) };
 		});
+}
+
+/**
+ * The accounts and signing secret `node sandbox/main.ts` serves: SANDBOX_ACCOUNTS_FILE (a JSON list
+ * of accounts), else SANDBOX_ACCOUNTS, else the demo accounts; SANDBOX_SIGNING_SECRET, else the demo secret.
+ */
+export function accountOptionsFromEnv(env: NodeJS.ProcessEnv): Pick<SandboxOptions, 'accounts' | 'signingSecret'> {
+	const accounts: AccountConfig[] = env.SANDBOX_ACCOUNTS_FILE
+		? (JSON.parse(readFileSync(env.SANDBOX_ACCOUNTS_FILE, 'utf8')) as AccountConfig[])
+		: env.SANDBOX_ACCOUNTS
+			? parseAccounts(env.SANDBOX_ACCOUNTS)
+			: DEMO_ACCOUNTS;
+	return { accounts, signingSecret: env.SANDBOX_SIGNING_SECRET ?? DEMO_SIGNING_SECRET };
 }

@@ -2,18 +2,16 @@
 /** `npm run sandbox`: the sandbox on loopback, configured from the environment. */
 import { readFileSync } from 'node:fs';
 
-import { DEMO_SIGNING_SECRET, parseAccounts } from './config.ts';
+import { accountOptionsFromEnv, DEMO_SIGNING_SECRET } from './config.ts';
 import { startSandbox } from './server.ts';
 
 const env = process.env;
 const number = (name: string) => (env[name] ? Number(env[name]) : undefined);
-const accountsFile = env.SANDBOX_ACCOUNTS_FILE;
 
 const sandbox = await startSandbox({
 	port: number('SANDBOX_PORT') ?? 4010,
 	host: env.SANDBOX_HOST ?? '127.0.0.1',
-	accounts: accountsFile ? JSON.parse(readFileSync(accountsFile, 'utf8')) : env.SANDBOX_ACCOUNTS ? parseAccounts(env.SANDBOX_ACCOUNTS) : undefined,
-	signingSecret: env.SANDBOX_SIGNING_SECRET ?? DEMO_SIGNING_SECRET,
+	...accountOptionsFromEnv(env),
 	trustCa: env.SANDBOX_TRUST_CA ? readFileSync(env.SANDBOX_TRUST_CA, 'utf8') : undefined,
 	stateFile: env.SANDBOX_STATE_FILE || undefined,
 	minuteMs: number('SANDBOX_MINUTE_MS'),

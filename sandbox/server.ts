@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { TIERS, type SandboxOptions, type Tier } from './config.ts';
+import { TIERS, type ResolvedAccount, type SandboxOptions } from './config.ts';
 import { handleControl } from './control.ts';
 import type { DeliveryAttempt } from './deliveries.ts';
 import { resumePendingSteps } from './documents.ts';
@@ -28,7 +28,7 @@ export interface RunningSandbox {
 	/** e.g. http://127.0.0.1:4010 (no trailing slash). */
 	url: string;
 	port: number;
-	accounts: Array<{ apiKey: string; tier: Tier; signingSecret: string }>;
+	accounts: ResolvedAccount[];
 	state(): SandboxStateSnapshot;
 	deliveries(): DeliveryAttempt[];
 	close(): Promise<void>;

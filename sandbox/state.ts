@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import { DEMO_ACCOUNTS, DEMO_SIGNING_SECRET, resolveSettings, type ResolvedSettings, type SandboxOptions, type Tier } from './config.ts';
+import { DEMO_SIGNING_SECRET, resolveAccounts, resolveSettings, type ResolvedSettings, type SandboxOptions, type Tier } from './config.ts';
 import { Deliverer } from './deliveries.ts';
 import { makeLogger } from './log.ts';
 import { Store, type StoreSnapshot } from './store.ts';
@@ -70,8 +70,8 @@ export function createState(options: SandboxOptions): SandboxState {
 	const log = makeLogger(options.log ?? false);
 	const defaultSecret = options.signingSecret ?? DEMO_SIGNING_SECRET;
 	const accountsByKey = new Map<string, Account>();
-	for (const config of options.accounts ?? DEMO_ACCOUNTS) {
-		accountsByKey.set(config.apiKey, { id: `acct_${config.tier}_${fingerprint(config.apiKey)}`, tier: config.tier, signingSecret: config.signingSecret ?? defaultSecret });
+	for (const account of resolveAccounts(options)) {
+		accountsByKey.set(account.apiKey, { id: `acct_${account.tier}_${fingerprint(account.apiKey)}`, tier: account.tier, signingSecret: account.signingSecret });
 	}
 	return {
 		settings,

@@ -25,11 +25,9 @@ import {
 	importWorkflows,
 	isActivatable,
 	loadExampleWorkflows,
-	log,
 	makeTmpDir,
 	say,
-	sandboxAvailable,
-	sandboxDemoAccount,
+	sandboxAccount,
 	setSignalHandling,
 	startSandboxProcess,
 	startStack,
@@ -96,13 +94,8 @@ async function main(): Promise<void> {
 	const tls = ensureCerts();
 
 	// The sandbox first: the credential needs its address and demo key.
-	let sandbox: Awaited<ReturnType<typeof startSandboxProcess>> | undefined;
-	if (sandboxAvailable()) {
-		const sandboxPort = args['sandbox-port'] ? Number(args['sandbox-port']) : await freePort(4010);
-		sandbox = await startSandboxProcess(tls, { port: sandboxPort });
-	} else {
-		log('start', 'sandbox/ is not there yet: starting n8n without the sandbox');
-	}
+	const sandboxPort = args['sandbox-port'] ? Number(args['sandbox-port']) : await freePort(4010);
+	const sandbox = await startSandboxProcess(tls, { port: sandboxPort });
 
 	const n8nPort = args.port ? Number(args.port) : await freePort(5678);
 	const filesDir = join(REPO_ROOT, 'examples', 'files');
@@ -121,20 +114,18 @@ async function main(): Promise<void> {
 
 	// Credential for the sandbox's pilot account.
 	const credentials: Record<string, Credential> = {};
-	let credentialNote = '';
-	if (sandbox) {
-		const account = await sandboxDemoAccount('pilot', sandbox.output());
-		if (account) {
-			const data = { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: account.signingSecret ?? '', tier: 'pilot' };
-			// With --data, a credential from an earlier run is updated in place (the workflows use its id).
-			const existing = (await client.listCredentials()).find((c) => c.name === CREDENTIAL_NAME && c.type === 'documentExtractionApi');
-			credentials.documentExtractionApi = existing
-				? await client.updateCredential(existing.id, { name: CREDENTIAL_NAME, type: 'documentExtractionApi', data })
-				: await client.createDocumentExtractionCredential(CREDENTIAL_NAME, { ...data, tier: 'pilot' });
-			credentialNote = `"${CREDENTIAL_NAME}" → ${sandbox.url} (pilot tier)`;
-		} else {
-			credentialNote = 'not created: the sandbox did not tell its demo pilot key';
-		}
+	let credentialNote: string;
+	const account = sandboxAccount(sandbox, 'pilot');
+	if (account) {
+		const data = { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: account.signingSecret, tier: 'pilot' };
+		// With --data, a credential from an earlier run is updated in place (the workflows use its id).
+		const existing = (await client.listCredentials()).find((c) => c.name === CREDENTIAL_NAME && c.type === 'documentExtractionApi');
+		credentials.documentExtractionApi = existing
+			? await client.updateCredential(existing.id, { name: CREDENTIAL_NAME, type: 'documentExtractionApi', data })
+			: await client.createDocumentExtractionCredential(CREDENTIAL_NAME, { ...data, tier: 'pilot' });
+		credentialNote = `"${CREDENTIAL_NAME}" → ${sandbox.url} (pilot tier)`;
+	} else {
+		credentialNote = 'not created: the sandbox serves no pilot account (SANDBOX_ACCOUNTS)';
 	}
 
 	// Example workflows (with --data, those imported by an earlier run are kept, and activated).
@@ -168,8 +159,8 @@ async function main(): Promise<void> {
 	say(`  Login       ${stack.owner.email}  /  ${stack.owner.password}`);
 	say(`  HTTPS       certificate from a local CA: ${tls.caCertFile}`);
 	say('              (the browser warns once; accept it, or import the CA into the browser)');
-	if (sandbox) say(`  Sandbox     ${sandbox.url}  (log: ${sandbox.logFile})`);
-	say(`  Credential  ${credentialNote || 'none (no sandbox)'}`);
+	say(`  Sandbox     ${sandbox.url}  (log: ${sandbox.logFile})`);
+	say(`  Credential  ${credentialNote}`);
 	say(`  Files       Read/Write Files from Disk may read ${filesDir}`);
 	say(`  n8n data    ${userFolder}${args.data ? '' : ' (temporary: pass --data <folder> to keep it)'}`);
 	say(`  Logs        ${artifactsDir()}  (n8n: ${n8n.logFile})`);
@@ -203,7 +194,7 @@ async function main(): Promise<void> {
 	} else {
 		say('    2. Create a workflow: Read/Write Files from Disk (examples/files/invoice-acme.json) → Document Extraction → Extract.');
 	}
-	if (sandbox) say('    3. Human review: send examples/files/invoice-blurry.json, then approve it in the sandbox (README.md: "Try it locally with the sandbox").');
+	say('    3. Human review: send examples/files/invoice-blurry.json, then approve it in the sandbox (README.md: "Try it locally with the sandbox").');
 	say('');
 	say('  Ctrl-C stops everything.');
 	say(line);
@@ -211,7 +202,7 @@ async function main(): Promise<void> {
 	// Stay up; if n8n or the sandbox dies, say so and stop the rest.
 	const why = await Promise.race([
 		n8n.exited().then((code) => ({ what: `n8n exited (${code})`, logFile: n8n.logFile })),
-		...(sandbox ? [sandbox.exited.then((code) => ({ what: `the sandbox exited (${code})`, logFile: sandbox.logFile }))] : []),
+		sandbox.exited.then((code) => ({ what: `the sandbox exited (${code})`, logFile: sandbox.logFile })),
 	]);
 	if (!stopping) {
 		process.stderr.write(`\n${why.what}. Last lines of ${why.logFile}:\n${tailFile(why.logFile, 40)}\n`);

@@ -13,7 +13,6 @@ import {
 	executionError,
 	nodeJson,
 	readFileNode,
-	sandboxAvailable,
 	sandboxState,
 	sandboxCredential,
 	startSandboxInProcess,
@@ -59,7 +58,7 @@ async function runWorkflow(name: string, nodes: NodeSpec[], connections?: Record
 	return { response, execution };
 }
 
-describe.skipIf(!sandboxAvailable())('Document Extraction action node in a real n8n', () => {
+describe('Document Extraction action node in a real n8n', () => {
 	beforeAll(async () => {
 		stack = await startStack({ package: 'repo' });
 		// Reviews finish only when a test says so.

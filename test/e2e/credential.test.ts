@@ -1,13 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
- 
 // The credential's "Test" button, as n8n runs it (its own credentials tester), against the sandbox:
 // the spec has no "who am I" call, so the test looks up a document that cannot exist (D15):
 // 404 = the key was accepted, 401 = the key is wrong.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	sandboxAvailable,
-	sandboxDemoAccount,
+	sandboxAccount,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
@@ -30,7 +27,7 @@ async function testCredential(data: { baseUrl: string; apiKey: string; tier: str
 	});
 }
 
-describe.skipIf(!sandboxAvailable())('Credential test in a real n8n', () => {
+describe('Credential test in a real n8n', () => {
 	beforeAll(async () => {
 		stack = await startStack({ package: 'repo' });
 		sandbox = await startSandboxInProcess(stack.tls);
@@ -43,7 +40,7 @@ describe.skipIf(!sandboxAvailable())('Credential test in a real n8n', () => {
 	});
 
 	it('accepts a valid key (the service answers 404 for the probe document)', async () => {
-		const account = await sandboxDemoAccount('growth', sandbox);
+		const account = sandboxAccount(sandbox, 'growth');
 		const result = await testCredential({ baseUrl: `${sandbox.url}/`, apiKey: account!.apiKey, tier: 'growth' });
 		expect(result).toMatchObject({ status: 'OK' });
 	});

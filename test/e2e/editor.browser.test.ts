@@ -9,11 +9,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, sandboxAvailable, sandboxDemoAccount, startSandboxInProcess, startStack, stopAll, type SandboxHandle, type Stack } from '../../local-n8n/index.ts';
+import { REPO_ROOT, sandboxAccount, startSandboxInProcess, startStack, stopAll, type RunningSandbox, type Stack } from '../../local-n8n/index.ts';
 import { launchChromium } from './support/browser.ts';
 
 let stack: Stack;
-let sandbox: SandboxHandle | undefined;
+let sandbox: RunningSandbox | undefined;
 let browser: Browser;
 let page: Page;
 const artifacts = join(REPO_ROOT, 'test', 'artifacts');
@@ -60,15 +60,10 @@ describe('The editor in a real browser', () => {
 	beforeAll(async () => {
 		stack = await startStack({ package: 'repo' });
 		// A reachable service for the credential (its test runs when the credential dialog opens).
-		let baseUrl = 'http://127.0.0.1:4010';
-		let apiKey = 'sk_sandbox_pilot_unreachable';
-		if (sandboxAvailable()) {
-			sandbox = await startSandboxInProcess(stack.tls);
-			const account = await sandboxDemoAccount('pilot', sandbox);
-			if (account) apiKey = account.apiKey;
-			baseUrl = sandbox.url;
-		}
-		await stack.client.createDocumentExtractionCredential(CREDENTIAL_NAME, { baseUrl, apiKey, tier: 'pilot' });
+		sandbox = await startSandboxInProcess(stack.tls);
+		const account = sandboxAccount(sandbox, 'pilot');
+		if (!account) throw new Error('the sandbox serves no pilot account');
+		await stack.client.createDocumentExtractionCredential(CREDENTIAL_NAME, { baseUrl: sandbox.url, apiKey: account.apiKey, tier: 'pilot' });
 		browser = await launchChromium();
 		const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1440, height: 900 } });
 		page = await context.newPage();

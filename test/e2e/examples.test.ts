@@ -14,7 +14,6 @@ import {
 	isActivatable,
 	loadExampleWorkflows,
 	nodeJson,
-	sandboxAvailable,
 	sandboxControl,
 	sandboxCredential,
 	startSandboxInProcess,
@@ -63,7 +62,7 @@ async function executionFor(workflow: string, nodeName: string, documentId: stri
 	}
 }
 
-describe.skipIf(!sandboxAvailable())('Example workflows in a real n8n against the sandbox', () => {
+describe('Example workflows in a real n8n against the sandbox', () => {
 	beforeAll(async () => {
 		stack = await startStack({ package: 'repo' });
 		// Reviews finish only when a test approves or rejects them.

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Hardening: a generated set of over 200 bad deliveries to the trigger in a real n8n (bit flips,
 // truncated and extended bodies, wrong secrets, uppercase or prefixed or mis-sized signatures,
 // missing header, empty, non-JSON and huge bodies): every one is refused and starts nothing, while
@@ -10,7 +10,6 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	reviewTriggerNode,
-	sandboxAvailable,
 	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
@@ -81,7 +80,7 @@ function forgeries(valid: Buffer): Forgery[] {
 	return list;
 }
 
-describe.skipIf(!sandboxAvailable())('Forged deliveries to the trigger in a real n8n', () => {
+describe('Forged deliveries to the trigger in a real n8n', () => {
 	beforeAll(async () => {
 		stack = await startStack({ package: 'repo' });
 		sandbox = await startSandboxInProcess(stack.tls);

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test tooling: local demo/placeholder values, not secrets */
 // The package, built and packed as released, published to a local registry and installed the way
 // a user installs it (n8n's Settings → Community nodes, i.e. its community-packages API), is

@@ -16,7 +16,6 @@ import {
 	eventually,
 	nodeJson,
 	registerSecret,
-	sandboxAvailable,
 	sandboxControl,
 	sandboxDeliveries,
 	sandboxState,
@@ -141,7 +140,7 @@ async function activate(target: Target): Promise<void> {
 	await stack.client.waitForWebhook(target.path);
 }
 
-describe.skipIf(!sandboxAvailable())('Document Extraction Trigger in a real n8n', () => {
+describe('Document Extraction Trigger in a real n8n', () => {
 	let all: Target;
 	let verifiedOnly: Target;
 

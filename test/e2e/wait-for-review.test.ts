@@ -17,7 +17,6 @@ import {
 	log,
 	nodeJson,
 	readFileNode,
-	sandboxAvailable,
 	sandboxControl,
 	sandboxState,
 	sandboxCredential,
@@ -120,7 +119,7 @@ async function postTo(url: string, body: string, headers: Record<string, string>
 
 const sign = (body: string, secret = signingSecret) => createHmac('sha256', secret).update(body).digest('hex');
 
-describe.skipIf(!sandboxAvailable())('Extract with Wait for Review and the duplicate guard in a real n8n', () => {
+describe('Extract with Wait for Review and the duplicate guard in a real n8n', () => {
 	beforeAll(async () => {
 		stack = await startStack({ package: 'repo' });
 		// Reviews finish only when a test says so.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
 /**
  * Endpoints, authentication and the 400/401/404 rows of the spec's Errors table (D1, D3, D4, D14,
  * D16, D22), over real HTTP with undici.

@@ -1,5 +1,4 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
- 
 // Conformance of the sandbox to the spec's endpoint, authentication, error and limit tables.
 import { connect } from 'node:net';
 import { request } from 'undici';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
 /**
  * What the sandbox extracts: the same bytes always give the same result and confidence; JSON and CSV
  * invoices (D19) are parsed into the spec's extracted-data object; the amounts add up.

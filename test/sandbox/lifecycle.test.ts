@@ -1,5 +1,4 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
- 
 // Conformance of the sandbox to the spec's states, events, signature and delivery rules, plus its
 // test switches (faults, duplicates) and persistence.
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
 /**
  * The spec's Limits table: size per tier (413, D20: 1 MB = 1,048,576 bytes, exactly the limit is
  * accepted), the 413 arriving while a much larger upload is still streaming, and requests per minute

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
 /**
  * The spec's States and transitions table, with the decisions for what it leaves open: exactly 0.95
  * (D2), processing (D6), failed (D5), the state after a rejection (D7) and its payload (D8), and a

@@ -1,5 +1,5 @@
 // The trigger's webhook lifecycle at its edges, with a minimal hook context (the full lifecycle runs
-// in a real n8n in test/e2e/trigger-lifecycle.test.ts): HTTPS required, checkExists, delete.
+// in a real n8n in test/e2e/trigger.test.ts): HTTPS required, checkExists, delete.
 import type { IHookFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
