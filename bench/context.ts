@@ -2,7 +2,7 @@
 // create, activate and call workflows.
 
 import type { Credential, NodeSpec, SandboxCredential, SandboxHandle, Stack } from '../local-n8n/index.ts';
-import { log, webhookWorkflow } from '../local-n8n/index.ts';
+import { actionNode, extractParameters, log, webhookWorkflow } from '../local-n8n/index.ts';
 
 export interface BenchContext {
 	stack: Stack;
@@ -11,8 +11,6 @@ export interface BenchContext {
 	pilot: SandboxCredential;
 	progress(message: string): void;
 }
-
-export const PACKAGE_NODE = 'n8n-nodes-document-extraction.documentExtraction';
 
 export function progress(message: string): void {
 	log('bench', message);
@@ -27,14 +25,9 @@ export async function activeWebhookWorkflow(context: BenchContext, name: string,
 	return { id: workflow.id, path: definition.webhookPath };
 }
 
-export function extractNode(credential: Credential, extra: Record<string, unknown> = {}): NodeSpec {
-	return {
-		name: 'Extract',
-		type: PACKAGE_NODE,
-		typeVersion: 1,
-		parameters: { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'raw', options: {}, ...extra },
-		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
-	};
+/** Extract with the service's raw answer as output. */
+export function extractNode(credential: Credential, overrides: Record<string, unknown> = {}): NodeSpec {
+	return actionNode('Extract', credential, extractParameters({ outputMode: 'raw', ...overrides }));
 }
 
 /** n8n's HTTP Request node doing the same multipart upload by hand (what a user would build). */

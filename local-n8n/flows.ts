@@ -8,14 +8,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import type { Credential, N8nClient } from './n8nApi.ts';
-import { REPO_ROOT } from './paths.ts';
+import { PACKAGE_NAME, REPO_ROOT } from './paths.ts';
 import type { SandboxHandle } from './sandbox.ts';
 import { sandboxControl } from './sandbox.ts';
 import type { Tier } from '../nodes/shared/tierLimits.ts';
 import { sandboxAccount } from './sandboxAccounts.ts';
 import type { NodeSpec } from './workflows.ts';
 
-export const PACKAGE_TRIGGER_TYPE = 'n8n-nodes-document-extraction.documentExtractionTrigger';
+export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.documentExtraction`;
+export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.documentExtractionTrigger`;
 
 /** Polls `read` until `done` holds (or fails with `what` after the timeout), returning the last value. */
 export async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
@@ -42,14 +43,28 @@ export async function documentInReview(sandboxUrl: string, apiKey: string, fileN
 	return (await res.body.json()) as { status: string; document_id: string; review_id: string };
 }
 
+function credentialReference(credential: Credential): NodeSpec['credentials'] {
+	return { documentExtractionApi: { id: credential.id, name: credential.name } };
+}
+
+/** The Document Extraction action node; `settings` adds node settings such as `onError`. */
+export function actionNode(name: string, credential: Credential, parameters: Record<string, unknown>, settings: Partial<NodeSpec> = {}): NodeSpec {
+	return { name, type: ACTION_NODE_TYPE, typeVersion: 1, parameters, credentials: credentialReference(credential), ...settings };
+}
+
+/** Parameters of Extract: the file in the binary property `data`, the simplified output, no options; `overrides` win. */
+export function extractParameters(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+	return { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', options: {}, ...overrides };
+}
+
 /** The Document Extraction Trigger, as a workflow's first node. */
 export function reviewTriggerNode(credential: Credential, events: string[] = ['document.verified', 'document.rejected']): NodeSpec {
 	return {
 		name: 'Review finished',
-		type: PACKAGE_TRIGGER_TYPE,
+		type: TRIGGER_NODE_TYPE,
 		typeVersion: 1,
 		parameters: { events, outputMode: 'simplified', options: {} },
-		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
+		credentials: credentialReference(credential),
 	};
 }
 

@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	PACKAGE_NAME,
 	REPO_ROOT,
+	actionNode,
 	executionError,
+	extractParameters,
 	nodeJson,
 	readFileNode,
 	sandboxState,
@@ -33,11 +35,6 @@ const secrets: string[] = [];
 
 const state = async () => await sandboxState(sandbox.url);
 
-function actionNode(name: string, credential: Credential, parameters: Record<string, unknown>): NodeSpec {
-	return { name, type: `${PACKAGE_NAME}.documentExtraction`, typeVersion: 1, parameters, credentials: { documentExtractionApi: { id: credential.id, name: credential.name } } };
-}
-
-const extractParameters = { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', options: {} };
 
 /** Copies an example file into n8n's allowed folder and returns its path there. */
 function allowedCopy(fileName: string): string {
@@ -82,7 +79,7 @@ describe('Document Extraction action node in a real n8n', () => {
 
 	it('extracts a confident invoice (auto-verified) into the simplified fields', async () => {
 		const before = (await state()).counts.extractRequests;
-		const { response, execution } = await runWorkflow('e2e extract (verified)', [readFileNode('Read invoice', allowedCopy('invoice-acme.json')), actionNode('Extract', pilot, extractParameters)]);
+		const { response, execution } = await runWorkflow('e2e extract (verified)', [readFileNode('Read invoice', allowedCopy('invoice-acme.json')), actionNode('Extract', pilot, extractParameters())]);
 		expect(response.status, response.text).toBe(200);
 		expect(execution.status).toBe('success');
 		const [item] = nodeJson(execution, 'Extract');
@@ -114,7 +111,7 @@ describe('Document Extraction action node in a real n8n', () => {
 	it('extracts a low-confidence invoice (needs review: review_id, invoice fields null) and looks up its status', async () => {
 		const { response, execution } = await runWorkflow('e2e extract (needs review) + status', [
 			readFileNode('Read invoice', allowedCopy('invoice-blurry.json')),
-			actionNode('Extract', enterprise, extractParameters),
+			actionNode('Extract', enterprise, extractParameters()),
 			actionNode('Get Status', enterprise, { resource: 'document', operation: 'getStatus', documentId: '={{ $json.document_id }}', options: {} }),
 		], {
 			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
@@ -165,7 +162,7 @@ describe('Document Extraction action node in a real n8n', () => {
 		bytes.write('%PDF-1.4\n');
 		writeFileSync(path, bytes);
 		const before = await state();
-		const { execution } = await runWorkflow('e2e oversize', [readFileNode('Read invoice', path), actionNode('Extract', pilot, extractParameters)]);
+		const { execution } = await runWorkflow('e2e oversize', [readFileNode('Read invoice', path), actionNode('Extract', pilot, extractParameters())]);
 		expect(execution.status).toBe('error');
 		const error = executionError(execution, 'Extract');
 		expect(error?.message).toBe('"too-big.pdf" is too large for your tier');

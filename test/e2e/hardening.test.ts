@@ -8,11 +8,12 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	PACKAGE_NAME,
 	REPO_ROOT,
+	actionNode,
 	codeNode,
 	documentInReview as submitForReview,
 	eventually,
+	extractParameters,
 	log,
 	reviewTriggerNode,
 	signBody,
@@ -62,15 +63,9 @@ async function documentInReview(): Promise<{ document_id: string; review_id: str
 	return body;
 }
 
-function extractNode(name: string, parameters: Record<string, unknown>, continueOnFail = true): NodeSpec {
-	return {
-		name,
-		type: `${PACKAGE_NAME}.documentExtraction`,
-		typeVersion: 1,
-		parameters,
-		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
-		...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-	} as NodeSpec;
+/** The action node with "On Error: Continue": a failed item goes on with its error. */
+function extractNode(name: string, parameters: Record<string, unknown>): NodeSpec {
+	return actionNode(name, credential, parameters, { onError: 'continueRegularOutput' });
 }
 
 /** Creates and activates Webhook → nodes, calls it once, returns the execution. */
@@ -212,7 +207,7 @@ describe('Hardening in a real n8n', () => {
 		const documentsBefore = (await state()).documents.length;
 		const execution = await runOnce('hardening: faults', [
 			readFileNode('Read invoices', join(stack.n8n.fileAccessDirs[0], 'fault-*.json')),
-			extractNode('Extract', { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', options: {} }),
+			extractNode('Extract', extractParameters()),
 		]);
 		expect(execution.status).toBe('success');
 		const items = allOutputItems(execution, 'Extract');
@@ -246,7 +241,7 @@ describe('Hardening in a real n8n', () => {
 		const before = (await state()).counts;
 		const extract = await runOnce('hardening: bad files', [
 			codeNode('Bad files', makeItems),
-			extractNode('Extract', { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', options: {} }),
+			extractNode('Extract', extractParameters()),
 		]);
 		const status = await runOnce('hardening: bad document ids', [
 			codeNode('Bad ids', `return ${JSON.stringify(badIds)}.map((id) => ({ json: { id } }));`),
@@ -276,7 +271,7 @@ describe('Hardening in a real n8n', () => {
 		const before = (await state()).documents.length;
 		const execution = await runOnce('hardening: odd names', [
 			codeNode('Odd names', `return ${JSON.stringify(files)}.map((file) => ({ json: { name: file.fileName }, binary: { data: { data: file.data, mimeType: file.mimeType, fileName: file.fileName } } }));`),
-			extractNode('Extract', { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', options: {} }),
+			extractNode('Extract', extractParameters()),
 		]);
 		const items = allOutputItems(execution, 'Extract');
 		expect(items).toHaveLength(names.length);

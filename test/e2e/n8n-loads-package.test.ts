@@ -4,10 +4,8 @@
 // loaded by a real n8n 2.40.7: both node types and the credential type are known to n8n.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_NAME, startStack, stopAll, type Stack } from '../../local-n8n/index.ts';
+import { ACTION_NODE_TYPE as ACTION, PACKAGE_NAME, startStack, stopAll, TRIGGER_NODE_TYPE as TRIGGER, type Stack } from '../../local-n8n/index.ts';
 
-const ACTION = `${PACKAGE_NAME}.documentExtraction`;
-const TRIGGER = `${PACKAGE_NAME}.documentExtractionTrigger`;
 const CREDENTIAL = 'documentExtractionApi';
 
 let stack: Stack;

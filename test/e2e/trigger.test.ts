@@ -16,6 +16,7 @@ import {
 	eventually,
 	nodeJson,
 	registerSecret,
+	reviewTriggerNode,
 	sandboxControl,
 	sandboxDeliveries,
 	sandboxState,
@@ -118,13 +119,7 @@ function verifiedPayload(documentId: string): string {
 function triggerDefinition(name: string, events: string[], withCredential: Credential = credential) {
 	return triggerWorkflow({
 		name,
-		trigger: {
-			name: 'Review finished',
-			type: `${PACKAGE_NAME}.documentExtractionTrigger`,
-			typeVersion: 1,
-			parameters: { events, outputMode: 'simplified', options: {} },
-			credentials: { documentExtractionApi: { id: withCredential.id, name: withCredential.name } },
-		},
+		trigger: reviewTriggerNode(withCredential, events),
 	});
 }
 

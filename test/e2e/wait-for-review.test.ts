@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	PACKAGE_NAME,
 	REPO_ROOT,
+	actionNode,
 	codeNode,
+	extractParameters,
 	log,
 	nodeJson,
 	readFileNode,
@@ -56,13 +57,7 @@ async function createWorkflow(name: string, fileName: string, parameters: Record
 	const waitForReview = parameters.waitForReview === true;
 	const outputs = waitForReview ? ['On Verified', 'On Rejected', 'On Timed Out'] : ['On Verified', 'On Needs Review'];
 	if ((parameters.options as { skipDuplicates?: boolean } | undefined)?.skipDuplicates) outputs.push('On Already Submitted');
-	const extract: NodeSpec = {
-		name: 'Extract',
-		type: `${PACKAGE_NAME}.documentExtraction`,
-		typeVersion: 1,
-		parameters: { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', ...parameters },
-		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
-	};
+	const extract = actionNode('Extract', credential, extractParameters(parameters));
 	const definition = webhookWorkflow({
 		name,
 		responseMode: 'onReceived',
