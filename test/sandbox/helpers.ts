@@ -30,7 +30,7 @@ export const MIB = 1024 * 1024;
 let tlsOnce: IssuedCertificates | undefined;
 
 /** A throwaway CA and a server certificate for 127.0.0.1 / localhost (2 days). Made once per test file. */
-export function testTls(): IssuedCertificates {
+function testTls(): IssuedCertificates {
 	if (tlsOnce) return tlsOnce;
 	const dir = mkdtempSync(join(tmpdir(), 'sandbox-tls-'));
 	try {
