@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { NODE_NAMES } from '../shared/nodeTypes';
 import * as document from './actions/document/Document.resource';
 import { OUTPUTS_EXPRESSION, REVIEW_CALLBACK_WEBHOOKS } from './actions/document/extractOutputs';
 import { receiveReviewResult } from './actions/document/reviewCallback';
@@ -18,7 +19,7 @@ import * as webhook from './actions/webhook/Webhook.resource';
 export class DocumentExtraction implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Document Extraction',
-		name: 'documentExtraction',
+		name: NODE_NAMES.action,
 		icon: { light: 'file:documentExtraction.svg', dark: 'file:documentExtraction.dark.svg' },
 		group: ['transform'],
 		version: 1,

@@ -31,6 +31,8 @@ import type {
 } from 'n8n-workflow';
 import { vi } from 'vitest';
 
+import { CREDENTIAL_TYPE } from '../../../nodes/shared/constants';
+import { NODE_TYPES } from '../../../nodes/shared/nodeTypes';
 import { TestCredentialsHelper } from './credentialsHelper';
 import type { MemoryDeduplicator } from './deduplicator';
 import { useMemoryDeduplicator } from './deduplicator';
@@ -47,9 +49,9 @@ export type { FixtureFile, FixtureItem } from './sourceNode';
 export type { BinaryMode } from './runtime';
 export { disposeRuntime } from './runtime';
 
-export const PACKAGE_NAME = 'n8n-nodes-document-extraction';
-export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.documentExtraction`;
-export const CREDENTIAL_TYPE = 'documentExtractionApi';
+export { PACKAGE_NAME } from '../../../nodes/shared/nodeTypes';
+export const ACTION_NODE_TYPE = NODE_TYPES.action;
+export { CREDENTIAL_TYPE } from '../../../nodes/shared/constants';
 export const NODE_NAME = 'Document Extraction';
 export const SOURCE_NODE_NAME = 'Source';
 
@@ -130,8 +132,10 @@ export interface RunOptions {
 	items?: FixtureItem[];
 	/** Overrides of the stored credential data (merged into DEFAULT_CREDENTIALS). */
 	credentials?: ICredentialDataDecryptedObject;
-	/** The node's "On Error: Continue" setting. */
+	/** The node's "On Error: Continue (using regular output)" setting. */
 	continueOnFail?: boolean;
+	/** The node's "On Error" setting, when it is another than continueOnFail's. */
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 	/** n8n's own address (see WorkflowRunSettings). */
 	n8nBaseUrl?: string;
 }
@@ -366,6 +370,7 @@ export async function setupHarness(): Promise<Harness> {
 						parameters,
 						credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Document Extraction account' } },
 						...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+						...(options.onError ? { onError: options.onError } : {}),
 					},
 				],
 				connections: {

@@ -39,21 +39,20 @@ describe('Continue On Fail', () => {
 
 		expect(result.error()).toBeUndefined();
 		expect(result.run.status).toBe('success');
-		// Verified and error items on the first output (n8n's convention for Continue On Fail), the
-		// document in review on Needs Review: every input item accounted for, in order.
-		const [output, needsReview] = result.outputs();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(needsReview.map((item) => item.pairedItem)).toEqual([{ item: 2 }]);
-		output.push(...needsReview);
-		expect(output[0].json).toMatchObject({ document_id: 'doc_one', status: 'verified' });
-		expect(output[0].json).not.toHaveProperty('error');
-		expect(output[1].json).toEqual({
+		// The verified document on Verified; the failed item and the document in review on Needs Review
+		// (a failure needs a person, it is never taken for verified): every input item accounted for.
+		const [verified, needsReview] = result.outputs();
+		expect(verified.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+		expect(needsReview.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
+		expect(verified[0].json).toMatchObject({ document_id: 'doc_one', status: 'verified' });
+		expect(verified[0].json).not.toHaveProperty('error');
+		expect(needsReview[0].json).toEqual({
 			error: expect.stringMatching(/refused the request as invalid \(400\)/),
 			error_description: 'The service said: The file could not be parsed as PDF',
 			http_code: 400,
 		});
-		expect(output[2].json).toMatchObject({ document_id: 'doc_three', status: 'needs_review' });
-		expect(output[2].json).not.toHaveProperty('error');
+		expect(needsReview[1].json).toMatchObject({ document_id: 'doc_three', status: 'needs_review' });
+		expect(needsReview[1].json).not.toHaveProperty('error');
 		expect(service().requests).toHaveLength(3);
 	});
 
@@ -68,13 +67,15 @@ describe('Continue On Fail', () => {
 		items[1] = itemWithFile(Buffer.from('hello'), 'notes.txt', 'text/plain');
 		const result = await harness().run({ parameters: extractParameters(), items, continueOnFail: true });
 
-		const output = result.output();
-		expect(output.map((item) => [item.pairedItem, item.json.document_id ?? null, item.json.error ?? null])).toEqual([
+		const [verified, needsReview] = result.outputs();
+		expect(verified.map((item) => [item.pairedItem, item.json.document_id ?? null, item.json.error ?? null])).toEqual([
 			[{ item: 0 }, 'doc_one', null],
-			[{ item: 1 }, null, 'The file "notes.txt" (text/plain) is not a type the service reads'],
 			[{ item: 2 }, 'doc_three', null],
 		]);
-		expect(output[1].json).not.toHaveProperty('http_code');
+		expect(needsReview.map((item) => [item.pairedItem, item.json.error ?? null])).toEqual([
+			[{ item: 1 }, 'The file "notes.txt" (text/plain) is not a type the service reads'],
+		]);
+		expect(needsReview[0].json).not.toHaveProperty('http_code');
 		expect(service().requests).toHaveLength(2);
 	});
 
@@ -82,12 +83,47 @@ describe('Continue On Fail', () => {
 		service().on('POST', '/v1/extract', { error: { code: 'ECONNRESET', message: 'socket hang up' } });
 		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())], continueOnFail: true });
 
-		const [item] = result.output();
+		const [verified, [item]] = result.outputs();
+		expect(verified).toEqual([]);
 		expect(item.pairedItem).toEqual({ item: 0 });
 		expect(item.json.error_description).toMatch(/not sent again/);
 		// Regression guard: the transport builds NodeApiError from { code }, which n8n reads as the HTTP
 		// code "ECONNRESET"; the router then outputs Number("ECONNRESET"), i.e. NaN.
 		expect(item.json.http_code === undefined || Number.isInteger(item.json.http_code)).toBe(true);
+	});
+
+	it('Continue (using error output): the failed item on n8n\'s error output, paired, nothing on Verified or Needs Review', async () => {
+		service().on(
+			'POST',
+			'/v1/extract',
+			{ status: 200, body: { ...VERIFIED, document_id: 'doc_one' } },
+			{ status: 400, body: serviceError('invalid_file', 'The file could not be parsed as PDF') },
+		);
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: threeFiles().slice(0, 2),
+			onError: 'continueErrorOutput',
+		});
+
+		const [verified, needsReview, errorOutput] = result.outputs();
+		expect(verified.map((item) => item.json.document_id)).toEqual(['doc_one']);
+		expect(needsReview).toEqual([]);
+		// n8n shapes the error output's items itself: the message in json.error, the whole error beside it.
+		expect(errorOutput.map((item) => [item.pairedItem, item.json.error, item.error?.description])).toEqual([
+			[{ item: 1 }, expect.stringMatching(/refused the request as invalid \(400\)/), 'The service said: The file could not be parsed as PDF'],
+		]);
+	});
+
+	it('other operations keep their one output for a failed item', async () => {
+		service().on('GET', `/v1/status/${DOCUMENT_ID}`, { status: 404, body: serviceError('not_found', 'No such document') });
+		const result = await harness().run({
+			parameters: { resource: 'document', operation: 'getStatus', documentId: DOCUMENT_ID },
+			continueOnFail: true,
+		});
+
+		const outputs = result.outputs();
+		expect(outputs).toHaveLength(1);
+		expect(outputs[0].map((item) => [item.pairedItem, item.json.http_code])).toEqual([[{ item: 0 }, 404]]);
 	});
 
 	it('without Continue On Fail the node stops at the failing item: no output, later items not sent', async () => {

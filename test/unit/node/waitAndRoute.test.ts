@@ -228,13 +228,13 @@ describe('Extract with Wait for Review', () => {
 		expect(parts.find((part) => part.name === 'webhook_url')!.data.toString()).toMatch(/^https:\/\/localhost:5678\/webhook-waiting\//);
 	});
 
-	it('with Continue On Fail, a refused upload is an error item on the first output, paired', async () => {
+	it('with Continue On Fail, a refused upload is an error item on Rejected, paired, never on Verified', async () => {
 		service().on('POST', '/v1/extract', { status: 400, body: { success: false, error: { code: 'invalid_file', message: 'Not a PDF' } } });
 		const result = await harness().run({ parameters: waitParameters(), items: [itemWithFile(pdfBytes())], continueOnFail: true });
 		expect(result.run.status).toBe('success');
-		const [first, rejected, timedOut] = result.outputs();
-		expect(first).toEqual([{ json: expect.objectContaining({ http_code: 400 }), pairedItem: { item: 0 } }]);
-		expect([rejected, timedOut]).toEqual([[], []]);
+		const [verified, rejected, timedOut] = result.outputs();
+		expect(rejected).toEqual([{ json: expect.objectContaining({ http_code: 400 }), pairedItem: { item: 0 } }]);
+		expect([verified, timedOut]).toEqual([[], []]);
 	});
 
 	it(`${SOURCE_NODE_NAME} items keep their own data: the waiting node changes only its own stack entry`, async () => {

@@ -3,8 +3,8 @@
 import type { IHookFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node';
-import { secretFingerprint } from '../../../nodes/DocumentExtractionTrigger/registration';
+import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node';
+import { secretFingerprint } from '../../../nodes/DocumentExtraction/trigger/registration';
 
 function hookContext(options: { url: string; events?: string[]; secret?: string; staticData?: Record<string, unknown>; onRequest?: () => void }) {
 	const staticData = options.staticData ?? {};

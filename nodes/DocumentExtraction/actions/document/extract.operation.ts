@@ -23,7 +23,7 @@ import {
 	releaseContent,
 } from './duplicateGuard';
 import type { ExtractOutputSettings } from './extractOutputs';
-import { alreadySubmittedOutput, extractOutputNames, OUTPUT } from './extractOutputs';
+import { extractOutputNames, outputIndex } from './extractOutputs';
 import { DEFAULT_TIMEOUT_MINUTES, timedOutItems, waitForReview, waitPrerequisites } from './waitForReview';
 
 const properties: INodeProperties[] = [
@@ -165,7 +165,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const claim = await claimContent.call(this, contentHash);
 		if (claim.duplicate) {
 			this.logger.info(`Document Extraction: "${fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`);
-			outputs[alreadySubmittedOutput(settings)].push({
+			outputs[outputIndex(settings, 'alreadySubmitted')].push({
 				json: alreadySubmittedItem(fileName, contentHash, claim.earlier),
 				pairedItem: { item: itemIndex },
 			});
@@ -200,7 +200,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		(json) => ({ json, pairedItem: { item: itemIndex } }),
 	);
 	if (verified) {
-		outputs[OUTPUT.verified].push(...items);
+		outputs[outputIndex(settings, 'verified')].push(...items);
 	} else if (settings.waitForReview) {
 		if (!documentId) {
 			throw new NodeOperationError(this.getNode(), 'The service answered without a document_id, so there is no review to wait for', {
@@ -214,10 +214,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			documentId,
 			timeoutMinutes,
 			timedOutItems(outputMode, response, timeoutMinutes, itemIndex),
-			outputs.length,
+			settings,
 		);
 	} else {
-		outputs[OUTPUT.needsReview].push(...items);
+		outputs[outputIndex(settings, 'needsReview')].push(...items);
 	}
 	return outputs;
 }
