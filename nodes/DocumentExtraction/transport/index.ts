@@ -39,7 +39,7 @@ export interface ApiRequest {
 const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-export async function baseUrlOf(this: ApiContext, itemIndex?: number): Promise<string> {
+async function baseUrlOf(this: ApiContext, itemIndex?: number): Promise<string> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	try {

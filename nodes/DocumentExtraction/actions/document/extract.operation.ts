@@ -45,11 +45,11 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to pause the workflow until a human reviewer has finished a document that needs review, then continue with the reviewed data. Confident documents pass straight through.',
+			'Whether to pause the workflow until a human reviewer has finished a document that needs review, then continue with the reviewed data. Confident documents pass straight through. With On Error "Continue (using regular output)", a document that fails comes out with its error on Needs Review (on Rejected when waiting), never on Verified.',
 	},
 	{
 		displayName:
-			'The workflow pauses (holding no resources) until the signed review result arrives at this execution\'s resume URL, then continues on <b>Verified</b> or <b>Rejected</b>; with no result in time it continues on <b>Timed Out</b>. One document per execution: put a Loop Over Items node before this one for several files. Needs the Webhook Signing Secret in the credential and n8n reachable over HTTPS.',
+			'The workflow pauses (holding no resources) until the signed review result arrives at this execution\'s resume URL, then continues on <b>Verified</b> or <b>Rejected</b>; with no result in time it continues on <b>Timed Out</b>. One document per execution: put a Loop Over Items node before this one for several files. Needs the Webhook Signing Secret in the credential and n8n reachable over HTTPS. With On Error "Continue (using regular output)", a document that fails continues on <b>Rejected</b> with its error, never on Verified.',
 		name: 'waitForReviewNotice',
 		type: 'notice',
 		default: '',

@@ -43,7 +43,7 @@ export const description = updateDisplayOptions(
 );
 
 /** The status fields of the spec, null when absent, followed by anything else the service sent. */
-export function statusOutput(response: IDataObject): IDataObject {
+function statusOutput(response: IDataObject): IDataObject {
 	const text = (value: unknown) => (typeof value === 'string' ? value : null);
 	return {
 		document_id: text(response.document_id),
