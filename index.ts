@@ -1,3 +1,3 @@
-export { DocumentExtractionApi } from './credentials/DocumentExtractionApi.credentials';
-export { DocumentExtraction } from './nodes/DocumentExtraction/DocumentExtraction.node';
-export { DocumentExtractionTrigger } from './nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node';
+export { DocumentExtractionApi } from './credentials/DocumentExtractionApi.credentials.ts';
+export { DocumentExtraction } from './nodes/DocumentExtraction/DocumentExtraction.node.ts';
+export { DocumentExtractionTrigger } from './nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';

@@ -8,17 +8,18 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../shared/constants';
-import * as document from './actions/document/Document.resource';
-import { OUTPUTS_EXPRESSION, REVIEW_CALLBACK_WEBHOOKS } from './actions/document/extractOutputs';
-import { receiveReviewResult } from './actions/document/reviewCallback';
-import { router } from './actions/router';
-import * as webhook from './actions/webhook/Webhook.resource';
+import { CREDENTIAL_TYPE } from '../shared/constants.ts';
+import { NODE_NAMES } from '../shared/nodeTypes.ts';
+import * as document from './actions/document/Document.resource.ts';
+import { OUTPUTS_EXPRESSION, REVIEW_CALLBACK_WEBHOOKS } from './actions/document/extractOutputs.ts';
+import { receiveReviewResult } from './actions/document/reviewCallback.ts';
+import { router } from './actions/router.ts';
+import * as webhook from './actions/webhook/Webhook.resource.ts';
 
 export class DocumentExtraction implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Document Extraction',
-		name: 'documentExtraction',
+		name: NODE_NAMES.action,
 		icon: { light: 'file:documentExtraction.svg', dark: 'file:documentExtraction.dark.svg' },
 		group: ['transform'],
 		version: 1,

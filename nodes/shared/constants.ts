@@ -3,13 +3,9 @@ export const CREDENTIAL_TYPE = 'documentExtractionApi';
 
 /** Webhook events of the spec's Events table (D16: no others exist). */
 export const WEBHOOK_EVENTS = ['document.verified', 'document.rejected'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** Header carrying the delivery signature (compared case-insensitively, as HTTP headers are). */
 export const SIGNATURE_HEADER = 'x-service-signature';
-
-/** Confidence strictly above this is verified automatically (spec Limits; D2 for exactly 0.95). */
-export const AUTO_VERIFY_THRESHOLD = 0.95;
 
 /** Paths of the spec's endpoints, relative to the credential's base URL. */
 export const API_PATHS = {
@@ -17,7 +13,3 @@ export const API_PATHS = {
 	status: (documentId: string) => `/v1/status/${encodeURIComponent(documentId)}`,
 	registerWebhook: '/webhooks/register',
 } as const;
-
-/** Documentation for users: where the nodes and their decisions are described. */
-export const DOCUMENTATION_URL =
-	'https://github.com/document-extraction/n8n-nodes-document-extraction#readme';

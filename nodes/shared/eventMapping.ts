@@ -4,8 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OutputMode } from './invoiceMapping';
-import { asNumber, invoiceOutput } from './invoiceMapping';
+import type { OutputMode } from './invoiceMapping.ts';
+import { asNumber, invoiceOutput } from './invoiceMapping.ts';
 
 function text(value: unknown): string | null {
 	return typeof value === 'string' ? value : null;

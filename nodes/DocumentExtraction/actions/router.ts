@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import * as document from './document/Document.resource';
-import { extractOutputNames } from './document/extractOutputs';
-import * as webhook from './webhook/Webhook.resource';
+import * as document from './document/Document.resource.ts';
+import type { NodeOutputParameters } from './document/extractOutputs.ts';
+import { failedItemOutput, nodeOutputCount } from './document/extractOutputs.ts';
+import * as webhook from './webhook/Webhook.resource.ts';
 
 /** An operation's result for one item: items per output (one-output operations fill only the first). */
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[][]>;
@@ -19,25 +20,28 @@ const operations: Record<string, Record<string, Operation>> = {
 	webhook: { register: single(webhook.register.execute) },
 };
 
-/** How many outputs the node has with its current parameters (the same rule as its `outputs` expression). */
-function outputCount(this: IExecuteFunctions): number {
-	const resource = this.getNodeParameter('resource', 0, 'document') as string;
-	const operation = this.getNodeParameter('operation', 0, 'extract') as string;
-	if (resource !== 'document' || operation !== 'extract') return 1;
-	const waitForReview = this.getNodeParameter('waitForReview', 0, false) as boolean;
+/** The parameters that decide the node's outputs (the same for every item: outputs are per node). */
+function outputParameters(this: IExecuteFunctions): NodeOutputParameters {
 	const options = this.getNodeParameter('options', 0, {}) as { skipDuplicates?: boolean };
-	return extractOutputNames({ waitForReview, skipDuplicates: options.skipDuplicates === true }).length;
+	return {
+		resource: this.getNodeParameter('resource', 0, 'document') as string,
+		operation: this.getNodeParameter('operation', 0, 'extract') as string,
+		waitForReview: this.getNodeParameter('waitForReview', 0, false) === true,
+		skipDuplicates: options.skipDuplicates === true,
+	};
 }
 
 /**
  * Runs the chosen operation once per input item and routes its items to the outputs. With Continue On
- * Fail, a failed item becomes an error item on the first output (n8n's convention; "Continue (using
- * error output)" moves it to the error output). As an AI tool, everything goes to the one output the
- * agent reads.
+ * Fail, a failed item becomes an error item on the output the rule names for failures (Extract: the one
+ * that needs a person, never Verified; other operations: their one output). "Continue (using error
+ * output)" hands it to n8n, which moves it to the error output. As an AI tool, everything goes to the
+ * one output the agent reads.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const outputs: INodeExecutionData[][] = Array.from({ length: outputCount.call(this) }, () => []);
+	const parameters = outputParameters.call(this);
+	const outputs: INodeExecutionData[][] = Array.from({ length: nodeOutputCount(parameters) }, () => []);
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -54,13 +58,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		} catch (error) {
 			if (this.continueOnFail()) {
 				const nodeError = error as NodeApiError | NodeOperationError;
-				outputs[0].push({
+				outputs[failedItemOutput(parameters)].push({
 					json: {
 						error: nodeError.message,
 						...(nodeError.description ? { error_description: nodeError.description } : {}),
 						...(error instanceof NodeApiError && error.httpCode ? { http_code: Number(error.httpCode) } : {}),
 					},
 					pairedItem: { item: itemIndex },
+					// n8n's error output recognises a failed item by its error (the json has more than `error`).
+					...(this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}),
 				});
 				continue;
 			}

@@ -12,9 +12,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../shared/constants';
-import { adviceForStatus, serviceErrorText } from './errors';
-import { retryDelayMs } from './retryPolicy';
+import { CREDENTIAL_TYPE } from '../../shared/constants.ts';
+import { adviceForStatus, serviceErrorText } from './errors.ts';
+import { retryDelayMs } from './retryPolicy.ts';
 
 export type ApiContext = IExecuteFunctions | IHookFunctions;
 
@@ -39,7 +39,7 @@ export interface ApiRequest {
 const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-export async function baseUrlOf(this: ApiContext, itemIndex?: number): Promise<string> {
+async function baseUrlOf(this: ApiContext, itemIndex?: number): Promise<string> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	try {

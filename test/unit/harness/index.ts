@@ -31,6 +31,8 @@ import type {
 } from 'n8n-workflow';
 import { vi } from 'vitest';
 
+import { CREDENTIAL_TYPE } from '../../../nodes/shared/constants.ts';
+import { NODE_TYPES } from '../../../nodes/shared/nodeTypes.ts';
 import { TestCredentialsHelper } from './credentialsHelper.ts';
 import type { MemoryDeduplicator } from './deduplicator.ts';
 import { useMemoryDeduplicator } from './deduplicator.ts';
@@ -47,9 +49,9 @@ export type { FixtureFile, FixtureItem } from './sourceNode.ts';
 export type { BinaryMode } from './runtime.ts';
 export { disposeRuntime } from './runtime.ts';
 
-export const PACKAGE_NAME = 'n8n-nodes-document-extraction';
-export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.documentExtraction`;
-export const CREDENTIAL_TYPE = 'documentExtractionApi';
+export { PACKAGE_NAME } from '../../../nodes/shared/nodeTypes.ts';
+export const ACTION_NODE_TYPE = NODE_TYPES.action;
+export { CREDENTIAL_TYPE } from '../../../nodes/shared/constants.ts';
 export const NODE_NAME = 'Document Extraction';
 export const SOURCE_NODE_NAME = 'Source';
 
@@ -130,8 +132,10 @@ export interface RunOptions {
 	items?: FixtureItem[];
 	/** Overrides of the stored credential data (merged into DEFAULT_CREDENTIALS). */
 	credentials?: ICredentialDataDecryptedObject;
-	/** The node's "On Error: Continue" setting. */
+	/** The node's "On Error: Continue (using regular output)" setting. */
 	continueOnFail?: boolean;
+	/** The node's "On Error" setting, when it is another than continueOnFail's. */
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 	/** n8n's own address (see WorkflowRunSettings). */
 	n8nBaseUrl?: string;
 }
@@ -370,6 +374,7 @@ export async function setupHarness(): Promise<Harness> {
 						parameters,
 						credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Document Extraction account' } },
 						...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+						...(options.onError ? { onError: options.onError } : {}),
 					},
 				],
 				connections: {

@@ -9,6 +9,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { DocumentExtraction } from '../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
+import { NODE_TYPES } from '../../../nodes/shared/nodeTypes.ts';
 import { computeSignature } from '../../../nodes/shared/signature.ts';
 
 const SECRET = 'whsec_UNITTEST_callback_0123456789abcdef';
@@ -75,7 +76,7 @@ async function deliver(call: Call) {
 			}
 			return call.parameters && name in call.parameters ? call.parameters[name] : fallback;
 		},
-		getNode: () => ({ id: 'n', name: 'Wait for "review"', type: 'documentExtraction', typeVersion: 1, position: [0, 0], parameters: {} }),
+		getNode: () => ({ id: 'n', name: 'Wait for "review"', type: NODE_TYPES.action, typeVersion: 1, position: [0, 0], parameters: {} }),
 		logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined },
 	} as unknown as IWebhookFunctions;
 	const result = await new DocumentExtraction().webhook.call(context);

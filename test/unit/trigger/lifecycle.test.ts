@@ -3,8 +3,9 @@
 import type { IHookFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node.ts';
-import { secretFingerprint } from '../../../nodes/DocumentExtractionTrigger/registration.ts';
+import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
+import { secretFingerprint } from '../../../nodes/DocumentExtraction/trigger/registration.ts';
+import { NODE_TYPES } from '../../../nodes/shared/nodeTypes.ts';
 
 function hookContext(options: { url: string; events?: string[]; secret?: string; staticData?: Record<string, unknown>; onRequest?: () => void }) {
 	const staticData = options.staticData ?? {};
@@ -13,7 +14,7 @@ function hookContext(options: { url: string; events?: string[]; secret?: string;
 		getNodeParameter: (name: string) => (name === 'events' ? (options.events ?? ['document.verified', 'document.rejected']) : undefined),
 		getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: options.secret ?? '', tier: 'pilot' }),
 		getWorkflowStaticData: () => staticData,
-		getNode: () => ({ id: 'n1', name: 'Review finished', type: 'documentExtractionTrigger', typeVersion: 1, position: [0, 0], parameters: {} }),
+		getNode: () => ({ id: 'n1', name: 'Review finished', type: NODE_TYPES.trigger, typeVersion: 1, position: [0, 0], parameters: {} }),
 		logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined },
 		helpers: {
 			httpRequestWithAuthentication: async () => {

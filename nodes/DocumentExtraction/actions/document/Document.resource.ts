@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as extract from './extract.operation';
-import * as getStatus from './getStatus.operation';
+import * as extract from './extract.operation.ts';
+import * as getStatus from './getStatus.operation.ts';
 
 export { extract, getStatus };
 

@@ -7,7 +7,7 @@
 import { createHash } from 'crypto';
 import type { ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { UploadSource } from '../../transport/upload';
+import type { UploadSource } from '../../transport/upload.ts';
 
 const SCOPE = 'workflow';
 const STORE_OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: 10_000 };

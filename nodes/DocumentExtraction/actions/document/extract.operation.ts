@@ -1,30 +1,30 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { API_PATHS, CREDENTIAL_TYPE } from '../../../shared/constants';
-import type { OutputMode } from '../../../shared/invoiceMapping';
-import { documentFields, invoiceOutput } from '../../../shared/invoiceMapping';
-import { fileSizeProblem } from '../../../shared/tierLimits';
+import { API_PATHS, CREDENTIAL_TYPE } from '../../../shared/constants.ts';
+import type { OutputMode } from '../../../shared/invoiceMapping.ts';
+import { documentFields, invoiceOutput } from '../../../shared/invoiceMapping.ts';
+import { fileSizeProblem } from '../../../shared/tierLimits.ts';
 import {
 	CONTENT_TYPE_BY_KIND,
 	documentKind,
 	httpsUrlProblem,
 	SUPPORTED_TYPES_LABEL,
 	uploadFileName,
-} from '../../../shared/validation';
-import { apiRequest } from '../../transport';
-import { extractForm, uploadSource } from '../../transport/upload';
-import { outputModeProperty } from '../../../shared/outputMode.description';
+} from '../../../shared/validation.ts';
+import { apiRequest } from '../../transport/index.ts';
+import { extractForm, uploadSource } from '../../transport/upload.ts';
+import { outputModeProperty } from '../../../shared/outputMode.description.ts';
 import {
 	alreadySubmittedItem,
 	claimContent,
 	contentSha256,
 	rememberSubmission,
 	releaseContent,
-} from './duplicateGuard';
-import type { ExtractOutputSettings } from './extractOutputs';
-import { alreadySubmittedOutput, extractOutputNames, OUTPUT } from './extractOutputs';
-import { DEFAULT_TIMEOUT_MINUTES, timedOutItems, waitForReview, waitPrerequisites } from './waitForReview';
+} from './duplicateGuard.ts';
+import type { ExtractOutputSettings } from './extractOutputs.ts';
+import { extractOutputNames, outputIndex } from './extractOutputs.ts';
+import { DEFAULT_TIMEOUT_MINUTES, timedOutItems, waitForReview, waitPrerequisites } from './waitForReview.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -45,11 +45,11 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to pause the workflow until a human reviewer has finished a document that needs review, then continue with the reviewed data. Confident documents pass straight through.',
+			'Whether to pause the workflow until a human reviewer has finished a document that needs review, then continue with the reviewed data. Confident documents pass straight through. With On Error "Continue (using regular output)", a document that fails comes out with its error on Needs Review (on Rejected when waiting), never on Verified.',
 	},
 	{
 		displayName:
-			'The workflow pauses (holding no resources) until the signed review result arrives at this execution\'s resume URL, then continues on <b>Verified</b> or <b>Rejected</b>; with no result in time it continues on <b>Timed Out</b>. One document per execution: put a Loop Over Items node before this one for several files. Needs the Webhook Signing Secret in the credential and n8n reachable over HTTPS.',
+			'The workflow pauses (holding no resources) until the signed review result arrives at this execution\'s resume URL, then continues on <b>Verified</b> or <b>Rejected</b>; with no result in time it continues on <b>Timed Out</b>. One document per execution: put a Loop Over Items node before this one for several files. Needs the Webhook Signing Secret in the credential and n8n reachable over HTTPS. With On Error "Continue (using regular output)", a document that fails continues on <b>Rejected</b> with its error, never on Verified.',
 		name: 'waitForReviewNotice',
 		type: 'notice',
 		default: '',
@@ -165,7 +165,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const claim = await claimContent.call(this, contentHash);
 		if (claim.duplicate) {
 			this.logger.info(`Document Extraction: "${fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`);
-			outputs[alreadySubmittedOutput(settings)].push({
+			outputs[outputIndex(settings, 'alreadySubmitted')].push({
 				json: alreadySubmittedItem(fileName, contentHash, claim.earlier),
 				pairedItem: { item: itemIndex },
 			});
@@ -200,7 +200,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		(json) => ({ json, pairedItem: { item: itemIndex } }),
 	);
 	if (verified) {
-		outputs[OUTPUT.verified].push(...items);
+		outputs[outputIndex(settings, 'verified')].push(...items);
 	} else if (settings.waitForReview) {
 		if (!documentId) {
 			throw new NodeOperationError(this.getNode(), 'The service answered without a document_id, so there is no review to wait for', {
@@ -214,10 +214,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			documentId,
 			timeoutMinutes,
 			timedOutItems(outputMode, response, timeoutMinutes, itemIndex),
-			outputs.length,
+			settings,
 		);
 	} else {
-		outputs[OUTPUT.needsReview].push(...items);
+		outputs[outputIndex(settings, 'needsReview')].push(...items);
 	}
 	return outputs;
 }

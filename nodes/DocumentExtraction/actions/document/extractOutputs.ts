@@ -1,49 +1,103 @@
 /**
- * The outputs of Extract (N9). Without waiting: Verified | Needs Review (also documents still
- * processing). With Wait for Review: Verified | Rejected | Timed Out. The duplicate guard adds
- * Already Submitted as the last output. Other operations have one output.
+ * The outputs of Extract (N9), as one rule from which the node's `outputs` expression, the output
+ * indexes and the router's output count all follow. Without waiting: Verified | Needs Review (also
+ * documents still processing). With Wait for Review: Verified | Rejected | Timed Out. The duplicate
+ * guard adds Already Submitted as the last output. Other operations have one output.
  */
-import type { INodeOutputConfiguration, IWebhookDescription } from 'n8n-workflow';
+import type { IWebhookDescription } from 'n8n-workflow';
 
 export interface ExtractOutputSettings {
 	waitForReview: boolean;
 	skipDuplicates: boolean;
 }
 
-export const OUTPUT = {
-	verified: 0,
-	needsReview: 1,
-	rejected: 1,
-	timedOut: 2,
-} as const;
+/** When an output exists: as a check of the settings and as the same check in n8n's expression language. */
+interface OutputCondition {
+	holds: (settings: ExtractOutputSettings) => boolean;
+	expression: string;
+}
+
+const ALWAYS: OutputCondition = { holds: () => true, expression: 'true' };
+const WAITING: OutputCondition = {
+	holds: (settings) => settings.waitForReview,
+	expression: '$parameter.waitForReview === true',
+};
+const NOT_WAITING: OutputCondition = {
+	holds: (settings) => !settings.waitForReview,
+	expression: '$parameter.waitForReview !== true',
+};
+const SKIPPING_DUPLICATES: OutputCondition = {
+	holds: (settings) => settings.skipDuplicates,
+	expression: '($parameter.options || {}).skipDuplicates === true',
+};
+
+export type ExtractOutput = 'verified' | 'needsReview' | 'rejected' | 'timedOut' | 'alreadySubmitted';
+
+interface OutputRule {
+	output: ExtractOutput;
+	displayName: string;
+	when: OutputCondition;
+	/**
+	 * Continue On Fail (regular output) puts failed items here: the output that needs a person, never
+	 * Verified, so a failure is not taken for a checked document.
+	 */
+	takesFailedItems?: true;
+}
+
+/** Extract's outputs in order; an output exists when its condition holds. */
+const EXTRACT_OUTPUTS: readonly OutputRule[] = [
+	{ output: 'verified', displayName: 'Verified', when: ALWAYS },
+	{ output: 'needsReview', displayName: 'Needs Review', when: NOT_WAITING, takesFailedItems: true },
+	{ output: 'rejected', displayName: 'Rejected', when: WAITING, takesFailedItems: true },
+	{ output: 'timedOut', displayName: 'Timed Out', when: WAITING },
+	{ output: 'alreadySubmitted', displayName: 'Already Submitted', when: SKIPPING_DUPLICATES },
+];
+
+function outputsOf(settings: ExtractOutputSettings): OutputRule[] {
+	return EXTRACT_OUTPUTS.filter((rule) => rule.when.holds(settings));
+}
 
 export function extractOutputNames(settings: ExtractOutputSettings): string[] {
-	const names = settings.waitForReview ? ['Verified', 'Rejected', 'Timed Out'] : ['Verified', 'Needs Review'];
-	if (settings.skipDuplicates) names.push('Already Submitted');
-	return names;
+	return outputsOf(settings).map((rule) => rule.displayName);
 }
 
-/** Index of the Already Submitted output. */
-export function alreadySubmittedOutput(settings: ExtractOutputSettings): number {
-	return settings.waitForReview ? 3 : 2;
+/** Index of `output` with these settings; -1 when it does not exist with them. */
+export function outputIndex(settings: ExtractOutputSettings, output: ExtractOutput): number {
+	return outputsOf(settings).findIndex((rule) => rule.output === output);
 }
 
-export function extractOutputs(settings: ExtractOutputSettings): INodeOutputConfiguration[] {
-	return extractOutputNames(settings).map((displayName) => ({ type: 'main', displayName }));
+/** The node's parameters that decide its outputs. */
+export interface NodeOutputParameters extends ExtractOutputSettings {
+	resource: string;
+	operation: string;
+}
+
+function isExtract(parameters: NodeOutputParameters): boolean {
+	return parameters.resource === 'document' && parameters.operation === 'extract';
+}
+
+/** How many outputs the node has with these parameters (one for every operation but Extract). */
+export function nodeOutputCount(parameters: NodeOutputParameters): number {
+	return isExtract(parameters) ? outputsOf(parameters).length : 1;
+}
+
+/** Where Continue On Fail (regular output) puts a failed item. */
+export function failedItemOutput(parameters: NodeOutputParameters): number {
+	if (!isExtract(parameters)) return 0;
+	return outputsOf(parameters).findIndex((rule) => rule.takesFailedItems === true);
 }
 
 /**
- * The node's `outputs` as an n8n expression over its parameters. Missing parameters count as their
- * defaults (resource Document, operation Extract, no waiting, no duplicate guard), so a workflow
- * created through the API with fewer parameters gets the same outputs as one made in the editor.
+ * The node's `outputs` as an n8n expression over its parameters, generated from the rule above.
+ * Missing parameters count as their defaults (resource Document, operation Extract, no waiting, no
+ * duplicate guard), so a workflow created through the API with fewer parameters gets the same
+ * outputs as one made in the editor.
  */
 export const OUTPUTS_EXPRESSION = (
 	'={{ (($parameter.resource || "document") === "document" && ($parameter.operation || "extract") === "extract") ? ' +
-	'[{ type: "main", displayName: "Verified" }]' +
-	'.concat($parameter.waitForReview === true ' +
-	'? [{ type: "main", displayName: "Rejected" }, { type: "main", displayName: "Timed Out" }] ' +
-	': [{ type: "main", displayName: "Needs Review" }])' +
-	'.concat(($parameter.options || {}).skipDuplicates === true ? [{ type: "main", displayName: "Already Submitted" }] : []) ' +
+	`[].concat(${EXTRACT_OUTPUTS.map(
+		(rule) => `${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
+	).join(', ')}) ` +
 	': ["main"] }}'
 ) as `={{${string}}}`;
 

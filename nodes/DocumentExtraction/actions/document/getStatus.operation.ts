@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { API_PATHS } from '../../../shared/constants';
-import { asNumber } from '../../../shared/invoiceMapping';
-import { documentIdProblem } from '../../../shared/validation';
-import { apiRequest } from '../../transport';
+import { API_PATHS } from '../../../shared/constants.ts';
+import { asNumber } from '../../../shared/invoiceMapping.ts';
+import { documentIdProblem } from '../../../shared/validation.ts';
+import { apiRequest } from '../../transport/index.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -43,7 +43,7 @@ export const description = updateDisplayOptions(
 );
 
 /** The status fields of the spec, null when absent, followed by anything else the service sent. */
-export function statusOutput(response: IDataObject): IDataObject {
+function statusOutput(response: IDataObject): IDataObject {
 	const text = (value: unknown) => (typeof value === 'string' ? value : null);
 	return {
 		document_id: text(response.document_id),

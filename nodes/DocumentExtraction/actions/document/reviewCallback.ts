@@ -3,15 +3,14 @@
  * execution's resume URL. Only a delivery signed with the account's signing secret, for the document
  * this execution waits for, resumes it; anything else is answered and the execution keeps waiting.
  */
-import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, SIGNATURE_HEADER } from '../../../shared/constants';
-import { eventOutput } from '../../../shared/eventMapping';
-import type { OutputMode } from '../../../shared/invoiceMapping';
-import { parseJsonObject } from '../../../shared/jsonBody';
-import { signatureHeader, verifySignature } from '../../../shared/signature';
-import { extractOutputNames, OUTPUT } from './extractOutputs';
-import { AWAITED_DOCUMENT_KEY, awaitedDocumentValue } from './waitForReview';
+import { eventOutput } from '../../../shared/eventMapping.ts';
+import type { OutputMode } from '../../../shared/invoiceMapping.ts';
+import { answerWithoutRun, readSignedDelivery } from '../../../shared/signedDelivery.ts';
+import type { ExtractOutputSettings } from './extractOutputs.ts';
+import { extractOutputNames, outputIndex } from './extractOutputs.ts';
+import { AWAITED_DOCUMENT_KEY, awaitedDocumentValue } from './waitForReview.ts';
 
 /**
  * The document this execution waits for, from the node's execution context. A webhook context offers
@@ -24,32 +23,16 @@ function awaitedDocumentExpression(nodeName: string): string {
 	return `={{ $node[${JSON.stringify(nodeName)}].context[${JSON.stringify(AWAITED_DOCUMENT_KEY)}] ?? "" }}`;
 }
 
-function keepWaiting(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
-	this.getResponseObject().status(status).json(body);
-	return { noWebhookResponse: true };
-}
-
 export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const request = this.getRequestObject();
-	if (request.rawBody === undefined) await request.readRawBody();
-	const rawBody: Buffer = request.rawBody ?? Buffer.alloc(0);
-
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const secret = typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
-	const verdict = secret
-		? verifySignature(rawBody, signatureHeader(this.getHeaderData() as IDataObject, SIGNATURE_HEADER), secret)
-		: 'missing';
-	if (verdict !== 'valid') {
-		this.logger.warn(`Document Extraction: refused a review callback with a ${verdict} signature; the execution keeps waiting`);
-		return keepWaiting.call(this, 401, { error: 'Invalid or missing X-Service-Signature' });
+	const { payload, refusal } = await readSignedDelivery.call(this);
+	if (refusal?.status === 401) {
+		this.logger.warn(`Document Extraction: refused a review callback with a ${refusal.reason} signature; the execution keeps waiting`);
 	}
-
-	const payload = parseJsonObject(rawBody);
-	if (!payload) return keepWaiting.call(this, 400, { error: 'Body is not a JSON object' });
+	if (refusal) return answerWithoutRun.call(this, refusal.status, refusal.body);
 
 	const event = payload.event;
 	if (event !== 'document.verified' && event !== 'document.rejected') {
-		return keepWaiting.call(this, 200, { received: true, ignored: 'not a review result' });
+		return answerWithoutRun.call(this, 200, { received: true, ignored: 'not a review result' });
 	}
 	const awaited = String(this.getNodeParameter(AWAITED_DOCUMENT_PARAMETER, awaitedDocumentExpression(this.getNode().name)) ?? '');
 	const documentId = typeof payload.document_id === 'string' ? payload.document_id : '';
@@ -59,16 +42,14 @@ export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWeb
 		this.logger.info(
 			`Document Extraction: ignored a review result for ${documentId || 'no document'}; this execution waits for ${awaited || 'no document'}`,
 		);
-		return keepWaiting.call(this, 200, { received: true, ignored: 'not the document this execution waits for' });
+		return answerWithoutRun.call(this, 200, { received: true, ignored: 'not the document this execution waits for' });
 	}
 
 	const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
 	const options = this.getNodeParameter('options', {}) as { skipDuplicates?: boolean };
-	const outputs: INodeExecutionData[][] = extractOutputNames({
-		waitForReview: true,
-		skipDuplicates: options.skipDuplicates === true,
-	}).map(() => []);
-	const target = event === 'document.verified' ? OUTPUT.verified : OUTPUT.rejected;
+	const settings: ExtractOutputSettings = { waitForReview: true, skipDuplicates: options.skipDuplicates === true };
+	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
+	const target = outputIndex(settings, event === 'document.verified' ? 'verified' : 'rejected');
 	outputs[target] = eventOutput(outputMode, payload).map((json) => ({ json, pairedItem: { item: 0 } }));
 
 	this.logger.info(`Document Extraction: review result ${event} for ${documentId}; the execution resumes`);

@@ -11,11 +11,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../../shared/constants';
-import type { OutputMode } from '../../../shared/invoiceMapping';
-import { documentFields, invoiceOutput } from '../../../shared/invoiceMapping';
-import { httpsUrlProblem } from '../../../shared/validation';
-import { OUTPUT } from './extractOutputs';
+import type { OutputMode } from '../../../shared/invoiceMapping.ts';
+import { documentFields, invoiceOutput } from '../../../shared/invoiceMapping.ts';
+import { credentialSigningSecret } from '../../../shared/signingSecret.ts';
+import { httpsUrlProblem } from '../../../shared/validation.ts';
+import type { ExtractOutputSettings } from './extractOutputs.ts';
+import { extractOutputNames, outputIndex } from './extractOutputs.ts';
 
 /** Names the document the execution waits for, in the node's context and the execution's custom data. */
 export const AWAITED_DOCUMENT_KEY = 'documentExtractionAwaiting';
@@ -49,8 +50,7 @@ export async function waitPrerequisites(this: IExecuteFunctions, itemCount: numb
 			},
 		);
 	}
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE, 0);
-	if (typeof credentials.signingSecret !== 'string' || credentials.signingSecret === '') {
+	if (!(await credentialSigningSecret(this, 0))) {
 		throw new NodeOperationError(this.getNode(), 'Wait for Review needs the Webhook Signing Secret of your account', {
 			description:
 				'Open the Document Extraction API credential and enter the Webhook Signing Secret: the node uses it to check that the review result really comes from the service.',
@@ -87,10 +87,10 @@ export async function waitForReview(
 	documentId: string,
 	timeoutMinutes: number,
 	onTimeout: INodeExecutionData[],
-	outputCount: number,
+	settings: ExtractOutputSettings,
 ): Promise<void> {
-	const outputs: INodeExecutionData[][] = Array.from({ length: outputCount }, () => []);
-	outputs[OUTPUT.timedOut] = onTimeout;
+	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
+	outputs[outputIndex(settings, 'timedOut')] = onTimeout;
 	const executeData = this.getExecuteData();
 	executeData.data = { main: outputs };
 	this.setMetadata({ forwardAllOutputs: true });

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as register from './register.operation';
+import * as register from './register.operation.ts';
 
 export { register };
 

@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { API_PATHS, CREDENTIAL_TYPE, WEBHOOK_EVENTS } from '../../../shared/constants';
-import { httpsUrlProblem } from '../../../shared/validation';
-import { apiRequest } from '../../transport';
+import { API_PATHS, WEBHOOK_EVENTS } from '../../../shared/constants.ts';
+import { credentialSigningSecret } from '../../../shared/signingSecret.ts';
+import { httpsUrlProblem } from '../../../shared/validation.ts';
+import { apiRequest } from '../../transport/index.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -79,11 +80,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 
-	let secret = secretParameter;
-	if (!secret) {
-		const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
-		secret = typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
-	}
+	const secret = secretParameter || (await credentialSigningSecret(this, itemIndex));
 	if (!secret) {
 		throw new NodeOperationError(this.getNode(), 'No secret to sign the deliveries with', {
 			itemIndex,

@@ -1,112 +1,14 @@
 /**
- * "On Error: Continue" per item, and the secrets: neither the API key nor the signing secret may
- * show up in anything a run leaves behind (output items, errors with their description, cause and
- * stack, the execution's logs).
+ * The secrets: neither the API key nor the signing secret may show up in anything a run leaves behind
+ * (output items, errors with their description, cause and stack, the execution's logs).
  */
 import { describe, expect, it } from 'vitest';
 
 import type { MockReply, RunOptions, RunResult } from '../harness/index.ts';
 import { API_KEY, SIGNING_SECRET } from '../harness/index.ts';
-import {
-	DOCUMENT_ID,
-	extractParameters,
-	itemWithFile,
-	NEEDS_REVIEW,
-	pdfBytes,
-	serviceError,
-	useNodeHarness,
-	VERIFIED,
-} from './fixtures.ts';
+import { DOCUMENT_ID, extractParameters, itemWithFile, pdfBytes, serviceError, useNodeHarness, VERIFIED } from './fixtures.ts';
 
 const { harness, service } = useNodeHarness();
-
-const threeFiles = () => [
-	itemWithFile(pdfBytes(1000, 1), 'one.pdf'),
-	itemWithFile(pdfBytes(1000, 2), 'two.pdf'),
-	itemWithFile(pdfBytes(1000, 3), 'three.pdf'),
-];
-
-describe('Continue On Fail', () => {
-	it('3 items, the 2nd refused by the service: 3 output items paired 0, 1, 2, the error on item 1 only', async () => {
-		service().on(
-			'POST',
-			'/v1/extract',
-			{ status: 200, body: { ...VERIFIED, document_id: 'doc_one' } },
-			{ status: 400, body: serviceError('invalid_file', 'The file could not be parsed as PDF') },
-			{ status: 200, body: { ...NEEDS_REVIEW, document_id: 'doc_three' } },
-		);
-		const result = await harness().run({ parameters: extractParameters(), items: threeFiles(), continueOnFail: true });
-
-		expect(result.error()).toBeUndefined();
-		expect(result.run.status).toBe('success');
-		// Verified and error items on the first output (n8n's convention for Continue On Fail), the
-		// document in review on Needs Review: every input item accounted for, in order.
-		const [output, needsReview] = result.outputs();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(needsReview.map((item) => item.pairedItem)).toEqual([{ item: 2 }]);
-		output.push(...needsReview);
-		expect(output[0].json).toMatchObject({ document_id: 'doc_one', status: 'verified' });
-		expect(output[0].json).not.toHaveProperty('error');
-		expect(output[1].json).toEqual({
-			error: expect.stringMatching(/refused the request as invalid \(400\)/),
-			error_description: 'The service said: The file could not be parsed as PDF',
-			http_code: 400,
-		});
-		expect(output[2].json).toMatchObject({ document_id: 'doc_three', status: 'needs_review' });
-		expect(output[2].json).not.toHaveProperty('error');
-		expect(service().requests).toHaveLength(3);
-	});
-
-	it('3 items, the 2nd refused before upload (unsupported type): only 2 uploads, the error on item 1 only', async () => {
-		service().on(
-			'POST',
-			'/v1/extract',
-			{ status: 200, body: { ...VERIFIED, document_id: 'doc_one' } },
-			{ status: 200, body: { ...VERIFIED, document_id: 'doc_three' } },
-		);
-		const items = threeFiles();
-		items[1] = itemWithFile(Buffer.from('hello'), 'notes.txt', 'text/plain');
-		const result = await harness().run({ parameters: extractParameters(), items, continueOnFail: true });
-
-		const output = result.output();
-		expect(output.map((item) => [item.pairedItem, item.json.document_id ?? null, item.json.error ?? null])).toEqual([
-			[{ item: 0 }, 'doc_one', null],
-			[{ item: 1 }, null, 'The file "notes.txt" (text/plain) is not a type the service reads'],
-			[{ item: 2 }, 'doc_three', null],
-		]);
-		expect(output[1].json).not.toHaveProperty('http_code');
-		expect(service().requests).toHaveLength(2);
-	});
-
-	it('a broken connection on an item gives an error item without a bogus http_code', async () => {
-		service().on('POST', '/v1/extract', { error: { code: 'ECONNRESET', message: 'socket hang up' } });
-		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())], continueOnFail: true });
-
-		const [item] = result.output();
-		expect(item.pairedItem).toEqual({ item: 0 });
-		expect(item.json.error_description).toMatch(/not sent again/);
-		// Regression guard: the transport builds NodeApiError from { code }, which n8n reads as the HTTP
-		// code "ECONNRESET"; the router then outputs Number("ECONNRESET"), i.e. NaN.
-		expect(item.json.http_code === undefined || Number.isInteger(item.json.http_code)).toBe(true);
-	});
-
-	it('without Continue On Fail the node stops at the failing item: no output, later items not sent', async () => {
-		service().on(
-			'POST',
-			'/v1/extract',
-			{ status: 200, body: VERIFIED },
-			{ status: 400, body: serviceError('invalid_file', 'Broken file') },
-			{ status: 200, body: VERIFIED },
-		);
-		const result = await harness().run({ parameters: extractParameters(), items: threeFiles() });
-
-		expect(result.error()?.message).toMatch(/\(400\)/);
-		expect(result.error()?.context?.itemIndex).toBe(1);
-		expect(result.output()).toEqual([]);
-		expect(service().requests).toHaveLength(2);
-		expect(service().pending()).toHaveLength(1);
-	});
-});
 
 describe('Secrets stay out of outputs, errors and logs', () => {
 	const hook = 'https://hooks.example.com/document-extraction';

@@ -1,71 +1,18 @@
 /**
- * Extract's outputs (N9) and Wait for Review through n8n's engine: the outputs expression as n8n
- * evaluates it, routing by status, the checks made before anything is uploaded, putting the
+ * Wait for Review through n8n's engine: the checks made before anything is uploaded, putting the
  * execution to wait with the resume URL as webhook_url, and the Timed Out result n8n's wait tracker
  * produces when the limit is reached. The resume by a signed delivery is in reviewCallback.test.ts
  * and, in a real n8n, test/e2e/wait-for-review.test.ts.
  */
-import type { INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { extractOutputNames } from '../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
 import { computeSignature } from '../../../nodes/shared/signature.ts';
-import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME, parseMultipart, SIGNING_SECRET, SOURCE_NODE_NAME } from '../harness/index.ts';
+import { ACTION_NODE_TYPE, NODE_NAME, parseMultipart, SIGNING_SECRET, SOURCE_NODE_NAME } from '../harness/index.ts';
 import { DOCUMENT_ID, extractParameters, itemWithFile, NEEDS_REVIEW, pdfBytes, PROCESSING, REVIEW_ID, useNodeHarness, VERIFIED } from './fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
 const waitParameters = (extra: Record<string, unknown> = {}) => extractParameters({ waitForReview: true, reviewTimeout: 15, ...extra });
-
-describe('Extract outputs: the expression n8n evaluates', () => {
-	const outputNamesFor = (parameters: INodeParameters) => {
-		const nodeType = harness().nodeTypes.getByNameAndVersion(ACTION_NODE_TYPE, 1);
-		const node: INode = { id: 'n', name: NODE_NAME, type: ACTION_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters };
-		const workflow = new n8nWorkflow.Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: harness().nodeTypes });
-		const outputs = n8nWorkflow.NodeHelpers.getNodeOutputs(workflow, workflow.getNode(NODE_NAME)!, nodeType.description as INodeTypeDescription);
-		return outputs.map((output) => (typeof output === 'string' ? output : (output.displayName ?? output.type)));
-	};
-
-	it.each([
-		[{ resource: 'document', operation: 'extract' }, ['Verified', 'Needs Review']],
-		[{}, ['Verified', 'Needs Review']],
-		[{ resource: 'document', operation: 'extract', waitForReview: true }, ['Verified', 'Rejected', 'Timed Out']],
-		[{ resource: 'document', operation: 'extract', options: { skipDuplicates: true } }, ['Verified', 'Needs Review', 'Already Submitted']],
-		[{ resource: 'document', operation: 'extract', waitForReview: true, options: { skipDuplicates: true } }, ['Verified', 'Rejected', 'Timed Out', 'Already Submitted']],
-		[{ resource: 'document', operation: 'getStatus' }, ['main']],
-		[{ resource: 'webhook', operation: 'register' }, ['main']],
-	])('%j -> %j', (parameters, expected) => {
-		expect(outputNamesFor(parameters)).toEqual(expected);
-		if (expected[0] !== 'main') {
-			const options = (parameters as { options?: { skipDuplicates?: boolean } }).options;
-			const settings = { waitForReview: (parameters as { waitForReview?: boolean }).waitForReview === true, skipDuplicates: options?.skipDuplicates === true };
-			expect(extractOutputNames(settings), 'the router counts the same outputs').toEqual(expected);
-		}
-	});
-});
-
-describe('Extract without waiting: routing by status', () => {
-	it('verified -> Verified, needs_review and processing -> Needs Review, each paired with its input item', async () => {
-		service().on(
-			'POST',
-			'/v1/extract',
-			{ status: 200, body: { ...NEEDS_REVIEW, document_id: 'doc_a' } },
-			{ status: 200, body: { ...VERIFIED, document_id: 'doc_b' } },
-			{ status: 200, body: { ...PROCESSING, document_id: 'doc_c' } },
-		);
-		const result = await harness().run({
-			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes(900, 1)), itemWithFile(pdfBytes(900, 2)), itemWithFile(pdfBytes(900, 3))],
-		});
-		const [verified, needsReview] = result.outputs();
-		expect(result.outputs()).toHaveLength(2);
-		expect(verified.map((item) => [item.json.document_id, item.pairedItem])).toEqual([['doc_b', { item: 1 }]]);
-		expect(needsReview.map((item) => [item.json.document_id, item.json.status, item.pairedItem])).toEqual([
-			['doc_a', 'needs_review', { item: 0 }],
-			['doc_c', 'processing', { item: 2 }],
-		]);
-	});
-});
 
 describe('Extract with Wait for Review', () => {
 	it('an auto-verified document passes straight through on Verified: no wait', async () => {
@@ -228,13 +175,13 @@ describe('Extract with Wait for Review', () => {
 		expect(parts.find((part) => part.name === 'webhook_url')!.data.toString()).toMatch(/^https:\/\/localhost:5678\/webhook-waiting\//);
 	});
 
-	it('with Continue On Fail, a refused upload is an error item on the first output, paired', async () => {
+	it('with Continue On Fail, a refused upload is an error item on Rejected, paired, never on Verified', async () => {
 		service().on('POST', '/v1/extract', { status: 400, body: { success: false, error: { code: 'invalid_file', message: 'Not a PDF' } } });
 		const result = await harness().run({ parameters: waitParameters(), items: [itemWithFile(pdfBytes())], continueOnFail: true });
 		expect(result.run.status).toBe('success');
-		const [first, rejected, timedOut] = result.outputs();
-		expect(first).toEqual([{ json: expect.objectContaining({ http_code: 400 }), pairedItem: { item: 0 } }]);
-		expect([rejected, timedOut]).toEqual([[], []]);
+		const [verified, rejected, timedOut] = result.outputs();
+		expect(rejected).toEqual([{ json: expect.objectContaining({ http_code: 400 }), pairedItem: { item: 0 } }]);
+		expect([verified, timedOut]).toEqual([[], []]);
 	});
 
 	it(`${SOURCE_NODE_NAME} items keep their own data: the waiting node changes only its own stack entry`, async () => {

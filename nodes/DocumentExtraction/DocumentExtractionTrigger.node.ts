@@ -9,43 +9,22 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from '../DocumentExtraction/transport';
-import { API_PATHS, CREDENTIAL_TYPE, SIGNATURE_HEADER, WEBHOOK_EVENTS } from '../shared/constants';
-import { deliveryKey, rememberDelivery } from '../shared/deliveryDedupe';
-import { eventOutput } from '../shared/eventMapping';
-import { parseJsonObject } from '../shared/jsonBody';
-import type { OutputMode } from '../shared/invoiceMapping';
-import { outputModeProperty } from '../shared/outputMode.description';
-import { signatureHeader, verifySignature } from '../shared/signature';
-import type { RegistrationRecord } from './registration';
-import { normalizedEvents, registrationMatches, secretFingerprint } from './registration';
+import { API_PATHS, CREDENTIAL_TYPE, WEBHOOK_EVENTS } from '../shared/constants.ts';
+import { deliveryKey, rememberDelivery } from '../shared/deliveryDedupe.ts';
+import { eventOutput } from '../shared/eventMapping.ts';
+import type { OutputMode } from '../shared/invoiceMapping.ts';
+import { NODE_NAMES } from '../shared/nodeTypes.ts';
+import { outputModeProperty } from '../shared/outputMode.description.ts';
+import { answerWithoutRun, readSignedDelivery } from '../shared/signedDelivery.ts';
+import { credentialSigningSecret } from '../shared/signingSecret.ts';
+import { apiRequest } from './transport/index.ts';
+import { acceptOnce } from './trigger/recentDeliveries.ts';
+import type { RegistrationRecord } from './trigger/registration.ts';
+import { normalizedEvents, registrationMatches, secretFingerprint } from './trigger/registration.ts';
 
 interface TriggerStaticData extends IDataObject {
 	registration?: RegistrationRecord & IDataObject;
 	seenDeliveries?: string[];
-}
-
-/**
- * Deliveries accepted by this n8n process in the last minutes. Static data is read per request, so
- * two copies of one event arriving at the same moment would both pass it; this closes that window.
- */
-const recentlyAccepted = new Map<string, number>();
-const RECENT_WINDOW_MS = 10 * 60_000;
-const RECENT_MAX = 5000;
-
-function acceptOnce(key: string, now = Date.now()): boolean {
-	for (const [seenKey, at] of recentlyAccepted) {
-		if (now - at < RECENT_WINDOW_MS && recentlyAccepted.size <= RECENT_MAX) break;
-		recentlyAccepted.delete(seenKey);
-	}
-	if (recentlyAccepted.has(key)) return false;
-	recentlyAccepted.set(key, now);
-	return true;
-}
-
-async function credentialSecret(this: IHookFunctions | IWebhookFunctions): Promise<string> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
 }
 
 function staticDataOf(context: IHookFunctions | IWebhookFunctions): TriggerStaticData {
@@ -55,7 +34,7 @@ function staticDataOf(context: IHookFunctions | IWebhookFunctions): TriggerStati
 export class DocumentExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Document Extraction Trigger',
-		name: 'documentExtractionTrigger',
+		name: NODE_NAMES.trigger,
 		icon: { light: 'file:documentExtraction.svg', dark: 'file:documentExtraction.dark.svg' },
 		group: ['trigger'],
 		version: 1,
@@ -126,7 +105,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const events = normalizedEvents(this.getNodeParameter('events', []));
-				const secret = await credentialSecret.call(this);
+				const secret = await credentialSigningSecret(this);
 				const record = staticDataOf(this).registration;
 				return registrationMatches(record, this.getNodeWebhookUrl('default'), events, secret);
 			},
@@ -149,7 +128,7 @@ export class DocumentExtractionTrigger implements INodeType {
 						description: `Events: ${WEBHOOK_EVENTS.join(', ')}.`,
 					});
 				}
-				const configuredSecret = await credentialSecret.call(this);
+				const configuredSecret = await credentialSigningSecret(this);
 				const secret = configuredSecret || randomBytes(32).toString('hex');
 
 				const response = await apiRequest.call(this, {
@@ -187,27 +166,15 @@ export class DocumentExtractionTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const request = this.getRequestObject();
-		if (request.rawBody === undefined) await request.readRawBody();
-		const rawBody: Buffer = request.rawBody ?? Buffer.alloc(0);
-
 		const staticData = staticDataOf(this);
-		const secret = (await credentialSecret.call(this)) || staticData.registration?.generatedSecret || '';
-		const verdict = secret
-			? verifySignature(rawBody, signatureHeader(this.getHeaderData() as IDataObject, SIGNATURE_HEADER), secret)
-			: 'missing';
-		if (verdict !== 'valid') {
-			this.logger.warn(`Document Extraction Trigger: refused a delivery (signature ${verdict})`);
-			const response = this.getResponseObject();
-			response.status(401).json({ error: 'Invalid or missing X-Service-Signature' });
-			return { noWebhookResponse: true };
-		}
-
-		const payload = parseJsonObject(rawBody);
-		if (!payload) {
-			this.logger.warn('Document Extraction Trigger: refused a signed delivery whose body is not a JSON object');
-			this.getResponseObject().status(400).json({ error: 'Body is not a JSON object' });
-			return { noWebhookResponse: true };
+		const { payload, refusal } = await readSignedDelivery.call(this, staticData.registration?.generatedSecret);
+		if (refusal) {
+			this.logger.warn(
+				refusal.status === 401
+					? `Document Extraction Trigger: refused a delivery (signature ${refusal.reason})`
+					: 'Document Extraction Trigger: refused a signed delivery whose body is not a JSON object',
+			);
+			return answerWithoutRun.call(this, refusal.status, refusal.body);
 		}
 
 		const events = normalizedEvents(this.getNodeParameter('events', []));

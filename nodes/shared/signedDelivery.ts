@@ -1,0 +1,49 @@
+/**
+ * The one receive path of the service's signed deliveries (trigger and Wait for Review): the raw
+ * body is verified against the signing secret before it is parsed, so nothing unsigned is ever read.
+ */
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { SIGNATURE_HEADER } from './constants.ts';
+import { parseJsonObject } from './jsonBody.ts';
+import type { SignatureVerdict } from './signature.ts';
+import { signatureHeader, verifySignature } from './signature.ts';
+import { credentialSigningSecret } from './signingSecret.ts';
+
+export interface Refusal {
+	status: 400 | 401;
+	body: IDataObject;
+	/** Why, for the log: the signature's verdict, or 'not a JSON object' for a signed but unreadable body. */
+	reason: Exclude<SignatureVerdict, 'valid'> | 'not a JSON object';
+}
+
+export type SignedDelivery = { payload: IDataObject; refusal?: undefined } | { payload?: undefined; refusal: Refusal };
+
+/**
+ * A verified payload, or the refusal to answer with. The secret is the credential's; `fallbackSecret`
+ * is used when the credential has none (the trigger's generated secret).
+ */
+export async function readSignedDelivery(this: IWebhookFunctions, fallbackSecret = ''): Promise<SignedDelivery> {
+	const request = this.getRequestObject();
+	if (request.rawBody === undefined) await request.readRawBody();
+	const rawBody: Buffer = request.rawBody ?? Buffer.alloc(0);
+
+	const secret = (await credentialSigningSecret(this)) || fallbackSecret;
+	const verdict = secret
+		? verifySignature(rawBody, signatureHeader(this.getHeaderData() as IDataObject, SIGNATURE_HEADER), secret)
+		: 'missing';
+	if (verdict !== 'valid') {
+		return { refusal: { status: 401, body: { error: 'Invalid or missing X-Service-Signature' }, reason: verdict } };
+	}
+	const payload = parseJsonObject(rawBody);
+	if (!payload) {
+		return { refusal: { status: 400, body: { error: 'Body is not a JSON object' }, reason: 'not a JSON object' } };
+	}
+	return { payload };
+}
+
+/** Answers the delivery with `status` and `body`, starting or resuming nothing. */
+export function answerWithoutRun(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+	this.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true };
+}

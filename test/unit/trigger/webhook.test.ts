@@ -1,0 +1,182 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- made-up test signing secrets, never real ones */
+/**
+ * The trigger's webhook() decisions with a mocked webhook context (the way n8n-nodes-base tests its
+ * Stripe and Cal triggers): what starts a run, and what is answered without one. The same path runs
+ * in a real n8n in test/e2e/trigger.test.ts.
+ */
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
+import { NODE_TYPES } from '../../../nodes/shared/nodeTypes.ts';
+import { computeSignature } from '../../../nodes/shared/signature.ts';
+import { n8nCore } from '../harness/n8nModules.ts';
+
+const CREDENTIAL_SECRET = 'whsec_UNITTEST_trigger_credential_0123456789';
+const GENERATED_SECRET = 'a'.repeat(64);
+
+let workflowCounter = 0;
+
+interface Delivery {
+	body: string;
+	headers?: IDataObject;
+	/** The credential's signing secret ('' = none). */
+	credentialSecret?: string;
+	staticData?: IDataObject;
+	events?: string[];
+	options?: IDataObject;
+	/** Workflow id: each test its own, so this process's memory of deliveries does not leak between tests. */
+	workflowId?: string;
+}
+
+async function deliver(delivery: Delivery) {
+	const answer: { status?: number; body?: IDataObject } = {};
+	const logs: Array<[string, string]> = [];
+	const staticData = delivery.staticData ?? {};
+	const workflowId = delivery.workflowId ?? `wf-${++workflowCounter}`;
+	const parameters: IDataObject = {
+		events: delivery.events ?? ['document.verified', 'document.rejected'],
+		options: delivery.options ?? {},
+		outputMode: 'simplified',
+	};
+	const context = {
+		getRequestObject: () => ({ rawBody: Buffer.from(delivery.body), readRawBody: async () => undefined }),
+		getHeaderData: () => delivery.headers ?? {},
+		getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: delivery.credentialSecret ?? CREDENTIAL_SECRET, tier: 'pilot' }),
+		getWorkflowStaticData: () => staticData,
+		getResponseObject: () => ({
+			status(code: number) {
+				answer.status = code;
+				return this;
+			},
+			json(body: IDataObject) {
+				answer.body = body;
+				return this;
+			},
+		}),
+		getNodeParameter: (name: string, fallback: unknown) => (name in parameters ? parameters[name] : fallback),
+		getWorkflow: () => ({ id: workflowId, name: 'trigger test', active: true }),
+		getNode: () => ({ id: 'n1', name: 'Review finished', type: NODE_TYPES.trigger, typeVersion: 1, position: [0, 0], parameters }),
+		logger: {
+			info: (message: string) => logs.push(['info', message]),
+			warn: (message: string) => logs.push(['warn', message]),
+			debug: () => undefined,
+			error: () => undefined,
+		},
+		helpers: { returnJsonArray: n8nCore.returnJsonArray },
+	} as unknown as IWebhookFunctions;
+	const result = await new DocumentExtractionTrigger().webhook.call(context);
+	return { result, answer, logs, staticData, workflowId };
+}
+
+const event = (overrides: IDataObject = {}) => ({
+	event: 'document.verified',
+	timestamp: '2026-11-23T10:00:00Z',
+	document_id: 'doc_trigger_1',
+	review_id: 'rev_1',
+	verified_by: 'reviewer@example.com',
+	confidence: { original: 0.81, final: 1 },
+	extracted_json: { vendor: 'Acme Supplies GmbH', total: 1487.5 },
+	...overrides,
+});
+
+function signed(payload: unknown, secret = CREDENTIAL_SECRET, headerName = 'X-Service-Signature') {
+	const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+	return { body, headers: { [headerName]: computeSignature(body, secret) } };
+}
+
+describe('trigger webhook()', () => {
+	it('a validly signed, subscribed event starts one run with the event as its item, answered 200 started', async () => {
+		const { result, answer } = await deliver(signed(event()));
+		expect(answer).toEqual({ status: 200, body: { received: true, started: true } });
+		expect(result.noWebhookResponse).toBe(true);
+		expect(result.workflowData).toHaveLength(1);
+		const [items] = result.workflowData!;
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ event: 'document.verified', document_id: 'doc_trigger_1', status: 'verified', review_id: 'rev_1' });
+	});
+
+	it('reads the signature header whatever the case of its name', async () => {
+		const { result } = await deliver(signed(event(), CREDENTIAL_SECRET, 'x-service-signature'));
+		expect(result.workflowData).toHaveLength(1);
+	});
+
+	it.each([
+		['a wrong signature', { headers: { 'X-Service-Signature': computeSignature(JSON.stringify(event()), 'another-secret') } }, 'mismatch'],
+		['no signature', { headers: {} }, 'missing'],
+		['a "sha256=" prefixed signature', { headers: { 'X-Service-Signature': `sha256=${computeSignature(JSON.stringify(event()), CREDENTIAL_SECRET)}` } }, 'malformed'],
+	])('%s: 401, no run', async (_case, { headers }, verdict) => {
+		const { result, answer, logs } = await deliver({ body: JSON.stringify(event()), headers });
+		expect(answer).toEqual({ status: 401, body: { error: 'Invalid or missing X-Service-Signature' } });
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(logs).toContainEqual(['warn', `Document Extraction Trigger: refused a delivery (signature ${verdict})`]);
+	});
+
+	it('a body changed after signing: 401, no run', async () => {
+		const { headers } = signed(event());
+		const { result, answer } = await deliver({ body: JSON.stringify(event({ document_id: 'doc_other' })), headers });
+		expect(answer.status).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+	});
+
+	it.each([['not JSON', 'this is not json'], ['a JSON array', '[1,2]'], ['JSON null', 'null']])('a signed body that is %s: 400, no run', async (_case, body) => {
+		const { result, answer, logs } = await deliver(signed(body));
+		expect(answer).toEqual({ status: 400, body: { error: 'Body is not a JSON object' } });
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(logs).toContainEqual(['warn', 'Document Extraction Trigger: refused a signed delivery whose body is not a JSON object']);
+	});
+
+	it('an event the trigger is not subscribed to: answered 200 not started, no run', async () => {
+		const { result } = await deliver({ ...signed(event({ event: 'document.rejected' })), events: ['document.verified'] });
+		expect(result).toEqual({ webhookResponse: { received: true, started: false, reason: 'event not subscribed' } });
+	});
+
+	it('the same event twice in this process: the copy starts no run', async () => {
+		const first = await deliver(signed(event()));
+		expect(first.result.workflowData).toHaveLength(1);
+		// A fresh static data, as if n8n had not saved it yet: this process's memory stops the copy.
+		const copy = await deliver({ ...signed(event()), workflowId: first.workflowId });
+		expect(copy.result).toEqual({ webhookResponse: { received: true, started: false, reason: 'duplicate' } });
+		expect(copy.logs).toContainEqual(['info', 'Document Extraction Trigger: ignored a duplicate document.verified:doc_trigger_1']);
+	});
+
+	it('an event remembered in static data (e.g. before a restart): the copy starts no run', async () => {
+		const first = await deliver(signed(event()));
+		expect(first.staticData.seenDeliveries).toEqual(['document.verified:doc_trigger_1']);
+		// Another workflow id: this process's memory does not know it; only the static data does.
+		const copy = await deliver({ ...signed(event()), staticData: first.staticData });
+		expect(copy.result).toEqual({ webhookResponse: { received: true, started: false, reason: 'duplicate' } });
+	});
+
+	it('with Ignore Duplicates off, a copy starts another run', async () => {
+		const first = await deliver({ ...signed(event()), options: { ignoreDuplicates: false } });
+		const copy = await deliver({ ...signed(event()), options: { ignoreDuplicates: false }, workflowId: first.workflowId, staticData: first.staticData });
+		expect(copy.result.workflowData).toHaveLength(1);
+	});
+
+	it('the other event of the same document is not a duplicate', async () => {
+		const first = await deliver(signed(event()));
+		const other = await deliver({ ...signed(event({ event: 'document.rejected' })), workflowId: first.workflowId, staticData: first.staticData });
+		expect(other.result.workflowData).toHaveLength(1);
+	});
+
+	it('without a credential secret, the secret generated at registration (static data) verifies deliveries', async () => {
+		const staticData = { registration: { webhookId: 'wh_1', url: 'https://n8n.example/webhook/abc/webhook', events: [], registeredAt: '', generatedSecret: GENERATED_SECRET } };
+		const accepted = await deliver({ ...signed(event(), GENERATED_SECRET), credentialSecret: '', staticData });
+		expect(accepted.result.workflowData).toHaveLength(1);
+		const refused = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' }), CREDENTIAL_SECRET), credentialSecret: '', staticData });
+		expect(refused.answer.status).toBe(401);
+	});
+
+	it('the credential secret wins over a generated one', async () => {
+		const staticData = { registration: { webhookId: 'wh_1', url: 'https://n8n.example/webhook/abc/webhook', events: [], registeredAt: '', generatedSecret: GENERATED_SECRET } };
+		const refused = await deliver({ ...signed(event(), GENERATED_SECRET), staticData });
+		expect(refused.answer.status).toBe(401);
+	});
+
+	it('no secret at all (none in the credential, none generated): 401, no run', async () => {
+		const { result, answer } = await deliver({ ...signed(event(), ''), credentialSecret: '' });
+		expect(answer.status).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+	});
+});
