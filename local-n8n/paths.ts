@@ -7,8 +7,16 @@ import { homedir, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The n8n version this project is tested against. */
+/** The newest n8n version this project is tested against: the one the tools run by default. */
 export const N8N_VERSION = '2.40.7';
+
+/** The oldest n8n version this project is tested against (test/e2e/compat-oldest.test.ts). */
+export const N8N_OLDEST_VERSION = '2.33.7';
+
+/** The n8n version to run: the environment's `N8N_VERSION` (e.g. N8N_OLDEST_VERSION), else N8N_VERSION. */
+export function selectedN8nVersion(): string {
+	return process.env.N8N_VERSION || N8N_VERSION;
+}
 
 /** The npm package name of this project (and so the prefix of its node types in n8n). */
 export const PACKAGE_NAME = 'n8n-nodes-document-extraction';

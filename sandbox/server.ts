@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- a server outside n8n: plain errors */
 /**
- * The sandbox: the Document Extraction service of `../shared/spec/document-extraction-api.md` on
+ * The sandbox: the Document Extraction service of `docs/document-extraction-api.md` on
  * loopback, with every "not shown" point decided as in docs/spec-decisions.md, plus a control API
  * under /__sandbox/ (not part of the service) for tests and demos.
  */
