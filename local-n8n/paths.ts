@@ -63,6 +63,17 @@ export function n8nCacheDir(version = N8N_VERSION): string {
 	return process.env.N8N_CACHE_DIR ?? join(cacheRoot(), `n8n-${version}`);
 }
 
+/** The oldest Node major version the tools and n8n run on (n8n 2.40 requires Node 24). */
+export const MINIMUM_NODE_MAJOR = 24;
+
+/**
+ * Where `npm start` keeps its data across runs (n8n's user folder, the sandbox's state):
+ * `$XDG_DATA_HOME/<package>` or `~/.local/share/<package>`; `N8N_LOCAL_DATA_DIR` overrides it.
+ */
+export function localDataDir(): string {
+	return process.env.N8N_LOCAL_DATA_DIR ?? join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), PACKAGE_NAME);
+}
+
 /** `<repo>/test/artifacts` (gitignored): logs of every process the harness starts. */
 export function artifactsDir(): string {
 	const dir = process.env.E2E_ARTIFACTS_DIR ?? join(REPO_ROOT, 'test', 'artifacts');
