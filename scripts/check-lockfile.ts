@@ -5,14 +5,14 @@
 import { fileURLToPath } from 'node:url';
 import { lockfileDriftIn } from './lockfileDrift.ts';
 
-const REGENERATE = 'rm package-lock.json && npm install --package-lock-only --ignore-scripts';
+const REGENERATE = 'rm -rf node_modules package-lock.json && npm install --package-lock-only --ignore-scripts && npm ci';
 
 const problems = lockfileDriftIn(fileURLToPath(new URL('..', import.meta.url)));
 if (problems.length > 0) {
 	process.stderr.write(
 		`package-lock.json is out of sync with package.json (npm ci would refuse it):\n${problems.map((p) => `  - ${p}`).join('\n')}\n` +
 			`Regenerate it with: ${REGENERATE}\n` +
-			'(a package whose platform packages the registry lacks for its newest version: pin it under "overrides")\n',
+			'(a package whose platform packages the registry lacks for its newest version: pin a complete version as an exact devDependency; see docs/development.md)\n',
 	);
 	process.exit(1);
 }
