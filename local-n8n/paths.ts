@@ -7,8 +7,16 @@ import { homedir, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The n8n version this project is tested against. */
+/** The newest n8n version this project is tested against: the one the tools run by default. */
 export const N8N_VERSION = '2.40.7';
+
+/** The oldest n8n version this project is tested against (test/e2e/compat-oldest.test.ts). */
+export const N8N_OLDEST_VERSION = '2.33.7';
+
+/** The n8n version to run: the environment's `N8N_VERSION` (e.g. N8N_OLDEST_VERSION), else N8N_VERSION. */
+export function selectedN8nVersion(): string {
+	return process.env.N8N_VERSION || N8N_VERSION;
+}
 
 /** The npm package name of this project (and so the prefix of its node types in n8n). */
 export const PACKAGE_NAME = 'n8n-nodes-document-extraction';
@@ -53,6 +61,17 @@ export function cacheRoot(): string {
 /** The cache folder of one n8n version; `N8N_CACHE_DIR` overrides it. */
 export function n8nCacheDir(version = N8N_VERSION): string {
 	return process.env.N8N_CACHE_DIR ?? join(cacheRoot(), `n8n-${version}`);
+}
+
+/** The oldest Node major version the tools and n8n run on (n8n 2.40 requires Node 24). */
+export const MINIMUM_NODE_MAJOR = 24;
+
+/**
+ * Where `npm start` keeps its data across runs (n8n's user folder, the sandbox's state):
+ * `$XDG_DATA_HOME/<package>` or `~/.local/share/<package>`; `N8N_LOCAL_DATA_DIR` overrides it.
+ */
+export function localDataDir(): string {
+	return process.env.N8N_LOCAL_DATA_DIR ?? join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), PACKAGE_NAME);
 }
 
 /** `<repo>/test/artifacts` (gitignored): logs of every process the harness starts. */

@@ -11,7 +11,7 @@ import { ensureN8n, type N8nInstall } from './installN8n.ts';
 import { log, step } from './log.ts';
 import { DEFAULT_OWNER, N8nClient, type OwnerAccount } from './n8nApi.ts';
 import { startN8n, type N8nInstance } from './n8nProcess.ts';
-import { N8N_VERSION, REPO_ROOT, removeTmpDirs } from './paths.ts';
+import { REPO_ROOT, removeTmpDirs, selectedN8nVersion } from './paths.ts';
 import { reapStaleProcesses, stopAll } from './processes.ts';
 import { buildPackage, makeProbePackage, packPackage, publishPackage, startRegistry, type PackedPackage, type Registry } from './registry.ts';
 import { ensureCerts, type TlsMaterial } from './tls.ts';
@@ -36,6 +36,8 @@ export interface StackOptions {
 	n8nEnv?: Record<string, string | undefined>;
 	/** Name used for the n8n log file. */
 	n8nName?: string;
+	/** n8n version to install and run (default: selectedN8nVersion(), i.e. env N8N_VERSION or the newest tested). */
+	n8nVersion?: string;
 	/**
 	 * When the user folder already has the package installed: reinstall it (uninstall, then install
 	 * the version just published) instead of keeping the installed one. Default false.
@@ -74,7 +76,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 	let registry: Registry | undefined;
 	let n8n: N8nInstance | undefined;
 	try {
-		const install = await step('stack', `ensure n8n ${N8N_VERSION}`, () => ensureN8n());
+		const version = options.n8nVersion ?? selectedN8nVersion();
+		const install = await step('stack', `ensure n8n ${version}`, () => ensureN8n(version));
 		const tls = ensureCerts();
 		const dir = packageDir(options.package ?? 'repo');
 		let packed: PackedPackage | undefined;

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
 /**
- * The sandbox: the Document Extraction service of `../shared/spec/document-extraction-api.md` on
+ * The sandbox: the Document Extraction service of `docs/document-extraction-api.md` on
  * loopback, with every "not shown" point decided as in docs/spec-decisions.md, plus a control API
  * under /__sandbox/ (not part of the service) for tests and demos. This file routes requests to the
  * modules that handle them and starts and stops the HTTP server around the one state object.

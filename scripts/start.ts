@@ -9,12 +9,17 @@
 //      example workflows (examples/*.json) imported and activated
 // Ctrl-C stops everything it started.
 //
+// Data: n8n's data (workflows, credential, executions) and the sandbox's state live in one folder
+// that the next `npm start` reuses (default ~/.local/share/n8n-nodes-document-extraction, see
+// localDataDir()); the examples and the credential are updated or skipped there, never added twice.
+//
 // Options: --port <n8n https port> (default 5678, else a free one), --sandbox-port <port> (default
-// 4010), --data <folder> (keep n8n's data there across runs; default: a fresh temporary folder),
-// --no-build (skip `npm run build`).
+// 4010), --data <folder> (keep the data there instead), --fresh (a throwaway folder, removed at
+// the end), --no-build (skip `npm run build`).
 // Run with Node 24: `node scripts/start.ts` (npm scripts put the project's Node 24 first on PATH).
 
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
 	DEFAULT_OWNER,
@@ -25,6 +30,8 @@ import {
 	importWorkflows,
 	isActivatable,
 	loadExampleWorkflows,
+	MINIMUM_NODE_MAJOR,
+	localDataDir,
 	makeTmpDir,
 	say,
 	sandboxAccount,
@@ -43,18 +50,24 @@ const { values: args } = parseArgs({
 		port: { type: 'string' },
 		'sandbox-port': { type: 'string' },
 		data: { type: 'string' },
+		fresh: { type: 'boolean', default: false },
 		'no-build': { type: 'boolean', default: false },
 		help: { type: 'boolean', short: 'h', default: false },
 	},
 });
 
 if (args.help) {
-	say('Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder>] [--no-build]');
+	say('Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder> | --fresh] [--no-build]');
 	process.exit(0);
 }
 
-if (Number(process.versions.node.split('.')[0]) < 22) {
-	process.stderr.write(`This script needs Node 24 (found ${process.version}). Run it through npm: "npm start".\n`);
+if (args.fresh && args.data) {
+	process.stderr.write('Choose one: --data <folder> keeps the data there, --fresh throws it away.\n');
+	process.exit(1);
+}
+
+if (Number(process.versions.node.split('.')[0]) < MINIMUM_NODE_MAJOR) {
+	process.stderr.write(`This script needs Node ${MINIMUM_NODE_MAJOR} or newer (found ${process.version}). Run it through npm: "npm start".\n`);
 	process.exit(1);
 }
 
@@ -92,14 +105,18 @@ async function main(): Promise<void> {
 	const t0 = Date.now();
 	say('Document Extraction for n8n: starting the local demo (first run installs n8n: several minutes).');
 	const tls = ensureCerts();
+	const dataDir = args.fresh ? makeTmpDir('n8n-demo') : resolve(args.data ?? localDataDir());
+	mkdirSync(dataDir, { recursive: true });
+	say(`Data folder: ${dataDir}${args.fresh ? ' (temporary: removed when this stops)' : ' (kept: the next npm start continues with it; --fresh for an empty one)'}`);
 
 	// The sandbox first: the credential needs its address and demo key.
 	const sandboxPort = args['sandbox-port'] ? Number(args['sandbox-port']) : await freePort(4010);
-	const sandbox = await startSandboxProcess(tls, { port: sandboxPort });
+	// Its state (documents, reviews, webhook registrations) is kept with n8n's data.
+	const sandbox = await startSandboxProcess(tls, { port: sandboxPort, env: { SANDBOX_STATE_FILE: join(dataDir, 'sandbox-state.json') } });
 
 	const n8nPort = args.port ? Number(args.port) : await freePort(5678);
 	const filesDir = join(REPO_ROOT, 'examples', 'files');
-	const userFolder = args.data ?? makeTmpDir('n8n-demo');
+	const userFolder = join(dataDir, 'n8n');
 	stack = await startStack({
 		package: 'repo',
 		build: !args['no-build'],
@@ -118,7 +135,7 @@ async function main(): Promise<void> {
 	const account = sandboxAccount(sandbox, 'pilot');
 	if (account) {
 		const data = { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: account.signingSecret, tier: 'pilot' };
-		// With --data, a credential from an earlier run is updated in place (the workflows use its id).
+		// A credential from an earlier run is updated in place (the workflows use its id).
 		const existing = (await client.listCredentials()).find((c) => c.name === CREDENTIAL_NAME && c.type === 'documentExtractionApi');
 		credentials.documentExtractionApi = existing
 			? await client.updateCredential(existing.id, { name: CREDENTIAL_NAME, type: 'documentExtractionApi', data })
@@ -128,7 +145,7 @@ async function main(): Promise<void> {
 		credentialNote = 'not created: the sandbox serves no pilot account (SANDBOX_ACCOUNTS)';
 	}
 
-	// Example workflows (with --data, those imported by an earlier run are kept, and activated).
+	// Example workflows: those imported by an earlier run are kept (with the user's edits) and activated.
 	const existingWorkflows = await client.listWorkflows();
 	const examples = loadExampleWorkflows();
 	const fresh = examples.filter((e) => !existingWorkflows.some((w) => w.name === e.workflow.name));
@@ -162,7 +179,7 @@ async function main(): Promise<void> {
 	say(`  Sandbox     ${sandbox.url}  (log: ${sandbox.logFile})`);
 	say(`  Credential  ${credentialNote}`);
 	say(`  Files       Read/Write Files from Disk may read ${filesDir}`);
-	say(`  n8n data    ${userFolder}${args.data ? '' : ' (temporary: pass --data <folder> to keep it)'}`);
+	say(`  Data        ${dataDir}${args.fresh ? ' (temporary)' : ' (kept across runs; --fresh for an empty one)'}`);
 	say(`  Logs        ${artifactsDir()}  (n8n: ${n8n.logFile})`);
 	say('');
 	if (imported.length === 0) {
