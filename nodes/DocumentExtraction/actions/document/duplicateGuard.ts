@@ -67,6 +67,15 @@ export async function contentSha256(source: UploadSource): Promise<string> {
 	return hash.digest('hex');
 }
 
+/**
+ * Reads without writing: touching the static data would make n8n save this execution's (older)
+ * copy of it when the execution ends, over what a concurrent execution saved.
+ */
+function rememberedSubmission(context: IExecuteFunctions, sha256: string): EarlierSubmission | undefined {
+	const remembered = context.getWorkflowStaticData('global')[STATIC_DATA_KEY] as Record<string, EarlierSubmission> | undefined;
+	return typeof remembered === 'object' && remembered !== null ? remembered[sha256] : undefined;
+}
+
 function submissions(context: IExecuteFunctions): Record<string, EarlierSubmission> {
 	const staticData = context.getWorkflowStaticData('global');
 	if (typeof staticData[STATIC_DATA_KEY] !== 'object' || staticData[STATIC_DATA_KEY] === null) {
@@ -141,7 +150,7 @@ export async function claimContent(this: IExecuteFunctions, sha256: string, item
 		});
 	}
 	if (outcome.won) return { duplicate: false, claimKey: outcome.claimKey };
-	return { duplicate: true, concurrent: outcome.concurrent, earlier: submissions(this)[sha256] };
+	return { duplicate: true, concurrent: outcome.concurrent, earlier: rememberedSubmission(this, sha256) };
 }
 
 export async function releaseContent(this: IExecuteFunctions, sha256: string, claimKey: string): Promise<void> {
