@@ -1,10 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Extract of a large file with n8n's binary data kept in the database (N8N_DEFAULT_BINARY_DATA_MODE=
-// database), in a real n8n against the sandbox: Read/Write Files from Disk stores the file as a
+// database), in n8n's queue mode (PostgreSQL, Redis, main + 2 workers: test/e2e/support/queueTopology.ts)
+// against the sandbox, the execution on a worker: Read/Write Files from Disk stores the file as a
 // database row, Extract reads it back through getBinaryStream (which in this mode reads the whole row
 // into one buffer and streams from it: N1) and uploads it; the sandbox receives every byte.
 
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,16 +18,17 @@ import {
 	sandboxState,
 	sandboxCredential,
 	startSandboxInProcess,
-	startStack,
 	stopAll,
 	webhookWorkflow,
 	type Credential,
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
+import { startQueueTopology, type QueueTopology } from './support/queueTopology.ts';
 
 const FILE_BYTES = 30 * 1024 * 1024;
 
+let topology: QueueTopology;
 let stack: Stack;
 let sandbox: SandboxHandle;
 let credential: Credential;
@@ -49,14 +51,15 @@ function writeLargePdf(path: string, bytes: number): void {
 
 describe.skipIf(!sandboxAvailable())('Extract of a large file with binary data in the database', () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo', n8nEnv: { N8N_DEFAULT_BINARY_DATA_MODE: 'database' } });
+		topology = await startQueueTopology({ workers: 2 });
+		stack = topology.stack;
 		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
 		({ credential } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
 	});
 
 	afterAll(async () => {
 		await sandbox?.close();
-		await stack?.stop();
+		await topology?.stop();
 		await stopAll();
 	});
 
@@ -96,6 +99,8 @@ describe.skipIf(!sandboxAvailable())('Extract of a large file with binary data i
 		expect(documents).toHaveLength(before + 1);
 		const uploaded = documents.find((document) => document.id === result.document_id);
 		expect(uploaded?.size).toBe(FILE_BYTES);
+		expect(topology.workers.filter((worker) => readFileSync(worker.logFile, 'utf8').includes(`Worker finished execution ${execution.id} `))).toHaveLength(1);
+		expect(Number(topology.sql(`select count(*) from binary_data where "fileSize" = ${FILE_BYTES}`))).toBeGreaterThanOrEqual(1);
 		log('queue-binary', `database binary mode: ${FILE_BYTES} bytes read into a database row (${String(stored.binary?.data?.id).slice(0, 20)}…) and uploaded whole as ${String(result.document_id)}`);
 	});
 });

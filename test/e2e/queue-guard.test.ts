@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-// The duplicate guard (N11) when executions submit the same file at the same moment, in a real n8n
-// against the sandbox: 10 webhook calls at once, each an execution that reads the same file and
-// extracts it with Skip Files Already Submitted. The sandbox counts the uploads it received.
+// The duplicate guard (N11) when executions submit the same file at the same moment, in n8n's queue
+// mode (PostgreSQL, Redis, main + 2 workers: test/e2e/support/queueTopology.ts) against the sandbox:
+// 10 webhook calls at once, each an execution that reads the same file and extracts it with Skip
+// Files Already Submitted, spread over both workers. The sandbox counts the uploads it received.
 
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,7 +18,6 @@ import {
 	sandboxState,
 	sandboxCredential,
 	startSandboxInProcess,
-	startStack,
 	stopAll,
 	webhookWorkflow,
 	type Credential,
@@ -26,9 +26,11 @@ import {
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
+import { startQueueTopology, type QueueTopology } from './support/queueTopology.ts';
 
 const CONTENDERS = 10;
 
+let topology: QueueTopology;
 let stack: Stack;
 let sandbox: SandboxHandle;
 let credential: Credential;
@@ -67,14 +69,15 @@ const outputOf = (execution: DecodedExecution) =>
 
 describe.skipIf(!sandboxAvailable())('duplicate guard: the same file from executions at the same moment', () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
+		topology = await startQueueTopology({ workers: 2 });
+		stack = topology.stack;
 		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
 		({ credential } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
 	});
 
 	afterAll(async () => {
 		await sandbox?.close();
-		await stack?.stop();
+		await topology?.stop();
 		await stopAll();
 	});
 
@@ -107,12 +110,21 @@ describe.skipIf(!sandboxAvailable())('duplicate guard: the same file from execut
 		}
 		const callers = new Set(items.map((item) => item.json.caller));
 		expect(callers.size).toBe(CONTENDERS);
-		log('queue-guard', `${CONTENDERS} simultaneous submissions of one file → 1 upload (${documentId}), ${skipped.length} on Already Submitted (${skipped.filter((json) => json.submitted_concurrently).length} lost the race)`);
+		const perWorker = topology.workers.map((worker) => executions.filter((execution) => readFileSync(worker.logFile, 'utf8').includes(`Worker started execution ${execution.id} `)).length);
+		expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(CONTENDERS);
+		expect(perWorker.every((count) => count > 0), `executions per worker: ${perWorker.join(', ')}`).toBe(true);
+		log('queue-guard', `${CONTENDERS} simultaneous submissions of one file (per worker: ${perWorker.join(', ')}) → 1 upload (${documentId}), ${skipped.length} on Already Submitted (${skipped.filter((json) => json.submitted_concurrently).length} lost the race)`);
 
-		// Later, the content is known at once and the earlier document_id comes from the workflow's static data.
+		// Later, the content is known at once. The earlier document_id would come from the workflow's static
+		// data, which the winner saved; but n8n starts a new execution on a worker without the stored
+		// static data (the execution's workflow snapshot leaves it out, and the job reloads it only when a
+		// waiting execution resumes), so in queue mode it is not there (N11).
+		expect(topology.sql(`select "staticData" from workflow_entity where id = '${workflow.id}'`)).toContain(String(documentId));
 		await stack.client.callWebhook(workflow.path, { json: { caller: 'later' } });
 		const later = (await stack.client.waitForExecutions(workflow.id, CONTENDERS + 1))[CONTENDERS];
-		expect(outputOf(later)).toEqual([{ node: 'On Already Submitted', json: expect.objectContaining({ document_id: documentId, submitted_concurrently: false, caller: 'later' }) }]);
+		expect(outputOf(later)).toEqual([
+			{ node: 'On Already Submitted', json: expect.objectContaining({ document_id: null, duplicate: true, submitted_concurrently: false, caller: 'later' }) },
+		]);
 		expect((await sandboxState(sandbox.url)).counts.extractRequests - before).toBe(1);
 	});
 });

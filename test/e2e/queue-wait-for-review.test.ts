@@ -1,12 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-// Wait for Review at scale, in a real n8n against the sandbox: 20 executions wait at once, each for
-// its own document; the sandbox delivers the signed review results to their resume URLs; each
-// execution continues on the output its result says (Verified / Rejected); forged callbacks are
-// refused and change nothing; a short Review Timeout still ends a wait on Timed Out. The
-// single-execution cases are in test/e2e/wait-for-review.test.ts.
+// Wait for Review at scale in n8n's queue mode (PostgreSQL, Redis, main + 2 workers:
+// test/e2e/support/queueTopology.ts) against the sandbox: 20 executions wait at once, each for its
+// own document; one worker is killed (SIGKILL) while they wait; the sandbox delivers the signed
+// review results to their resume URLs; each execution continues, on the surviving worker, on the
+// output its result says (Verified / Rejected); forged callbacks are refused and change nothing; a
+// short Review Timeout still ends a wait on Timed Out. The single-execution cases are in
+// test/e2e/wait-for-review.test.ts.
 
 import { createHmac } from 'node:crypto';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +24,6 @@ import {
 	sandboxState,
 	sandboxCredential,
 	startSandboxInProcess,
-	startStack,
 	stopAll,
 	webhookWorkflow,
 	type Credential,
@@ -31,10 +32,12 @@ import {
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
+import { startQueueTopology, type QueueTopology } from './support/queueTopology.ts';
 
 const WAITING = 20;
 const OUTPUTS = ['On Verified', 'On Rejected', 'On Timed Out'];
 
+let topology: QueueTopology;
 let stack: Stack;
 let sandbox: SandboxHandle;
 let credential: Credential;
@@ -83,7 +86,7 @@ async function startWaiting(workflow: { id: string; path: string }, count: numbe
 		if (waiting.length === count) {
 			const documents = (await sandboxState(sandbox.url)).documents;
 			return waiting.map((execution) => {
-				const document = documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${execution.id}`));
+				const document = documents.find((entry) => new RegExp(`/webhook-waiting/${execution.id}(?:[/?]|$)`).test(entry.webhookUrl ?? ''));
 				expect(document, `execution ${execution.id} uploaded its document with its resume URL`).toBeDefined();
 				expect(document!.state).toBe('needs_review');
 				return { executionId: execution.id, document: document! };
@@ -107,20 +110,29 @@ const sign = (body: string, secret = signingSecret) => createHmac('sha256', secr
 
 describe.skipIf(!sandboxAvailable())(`Wait for Review with ${WAITING} executions waiting at once`, () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
+		topology = await startQueueTopology({ workers: 2 });
+		stack = topology.stack;
 		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
 		({ credential, signingSecret } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
 	});
 
 	afterAll(async () => {
 		await sandbox?.close();
-		await stack?.stop();
+		await topology?.stop();
 		await stopAll();
 	});
 
-	it('each resumes on the output of its own review result; forged callbacks get 401 and leave them waiting', async () => {
+	it('each resumes on the output of its own review result, on the surviving worker after the other was killed; forged callbacks get 401 and leave them waiting', async () => {
 		const workflow = await waitingWorkflow('e2e scale: wait for review');
 		const waiting = await startWaiting(workflow, WAITING);
+		const ranOn = (executionId: string, marker: string) => topology.workers.filter((worker) => readFileSync(worker.logFile, 'utf8').includes(`${marker} execution ${executionId} `));
+		const startedPerWorker = topology.workers.map((worker) => waiting.filter(({ executionId }) => ranOn(executionId, 'Worker started').includes(worker)).length);
+		expect(startedPerWorker.every((count) => count > 0), `started per worker: ${startedPerWorker.join(', ')}`).toBe(true);
+
+		const [killed, survivor] = topology.workers;
+		await killed.kill();
+		const survivorLogBefore = readFileSync(survivor.logFile, 'utf8').length;
+		const resumedOnSurvivor = (executionId: string) => readFileSync(survivor.logFile, 'utf8').slice(survivorLogBefore).includes(`Worker started execution ${executionId} `);
 
 		const forgedBody = (documentId: string) =>
 			JSON.stringify({ event: 'document.rejected', timestamp: new Date().toISOString(), document_id: documentId, review_id: 'rev_forged', reason: 'forged' });
@@ -140,6 +152,7 @@ describe.skipIf(!sandboxAvailable())(`Wait for Review with ${WAITING} executions
 		);
 		for (const { executionId, document, approve } of decisions) {
 			const execution = await stack.client.waitForExecution(executionId, { timeoutMs: 120_000 });
+			expect(resumedOnSurvivor(executionId), `execution ${executionId} resumed on ${survivor.name}`).toBe(true);
 			expect(execution.status).toBe('success');
 			const outputs = outputsOf(execution);
 			expect(Object.keys(outputs)).toEqual([approve ? 'On Verified' : 'On Rejected']);
@@ -147,7 +160,7 @@ describe.skipIf(!sandboxAvailable())(`Wait for Review with ${WAITING} executions
 				approve ? { document_id: document.id, status: 'verified' } : { document_id: document.id, status: 'rejected', rejection_reason: `rejected ${document.id}` },
 			);
 		}
-		log('queue-wait-for-review', `${WAITING} executions waited at once; 10 forged callbacks → 401; each resumed on its own result (${WAITING / 2} Verified, ${WAITING / 2} Rejected)`);
+		log('queue-wait-for-review', `${WAITING} executions waited at once (started per worker: ${startedPerWorker.join(', ')}); ${killed.name} killed; 10 forged callbacks → 401; each resumed on ${survivor.name} on its own result (${WAITING / 2} Verified, ${WAITING / 2} Rejected)`);
 	});
 
 	it('a short Review Timeout still ends a wait on Timed Out', async () => {
