@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // Extract of a large file with n8n's binary data kept in the database (N8N_DEFAULT_BINARY_DATA_MODE=
 // database), in n8n's queue mode (PostgreSQL, Redis, main + 2 workers: test/e2e/support/queueTopology.ts)
 // against the sandbox, the execution on a worker: Read/Write Files from Disk stores the file as a

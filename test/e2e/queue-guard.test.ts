@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // The duplicate guard (N11) when executions submit the same file at the same moment, in n8n's queue
 // mode (PostgreSQL, Redis, main + 2 workers: test/e2e/support/queueTopology.ts) against the sandbox:
 // 10 webhook calls at once, each an execution that reads the same file and extracts it with Skip

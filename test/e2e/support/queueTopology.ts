@@ -1,5 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling: plain errors outside any node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test tooling runs in plain Node, never inside n8n: it starts PostgreSQL, Redis and n8n workers */
 // A small n8n queue-mode topology for the queue e2e tests: PostgreSQL and Redis (own data folders,
 // free ports), n8n main (the usual local stack: HTTPS, the package installed; it also serves the
 // production and resume webhooks) in queue mode, and worker processes that run the executions.
