@@ -3,13 +3,13 @@
 // binary data in the database: test/e2e/support/queueTopology.ts), `npm run bench -- --queue`:
 // - trigger throughput, ours vs n8n's Webhook node (the same benchmark as triggerThroughput.ts);
 // - Extract of a 100 MB file read from disk into the database: the worker's peak RSS growth, ours vs
-//   the HTTP Request node doing the same upload, and reading the file alone. The worker is not
-//   restarted between runs (the single-process benchmark restarts n8n); each run starts after a
-//   warm-up with a 1 KB file and a steady RSS; runs alternate ours / HTTP Request / read only.
+//   the HTTP Request node doing the same upload, and reading the file alone. The worker restarts
+//   before every run (RSS does not shrink after a peak), then a warm-up with a 1 KB file and a
+//   steady RSS; runs alternate ours / HTTP Request / read only.
 
 import { join } from 'node:path';
 import { readFileNode, sandboxCredential, startSandboxInProcess, stopAll } from '../local-n8n/index.ts';
-import { startQueueTopology } from '../test/e2e/support/queueTopology.ts';
+import { startQueueTopology, type QueueWorkers } from '../test/e2e/support/queueTopology.ts';
 import type { BenchContext } from './context.ts';
 import { activeWebhookWorkflow, extractNode, httpRequestUploadNode, progress } from './context.ts';
 import { peakRssDuring, waitForSteadyRss } from './rss.ts';
@@ -18,7 +18,7 @@ import { median, MiB } from './stats.ts';
 import { triggerThroughput } from './triggerThroughput.ts';
 import { FILE_BYTES, writeBigPdf } from './uploadMemory.ts';
 
-async function workerUploadMemory(context: BenchContext, workerPid: number, rounds: number): Promise<ResultRow[]> {
+async function workerUploadMemory(context: BenchContext, topology: QueueWorkers, rounds: number): Promise<ResultRow[]> {
 	const { stack, sandbox, enterprise } = context;
 	const file = join(stack.n8n.fileAccessDirs[0], 'bench-queue-100mb.pdf');
 	const warmUpFile = join(stack.n8n.fileAccessDirs[0], 'bench-queue-1kb.pdf');
@@ -33,6 +33,7 @@ async function workerUploadMemory(context: BenchContext, workerPid: number, roun
 	const growth: Record<keyof typeof workflows, number[]> = { ours: [], baseline: [], readOnly: [] };
 	for (let round = 1; round <= rounds; round++) {
 		for (const which of ['ours', 'baseline', 'readOnly'] as const) {
+			const workerPid = (await topology.restartWorker(0)).process.pid;
 			const warmUp = await stack.client.callWebhook(workflows[which].path, { json: { file: warmUpFile } });
 			if (warmUp.status !== 200) throw new Error(`the ${which} workflow answered ${warmUp.status} to the warm-up: ${warmUp.text}`);
 			await waitForSteadyRss(workerPid);
@@ -89,7 +90,7 @@ export async function queueModeBenchmarks(rounds = 3): Promise<ResultRow[]> {
 			progress,
 		};
 		const throughput = (await triggerThroughput(context)).map((row) => ({ ...row, benchmark: `queue mode (main serves webhooks, 1 worker): ${row.benchmark}` }));
-		return [...throughput, ...(await workerUploadMemory(context, topology.workers[0].process.pid, rounds))];
+		return [...throughput, ...(await workerUploadMemory(context, topology, rounds))];
 	} finally {
 		await sandbox.close();
 		await topology.stop();

@@ -32,7 +32,12 @@ export interface Worker {
 	kill(): Promise<void>;
 }
 
-export interface QueueTopology {
+export interface QueueWorkers {
+	/** Stops worker `index` (SIGTERM) and starts a fresh one in its place. */
+	restartWorker(index: number): Promise<Worker>;
+}
+
+export interface QueueTopology extends QueueWorkers {
 	stack: Stack;
 	workers: Worker[];
 	/** Runs SQL in n8n's database and returns the rows as text (psql -At). */
@@ -169,6 +174,12 @@ export async function startQueueTopology(options: { workers?: number; concurrenc
 	return {
 		stack,
 		workers,
+		restartWorker: async (index) => {
+			const old = workers[index];
+			await stopProcess(old.process, 20_000);
+			workers[index] = await startWorker(stack, old.name, options.concurrency ?? 10);
+			return workers[index];
+		},
 		sql: postgres.psql,
 		stop: async () => {
 			for (const worker of workers) await stopProcess(worker.process, 10_000);
