@@ -13,37 +13,53 @@ import { footprint } from './footprint.ts';
 import { rateLimitedBatch } from './rateLimitedBatch.ts';
 import type { ResultRow } from './stats.ts';
 import { renderTable } from './stats.ts';
+import { queueModeBenchmarks } from './queueMode.ts';
 import { triggerThroughput } from './triggerThroughput.ts';
 import { uploadMemory } from './uploadMemory.ts';
 
 const started = Date.now();
-const stack = await startStack({ package: 'repo' });
-const sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
+// `--queue`: only the queue-mode benchmarks (queueMode.ts); otherwise they run after the others.
+const queueOnly = process.argv.includes('--queue');
 const rows: ResultRow[] = [];
 let failure: unknown;
-try {
-	const context: BenchContext = {
-		stack,
-		sandbox,
-		enterprise: await sandboxCredential(stack.client, sandbox, 'enterprise', 'Bench (enterprise)'),
-		pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench (pilot)'),
-		progress,
-	};
-	for (const [name, bench] of [
-		['trigger throughput', triggerThroughput],
-		['batch under a rate limit', rateLimitedBatch],
-		['upload memory', uploadMemory],
-		['footprint', footprint],
-	] as const) {
-		progress(`${name} ...`);
-		rows.push(...(await bench(context)));
+
+async function singleProcessBenchmarks(): Promise<void> {
+	const stack = await startStack({ package: 'repo' });
+	const sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
+	try {
+		const context: BenchContext = {
+			stack,
+			sandbox,
+			enterprise: await sandboxCredential(stack.client, sandbox, 'enterprise', 'Bench (enterprise)'),
+			pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench (pilot)'),
+			progress,
+		};
+		for (const [name, bench] of [
+			['trigger throughput', triggerThroughput],
+			['batch under a rate limit', rateLimitedBatch],
+			['upload memory', uploadMemory],
+			['footprint', footprint],
+		] as const) {
+			progress(`${name} ...`);
+			rows.push(...(await bench(context)));
+		}
+	} catch (error) {
+		failure = error;
+	} finally {
+		await sandbox.close();
+		await stack.stop();
+		await stopAll();
 	}
-} catch (error) {
-	failure = error;
-} finally {
-	await sandbox.close();
-	await stack.stop();
-	await stopAll();
+}
+
+if (!queueOnly) await singleProcessBenchmarks();
+if (!failure) {
+	try {
+		progress('queue mode ...');
+		rows.push(...(await queueModeBenchmarks()));
+	} catch (error) {
+		failure = error;
+	}
 }
 
 const cpu = cpus();
@@ -51,7 +67,7 @@ const machine = { cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', memory
 const table = renderTable(rows);
 process.stdout.write(`\n${table}\n\n${rows.filter((row) => row.notes).map((row) => `- ${row.benchmark} / ${row.metric}: ${row.notes}`).join('\n')}\n`);
 process.stdout.write(`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-writeFileSync(join(REPO_ROOT, 'bench', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, rows, table }, null, 2)}\n`);
+writeFileSync(join(REPO_ROOT, 'bench', queueOnly ? 'results-queue.json' : 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, rows, table }, null, 2)}\n`);
 if (failure) {
 	process.stderr.write(`\nA benchmark could not be measured: ${(failure as Error).stack ?? String(failure)}\n`);
 	process.exit(1);

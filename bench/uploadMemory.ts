@@ -21,7 +21,7 @@ export const FILE_BYTES = 100_000_000;
 export const HALF_FILE_BYTES = 50_000_000;
 
 /** A PDF-looking file of `bytes` bytes (the sandbox accepts it; the content is not held anywhere here). */
-function writeBigPdf(path: string, bytes: number): void {
+export function writeBigPdf(path: string, bytes: number): void {
 	const fd = openSync(path, 'w');
 	try {
 		const header = Buffer.from('%PDF-1.7\n');

@@ -103,4 +103,27 @@ describe('Skip Files Already Submitted', () => {
 		expect(service().requestsTo('/v1/extract')).toHaveLength(1);
 		expect(result.output(undefined, 2)[0].json.content_sha256).toBe(sha256(same));
 	});
+
+	it('claims before uploading: a new file waits the settle delay once and confirms; a known file is skipped without waiting (N11)', async () => {
+		const same = pdfBytes(2100, 14);
+		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
+		await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
+		const [settle, ...more] = harness().waits;
+		expect(more).toEqual([]);
+		expect(settle).toBeGreaterThan(0);
+		const stored = [...harness().deduplicator.contexts.values()].flat();
+		expect(stored.filter((value) => value.startsWith('claim:'))).toHaveLength(1);
+		expect(stored).toContain(`sha256:${sha256(same)}`);
+
+		await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
+		expect(harness().waits).toEqual([settle]);
+		expect(service().requestsTo('/v1/extract')).toHaveLength(1);
+	});
+
+	it('a failed upload removes its claim with the content, so a later attempt claims anew', async () => {
+		const same = pdfBytes(2100, 15);
+		service().on('POST', '/v1/extract', { status: 400, body: { success: false, error: { code: 'invalid_file', message: 'Bad' } } });
+		await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
+		expect([...harness().deduplicator.contexts.values()].flat()).toEqual([]);
+	});
 });

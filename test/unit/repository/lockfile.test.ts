@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { lockfileDrift, lockfileDriftIn, type Lockfile, type PackageJson } from '../../../scripts/lockfileDrift';
+import { lockfileDrift, lockfileDriftIn, type Lockfile, type PackageJson } from '../../../scripts/lockfileDrift.ts';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;

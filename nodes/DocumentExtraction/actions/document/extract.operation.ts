@@ -160,17 +160,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 
 	let contentHash: string | undefined;
+	let claimKey: string | undefined;
 	if (settings.skipDuplicates) {
 		contentHash = await contentSha256(source);
-		const claim = await claimContent.call(this, contentHash);
+		const claim = await claimContent.call(this, contentHash, itemIndex);
 		if (claim.duplicate) {
 			this.logger.info(`Document Extraction: "${fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`);
 			outputs[outputIndex(settings, 'alreadySubmitted')].push({
-				json: alreadySubmittedItem(fileName, contentHash, claim.earlier),
+				json: alreadySubmittedItem(fileName, contentHash, claim),
 				pairedItem: { item: itemIndex },
 			});
 			return outputs;
 		}
+		claimKey = claim.claimKey;
 	}
 
 	this.logger.debug(`Document Extraction: uploading "${fileName}" (${source.byteLength} bytes) for item ${itemIndex}`);
@@ -189,7 +191,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	} finally {
 		// Not submitted after all (as far as the node can tell): a later run may try this file again.
-		if (contentHash && response === undefined) await releaseContent.call(this, contentHash);
+		if (contentHash && claimKey && response === undefined) await releaseContent.call(this, contentHash, claimKey);
 	}
 	const documentId = typeof response.document_id === 'string' ? response.document_id : undefined;
 	if (contentHash && documentId) rememberSubmission.call(this, contentHash, documentId);

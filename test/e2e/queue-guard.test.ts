@@ -1,0 +1,129 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
+// The duplicate guard (N12) when executions submit the same file at the same moment, in n8n's queue
+// mode (PostgreSQL, Redis, main + 2 workers: test/e2e/support/queueTopology.ts) against the sandbox:
+// 10 webhook calls at once, each an execution that reads the same file and extracts it with Skip
+// Files Already Submitted, spread over both workers. The sandbox counts the uploads it received.
+
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	PACKAGE_NAME,
+	REPO_ROOT,
+	codeNode,
+	log,
+	nodeJson,
+	readFileNode,
+	sandboxState,
+	sandboxCredential,
+	startSandboxInProcess,
+	stopAll,
+	webhookWorkflow,
+	type Credential,
+	type DecodedExecution,
+	type NodeSpec,
+	type SandboxHandle,
+	type Stack,
+} from '../../local-n8n/index.ts';
+import { startQueueTopology, type QueueTopology } from './support/queueTopology.ts';
+
+const CONTENDERS = 10;
+
+let topology: QueueTopology;
+let stack: Stack;
+let sandbox: SandboxHandle;
+let credential: Credential;
+
+const echo = (name: string) => codeNode(name, "return $input.all().map((item, index) => ({ json: { ...item.json, caller: $('Webhook').itemMatching(index).json.body.caller } }));");
+
+async function guardedWorkflow(name: string, fileName: string) {
+	const target = join(stack.n8n.fileAccessDirs[0], fileName);
+	copyFileSync(join(REPO_ROOT, 'examples', 'files', fileName), target);
+	const outputs = ['On Verified', 'On Needs Review', 'On Already Submitted'];
+	const extract: NodeSpec = {
+		name: 'Extract',
+		type: `${PACKAGE_NAME}.documentExtraction`,
+		typeVersion: 1,
+		parameters: { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', options: { skipDuplicates: true } },
+		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
+	};
+	const definition = webhookWorkflow({
+		name,
+		responseMode: 'onReceived',
+		nodes: [readFileNode('Read invoice', target), extract, ...outputs.map(echo)],
+		connections: {
+			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
+			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
+			Extract: { main: outputs.map((node) => [{ node, type: 'main', index: 0 }]) },
+		},
+	});
+	const workflow = await stack.client.createWorkflow(definition);
+	await stack.client.activateWorkflow(workflow.id);
+	await stack.client.waitForWebhook(definition.webhookPath);
+	return { id: workflow.id, path: definition.webhookPath };
+}
+
+const outputOf = (execution: DecodedExecution) =>
+	['On Verified', 'On Needs Review', 'On Already Submitted'].flatMap((node) => nodeJson(execution, node).map((json) => ({ node, json })));
+
+describe('duplicate guard: the same file from executions at the same moment', () => {
+	beforeAll(async () => {
+		topology = await startQueueTopology({ workers: 2 });
+		stack = topology.stack;
+		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
+		({ credential } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
+	});
+
+	afterAll(async () => {
+		await sandbox?.close();
+		await topology?.stop();
+		await stopAll();
+	});
+
+	it(`${CONTENDERS} executions submit one file at once: exactly one upload, the others on Already Submitted`, async () => {
+		const workflow = await guardedWorkflow('e2e queue: duplicate guard', 'invoice-acme.json');
+		const before = (await sandboxState(sandbox.url)).counts.extractRequests;
+
+		const answers = await Promise.all(
+			Array.from({ length: CONTENDERS }, async (_, index) => await stack.client.callWebhook(workflow.path, { json: { caller: `contender-${index}` } })),
+		);
+		expect(answers.map((answer) => answer.status)).toEqual(Array(CONTENDERS).fill(200));
+		const executions = await stack.client.waitForExecutions(workflow.id, CONTENDERS, { timeoutMs: 120_000 });
+
+		expect(executions.map((execution) => execution.status)).toEqual(Array(CONTENDERS).fill('success'));
+		expect((await sandboxState(sandbox.url)).counts.extractRequests - before).toBe(1);
+		const items = executions.flatMap(outputOf);
+		expect(items).toHaveLength(CONTENDERS);
+		const uploaded = items.filter((item) => item.node !== 'On Already Submitted');
+		expect(uploaded).toHaveLength(1);
+		const documentId = uploaded[0].json.document_id;
+		const skipped = items.filter((item) => item.node === 'On Already Submitted').map((item) => item.json);
+		expect(new Set(skipped.map((json) => json.content_sha256)).size).toBe(1);
+		for (const json of skipped) {
+			expect(json).toMatchObject({ status: 'already_submitted', duplicate: true });
+			// While the winner uploads, its document_id is nowhere a contender can read it (N12): null, and the message says where it is.
+			if (json.document_id !== documentId) {
+				expect(json.document_id).toBeNull();
+				expect(String(json.message)).toMatch(/another execution|execution still running/);
+			}
+		}
+		const callers = new Set(items.map((item) => item.json.caller));
+		expect(callers.size).toBe(CONTENDERS);
+		const perWorker = topology.workers.map((worker) => executions.filter((execution) => readFileSync(worker.logFile, 'utf8').includes(`Worker started execution ${execution.id} `)).length);
+		expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(CONTENDERS);
+		expect(perWorker.every((count) => count > 0), `executions per worker: ${perWorker.join(', ')}`).toBe(true);
+		log('queue-guard', `${CONTENDERS} simultaneous submissions of one file (per worker: ${perWorker.join(', ')}) → 1 upload (${documentId}), ${skipped.length} on Already Submitted (${skipped.filter((json) => json.submitted_concurrently).length} lost the race)`);
+
+		// Later, the content is known at once. The earlier document_id would come from the workflow's static
+		// data, which the winner saved; but n8n starts a new execution on a worker without the stored
+		// static data (the execution's workflow snapshot leaves it out, and the job reloads it only when a
+		// waiting execution resumes), so in queue mode it is not there (N12).
+		expect(topology.sql(`select "staticData" from workflow_entity where id = '${workflow.id}'`)).toContain(String(documentId));
+		await stack.client.callWebhook(workflow.path, { json: { caller: 'later' } });
+		const later = (await stack.client.waitForExecutions(workflow.id, CONTENDERS + 1))[CONTENDERS];
+		expect(outputOf(later)).toEqual([
+			{ node: 'On Already Submitted', json: expect.objectContaining({ document_id: null, duplicate: true, submitted_concurrently: false, caller: 'later' }) },
+		]);
+		expect((await sandboxState(sandbox.url)).counts.extractRequests - before).toBe(1);
+	});
+});
