@@ -161,4 +161,28 @@ describe.skipIf(!sandboxAvailable())('Verified invoices into Xero, in a real n8n
 		]);
 		expect(xero.requests).toEqual([]);
 	});
+
+	it('the same invoice in another file (vendor written differently) is a possible duplicate: one bill, the earlier document named', async () => {
+		const lines = [{ description: 'Widgets', quantity: 10, unit_price: 4.2, amount: 42 }];
+		const [first] = await send('hooli-scan.json', { header: { vendor: 'Hooli Süd GmbH', date: '2026-10-09', invoice_no: 'HS-0077' }, amounts: { subtotal: 42, tax: 0, total: 42 }, line_items: lines, confidence: 0.98 });
+		expect(first).toMatchObject({ route: 'xero' });
+		const again = await send('hooli-email.json', { header: { vendor: 'HOOLI SUD', date: '2026-10-09', invoice_no: 'hs 77' }, amounts: { subtotal: 42, tax: 0, total: 42 }, line_items: lines, confidence: 0.97 });
+		expect(again).toEqual([
+			expect.objectContaining({ route: 'review', possible_duplicate_of: first.document_id, reason: expect.stringContaining('same vendor ("hooli sud"), same invoice number ("HS 77") and total 42.00') }),
+		]);
+		expect(received().map((bill) => bill.InvoiceNumber)).toEqual(['HS-0077']);
+	});
+
+	it('two invoices of one vendor, and one number from two vendors, are four bills', async () => {
+		const invoice = (vendor: string, number: string) => ({ header: { vendor, date: '2026-10-10', invoice_no: number }, amounts: { subtotal: 10, tax: 0, total: 10 }, line_items: [{ description: 'Item', quantity: 1, unit_price: 10, amount: 10 }], confidence: 0.98 });
+		for (const [vendor, number] of [['Umbrella Ltd', 'U-1'], ['Umbrella Ltd', 'U-2'], ['Stark & Wayne Inc', 'SAME-1'], ['Wayne Stark Inc', 'SAME-1']]) {
+			expect(await send(`${number}.json`, invoice(vendor, number))).toEqual([expect.objectContaining({ route: 'xero' })]);
+		}
+		expect(received().map((bill) => [bill.Contact.Name, bill.InvoiceNumber])).toEqual([
+			['Umbrella Ltd', 'U-1'],
+			['Umbrella Ltd', 'U-2'],
+			['Stark & Wayne Inc', 'SAME-1'],
+			['Wayne Stark Inc', 'SAME-1'],
+		]);
+	});
 });

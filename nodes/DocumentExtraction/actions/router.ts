@@ -25,8 +25,12 @@ function outputCount(this: IExecuteFunctions): number {
 	const operation = this.getNodeParameter('operation', 0, 'extract') as string;
 	if (resource !== 'document' || operation !== 'extract') return 1;
 	const waitForReview = this.getNodeParameter('waitForReview', 0, false) as boolean;
-	const options = this.getNodeParameter('options', 0, {}) as { skipDuplicates?: boolean };
-	return extractOutputNames({ waitForReview, skipDuplicates: options.skipDuplicates === true }).length;
+	const options = this.getNodeParameter('options', 0, {}) as { skipDuplicates?: boolean; detectSameInvoice?: boolean };
+	return extractOutputNames({
+		waitForReview,
+		skipDuplicates: options.skipDuplicates === true,
+		detectSameInvoice: options.detectSameInvoice === true,
+	}).length;
 }
 
 /**

@@ -1,13 +1,15 @@
 /**
  * The outputs of Extract (N9). Without waiting: Verified | Needs Review (also documents still
  * processing). With Wait for Review: Verified | Rejected | Timed Out. The duplicate guard adds
- * Already Submitted as the last output. Other operations have one output.
+ * Already Submitted; the same-invoice guard adds Possible Duplicate as the last output. Other
+ * operations have one output.
  */
 import type { INodeOutputConfiguration, IWebhookDescription } from 'n8n-workflow';
 
 export interface ExtractOutputSettings {
 	waitForReview: boolean;
 	skipDuplicates: boolean;
+	detectSameInvoice?: boolean;
 }
 
 export const OUTPUT = {
@@ -20,7 +22,14 @@ export const OUTPUT = {
 export function extractOutputNames(settings: ExtractOutputSettings): string[] {
 	const names = settings.waitForReview ? ['Verified', 'Rejected', 'Timed Out'] : ['Verified', 'Needs Review'];
 	if (settings.skipDuplicates) names.push('Already Submitted');
+	// Only without waiting: a reviewed invoice arrives later, where Extract no longer runs.
+	if (settings.detectSameInvoice === true && !settings.waitForReview) names.push('Possible Duplicate');
 	return names;
+}
+
+/** Index of the Possible Duplicate output (always the last). */
+export function possibleDuplicateOutput(settings: ExtractOutputSettings): number {
+	return extractOutputNames(settings).length - 1;
 }
 
 /** Index of the Already Submitted output. */
@@ -44,6 +53,7 @@ export const OUTPUTS_EXPRESSION = (
 	'? [{ type: "main", displayName: "Rejected" }, { type: "main", displayName: "Timed Out" }] ' +
 	': [{ type: "main", displayName: "Needs Review" }])' +
 	'.concat(($parameter.options || {}).skipDuplicates === true ? [{ type: "main", displayName: "Already Submitted" }] : []) ' +
+	'.concat($parameter.waitForReview !== true && ($parameter.options || {}).detectSameInvoice === true ? [{ type: "main", displayName: "Possible Duplicate" }] : []) ' +
 	': ["main"] }}'
 ) as `={{${string}}}`;
 
