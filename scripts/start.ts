@@ -6,7 +6,8 @@
 //   4. this package built, packed, published to a local registry, installed through n8n's
 //      community-packages API (as Settings → Community nodes does)
 //   5. the owner account, a Document Extraction credential for the sandbox's pilot account, and the
-//      example workflows (examples/*.json) imported and activated
+//      example workflows (examples/*.json) imported and activated; Invoice to Xero posts to a local
+//      Xero stand-in (local-n8n/accounting/)
 // Ctrl-C stops everything it started.
 //
 // Options: --port <n8n https port> (default 5678, else a free one), --sandbox-port <port> (default
@@ -39,6 +40,7 @@ import {
 	type Credential,
 	type Stack,
 } from '../local-n8n/index.ts';
+import { connectedOAuth2Credential, startXeroStandIn, withSettings } from '../local-n8n/accounting/index.ts';
 
 const { values: args } = parseArgs({
 	options: {
@@ -62,6 +64,8 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
 
 /** The name the example workflows reference (their credential ids are replaced on import). */
 const CREDENTIAL_NAME = 'Document Extraction (sandbox)';
+const XERO_CREDENTIAL_NAME = 'Xero (local stand-in)';
+const XERO_STAND_IN_TOKEN = 'local-stand-in-token';
 
 let stopping = false;
 let stack: Stack | undefined;
@@ -137,9 +141,18 @@ async function main(): Promise<void> {
 		}
 	}
 
+	// The Invoice to Xero example posts to a local Xero stand-in through an already-connected Xero
+	// credential (in your own n8n you connect the real Xero in the credential and Settings instead).
+	const xero = await startXeroStandIn({ accessToken: XERO_STAND_IN_TOKEN, port: await freePort(4020) });
+	credentials.xeroOAuth2Api =
+		(await client.listCredentials()).find((c) => c.name === XERO_CREDENTIAL_NAME && c.type === 'xeroOAuth2Api') ??
+		(await connectedOAuth2Credential(client, 'xeroOAuth2Api', XERO_CREDENTIAL_NAME, XERO_STAND_IN_TOKEN));
+
 	// Example workflows (with --data, those imported by an earlier run are kept, and activated).
 	const existingWorkflows = await client.listWorkflows();
-	const examples = loadExampleWorkflows();
+	const examples = loadExampleWorkflows().map((e) =>
+		e.file.endsWith('invoice-to-xero.workflow.json') ? { ...e, workflow: withSettings(e.workflow, { xero_api_url: xero.url, xero_tenant_id: 'local-stand-in' }) } : e,
+	);
 	const fresh = examples.filter((e) => !existingWorkflows.some((w) => w.name === e.workflow.name));
 	const imported = await importWorkflows(client, fresh, { credentials });
 	for (const e of examples) {
@@ -169,6 +182,7 @@ async function main(): Promise<void> {
 	say(`  HTTPS       certificate from a local CA: ${tls.caCertFile}`);
 	say('              (the browser warns once; accept it, or import the CA into the browser)');
 	if (sandbox) say(`  Sandbox     ${sandbox.url}  (log: ${sandbox.logFile})`);
+	say(`  Xero        local stand-in ${xero.url} (bills it received: ${xero.url}/__standin/requests)`);
 	say(`  Credential  ${credentialNote || 'none (no sandbox)'}`);
 	say(`  Files       Read/Write Files from Disk may read ${filesDir}`);
 	say(`  n8n data    ${userFolder}${args.data ? '' : ' (temporary: pass --data <folder> to keep it)'}`);
