@@ -4,3 +4,5 @@ export * from './cents.ts';
 export * from './connections.ts';
 export * from './xeroInvoiceSchema.ts';
 export * from './xeroStandIn.ts';
+export * from './quickBooksBillSchema.ts';
+export * from './quickBooksStandIn.ts';
