@@ -20,7 +20,7 @@ import {
 	type Tier,
 } from './config.ts';
 import { Deliverer, type DeliveryAttempt, type DeliveryTarget } from './deliveries.ts';
-import { applyCorrections, documentKind, extract } from './extraction.ts';
+import { applyCorrections, documentKind, extract, type ExtractedData } from './extraction.ts';
 import { BodyTooLargeError, humanDuration, isHttpsUrl, readSmallBody, sendError, sendJson } from './http.ts';
 import { newId } from './ids.ts';
 import { makeLogger } from './log.ts';
@@ -93,7 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const timers = new Map<string, NodeJS.Timeout>();
 	const windows = new Map<string, { startedAt: number; count: number }>();
 	const counts = { extractRequests: 0, statusRequests: 0, registerRequests: 0, rateLimited: 0 };
-	const control: { nextConfidence: number[]; nextStatus: Array<'processing'>; faults: Fault[] } = { nextConfidence: [], nextStatus: [], faults: [] };
+	const control: { nextConfidence: number[]; nextStatus: Array<'processing'>; faults: Fault[]; nextExtraction: ExtractedData[] } = { nextConfidence: [], nextStatus: [], faults: [], nextExtraction: [] };
 
 	// ---- document lifecycle -------------------------------------------------------------------
 
@@ -275,7 +275,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			accountId: account.id,
 			state: 'processing',
 			confidence: control.nextConfidence.shift() ?? result.requestedConfidence ?? result.hashConfidence,
-			data: result.data,
+			// A queued extraction lets two different files (a PDF and a scan) carry the same invoice.
+			data: control.nextExtraction.shift() ?? result.data,
 			webhookUrl,
 			fileName: file.fileName,
 			kind,
@@ -398,6 +399,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			control.nextConfidence.push(...(values as number[]));
 			return sendJson(response, 200, { queued: control.nextConfidence });
 		}
+		if (method === 'POST' && path === '/__sandbox/next-extraction') {
+			const data = body.data as ExtractedData | undefined;
+			if (typeof data !== 'object' || data === null || typeof data.header !== 'object' || typeof data.amounts !== 'object' || !Array.isArray(data.line_items)) {
+				return sendError(response, 400, 'invalid_extraction', 'data: an extracted-data object with header, amounts and line_items.');
+			}
+			control.nextExtraction.push(data);
+			return sendJson(response, 200, { queued: control.nextExtraction.length });
+		}
 		if (method === 'POST' && path === '/__sandbox/next-status') {
 			if (body.status !== 'processing') return sendError(response, 400, 'invalid_status', 'status: "processing".');
 			control.nextStatus.push('processing');
@@ -435,6 +444,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			control.nextConfidence = [];
 			control.nextStatus = [];
 			control.faults = [];
+			control.nextExtraction = [];
 			deliverer.attempts.length = 0;
 			Object.assign(counts, { extractRequests: 0, statusRequests: 0, registerRequests: 0, rateLimited: 0 });
 			return sendJson(response, 200, { reset: true });

@@ -5,11 +5,15 @@
 // there (a refused body is a failed test here) and its totals against the invoice.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
+	REPO_ROOT,
 	executedNodes,
 	executionError,
 	loadExampleWorkflows,
 	sandboxAvailable,
+	sandboxControl,
 	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
@@ -37,7 +41,8 @@ interface XeroBill { Type: string; Contact: { Name: string }; InvoiceNumber: str
 /** POSTs a JSON invoice file as multipart field `file` (the sandbox parses JSON files as they are). */
 async function send(fileName: string, invoice: unknown) {
 	const form = new FormData();
-	form.append('file', new Blob([JSON.stringify(invoice)], { type: 'application/json' }), fileName);
+	const content = Buffer.isBuffer(invoice) ? invoice : JSON.stringify(invoice);
+	form.append('file', new Blob([content], { type: Buffer.isBuffer(invoice) ? 'application/octet-stream' : 'application/json' }), fileName);
 	const encoded = new Response(form);
 	const body = Buffer.from(await encoded.arrayBuffer());
 	const answer = await stack.client.callWebhook(xeroPath, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
@@ -184,5 +189,21 @@ describe.skipIf(!sandboxAvailable())('Verified invoices into Xero, in a real n8n
 			['Stark & Wayne Inc', 'SAME-1'],
 			['Wayne Stark Inc', 'SAME-1'],
 		]);
+	});
+
+	it('a PDF and a PNG scan of one invoice become one bill; the scan is a possible duplicate of the PDF', async () => {
+		const invoice = { header: { vendor: 'Initech Ltd', date: '2026-10-11', invoice_no: 'IT-2026-501' }, amounts: { subtotal: 80, tax: 15.2, total: 95.2 }, line_items: [{ description: 'TPS report covers', quantity: 8, unit_price: 10, amount: 80 }] };
+		// The sandbox derives PDF and PNG results from the file's hash: queue the same invoice for both.
+		for (let file = 0; file < 2; file++) {
+			await sandboxControl(sandbox.url, 'next-extraction', { data: invoice });
+			await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.99 });
+		}
+		const examples = (name: string) => readFileSync(join(REPO_ROOT, 'examples', 'files', name));
+		const [fromPdf] = await send('invoice-initech.pdf', examples('invoice-initech.pdf'));
+		expect(fromPdf).toMatchObject({ route: 'xero', invoice_number: 'IT-2026-501', totals_match: true });
+		const [fromPng] = await send('receipt-scan.png', examples('receipt-scan.png'));
+		expect(fromPng).toMatchObject({ route: 'review', possible_duplicate_of: fromPdf.document_id });
+		expect(fromPng.document_id).not.toBe(fromPdf.document_id);
+		expect(received().map((bill) => bill.InvoiceNumber)).toEqual(['IT-2026-501']);
 	});
 });
