@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { approve, reject } from './documents.ts';
+import type { ExtractedData } from './extraction.ts';
 import { FAULT_MODES } from './faults.ts';
 import { decodePathSegment, readSmallBody, sendError, sendJson } from './http.ts';
 import { resetState, snapshot, type FaultMode, type SandboxState } from './state.ts';
@@ -44,6 +45,14 @@ export async function handleControl(state: SandboxState, request: IncomingMessag
 		if (!values.every((value) => typeof value === 'number' && value >= 0 && value <= 1)) return sendError(response, 400, 'invalid_confidence', 'confidence: a number (or list) from 0 to 1.');
 		state.control.nextConfidence.push(...(values as number[]));
 		return sendJson(response, 200, { queued: state.control.nextConfidence });
+	}
+	if (method === 'POST' && path === '/__sandbox/next-extraction') {
+		const data = body.data as ExtractedData | undefined;
+		if (typeof data !== 'object' || data === null || typeof data.header !== 'object' || typeof data.amounts !== 'object' || !Array.isArray(data.line_items)) {
+			return sendError(response, 400, 'invalid_extraction', 'data: an extracted-data object with header, amounts and line_items.');
+		}
+		state.control.nextExtraction.push(data);
+		return sendJson(response, 200, { queued: state.control.nextExtraction.length });
 	}
 	if (method === 'POST' && path === '/__sandbox/next-status') {
 		if (body.status !== 'processing') return sendError(response, 400, 'invalid_status', 'status: "processing".');

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 
 import { DEMO_SIGNING_SECRET, resolveAccounts, resolveSettings, type ResolvedSettings, type SandboxOptions, type Tier } from './config.ts';
 import { Deliverer } from './deliveries.ts';
+import type { ExtractedData } from './extraction.ts';
 import { makeLogger } from './log.ts';
 import { Store, type StoreSnapshot } from './store.ts';
 
@@ -54,7 +55,7 @@ export interface SandboxState {
 	windows: Map<string, { startedAt: number; count: number }>;
 	counts: RequestCounts;
 	/** Set through the control API: what the next extractions get, and the faults still to inject. */
-	control: { nextConfidence: number[]; nextStatus: Array<'processing'>; faults: Fault[] };
+	control: { nextConfidence: number[]; nextStatus: Array<'processing'>; faults: Fault[]; nextExtraction: ExtractedData[] };
 }
 
 function zeroCounts(): RequestCounts {
@@ -84,7 +85,7 @@ export function createState(options: SandboxOptions): SandboxState {
 		timers: new Map(),
 		windows: new Map(),
 		counts: zeroCounts(),
-		control: { nextConfidence: [], nextStatus: [], faults: [] },
+		control: { nextConfidence: [], nextStatus: [], faults: [], nextExtraction: [] },
 	};
 }
 
@@ -105,6 +106,7 @@ export function resetState(state: SandboxState): void {
 	state.control.nextConfidence = [];
 	state.control.nextStatus = [];
 	state.control.faults = [];
+	state.control.nextExtraction = [];
 	state.deliverer.attempts.length = 0;
 	state.counts = zeroCounts();
 }

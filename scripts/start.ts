@@ -6,7 +6,8 @@
 //   4. this package built, packed, published to a local registry, installed through n8n's
 //      community-packages API (as Settings → Community nodes does)
 //   5. the owner account, a Document Extraction credential for the sandbox's pilot account, and the
-//      example workflows (examples/*.json) imported and activated
+//      example workflows (examples/*.json) imported and activated; Invoice to Xero and Invoice to
+//      QuickBooks post to local stand-ins of those APIs (local-n8n/accounting/)
 // Ctrl-C stops everything it started.
 //
 // Data: n8n's data (workflows, credential, executions) and the sandbox's state live in one folder
@@ -44,6 +45,7 @@ import {
 	type Credential,
 	type Stack,
 } from '../local-n8n/index.ts';
+import { connectedOAuth2Credential, startQuickBooksStandIn, startXeroStandIn, withSettings } from '../local-n8n/accounting/index.ts';
 
 const { values: args } = parseArgs({
 	options: {
@@ -73,6 +75,10 @@ if (Number(process.versions.node.split('.')[0]) < MINIMUM_NODE_MAJOR) {
 
 /** The name the example workflows reference (their credential ids are replaced on import). */
 const CREDENTIAL_NAME = 'Document Extraction (sandbox)';
+const XERO_CREDENTIAL_NAME = 'Xero (local stand-in)';
+const XERO_STAND_IN_TOKEN = 'local-stand-in-token';
+const QUICKBOOKS_CREDENTIAL_NAME = 'QuickBooks (local stand-in)';
+const QUICKBOOKS_STAND_IN_TOKEN = 'local-stand-in-token';
 
 let stopping = false;
 let stack: Stack | undefined;
@@ -145,9 +151,27 @@ async function main(): Promise<void> {
 		credentialNote = 'not created: the sandbox serves no pilot account (SANDBOX_ACCOUNTS)';
 	}
 
+	// The Xero and QuickBooks examples post to local stand-ins through already-connected OAuth2
+	// credentials (in your own n8n you connect the real services in the credentials and Settings).
+	const xero = await startXeroStandIn({ accessToken: XERO_STAND_IN_TOKEN, port: await freePort(4020) });
+	credentials.xeroOAuth2Api =
+		(await client.listCredentials()).find((c) => c.name === XERO_CREDENTIAL_NAME && c.type === 'xeroOAuth2Api') ??
+		(await connectedOAuth2Credential(client, 'xeroOAuth2Api', XERO_CREDENTIAL_NAME, XERO_STAND_IN_TOKEN));
+
 	// Example workflows: those imported by an earlier run are kept (with the user's edits) and activated.
 	const existingWorkflows = await client.listWorkflows();
-	const examples = loadExampleWorkflows();
+	const quickBooks = await startQuickBooksStandIn({ accessToken: QUICKBOOKS_STAND_IN_TOKEN, port: await freePort(4021) });
+	credentials.quickBooksOAuth2Api =
+		(await client.listCredentials()).find((c) => c.name === QUICKBOOKS_CREDENTIAL_NAME && c.type === 'quickBooksOAuth2Api') ??
+		(await connectedOAuth2Credential(client, 'quickBooksOAuth2Api', QUICKBOOKS_CREDENTIAL_NAME, QUICKBOOKS_STAND_IN_TOKEN));
+	const standInSettings: Record<string, Record<string, string>> = {
+		'invoice-to-xero.workflow.json': { xero_api_url: xero.url, xero_tenant_id: 'local-stand-in' },
+		'invoice-to-quickbooks.workflow.json': { quickbooks_api_url: quickBooks.url, quickbooks_realm_id: 'local-stand-in' },
+	};
+	const examples = loadExampleWorkflows().map((e) => {
+		const settings = Object.entries(standInSettings).find(([file]) => e.file.endsWith(file))?.[1];
+		return settings ? { ...e, workflow: withSettings(e.workflow, settings) } : e;
+	});
 	const fresh = examples.filter((e) => !existingWorkflows.some((w) => w.name === e.workflow.name));
 	const imported = await importWorkflows(client, fresh, { credentials });
 	for (const e of examples) {
@@ -177,6 +201,8 @@ async function main(): Promise<void> {
 	say(`  HTTPS       certificate from a local CA: ${tls.caCertFile}`);
 	say('              (the browser warns once; accept it, or import the CA into the browser)');
 	say(`  Sandbox     ${sandbox.url}  (log: ${sandbox.logFile})`);
+	say(`  Xero        local stand-in ${xero.url} (bills it received: ${xero.url}/__standin/requests)`);
+	say(`  QuickBooks  local stand-in ${quickBooks.url} (requests it received: ${quickBooks.url}/__standin/requests)`);
 	say(`  Credential  ${credentialNote}`);
 	say(`  Files       Read/Write Files from Disk may read ${filesDir}`);
 	say(`  Data        ${dataDir}${args.fresh ? ' (temporary)' : ' (kept across runs; --fresh for an empty one)'}`);

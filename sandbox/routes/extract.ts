@@ -55,7 +55,8 @@ export async function handleExtract(state: SandboxState, request: IncomingMessag
 		accountId: account.id,
 		state: 'processing',
 		confidence: state.control.nextConfidence.shift() ?? result.requestedConfidence ?? result.hashConfidence,
-		data: result.data,
+		// A queued extraction lets two different files (a PDF and a scan) carry the same invoice.
+		data: state.control.nextExtraction.shift() ?? result.data,
 		webhookUrl,
 		fileName: file.fileName,
 		kind,

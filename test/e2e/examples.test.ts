@@ -70,7 +70,8 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		// The credential `npm start` creates: the sandbox's pilot account, under the name the examples use.
 		({ credential } = await sandboxCredential(stack.client, sandbox, 'pilot'));
 
-		const examples = loadExampleWorkflows().filter(({ file }) => file.endsWith('.workflow.json'));
+		// The examples that post to an accounting system run in books.test.ts, next to their stand-ins.
+		const examples = loadExampleWorkflows().filter(({ file }) => file.endsWith('.workflow.json') && !file.startsWith('invoice-to-'));
 		expect(examples.map(({ workflow }) => workflow.name).sort()).toEqual([AI_AGENT, APPROVAL, INTAKE, REVIEW_RESULTS, SPLIT]);
 		for (const { workflow } of examples) {
 			const created = await stack.client.createWorkflow(withCredentialsByName(workflow, [credential]));

@@ -18,6 +18,7 @@ import {
 	isErrorBody,
 	nextConfidence,
 	pdf,
+	png,
 	register,
 	send,
 	sleep,
@@ -114,6 +115,35 @@ describe('fault injection (/__sandbox/faults)', () => {
 		const reply = await send(`${sandbox.url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode":"explode"}' });
 		expect(reply.status).toBe(400);
 		expect((await probe()).status).toBe(404);
+	});
+});
+
+describe('queued extraction (/__sandbox/next-extraction)', () => {
+	let sandbox: RunningSandbox;
+	beforeAll(async () => {
+		sandbox = await startTestSandbox();
+	});
+	afterAll(() => sandbox.close());
+	beforeEach(() => control(sandbox, 'reset', {}));
+
+	const invoice = { header: { vendor: 'Acme Supplies GmbH', date: '2026-10-02', invoice_no: 'INV-7' }, amounts: { subtotal: 10, tax: 0, total: 10 }, line_items: [{ description: 'Paper', quantity: 1, unit_price: 10, amount: 10 }] };
+
+	it('gives the next uploads that data, whatever the file: a PDF and a PNG carry one invoice; then the hash rules again', async () => {
+		await control(sandbox, 'next-extraction', { data: invoice });
+		await control(sandbox, 'next-extraction', { data: invoice });
+		await nextConfidence(sandbox, 0.99);
+		await nextConfidence(sandbox, 0.99);
+		const fromPdf = await extract(sandbox, A, pdf());
+		const fromPng = await extract(sandbox, A, png('one scan'));
+		expect((fromPdf.json as { extracted_json: unknown }).extracted_json).toEqual(invoice);
+		expect((fromPng.json as { extracted_json: unknown }).extracted_json).toEqual(invoice);
+		const after = await extract(sandbox, A, pdf());
+		expect((after.json as { extracted_json?: unknown }).extracted_json).not.toEqual(invoice);
+	});
+
+	it('refuses data that is not an extracted-data object', async () => {
+		const reply = await send(`${sandbox.url}/__sandbox/next-extraction`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { header: {} } }) });
+		expect(reply.status).toBe(400);
 	});
 });
 

@@ -22,12 +22,13 @@ const operations: Record<string, Record<string, Operation>> = {
 
 /** The parameters that decide the node's outputs (the same for every item: outputs are per node). */
 function outputParameters(this: IExecuteFunctions): NodeOutputParameters {
-	const options = this.getNodeParameter('options', 0, {}) as { skipDuplicates?: boolean };
+	const options = this.getNodeParameter('options', 0, {}) as { skipDuplicates?: boolean; detectSameInvoice?: boolean };
 	return {
 		resource: this.getNodeParameter('resource', 0, 'document') as string,
 		operation: this.getNodeParameter('operation', 0, 'extract') as string,
 		waitForReview: this.getNodeParameter('waitForReview', 0, false) === true,
 		skipDuplicates: options.skipDuplicates === true,
+		detectSameInvoice: options.detectSameInvoice === true,
 	};
 }
 

@@ -104,7 +104,7 @@ describe('Skip Files Already Submitted', () => {
 		expect(result.output(undefined, 2)[0].json.content_sha256).toBe(sha256(same));
 	});
 
-	it('claims before uploading: a new file waits the settle delay once and confirms; a known file is skipped without waiting (N11)', async () => {
+	it('claims before uploading: a new file waits the settle delay once and confirms; a known file is skipped without waiting (N12)', async () => {
 		const same = pdfBytes(2100, 14);
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
 		await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });

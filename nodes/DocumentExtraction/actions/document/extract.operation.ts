@@ -3,7 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { API_PATHS, CREDENTIAL_TYPE } from '../../../shared/constants.ts';
 import type { OutputMode } from '../../../shared/invoiceMapping.ts';
-import { documentFields, invoiceOutput } from '../../../shared/invoiceMapping.ts';
+import { documentFields, invoiceOutput, simplifyInvoice } from '../../../shared/invoiceMapping.ts';
+import { invoiceIdentity } from '../../../shared/invoiceIdentity.ts';
 import { fileSizeProblem } from '../../../shared/tierLimits.ts';
 import {
 	CONTENT_TYPE_BY_KIND,
@@ -24,6 +25,7 @@ import {
 } from './duplicateGuard.ts';
 import type { ExtractOutputSettings } from './extractOutputs.ts';
 import { extractOutputNames, outputIndex } from './extractOutputs.ts';
+import { claimInvoice, possibleDuplicateItem } from './sameInvoiceGuard.ts';
 import { DEFAULT_TIMEOUT_MINUTES, timedOutItems, waitForReview, waitPrerequisites } from './waitForReview.ts';
 
 const properties: INodeProperties[] = [
@@ -91,6 +93,15 @@ const properties: INodeProperties[] = [
 					'Whether to skip a file whose content this workflow already submitted (same SHA-256) and output the earlier document_id on an extra "Already Submitted" output instead of paying for a second extraction',
 			},
 			{
+				displayName: 'Detect Same Invoice',
+				name: 'detectSameInvoice',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { '/waitForReview': [false] } },
+				description:
+					'Whether to send an invoice this workflow already extracted from another file (same vendor and invoice number, ignoring case, accents, punctuation and legal forms like GmbH or Ltd; same total) to an extra "Possible Duplicate" output with the earlier document_id, so it is not paid twice',
+			},
+			{
 				displayName: 'Rate Limit Retries',
 				name: 'rateLimitRetries',
 				type: 'number',
@@ -116,10 +127,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		webhookUrl?: string;
 		rateLimitRetries?: number;
 		skipDuplicates?: boolean;
+		detectSameInvoice?: boolean;
 	};
+	const waitForReviewSetting = this.getNodeParameter('waitForReview', itemIndex, false) as boolean;
 	const settings: ExtractOutputSettings = {
-		waitForReview: this.getNodeParameter('waitForReview', itemIndex, false) as boolean,
+		waitForReview: waitForReviewSetting,
 		skipDuplicates: options.skipDuplicates === true,
+		detectSameInvoice: options.detectSameInvoice === true && !waitForReviewSetting,
 	};
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
 
@@ -201,7 +215,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const items = invoiceOutput(outputMode, response, documentFields(response), extracted as IDataObject | null).map(
 		(json) => ({ json, pairedItem: { item: itemIndex } }),
 	);
-	if (verified) {
+	const identity = verified && settings.detectSameInvoice ? invoiceIdentity(simplifyInvoice(extracted)) : null;
+	const sameInvoice = identity ? await claimInvoice.call(this, identity, documentId ?? null) : undefined;
+	if (identity && sameInvoice?.duplicate) {
+		this.logger.info(`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`);
+		outputs[outputIndex(settings, 'possibleDuplicate')].push({
+			json: possibleDuplicateItem({ ...documentFields(response), ...simplifyInvoice(extracted) }, identity, sameInvoice.earlier),
+			pairedItem: { item: itemIndex },
+		});
+	} else if (verified) {
 		outputs[outputIndex(settings, 'verified')].push(...items);
 	} else if (settings.waitForReview) {
 		if (!documentId) {

@@ -2,13 +2,16 @@
  * The outputs of Extract (N9), as one rule from which the node's `outputs` expression, the output
  * indexes and the router's output count all follow. Without waiting: Verified | Needs Review (also
  * documents still processing). With Wait for Review: Verified | Rejected | Timed Out. The duplicate
- * guard adds Already Submitted as the last output. Other operations have one output.
+ * guard adds Already Submitted; Detect Same Invoice (without waiting) adds Possible Duplicate last.
+ * Other operations have one output.
  */
 import type { IWebhookDescription } from 'n8n-workflow';
 
 export interface ExtractOutputSettings {
 	waitForReview: boolean;
 	skipDuplicates: boolean;
+	/** Detect Same Invoice; only without waiting (a reviewed invoice arrives where Extract no longer runs). */
+	detectSameInvoice?: boolean;
 }
 
 /** When an output exists: as a check of the settings and as the same check in n8n's expression language. */
@@ -26,12 +29,16 @@ const NOT_WAITING: OutputCondition = {
 	holds: (settings) => !settings.waitForReview,
 	expression: '$parameter.waitForReview !== true',
 };
+const DETECTING_SAME_INVOICE: OutputCondition = {
+	holds: (settings) => settings.detectSameInvoice === true && !settings.waitForReview,
+	expression: '$parameter.waitForReview !== true && ($parameter.options || {}).detectSameInvoice === true',
+};
 const SKIPPING_DUPLICATES: OutputCondition = {
 	holds: (settings) => settings.skipDuplicates,
 	expression: '($parameter.options || {}).skipDuplicates === true',
 };
 
-export type ExtractOutput = 'verified' | 'needsReview' | 'rejected' | 'timedOut' | 'alreadySubmitted';
+export type ExtractOutput = 'verified' | 'needsReview' | 'rejected' | 'timedOut' | 'alreadySubmitted' | 'possibleDuplicate';
 
 interface OutputRule {
 	output: ExtractOutput;
@@ -51,6 +58,7 @@ const EXTRACT_OUTPUTS: readonly OutputRule[] = [
 	{ output: 'rejected', displayName: 'Rejected', when: WAITING, takesFailedItems: true },
 	{ output: 'timedOut', displayName: 'Timed Out', when: WAITING },
 	{ output: 'alreadySubmitted', displayName: 'Already Submitted', when: SKIPPING_DUPLICATES },
+	{ output: 'possibleDuplicate', displayName: 'Possible Duplicate', when: DETECTING_SAME_INVOICE },
 ];
 
 function outputsOf(settings: ExtractOutputSettings): OutputRule[] {
@@ -90,7 +98,7 @@ export function failedItemOutput(parameters: NodeOutputParameters): number {
 /**
  * The node's `outputs` as an n8n expression over its parameters, generated from the rule above.
  * Missing parameters count as their defaults (resource Document, operation Extract, no waiting, no
- * duplicate guard), so a workflow created through the API with fewer parameters gets the same
+ * duplicate guards), so a workflow created through the API with fewer parameters gets the same
  * outputs as one made in the editor.
  */
 export const OUTPUTS_EXPRESSION = (

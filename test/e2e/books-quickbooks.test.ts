@@ -1,0 +1,157 @@
+ 
+// "To the books" in a real n8n, QuickBooks Online: the Invoice to QuickBooks example imported as a
+// user imports it, its Settings pointed at the local QuickBooks stand-in, an n8n QuickBooks OAuth2
+// credential already connected. Every body reaching the stand-in is checked there against Intuit's
+// published Bill and Vendor rules (a refused body fails the test here).
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+	executedNodes,
+	executionError,
+	loadExampleWorkflows,
+	sandboxCredential,
+	startSandboxInProcess,
+	startStack,
+	stopAll,
+	waitForWorkflowWebhooks,
+	withCredentialsByName,
+	type SandboxHandle,
+	type Stack,
+} from '../../local-n8n/index.ts';
+import { connectedOAuth2Credential, startQuickBooksStandIn, withSettings, type QuickBooksStandIn } from '../../local-n8n/accounting/index.ts';
+
+const ACCESS_TOKEN = 'stand-in-access-token';
+const REALM = '9130350000000001';
+
+let stack: Stack;
+let sandbox: SandboxHandle;
+let quickBooks: QuickBooksStandIn;
+let path: string;
+let workflowId: string;
+
+interface QuickBooksLine { LineNum: number; Amount: number; Description: string; AccountBasedExpenseLineDetail: { AccountRef: { value: string } } }
+interface QuickBooksBill { VendorRef: { value: string }; DocNumber: string; TxnDate?: string; DueDate?: string; Line: QuickBooksLine[] }
+
+async function send(fileName: string, invoice: unknown) {
+	const form = new FormData();
+	form.append('file', new Blob([JSON.stringify(invoice)], { type: 'application/json' }), fileName);
+	const encoded = new Response(form);
+	const body = Buffer.from(await encoded.arrayBuffer());
+	const answer = await stack.client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
+	if (answer.status !== 200) {
+		const [latest] = await stack.client.listExecutions(workflowId, { limit: 1 });
+		const failed = latest ? await stack.client.getExecution(latest.id) : undefined;
+		const error = failed ? executionError(failed) : undefined;
+		throw new Error(`${fileName}: HTTP ${answer.status} ${answer.text}; ${JSON.stringify({ nodes: failed && executedNodes(failed), error: error && { message: error.message, description: error.description } })}`);
+	}
+	return answer.json as Array<Record<string, unknown>>;
+}
+
+/** Every request since the last call; each must have passed the stand-in's checks. */
+function received() {
+	const requests = quickBooks.requests.splice(0);
+	for (const request of requests) expect(request.errors, `${request.method} ${request.path} ${JSON.stringify(request.body)}`).toEqual([]);
+	return requests;
+}
+
+const bills = (requests: ReturnType<typeof received>) => requests.filter((request) => request.path.includes('/bill')).map((request) => request.body as QuickBooksBill);
+const cents = (amounts: number[]) => amounts.reduce((sum, amount) => sum + Math.round(amount * 100), 0);
+
+describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
+	beforeAll(async () => {
+		stack = await startStack({ package: 'repo' });
+		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
+		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
+		const { credential } = await sandboxCredential(stack.client, sandbox, 'pilot');
+		const quickBooksCredential = await connectedOAuth2Credential(stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
+		const example = loadExampleWorkflows().find(({ file }) => file.endsWith('invoice-to-quickbooks.workflow.json'));
+		expect(example).toBeDefined();
+		const workflow = withSettings(example!.workflow, { quickbooks_api_url: quickBooks.url, quickbooks_realm_id: REALM, quickbooks_expense_account_id: '7', quickbooks_tax_account_id: '88' });
+		const created = await stack.client.createWorkflow(withCredentialsByName(workflow, [credential, quickBooksCredential]));
+		workflowId = created.id;
+		await stack.client.activateWorkflow(created.id);
+		await waitForWorkflowWebhooks(stack.client, workflow);
+		path = String(workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')!.parameters.path);
+	});
+
+	beforeEach(() => {
+		quickBooks.requests.length = 0;
+	});
+
+	afterAll(async () => {
+		await quickBooks?.close();
+		await sandbox?.close();
+		await stack?.stop();
+		await stopAll();
+	});
+
+	it('creates the vendor (accents, ampersand) once, and a bill with every line plus tax adding up to the total', async () => {
+		const answer = await send('cafe.json', {
+			header: { vendor: 'Café Müller & Söhne GmbH', date: '2026-10-05', invoice_no: 'CM-7001' },
+			amounts: { subtotal: 25.0, tax: 4.75, total: 29.75 },
+			line_items: [
+				{ description: 'Espresso tasting', quantity: 1, unit_price: 0.1, amount: 0.1 },
+				{ description: 'Milk foam', quantity: 1, unit_price: 0.2, amount: 0.2 },
+				{ description: 'Free sample', quantity: 1, unit_price: 0, amount: 0 },
+				{ description: 'Beans, 1 kg', quantity: 2, unit_price: 12.35, amount: 24.7 },
+			],
+			confidence: 0.98,
+		});
+		expect(answer).toEqual([expect.objectContaining({ route: 'quickbooks', doc_number: 'CM-7001', line_count: 5, quickbooks_total: 29.75, totals_match: true })]);
+		const requests = received();
+		expect(requests.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual([`GET /v3/company/${REALM}/query`, `POST /v3/company/${REALM}/vendor`, `POST /v3/company/${REALM}/bill`]);
+		expect(requests.every((request) => request.authorization === `Bearer ${ACCESS_TOKEN}`)).toBe(true);
+		expect(quickBooks.vendors.map((vendor) => vendor.DisplayName)).toEqual(['Café Müller & Söhne GmbH']);
+		const [bill] = bills(requests);
+		expect(bill).toMatchObject({ VendorRef: { value: quickBooks.vendors[0].Id }, DocNumber: 'CM-7001', TxnDate: '2026-10-05', DueDate: '2026-11-04' });
+		expect(bill.Line.map((line) => [line.Description, line.Amount, line.AccountBasedExpenseLineDetail.AccountRef.value])).toEqual([
+			['Espresso tasting (1 × 0.1)', 0.1, '7'],
+			['Milk foam (1 × 0.2)', 0.2, '7'],
+			['Free sample (1 × 0)', 0, '7'],
+			['Beans, 1 kg (2 × 12.35)', 24.7, '7'],
+			['Tax', 4.75, '88'],
+		]);
+		expect(cents(bill.Line.map((line) => line.Amount))).toBe(2975);
+
+		// The same vendor again: found by its display name, not created twice.
+		await send('cafe-2.json', {
+			header: { vendor: 'Café Müller & Söhne GmbH', invoice_no: 'CM-7002' },
+			amounts: { subtotal: 0.3, tax: 0, total: 0.3 },
+			line_items: [
+				{ description: 'Stapler', quantity: 1, unit_price: 0.1, amount: 0.1 },
+				{ description: 'Staples', quantity: 1, unit_price: 0.2, amount: 0.2 },
+			],
+			confidence: 0.98,
+		});
+		const again = received();
+		expect(again.map((request) => request.method)).toEqual(['GET', 'POST']);
+		const [undated] = bills(again);
+		expect(undated.VendorRef.value).toBe(quickBooks.vendors[0].Id);
+		expect(undated.TxnDate).toBeUndefined();
+		expect(undated.DueDate).toBeUndefined();
+		expect(cents(undated.Line.map((line) => line.Amount))).toBe(30);
+	});
+
+	it('an invoice whose checks fail goes to review, and nothing reaches QuickBooks', async () => {
+		const answer = await send('wrong.json', {
+			header: { vendor: "O'Brien & Co", date: '2026-10-07', invoice_no: 'OB-1' },
+			amounts: { subtotal: 100, tax: 19, total: 120 },
+			line_items: [{ description: 'Consulting', quantity: 1, unit_price: 100, amount: 100 }],
+			confidence: 0.98,
+		});
+		expect(answer).toEqual([expect.objectContaining({ route: 'review', reason: 'the amounts do not add up (subtotal_plus_tax_equals_total)' })]);
+		expect(quickBooks.requests).toEqual([]);
+	});
+
+	it("a vendor with a quote in its name is queried correctly and created", async () => {
+		const answer = await send('obrien.json', {
+			header: { vendor: "O'Brien & Co", date: '2026-10-07', invoice_no: 'OB-2' },
+			amounts: { subtotal: 100, tax: 0, total: 100 },
+			line_items: [{ description: 'Consulting', quantity: 1, unit_price: 100, amount: 100 }],
+			confidence: 0.98,
+		});
+		expect(answer).toEqual([expect.objectContaining({ route: 'quickbooks', totals_match: true })]);
+		received();
+		expect(quickBooks.vendors.map((vendor) => vendor.DisplayName)).toContain("O'Brien & Co");
+	});
+});
