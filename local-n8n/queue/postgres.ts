@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- tooling: starts Postgres; plain errors outside any node */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- tooling: starts Postgres; plain errors outside any node */
 // A throwaway Postgres from Debian's package for n8n in queue mode: a fresh data folder, loopback
 // on a free port, fsync off (test data). Postgres refuses to run as root, so initdb and the server
 // run as the `postgres` system user, which owns the data and socket folders.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- tooling: plain errors outside any node */
 // n8n in queue mode, the way teams run it at scale: Postgres, Redis, one main process (editor, API,
 // activation; no production webhooks), workers that run the executions, webhook processes that
@@ -9,6 +8,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { registerSecret, step } from '../log.ts';
+import { N8nClient } from '../n8nApi.ts';
 import { startN8n, type N8nInstance } from '../n8nProcess.ts';
 import { freePort, reapStaleProcesses, stopAll } from '../processes.ts';
 import { startStack, type Stack, type StackOptions } from '../stack.ts';
@@ -45,6 +45,10 @@ export interface QueueStack extends Stack {
 	workers: N8nInstance[];
 	/** Webhook processes, each reachable directly on its `baseUrl`. */
 	webhooks: N8nInstance[];
+	/** Clients (not logged in) for webhook calls straight to each webhook process. */
+	webhookClients: N8nClient[];
+	/** Client (not logged in) for webhook calls through the load balancer. */
+	lbClient: N8nClient;
 	/** The environment shared by every n8n process (queue mode, database, Redis, URLs). */
 	sharedEnv: Record<string, string>;
 	/** Every n8n process with its role, for logs and checks. */
@@ -108,6 +112,8 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 			main: base.n8n,
 			workers,
 			webhooks,
+			webhookClients: webhooks.map((w) => new N8nClient(w.baseUrl, base.tls.caPem)),
+			lbClient: new N8nClient(publicUrl, base.tls.caPem),
 			sharedEnv,
 			processes: () => [
 				{ role: 'main', name: 'main', instance: base.n8n },
