@@ -11,7 +11,9 @@
 //
 // Options: --port <n8n https port> (default 5678, else a free one), --sandbox-port <port> (default
 // 4010), --data <folder> (keep n8n's data there across runs; default: a fresh temporary folder),
-// --no-build (skip `npm run build`).
+// --no-build (skip `npm run build`), --queue (n8n in queue mode: Postgres, Redis, main + 2 workers +
+// 2 webhook processes behind HAProxy; see docs/queue-mode.md), --balance roundrobin|signature (the
+// load balancer's mode with --queue, default signature).
 // Run with Node 24: `node scripts/start.ts` (npm scripts put the project's Node 24 first on PATH).
 
 import { join } from 'node:path';
@@ -32,11 +34,13 @@ import {
 	sandboxDemoAccount,
 	setSignalHandling,
 	startSandboxProcess,
+	startQueueStack,
 	startStack,
 	stopAll,
 	tailFile,
 	waitForWorkflowWebhooks,
 	type Credential,
+	type QueueStack,
 	type Stack,
 } from '../local-n8n/index.ts';
 
@@ -46,13 +50,24 @@ const { values: args } = parseArgs({
 		'sandbox-port': { type: 'string' },
 		data: { type: 'string' },
 		'no-build': { type: 'boolean', default: false },
+		queue: { type: 'boolean', default: false },
+		balance: { type: 'string', default: 'signature' },
 		help: { type: 'boolean', short: 'h', default: false },
 	},
 });
 
 if (args.help) {
-	say('Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder>] [--no-build]');
+	say('Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder>] [--no-build] [--queue [--balance roundrobin|signature]]');
 	process.exit(0);
+}
+
+if (args.queue && args.data) {
+	process.stderr.write('--data keeps a single n8n\'s SQLite data; --queue starts a fresh Postgres each time. Use one or the other.\n');
+	process.exit(1);
+}
+if (args.balance !== 'signature' && args.balance !== 'roundrobin') {
+	process.stderr.write(`--balance must be roundrobin or signature (got ${args.balance}).\n`);
+	process.exit(1);
 }
 
 if (Number(process.versions.node.split('.')[0]) < 22) {
@@ -65,6 +80,7 @@ const CREDENTIAL_NAME = 'Document Extraction (sandbox)';
 
 let stopping = false;
 let stack: Stack | undefined;
+let queueStack: QueueStack | undefined;
 
 async function shutdown(code: number): Promise<never> {
 	if (!stopping) {
@@ -107,17 +123,30 @@ async function main(): Promise<void> {
 	const n8nPort = args.port ? Number(args.port) : await freePort(5678);
 	const filesDir = join(REPO_ROOT, 'examples', 'files');
 	const userFolder = args.data ?? makeTmpDir('n8n-demo');
-	stack = await startStack({
-		package: 'repo',
-		build: !args['no-build'],
-		n8nPort,
-		userFolder,
-		fileAccessDirs: [filesDir, join(userFolder, 'files')],
-		owner: DEFAULT_OWNER,
-		reinstall: true,
-		n8nName: 'n8n-demo',
-	});
+	if (args.queue) {
+		queueStack = await startQueueStack({
+			package: 'repo',
+			build: !args['no-build'],
+			mainPort: n8nPort,
+			fileAccessDirs: [filesDir],
+			balance: args.balance as 'signature' | 'roundrobin',
+		});
+		stack = queueStack;
+	} else {
+		stack = await startStack({
+			package: 'repo',
+			build: !args['no-build'],
+			n8nPort,
+			userFolder,
+			fileAccessDirs: [filesDir, join(userFolder, 'files')],
+			owner: DEFAULT_OWNER,
+			reinstall: true,
+			n8nName: 'n8n-demo',
+		});
+	}
 	const { client, n8n } = stack;
+	// Where production webhooks are public: the load balancer in queue mode, n8n itself otherwise.
+	const publicUrl = queueStack?.publicUrl ?? n8n.baseUrl;
 
 	// Credential for the sandbox's pilot account.
 	const credentials: Record<string, Credential> = {};
@@ -141,7 +170,7 @@ async function main(): Promise<void> {
 	const existingWorkflows = await client.listWorkflows();
 	const examples = loadExampleWorkflows();
 	const fresh = examples.filter((e) => !existingWorkflows.some((w) => w.name === e.workflow.name));
-	const imported = await importWorkflows(client, fresh, { credentials });
+	const imported = await importWorkflows(client, fresh, { credentials, webhookClient: queueStack?.lbClient });
 	for (const e of examples) {
 		const kept = existingWorkflows.find((w) => w.name === e.workflow.name);
 		if (!kept) continue;
@@ -171,7 +200,16 @@ async function main(): Promise<void> {
 	if (sandbox) say(`  Sandbox     ${sandbox.url}  (log: ${sandbox.logFile})`);
 	say(`  Credential  ${credentialNote || 'none (no sandbox)'}`);
 	say(`  Files       Read/Write Files from Disk may read ${filesDir}`);
-	say(`  n8n data    ${userFolder}${args.data ? '' : ' (temporary: pass --data <folder> to keep it)'}`);
+	if (queueStack) {
+		say(`  Webhooks    ${publicUrl}/webhook/…  (HAProxy, ${queueStack.lb.balance()} balancing, log: ${queueStack.lb.logFile})`);
+		say('  Processes   (queue mode: each n8n process has its own user folder)');
+		for (const p of queueStack.processes()) say(`    ${p.name.padEnd(9)} ${p.instance.baseUrl.padEnd(24)} log: ${p.instance.logFile}`);
+		say(`    postgres  127.0.0.1:${queueStack.postgres.port}  database ${queueStack.postgres.database}  log: ${queueStack.postgres.logFile}`);
+		say(`    redis     127.0.0.1:${queueStack.redis.port}  log: ${queueStack.redis.logFile}`);
+		say('  n8n data    temporary (Postgres and the user folders are removed on Ctrl-C)');
+	} else {
+		say(`  n8n data    ${userFolder}${args.data ? '' : ' (temporary: pass --data <folder> to keep it)'}`);
+	}
 	say(`  Logs        ${artifactsDir()}  (n8n: ${n8n.logFile})`);
 	say('');
 	if (imported.length === 0) {
@@ -197,7 +235,7 @@ async function main(): Promise<void> {
 		say('    2. Send an invoice to an active example workflow (the answer is its last node\'s output):');
 		for (const w of webhooks) {
 			say(`       # ${w.name}`);
-			say(`       curl --cacert ${tls.caCertFile} -F ${w.field}=@examples/files/invoice-acme.json ${n8n.baseUrl}/webhook/${w.path}`);
+			say(`       curl --cacert ${tls.caCertFile} -F ${w.field}=@examples/files/invoice-acme.json ${publicUrl}/webhook/${w.path}`);
 		}
 		say('       then open the workflow\'s Executions tab in the editor.');
 	} else {
@@ -210,7 +248,9 @@ async function main(): Promise<void> {
 
 	// Stay up; if n8n or the sandbox dies, say so and stop the rest.
 	const why = await Promise.race([
-		n8n.exited().then((code) => ({ what: `n8n exited (${code})`, logFile: n8n.logFile })),
+		...(queueStack ? queueStack.processes().map((p) => p.instance) : [n8n]).map((instance) =>
+			instance.exited().then((code) => ({ what: `n8n (${instance.logFile}) exited (${code})`, logFile: instance.logFile })),
+		),
 		...(sandbox ? [sandbox.exited.then((code) => ({ what: `the sandbox exited (${code})`, logFile: sandbox.logFile }))] : []),
 	]);
 	if (!stopping) {
