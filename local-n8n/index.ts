@@ -16,3 +16,7 @@ export * from './tls.ts';
 export * from './workflows.ts';
 export * from './flows.ts';
 export * from './systemPackages.ts';
+export * from './queue/postgres.ts';
+export * from './queue/redis.ts';
+export * from './queue/haproxy.ts';
+export * from './queue/queueStack.ts';

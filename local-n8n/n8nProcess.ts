@@ -36,6 +36,11 @@ export interface StartN8nOptions {
 	readyTimeoutMs?: number;
 	/** Log name prefix (default "n8n"). */
 	name?: string;
+	/**
+	 * n8n command (default `start`). `worker` serves no HTTP(S) app: `port` is then its plain-HTTP
+	 * health server (`QUEUE_HEALTH_CHECK_PORT`), which also tells when it is ready.
+	 */
+	command?: 'start' | 'worker' | 'webhook';
 }
 
 export interface N8nInstance {
@@ -151,7 +156,13 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		...n8nEnvironment({ port, brokerPort, userFolder, tls: options.tls, registryUrl: options.registryUrl, fileAccessDirs, npmCacheDir, npmrc }),
 		...(options.env ?? {}),
 	});
-	const baseUrl = `https://localhost:${port}`;
+	const command = options.command ?? 'start';
+	if (command === 'worker') {
+		env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
+		env.QUEUE_HEALTH_CHECK_PORT = String(port);
+		env.N8N_WORKER_SERVER_ADDRESS = '127.0.0.1';
+	}
+	const baseUrl = command === 'worker' ? `http://127.0.0.1:${port}` : `https://localhost:${port}`;
 	const name = options.name ?? 'n8n';
 	const logFile = join(artifactsDir(), `${name}-${timestampForFiles()}-${port}.log`);
 	const dispatcher = dispatcherTrusting(options.tls.caPem);
@@ -163,7 +174,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		proc = spawnTracked({
 			name,
 			command: options.install.node,
-			args: ['--require', N8N_PRELOAD, options.install.bin, 'start'],
+			args: ['--require', N8N_PRELOAD, options.install.bin, command],
 			cwd: userFolder,
 			env,
 			logFile,

@@ -166,7 +166,7 @@ export async function waitForWorkflowWebhooks(client: N8nClient, workflow: Workf
 export async function importWorkflows(
 	client: N8nClient,
 	workflows: Array<{ file?: string; workflow: WorkflowDefinition }>,
-	options: { credentials?: Record<string, Credential>; activate?: 'auto' | boolean } = {},
+	options: { credentials?: Record<string, Credential>; activate?: 'auto' | boolean; webhookClient?: N8nClient } = {},
 ): Promise<Array<{ file?: string; workflow: Workflow; activated: boolean; error?: string }>> {
 	const results: Array<{ file?: string; workflow: Workflow; activated: boolean; error?: string }> = [];
 	for (const { file, workflow } of workflows) {
@@ -178,7 +178,8 @@ export async function importWorkflows(
 			try {
 				await client.activateWorkflow(created.id);
 				activated = true;
-				await waitForWorkflowWebhooks(client, workflow);
+				// In queue mode production webhooks are served by the webhook processes, not by main.
+				await waitForWorkflowWebhooks(options.webhookClient ?? client, workflow);
 			} catch (e) {
 				error = (e as Error).message;
 				log('workflows', `could not activate "${workflow.name}": ${error}`);

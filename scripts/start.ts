@@ -16,7 +16,9 @@
 //
 // Options: --port <n8n https port> (default 5678, else a free one), --sandbox-port <port> (default
 // 4010), --data <folder> (keep the data there instead), --fresh (a throwaway folder, removed at
-// the end), --no-build (skip `npm run build`).
+// the end), --no-build (skip `npm run build`), --queue (n8n in queue mode: Postgres, Redis, main + 2
+// workers + 2 webhook processes behind HAProxy, always fresh; see docs/queue-mode.md),
+// --balance roundrobin|signature (the load balancer's mode with --queue, default signature).
 // Run with Node 24: `node scripts/start.ts` (npm scripts put the project's Node 24 first on PATH).
 
 import { mkdirSync } from 'node:fs';
@@ -38,11 +40,13 @@ import {
 	sandboxAccount,
 	setSignalHandling,
 	startSandboxProcess,
+	startQueueStack,
 	startStack,
 	stopAll,
 	tailFile,
 	waitForWorkflowWebhooks,
 	type Credential,
+	type QueueStack,
 	type Stack,
 } from '../local-n8n/index.ts';
 import { connectedOAuth2Credential, startQuickBooksStandIn, startXeroStandIn, withSettings } from '../local-n8n/accounting/index.ts';
@@ -54,17 +58,27 @@ const { values: args } = parseArgs({
 		data: { type: 'string' },
 		fresh: { type: 'boolean', default: false },
 		'no-build': { type: 'boolean', default: false },
+		queue: { type: 'boolean', default: false },
+		balance: { type: 'string', default: 'signature' },
 		help: { type: 'boolean', short: 'h', default: false },
 	},
 });
 
 if (args.help) {
-	say('Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder> | --fresh] [--no-build]');
+	say('Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder> | --fresh] [--no-build] [--queue [--balance roundrobin|signature]]');
 	process.exit(0);
 }
 
 if (args.fresh && args.data) {
 	process.stderr.write('Choose one: --data <folder> keeps the data there, --fresh throws it away.\n');
+	process.exit(1);
+}
+if (args.queue && args.data) {
+	process.stderr.write('--data keeps a single n8n\'s SQLite data; --queue starts a fresh Postgres each time. Use one or the other.\n');
+	process.exit(1);
+}
+if (args.balance !== 'signature' && args.balance !== 'roundrobin') {
+	process.stderr.write(`--balance must be roundrobin or signature (got ${args.balance}).\n`);
 	process.exit(1);
 }
 
@@ -82,6 +96,7 @@ const QUICKBOOKS_STAND_IN_TOKEN = 'local-stand-in-token';
 
 let stopping = false;
 let stack: Stack | undefined;
+let queueStack: QueueStack | undefined;
 
 async function shutdown(code: number): Promise<never> {
 	if (!stopping) {
@@ -123,17 +138,30 @@ async function main(): Promise<void> {
 	const n8nPort = args.port ? Number(args.port) : await freePort(5678);
 	const filesDir = join(REPO_ROOT, 'examples', 'files');
 	const userFolder = join(dataDir, 'n8n');
-	stack = await startStack({
-		package: 'repo',
-		build: !args['no-build'],
-		n8nPort,
-		userFolder,
-		fileAccessDirs: [filesDir, join(userFolder, 'files')],
-		owner: DEFAULT_OWNER,
-		reinstall: true,
-		n8nName: 'n8n-demo',
-	});
+	if (args.queue) {
+		queueStack = await startQueueStack({
+			package: 'repo',
+			build: !args['no-build'],
+			mainPort: n8nPort,
+			fileAccessDirs: [filesDir],
+			balance: args.balance as 'signature' | 'roundrobin',
+		});
+		stack = queueStack;
+	} else {
+		stack = await startStack({
+			package: 'repo',
+			build: !args['no-build'],
+			n8nPort,
+			userFolder,
+			fileAccessDirs: [filesDir, join(userFolder, 'files')],
+			owner: DEFAULT_OWNER,
+			reinstall: true,
+			n8nName: 'n8n-demo',
+		});
+	}
 	const { client, n8n } = stack;
+	// Where production webhooks are public: the load balancer in queue mode, n8n itself otherwise.
+	const publicUrl = queueStack?.publicUrl ?? n8n.baseUrl;
 
 	// Credential for the sandbox's pilot account.
 	const credentials: Record<string, Credential> = {};
@@ -173,7 +201,7 @@ async function main(): Promise<void> {
 		return settings ? { ...e, workflow: withSettings(e.workflow, settings) } : e;
 	});
 	const fresh = examples.filter((e) => !existingWorkflows.some((w) => w.name === e.workflow.name));
-	const imported = await importWorkflows(client, fresh, { credentials });
+	const imported = await importWorkflows(client, fresh, { credentials, webhookClient: queueStack?.lbClient });
 	for (const e of examples) {
 		const kept = existingWorkflows.find((w) => w.name === e.workflow.name);
 		if (!kept) continue;
@@ -205,7 +233,16 @@ async function main(): Promise<void> {
 	say(`  QuickBooks  local stand-in ${quickBooks.url} (requests it received: ${quickBooks.url}/__standin/requests)`);
 	say(`  Credential  ${credentialNote}`);
 	say(`  Files       Read/Write Files from Disk may read ${filesDir}`);
-	say(`  Data        ${dataDir}${args.fresh ? ' (temporary)' : ' (kept across runs; --fresh for an empty one)'}`);
+	if (queueStack) {
+		say(`  Webhooks    ${publicUrl}/webhook/…  (HAProxy, ${queueStack.lb.balance()} balancing, log: ${queueStack.lb.logFile})`);
+		say('  Processes   (queue mode: each n8n process has its own user folder)');
+		for (const p of queueStack.processes()) say(`    ${p.name.padEnd(9)} ${p.instance.baseUrl.padEnd(24)} log: ${p.instance.logFile}`);
+		say(`    postgres  127.0.0.1:${queueStack.postgres.port}  database ${queueStack.postgres.database}  log: ${queueStack.postgres.logFile}`);
+		say(`    redis     127.0.0.1:${queueStack.redis.port}  log: ${queueStack.redis.logFile}`);
+		say('  n8n data    temporary in queue mode (Postgres and the user folders are removed on Ctrl-C)');
+	} else {
+		say(`  Data        ${dataDir}${args.fresh ? ' (temporary)' : ' (kept across runs; --fresh for an empty one)'}`);
+	}
 	say(`  Logs        ${artifactsDir()}  (n8n: ${n8n.logFile})`);
 	say('');
 	if (imported.length === 0) {
@@ -231,7 +268,7 @@ async function main(): Promise<void> {
 		say('    2. Send an invoice to an active example workflow (the answer is its last node\'s output):');
 		for (const w of webhooks) {
 			say(`       # ${w.name}`);
-			say(`       curl --cacert ${tls.caCertFile} -F ${w.field}=@examples/files/invoice-acme.json ${n8n.baseUrl}/webhook/${w.path}`);
+			say(`       curl --cacert ${tls.caCertFile} -F ${w.field}=@examples/files/invoice-acme.json ${publicUrl}/webhook/${w.path}`);
 		}
 		say('       then open the workflow\'s Executions tab in the editor.');
 	} else {
@@ -244,7 +281,9 @@ async function main(): Promise<void> {
 
 	// Stay up; if n8n or the sandbox dies, say so and stop the rest.
 	const why = await Promise.race([
-		n8n.exited().then((code) => ({ what: `n8n exited (${code})`, logFile: n8n.logFile })),
+		...(queueStack ? queueStack.processes().map((p) => p.instance) : [n8n]).map((instance) =>
+			instance.exited().then((code) => ({ what: `n8n (${instance.logFile}) exited (${code})`, logFile: instance.logFile })),
+		),
 		sandbox.exited.then((code) => ({ what: `the sandbox exited (${code})`, logFile: sandbox.logFile })),
 	]);
 	if (!stopping) {

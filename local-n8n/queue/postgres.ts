@@ -1,0 +1,77 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- tooling: starts Postgres; plain errors outside any node */
+// A throwaway Postgres from Debian's package for n8n in queue mode: a fresh data folder, loopback
+// on a free port, fsync off (test data). Postgres refuses to run as root, so initdb and the server
+// run as the `postgres` system user, which owns the data and socket folders.
+
+import { execFileSync } from 'node:child_process';
+import { chownSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { log } from '../log.ts';
+import { artifactsDir, makeTmpDir, timestampForFiles } from '../paths.ts';
+import { freePort, spawnTracked, stopProcess, tailFile, type Tracked } from '../processes.ts';
+import { postgresBinDir } from '../systemPackages.ts';
+
+export interface PostgresServer {
+	host: string;
+	port: number;
+	user: string;
+	database: string;
+	logFile: string;
+	stop(): Promise<void>;
+}
+
+function postgresIds(): { uid: number; gid: number } {
+	const out = execFileSync('id', ['postgres'], { encoding: 'utf8' });
+	const uid = /uid=(\d+)/.exec(out)?.[1];
+	const gid = /gid=(\d+)/.exec(out)?.[1];
+	if (!uid || !gid) throw new Error(`no "postgres" system user (id postgres: ${out.trim()}); install the Debian package postgresql (npm run setup)`);
+	return { uid: Number(uid), gid: Number(gid) };
+}
+
+/** `runuser -u postgres -- <cmd>` when we are root, the command itself otherwise. */
+function asPostgres(command: string, args: string[]): [string, string[]] {
+	const root = typeof process.getuid === 'function' && process.getuid() === 0;
+	return root ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+}
+
+export async function startPostgres(options: { database?: string } = {}): Promise<PostgresServer> {
+	const bin = postgresBinDir();
+	if (!bin) throw new Error('Postgres not found under /usr/lib/postgresql; run npm run setup (installs the Debian package postgresql)');
+	const { uid, gid } = postgresIds();
+	const root = makeTmpDir('queue-postgres');
+	const dataDir = join(root, 'data');
+	const socketDir = join(root, 'socket');
+	for (const dir of [root, dataDir, socketDir]) {
+		mkdirSync(dir, { recursive: true });
+		chownSync(dir, uid, gid);
+	}
+	const [initCmd, initArgs] = asPostgres(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+	execFileSync(initCmd, initArgs, { stdio: 'pipe', cwd: root });
+	const port = await freePort();
+	const logFile = join(artifactsDir(), `postgres-${timestampForFiles()}-${port}.log`);
+	const [cmd, args] = asPostgres(join(bin, 'postgres'), [
+		'-D', dataDir, '-p', String(port), '-k', socketDir,
+		'-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+		'-c', 'max_connections=200',
+	]);
+	const proc: Tracked = spawnTracked({ name: 'postgres', command: cmd, args, cwd: root, logFile });
+	const database = options.database ?? 'n8n';
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		if (proc.hasExited()) throw new Error(`postgres exited before it was ready:\n${tailFile(logFile)}`);
+		try {
+			execFileSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q'], { stdio: 'ignore' });
+			break;
+		} catch {
+			if (Date.now() > deadline) {
+				await stopProcess(proc, 5_000);
+				throw new Error(`postgres not ready on port ${port} after 60 s:\n${tailFile(logFile)}`);
+			}
+			await new Promise((r) => setTimeout(r, 200));
+		}
+	}
+	execFileSync(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database], { stdio: 'pipe' });
+	log('postgres', `ready on 127.0.0.1:${port}, database ${database}`);
+	return { host: '127.0.0.1', port, user: 'postgres', database, logFile, stop: () => stopProcess(proc, 10_000) };
+}

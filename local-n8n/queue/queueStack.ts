@@ -1,0 +1,139 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- tooling: plain errors outside any node */
+// n8n in queue mode, the way teams run it at scale: Postgres, Redis, one main process (editor, API,
+// activation; no production webhooks), workers that run the executions, webhook processes that
+// receive production webhooks behind an HTTPS load balancer (HAProxy). Binary data in the database.
+// Every n8n process has its own user folder: the package reaches workers and webhook processes
+// through n8n itself, not through shared files. The package is installed on main through the
+// community-packages API, as a user installs it.
+
+import { randomBytes } from 'node:crypto';
+import { registerSecret, step } from '../log.ts';
+import { N8nClient } from '../n8nApi.ts';
+import { startN8n, type N8nInstance } from '../n8nProcess.ts';
+import { freePort, reapStaleProcesses, stopAll } from '../processes.ts';
+import { startStack, type Stack, type StackOptions } from '../stack.ts';
+import { removeTmpDirs } from '../paths.ts';
+import { startLoadBalancer, type Balance, type LoadBalancer } from './haproxy.ts';
+import { startPostgres, type PostgresServer } from './postgres.ts';
+import { startRedis, type RedisServer } from './redis.ts';
+
+export interface QueueStackOptions {
+	/** Workers (default 2). */
+	workers?: number;
+	/** Webhook processes behind the load balancer (default 2). */
+	webhooks?: number;
+	/** Load-balancer mode (default `signature`: copies of one delivery go to one process). */
+	balance?: Balance;
+	/** Load-balancer port (default: a free one). */
+	lbPort?: number;
+	/** Main's port (default: a free one). */
+	mainPort?: number;
+	package?: StackOptions['package'];
+	build?: boolean;
+	fileAccessDirs?: string[];
+	/** Extra environment for every n8n process. */
+	n8nEnv?: Record<string, string | undefined>;
+}
+
+export interface QueueStack extends Stack {
+	postgres: PostgresServer;
+	redis: RedisServer;
+	lb: LoadBalancer;
+	/** The public base URL for webhooks (the load balancer), `https://localhost:<port>`. */
+	publicUrl: string;
+	main: N8nInstance;
+	workers: N8nInstance[];
+	/** Webhook processes, each reachable directly on its `baseUrl`. */
+	webhooks: N8nInstance[];
+	/** Clients (not logged in) for webhook calls straight to each webhook process. */
+	webhookClients: N8nClient[];
+	/** Client (not logged in) for webhook calls through the load balancer. */
+	lbClient: N8nClient;
+	/** The environment shared by every n8n process (queue mode, database, Redis, URLs). */
+	sharedEnv: Record<string, string>;
+	/** Every n8n process with its role, for logs and checks. */
+	processes(): { role: 'main' | 'worker' | 'webhook'; name: string; instance: N8nInstance }[];
+}
+
+export async function startQueueStack(options: QueueStackOptions = {}): Promise<QueueStack> {
+	reapStaleProcesses();
+	try {
+		const postgres = await step('queue', 'start Postgres', () => startPostgres());
+		const redis = await step('queue', 'start Redis', () => startRedis());
+		const lbPort = options.lbPort ?? (await freePort());
+		const publicUrl = `https://localhost:${lbPort}`;
+		const encryptionKey = randomBytes(24).toString('base64url');
+		registerSecret(encryptionKey);
+		const sharedEnv: Record<string, string> = {
+			EXECUTIONS_MODE: 'queue',
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: postgres.host,
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_DATABASE: postgres.database,
+			DB_POSTGRESDB_USER: postgres.user,
+			DB_POSTGRESDB_PASSWORD: '',
+			QUEUE_BULL_REDIS_HOST: redis.host,
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			// One key for every process: credentials encrypted by main are read by workers and webhooks.
+			N8N_ENCRYPTION_KEY: encryptionKey,
+			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+			// Production webhooks are public on the load balancer only; main does not serve them.
+			N8N_WEBHOOK_URL: `${publicUrl}/`,
+			WEBHOOK_URL: `${publicUrl}/`,
+			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			...Object.fromEntries(Object.entries(options.n8nEnv ?? {}).filter((e): e is [string, string] => e[1] !== undefined)),
+		};
+		const base = await startStack({
+			package: options.package,
+			build: options.build,
+			n8nPort: options.mainPort,
+			fileAccessDirs: options.fileAccessDirs,
+			n8nEnv: sharedEnv,
+			n8nName: 'n8n-main',
+		});
+		const start = (command: 'worker' | 'webhook', name: string) =>
+			step('queue', `start ${name}`, () =>
+				startN8n({ install: base.install, tls: base.tls, registryUrl: base.registry.url, command, name, env: sharedEnv, fileAccessDirs: options.fileAccessDirs }),
+			);
+		const workers: N8nInstance[] = [];
+		for (let i = 1; i <= (options.workers ?? 2); i++) workers.push(await start('worker', `n8n-worker${i}`));
+		const webhooks: N8nInstance[] = [];
+		for (let i = 1; i <= (options.webhooks ?? 2); i++) webhooks.push(await start('webhook', `n8n-webhook${i}`));
+		const lb = await step('queue', 'start HAProxy', () =>
+			startLoadBalancer({ tls: base.tls, port: lbPort, balance: options.balance, backends: webhooks.map((w, i) => ({ name: `webhook${i + 1}`, port: w.port })) }),
+		);
+		const stack: QueueStack = {
+			...base,
+			postgres,
+			redis,
+			lb,
+			publicUrl,
+			main: base.n8n,
+			workers,
+			webhooks,
+			webhookClients: webhooks.map((w) => new N8nClient(w.baseUrl, base.tls.caPem)),
+			lbClient: new N8nClient(publicUrl, base.tls.caPem),
+			sharedEnv,
+			processes: () => [
+				{ role: 'main', name: 'main', instance: base.n8n },
+				...workers.map((instance, i) => ({ role: 'worker' as const, name: `worker${i + 1}`, instance })),
+				...webhooks.map((instance, i) => ({ role: 'webhook' as const, name: `webhook${i + 1}`, instance })),
+			],
+			stop: async () => {
+				await lb.stop();
+				for (const w of [...webhooks, ...workers]) await w.stop();
+				await base.stop();
+				await redis.stop();
+				await postgres.stop();
+				await stopAll();
+				removeTmpDirs();
+			},
+		};
+		return stack;
+	} catch (error) {
+		await stopAll();
+		removeTmpDirs();
+		throw error;
+	}
+}

@@ -1,0 +1,140 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// Copies of one event across n8n's webhook processes (queue mode: 2 webhook processes behind HAProxy,
+// 2 workers, Postgres, Redis). 100 signed events, each delivered 3 times:
+//   (i)   one copy after the other, alternating between the two webhook processes → measured (the
+//         wanted result is one run per event; n8n 2.40.7 runs about half of the second copies again:
+//         the memory written by one webhook process is not reliably seen by the other);
+//   (ii)  the 3 copies at the same moment through the load balancer hashing X-Service-Signature
+//         (copies carry the same body, hence the same signature, hence reach the same process) →
+//         one run per event;
+//   (iii) the 3 copies at the same moment straight to different webhook processes → measured: the
+//         trigger's memory of accepted deliveries is the workflow's static data, which n8n saves
+//         after the answer, last writer wins, and an in-process map; n8n offers webhook code no
+//         shared atomic store, so concurrent copies on two processes can both run.
+// Every mode: no event lost, every run a success. The figures go to the log (and docs/queue-mode.md).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	eventually,
+	log,
+	reviewTriggerNode,
+	sandboxCredential,
+	startQueueStack,
+	startSandboxInProcess,
+	stopAll,
+	triggerWorkflow,
+	type N8nClient,
+	type QueueStack,
+	type SandboxCredential,
+	type SandboxHandle,
+} from '../../local-n8n/index.ts';
+import { allExecutions, deliverCopy, duplicates, lost, runsPerDocument, sleep, verifiedPayload } from './support/queueDeliveries.ts';
+
+const EVENTS = 100;
+const COPIES = 3;
+/** Events in flight at once (each with its copies sent together). */
+const PARALLEL_EVENTS = 10;
+const SETTLE_MS = 5_000;
+
+let stack: QueueStack;
+let sandbox: SandboxHandle;
+let account: SandboxCredential;
+const figures: string[] = [];
+
+async function activeTrigger(name: string): Promise<{ id: string; path: string }> {
+	const definition = triggerWorkflow({ name, trigger: reviewTriggerNode(account.credential) });
+	const { id } = await stack.client.createWorkflow(definition);
+	const path = `${definition.webhookId}/webhook`;
+	await stack.client.activateWorkflow(id);
+	for (const client of [...stack.webhookClients, stack.lbClient]) await client.waitForWebhook(path);
+	return { id, path };
+}
+
+const documentIds = (mode: string) => Array.from({ length: EVENTS }, (_, i) => `doc_queue_${mode}_${String(i).padStart(6, '0')}`);
+
+/** Waits for at least one run per event, lets late copies land, and returns the runs per document. */
+async function settledRuns(workflowId: string) {
+	await eventually(`${EVENTS} executions of ${workflowId}`, async () => (await allExecutions(stack.client, workflowId)).length, (n) => n >= EVENTS, 240_000);
+	await eventually(
+		'no execution still running',
+		async () => (await allExecutions(stack.client, workflowId)).filter((e) => e.status === 'running' || e.status === 'new').length,
+		(n) => n === 0,
+		120_000,
+	);
+	await sleep(SETTLE_MS);
+	return await runsPerDocument(stack.client, workflowId);
+}
+
+async function inBatches<T>(items: T[], size: number, each: (item: T) => Promise<void>): Promise<void> {
+	for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(each));
+}
+
+function report(mode: string, result: { runs: Map<string, number>; total: number }, ids: string[]): void {
+	const line = `${mode}: ${ids.length} events x ${COPIES} copies = ${ids.length * COPIES} deliveries → ${result.total} executions, ${duplicates(result.runs)} duplicate runs, ${lost(result.runs, ids).length} lost`;
+	figures.push(line);
+	log('queue-duplicates', line);
+}
+
+describe('duplicates across webhook processes (queue mode)', () => {
+	beforeAll(async () => {
+		stack = await startQueueStack({ balance: 'signature' });
+		sandbox = await startSandboxInProcess(stack.tls, { retryBaseMs: 300, reviewDelayMs: 600_000 });
+		account = await sandboxCredential(stack.client, sandbox, 'enterprise');
+	});
+
+	afterAll(async () => {
+		if (figures.length) process.stdout.write(`queue duplicates measured:\n  ${figures.join('\n  ')}\n`);
+		await sandbox?.close();
+		await stack?.stop();
+		await stopAll();
+	});
+
+	it('(i) copies one after the other on different webhook processes: none lost, duplicate runs measured', async () => {
+		const { id, path } = await activeTrigger('queue duplicates (i) sequential');
+		const ids = documentIds('seq');
+		const order: N8nClient[] = [stack.webhookClients[0], stack.webhookClients[1], stack.webhookClients[0]];
+		for (const documentId of ids) {
+			const body = verifiedPayload(documentId);
+			for (const client of order) expect(await deliverCopy(client, path, body, account.signingSecret)).toBe(200);
+		}
+		const result = await settledRuns(id);
+		report('(i) sequential, alternating webhook processes', result, ids);
+		expect(result.failed).toBe(0);
+		expect(lost(result.runs, ids)).toEqual([]);
+		for (const count of result.runs.values()) expect(count).toBeLessThanOrEqual(COPIES);
+	});
+
+	it('(ii) copies at the same moment through the load balancer hashing the signature: one run per event, none lost', async () => {
+		expect(stack.lb.balance()).toBe('signature');
+		const { id, path } = await activeTrigger('queue duplicates (ii) concurrent via LB');
+		const ids = documentIds('lbhash');
+		await inBatches(ids, PARALLEL_EVENTS, async (documentId) => {
+			const body = verifiedPayload(documentId);
+			const statuses = await Promise.all(Array.from({ length: COPIES }, () => deliverCopy(stack.lbClient, path, body, account.signingSecret)));
+			expect(statuses).toEqual(Array(COPIES).fill(200));
+		});
+		const result = await settledRuns(id);
+		report('(ii) concurrent, LB balance hdr(X-Service-Signature)', result, ids);
+		expect(result.failed).toBe(0);
+		expect(lost(result.runs, ids)).toEqual([]);
+		expect(duplicates(result.runs)).toBe(0);
+		expect(result.total).toBe(EVENTS);
+	});
+
+	it('(iii) copies at the same moment on different webhook processes: none lost, duplicate runs measured', async () => {
+		const { id, path } = await activeTrigger('queue duplicates (iii) concurrent, split');
+		const ids = documentIds('split');
+		const targets: N8nClient[] = [stack.webhookClients[0], stack.webhookClients[1], stack.webhookClients[0]];
+		await inBatches(ids, PARALLEL_EVENTS, async (documentId) => {
+			const body = verifiedPayload(documentId);
+			const statuses = await Promise.all(targets.map((client) => deliverCopy(client, path, body, account.signingSecret)));
+			expect(statuses).toEqual(Array(COPIES).fill(200));
+		});
+		const result = await settledRuns(id);
+		report('(iii) concurrent, copies split across webhook processes', result, ids);
+		expect(result.failed).toBe(0);
+		expect(lost(result.runs, ids)).toEqual([]);
+		for (const count of result.runs.values()) expect(count).toBeLessThanOrEqual(COPIES);
+		expect(result.total).toBeLessThanOrEqual(EVENTS * COPIES);
+	});
+});

@@ -1,0 +1,77 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// Shared by the queue-mode tests: signed deliveries of the trigger's events sent by the test itself,
+// and which events a workflow's executions ran (to count duplicates and losses per event).
+
+import { nodeJson, signBody, type N8nClient } from '../../../local-n8n/index.ts';
+
+export const TRIGGER_NODE = 'Review finished';
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A `document.verified` delivery body as the service sends it. */
+export function verifiedPayload(documentId: string): string {
+	return JSON.stringify({
+		event: 'document.verified',
+		timestamp: new Date().toISOString(),
+		document_id: documentId,
+		review_id: `rev_${documentId}`,
+		verified_by: 'human_reviewer',
+		corrections_made: false,
+		data: { header: { vendor: 'Queue Mode Ltd' } },
+		confidence: { original: 0.6, final: 1 },
+	});
+}
+
+export function signedHeaders(body: string, secret: string): Record<string, string> {
+	return { 'content-type': 'application/json', 'x-service-signature': signBody(body, secret) };
+}
+
+/** Sends one copy of a signed delivery to `client` (a webhook process or the load balancer). */
+export async function deliverCopy(client: N8nClient, path: string, body: string, secret: string): Promise<number> {
+	const res = await client.callWebhook(path, { body, headers: signedHeaders(body, secret), timeoutMs: 60_000 });
+	return res.status;
+}
+
+type ExecutionSummary = { id: string; status: string };
+
+/** Every execution of a workflow (n8n's list answers at most 100 per page: paged by `lastId`). */
+export async function allExecutions(client: N8nClient, workflowId: string): Promise<ExecutionSummary[]> {
+	const all: ExecutionSummary[] = [];
+	let lastId: string | undefined;
+	for (;;) {
+		const query: Record<string, string> = { filter: JSON.stringify({ workflowId }), limit: '100' };
+		if (lastId) query.lastId = lastId;
+		const page = (await client.call<{ results: ExecutionSummary[] }>('GET', '/rest/executions', undefined, { query })).results;
+		all.push(...page);
+		if (page.length < 100) return all;
+		lastId = page[page.length - 1].id;
+	}
+}
+
+/** Document id → how many executions of the workflow ran it (every execution must be a success). */
+export async function runsPerDocument(client: N8nClient, workflowId: string): Promise<{ runs: Map<string, number>; total: number; failed: number }> {
+	const list = await allExecutions(client, workflowId);
+	const runs = new Map<string, number>();
+	let failed = 0;
+	for (const summary of list) {
+		if (summary.status !== 'success') failed++;
+		const execution = await client.getExecution(summary.id);
+		for (const item of nodeJson(execution, TRIGGER_NODE)) {
+			const id = String(item.document_id ?? item.documentId ?? '');
+			runs.set(id, (runs.get(id) ?? 0) + 1);
+		}
+	}
+	return { runs, total: list.length, failed };
+}
+
+/** `documentIds` without any execution. */
+export function lost(runs: Map<string, number>, documentIds: string[]): string[] {
+	return documentIds.filter((id) => !runs.has(id));
+}
+
+/** Executions beyond the first per document. */
+export function duplicates(runs: Map<string, number>): number {
+	let extra = 0;
+	for (const count of runs.values()) extra += Math.max(0, count - 1);
+	return extra;
+}
