@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling runs in plain Node, never inside n8n */
 // The benchmarks in n8n's queue mode (PostgreSQL, Redis, n8n main serving the webhooks, one worker,
-// binary data in the database: test/e2e/support/queueTopology.ts), `npm run bench -- --queue`:
+// binary data in the database: local-n8n/queue/workerTopology.ts), `npm run bench -- --queue`:
 // - trigger throughput, ours vs n8n's Webhook node (the same benchmark as triggerThroughput.ts);
 // - Extract of a 100 MB file read from disk into the database: the worker's peak RSS growth, ours vs
 //   the HTTP Request node doing the same upload, and reading the file alone. The worker restarts
@@ -9,7 +9,7 @@
 
 import { join } from 'node:path';
 import { readFileNode, sandboxCredential, startSandboxInProcess, stopAll } from '../local-n8n/index.ts';
-import { startQueueTopology, type QueueWorkers } from '../test/e2e/support/queueTopology.ts';
+import { startQueueTopology, type QueueWorkers } from '../local-n8n/queue/workerTopology.ts';
 import type { BenchContext } from './context.ts';
 import { activeWebhookWorkflow, extractNode, httpRequestUploadNode, progress } from './context.ts';
 import { peakRssDuring, waitForSteadyRss } from './rss.ts';

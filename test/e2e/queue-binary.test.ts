@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // Extract of a large file with n8n's binary data kept in the database (N8N_DEFAULT_BINARY_DATA_MODE=
-// database), in n8n's queue mode (PostgreSQL, Redis, main + 2 workers: test/e2e/support/queueTopology.ts)
+// database), in n8n's queue mode (PostgreSQL, Redis, main + 2 workers: local-n8n/queue/workerTopology.ts)
 // against the sandbox, the execution on a worker: Read/Write Files from Disk stores the file as a
 // database row, Extract reads it back through getBinaryStream (which in this mode reads the whole row
 // into one buffer and streams from it: N1) and uploads it; the sandbox receives every byte.
@@ -23,7 +23,7 @@ import {
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
-import { startQueueTopology, type QueueTopology } from './support/queueTopology.ts';
+import { startQueueTopology, type QueueTopology } from '../../local-n8n/queue/workerTopology.ts';
 
 const FILE_BYTES = 30 * 1024 * 1024;
 

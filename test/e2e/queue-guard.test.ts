@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // The duplicate guard (N12) when executions submit the same file at the same moment, in n8n's queue
-// mode (PostgreSQL, Redis, main + 2 workers: test/e2e/support/queueTopology.ts) against the sandbox:
+// mode (PostgreSQL, Redis, main + 2 workers: local-n8n/queue/workerTopology.ts) against the sandbox:
 // 10 webhook calls at once, each an execution that reads the same file and extracts it with Skip
 // Files Already Submitted, spread over both workers. The sandbox counts the uploads it received.
 
@@ -25,7 +25,7 @@ import {
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
-import { startQueueTopology, type QueueTopology } from './support/queueTopology.ts';
+import { startQueueTopology, type QueueTopology } from '../../local-n8n/queue/workerTopology.ts';
 
 const CONTENDERS = 10;
 

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Wait for Review at scale in n8n's queue mode (PostgreSQL, Redis, main + 2 workers:
-// test/e2e/support/queueTopology.ts) against the sandbox: 20 executions wait at once, each for its
+// local-n8n/queue/workerTopology.ts) against the sandbox: 20 executions wait at once, each for its
 // own document; one worker is killed (SIGKILL) while they wait; the sandbox delivers the signed
 // review results to their resume URLs; each execution continues, on the surviving worker, on the
 // output its result says (Verified / Rejected); forged callbacks are refused and change nothing; a
@@ -31,7 +31,7 @@ import {
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
-import { startQueueTopology, type QueueTopology } from './support/queueTopology.ts';
+import { startQueueTopology, type QueueTopology } from '../../local-n8n/queue/workerTopology.ts';
 
 const WAITING = 20;
 const OUTPUTS = ['On Verified', 'On Rejected', 'On Timed Out'];

@@ -1,5 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test tooling runs in plain Node, never inside n8n: it starts PostgreSQL, Redis and n8n workers */
-// A small n8n queue-mode topology for the queue e2e tests: PostgreSQL and Redis (own data folders,
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- tooling runs in plain Node, never inside n8n: it starts PostgreSQL, Redis and n8n workers */
+// A small n8n queue-mode topology (no webhook processes) for the queue e2e tests and benchmarks: PostgreSQL and Redis (own data folders,
 // free ports), n8n main (the usual local stack: HTTPS, the package installed; it also serves the
 // production and resume webhooks) in queue mode, and worker processes that run the executions.
 // Binary data is kept in the database. Every process is tracked, so stopAll() ends them.
@@ -22,7 +22,7 @@ import {
 	timestampForFiles,
 	type Stack,
 	type Tracked,
-} from '../../../local-n8n/index.ts';
+} from '../index.ts';
 
 export interface Worker {
 	name: string;
