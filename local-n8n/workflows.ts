@@ -7,7 +7,7 @@
 // "Execute workflow") work through N8nClient.runWorkflowManually with a Manual Trigger.
 
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { log } from './log.ts';
 import type { Credential, N8nClient, Workflow, WorkflowDefinition, WorkflowNode } from './n8nApi.ts';
@@ -188,4 +188,36 @@ export async function importWorkflows(
 		results.push({ file, workflow: created, activated, error });
 	}
 	return results;
+}
+
+/** A Code node that echoes its items, adding the `caller` of the Webhook item each one descends from. */
+export function callerEchoNode(name: string): NodeSpec {
+	return codeNode(name, "return $input.all().map((item, index) => ({ json: { ...item.json, caller: $('Webhook').itemMatching(index).json.body.caller } }));");
+}
+
+/**
+ * Webhook → Read File (`examples/files/<fileName>`, copied into n8n's allowed folder `fileDir`) →
+ * `extract` (named "Extract") → one caller-echo node per output, created and activated; resolves once
+ * n8n serves the webhook.
+ */
+export async function createExtractRouteWorkflow(
+	client: N8nClient,
+	options: { name: string; fileDir: string; fileName: string; extract: NodeSpec; outputs: string[] },
+): Promise<{ id: string; path: string }> {
+	const target = join(options.fileDir, options.fileName);
+	copyFileSync(join(REPO_ROOT, 'examples', 'files', options.fileName), target);
+	const definition = webhookWorkflow({
+		name: options.name,
+		responseMode: 'onReceived',
+		nodes: [readFileNode('Read invoice', target), options.extract, ...options.outputs.map(callerEchoNode)],
+		connections: {
+			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
+			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
+			Extract: { main: options.outputs.map((node) => [{ node, type: 'main', index: 0 }]) },
+		},
+	});
+	const workflow = await client.createWorkflow(definition);
+	await client.activateWorkflow(workflow.id);
+	await client.waitForWebhook(definition.webhookPath);
+	return { id: workflow.id, path: definition.webhookPath };
 }

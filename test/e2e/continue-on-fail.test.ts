@@ -1,68 +1,41 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
+ 
 // Continue On Fail (regular output) on Extract, in a real n8n (HTTPS, the package installed through
 // n8n's community-packages API) against the sandbox: a failed item is an error item on the output that
 // needs a person (Needs Review; Rejected with Wait for Review), paired with its input, and never on
 // Verified. Each workflow also runs once without a fault, so the Verified branch is shown to work.
 
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	REPO_ROOT,
-	codeNode,
+	extractParameters,
+	createExtractRouteWorkflow,
+	actionNode,
 	nodeItems,
 	nodeJson,
-	readFileNode,
 	sandboxControl,
 	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
-	webhookWorkflow,
 	type Credential,
 	type DecodedExecution,
-	type NodeSpec,
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
-import { NODE_TYPES } from '../../nodes/shared/nodeTypes.ts';
 
 let stack: Stack;
 let sandbox: SandboxHandle;
 let credential: Credential;
 const secrets: string[] = [];
 
-/** Echoes its items with the caller of the Webhook item each descends from (pairedItem lineage). */
-const echo = (name: string) =>
-	codeNode(name, "return $input.all().map((item, index) => ({ json: { ...item.json, caller: $('Webhook').itemMatching(index).json.body.caller } }));");
-
 /** Webhook → Read a confident invoice → Extract (Continue On Fail) → one Code node per output. */
 async function createWorkflow(name: string, waitForReview: boolean) {
-	const outputs = waitForReview ? ['On Verified', 'On Rejected', 'On Timed Out'] : ['On Verified', 'On Needs Review'];
-	const file = join(stack.n8n.fileAccessDirs[0], 'invoice-acme.json');
-	copyFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-acme.json'), file);
-	const extract: NodeSpec = {
-		name: 'Extract',
-		type: NODE_TYPES.action,
-		typeVersion: 1,
-		onError: 'continueRegularOutput',
-		parameters: { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', waitForReview, options: {} },
-		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
-	};
-	const definition = webhookWorkflow({
+	return await createExtractRouteWorkflow(stack.client, {
 		name,
-		responseMode: 'onReceived',
-		nodes: [readFileNode('Read invoice', file), extract, ...outputs.map(echo)],
-		connections: {
-			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
-			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
-			Extract: { main: outputs.map((node) => [{ node, type: 'main', index: 0 }]) },
-		},
+		fileDir: stack.n8n.fileAccessDirs[0],
+		fileName: 'invoice-acme.json',
+		extract: actionNode('Extract', credential, extractParameters({ waitForReview }), { onError: 'continueRegularOutput' }),
+		outputs: waitForReview ? ['On Verified', 'On Rejected', 'On Timed Out'] : ['On Verified', 'On Needs Review'],
 	});
-	const workflow = await stack.client.createWorkflow(definition);
-	await stack.client.activateWorkflow(workflow.id);
-	await stack.client.waitForWebhook(definition.webhookPath);
-	return { id: workflow.id, path: definition.webhookPath };
 }
 
 /** Calls the workflow and returns its finished execution (checked for secrets). */

@@ -4,24 +4,20 @@
 // 10 webhook calls at once, each an execution that reads the same file and extracts it with Skip
 // Files Already Submitted, spread over both workers. The sandbox counts the uploads it received.
 
-import { copyFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	PACKAGE_NAME,
-	REPO_ROOT,
-	codeNode,
+	extractParameters,
+	createExtractRouteWorkflow,
+	actionNode,
 	log,
 	nodeJson,
-	readFileNode,
 	sandboxState,
 	sandboxCredential,
 	startSandboxInProcess,
 	stopAll,
-	webhookWorkflow,
 	type Credential,
 	type DecodedExecution,
-	type NodeSpec,
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
@@ -34,33 +30,14 @@ let stack: Stack;
 let sandbox: SandboxHandle;
 let credential: Credential;
 
-const echo = (name: string) => codeNode(name, "return $input.all().map((item, index) => ({ json: { ...item.json, caller: $('Webhook').itemMatching(index).json.body.caller } }));");
-
 async function guardedWorkflow(name: string, fileName: string) {
-	const target = join(stack.n8n.fileAccessDirs[0], fileName);
-	copyFileSync(join(REPO_ROOT, 'examples', 'files', fileName), target);
-	const outputs = ['On Verified', 'On Needs Review', 'On Already Submitted'];
-	const extract: NodeSpec = {
-		name: 'Extract',
-		type: `${PACKAGE_NAME}.documentExtraction`,
-		typeVersion: 1,
-		parameters: { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', options: { skipDuplicates: true } },
-		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
-	};
-	const definition = webhookWorkflow({
+	return await createExtractRouteWorkflow(stack.client, {
 		name,
-		responseMode: 'onReceived',
-		nodes: [readFileNode('Read invoice', target), extract, ...outputs.map(echo)],
-		connections: {
-			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
-			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
-			Extract: { main: outputs.map((node) => [{ node, type: 'main', index: 0 }]) },
-		},
+		fileDir: stack.n8n.fileAccessDirs[0],
+		fileName,
+		extract: actionNode('Extract', credential, extractParameters({ options: { skipDuplicates: true } })),
+		outputs: ['On Verified', 'On Needs Review', 'On Already Submitted'],
 	});
-	const workflow = await stack.client.createWorkflow(definition);
-	await stack.client.activateWorkflow(workflow.id);
-	await stack.client.waitForWebhook(definition.webhookPath);
-	return { id: workflow.id, path: definition.webhookPath };
 }
 
 const outputOf = (execution: DecodedExecution) =>

@@ -8,26 +8,22 @@
 // test/e2e/wait-for-review.test.ts.
 
 import { createHmac } from 'node:crypto';
-import { copyFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	PACKAGE_NAME,
-	REPO_ROOT,
-	codeNode,
+	extractParameters,
+	createExtractRouteWorkflow,
+	actionNode,
 	log,
 	nodeJson,
-	readFileNode,
 	sandboxControl,
 	sandboxState,
 	sandboxCredential,
 	startSandboxInProcess,
 	stopAll,
-	webhookWorkflow,
 	type Credential,
 	type DecodedExecution,
-	type NodeSpec,
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
@@ -42,32 +38,14 @@ let sandbox: SandboxHandle;
 let credential: Credential;
 let signingSecret = '';
 
-const echo = (name: string) => codeNode(name, "return $input.all().map((item, index) => ({ json: { ...item.json, caller: $('Webhook').itemMatching(index).json.body.caller } }));");
-
 async function waitingWorkflow(name: string, parameters: Record<string, unknown> = {}) {
-	const target = join(stack.n8n.fileAccessDirs[0], 'invoice-blurry.json');
-	copyFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-blurry.json'), target);
-	const extract: NodeSpec = {
-		name: 'Extract',
-		type: `${PACKAGE_NAME}.documentExtraction`,
-		typeVersion: 1,
-		parameters: { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', waitForReview: true, ...parameters },
-		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
-	};
-	const definition = webhookWorkflow({
+	return await createExtractRouteWorkflow(stack.client, {
 		name,
-		responseMode: 'onReceived',
-		nodes: [readFileNode('Read invoice', target), extract, ...OUTPUTS.map(echo)],
-		connections: {
-			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
-			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
-			Extract: { main: OUTPUTS.map((node) => [{ node, type: 'main', index: 0 }]) },
-		},
+		fileDir: stack.n8n.fileAccessDirs[0],
+		fileName: 'invoice-blurry.json',
+		extract: actionNode('Extract', credential, extractParameters({ waitForReview: true, ...parameters })),
+		outputs: OUTPUTS,
 	});
-	const workflow = await stack.client.createWorkflow(definition);
-	await stack.client.activateWorkflow(workflow.id);
-	await stack.client.waitForWebhook(definition.webhookPath);
-	return { id: workflow.id, path: definition.webhookPath };
 }
 
 /** Starts `count` executions at once and waits until all of them wait; each with the document it uploaded. */

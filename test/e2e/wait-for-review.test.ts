@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Extract with Wait for Review and with Skip Files Already Submitted, in a real n8n (HTTPS, the
 // package installed through n8n's community-packages API) against the sandbox, which delivers the
 // signed review result to the waiting execution's resume URL. Every workflow: Webhook (answers at
@@ -6,25 +6,20 @@
 // and the caller from the Webhook item they descend from (so pairedItem lineage is checked too).
 
 import { createHmac } from 'node:crypto';
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	REPO_ROOT,
+	createExtractRouteWorkflow,
 	actionNode,
-	codeNode,
 	extractParameters,
 	log,
 	nodeJson,
-	readFileNode,
 	sandboxControl,
 	sandboxState,
 	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
-	webhookWorkflow,
 	type Credential,
 	type DecodedExecution,
 	type NodeSpec,
@@ -42,36 +37,17 @@ const state = async () => await sandboxState(sandbox.url);
 
 const OUTPUT_NODES = ['On Verified', 'On Rejected', 'On Timed Out', 'On Already Submitted'];
 
-/** Echoes its items, adding the caller of the Webhook item each one descends from. */
-const echo = (name: string) =>
-	codeNode(name, "return $input.all().map((item, index) => ({ json: { ...item.json, caller: $('Webhook').itemMatching(index).json.body.caller } }));");
-
-function allowedCopy(fileName: string): string {
-	const target = join(stack.n8n.fileAccessDirs[0], fileName);
-	copyFileSync(join(REPO_ROOT, 'examples', 'files', fileName), target);
-	return target;
-}
-
 /** Webhook → Read → Extract → Code per output (Verified, Rejected | Needs Review, Timed Out, Already Submitted). */
 async function createWorkflow(name: string, fileName: string, parameters: Record<string, unknown>) {
-	const waitForReview = parameters.waitForReview === true;
-	const outputs = waitForReview ? ['On Verified', 'On Rejected', 'On Timed Out'] : ['On Verified', 'On Needs Review'];
+	const outputs = parameters.waitForReview === true ? ['On Verified', 'On Rejected', 'On Timed Out'] : ['On Verified', 'On Needs Review'];
 	if ((parameters.options as { skipDuplicates?: boolean } | undefined)?.skipDuplicates) outputs.push('On Already Submitted');
-	const extract = actionNode('Extract', credential, extractParameters(parameters));
-	const definition = webhookWorkflow({
+	return await createExtractRouteWorkflow(stack.client, {
 		name,
-		responseMode: 'onReceived',
-		nodes: [readFileNode('Read invoice', allowedCopy(fileName)), extract, ...outputs.map(echo)],
-		connections: {
-			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
-			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
-			Extract: { main: outputs.map((node) => [{ node, type: 'main', index: 0 }]) },
-		},
+		fileDir: stack.n8n.fileAccessDirs[0],
+		fileName,
+		extract: actionNode('Extract', credential, extractParameters(parameters)),
+		outputs,
 	});
-	const workflow = await stack.client.createWorkflow(definition);
-	await stack.client.activateWorkflow(workflow.id);
-	await stack.client.waitForWebhook(definition.webhookPath);
-	return { id: workflow.id, path: definition.webhookPath };
 }
 
 /** Starts the workflow and waits until its newest execution is waiting; returns it and its document. */
