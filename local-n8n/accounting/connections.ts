@@ -8,6 +8,7 @@
 // So no OAuth dance is needed to reach the stand-in.
 
 import type { Credential, N8nClient, WorkflowDefinition } from '../n8nApi.ts';
+import { loadExampleWorkflows, waitForWorkflowWebhooks, withCredentialsByName } from '../workflows.ts';
 
 export async function connectedOAuth2Credential(client: N8nClient, type: 'xeroOAuth2Api' | 'quickBooksOAuth2Api', name: string, accessToken: string): Promise<Credential> {
 	return await client.createCredential(name, type, {
@@ -36,4 +37,25 @@ export function withSettings(workflow: WorkflowDefinition, values: Record<string
 			};
 		}),
 	};
+}
+
+/**
+ * Creates the example `exampleFile` (from examples/) with its Settings overridden by `settings` and its
+ * credential references pointed at `credentials`, activates it and waits until n8n serves its
+ * webhook. Fails if the example is missing or does not activate.
+ */
+export async function createActiveExample(
+	client: N8nClient,
+	exampleFile: string,
+	settings: Record<string, string>,
+	credentials: Credential[],
+): Promise<{ id: string; webhookPath: string }> {
+	const example = loadExampleWorkflows().find(({ file }) => file.endsWith(exampleFile));
+	if (!example) throw new Error(`examples/${exampleFile} is missing`);
+	const workflow = withSettings(example.workflow, settings);
+	const created = await client.createWorkflow(withCredentialsByName(workflow, credentials));
+	await client.activateWorkflow(created.id);
+	await waitForWorkflowWebhooks(client, workflow);
+	const webhook = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+	return { id: created.id, webhookPath: String(webhook?.parameters.path) };
 }

@@ -8,17 +8,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
 	executedNodes,
 	executionError,
-	loadExampleWorkflows,
 	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
-	waitForWorkflowWebhooks,
-	withCredentialsByName,
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
-import { connectedOAuth2Credential, startQuickBooksStandIn, withSettings, type QuickBooksStandIn } from '../../local-n8n/accounting/index.ts';
+import { connectedOAuth2Credential, createActiveExample, startQuickBooksStandIn, type QuickBooksStandIn } from '../../local-n8n/accounting/index.ts';
 
 const ACCESS_TOKEN = 'stand-in-access-token';
 const REALM = '9130350000000001';
@@ -64,14 +61,12 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
 		const { credential } = await sandboxCredential(stack.client, sandbox, 'pilot');
 		const quickBooksCredential = await connectedOAuth2Credential(stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
-		const example = loadExampleWorkflows().find(({ file }) => file.endsWith('invoice-to-quickbooks.workflow.json'));
-		expect(example).toBeDefined();
-		const workflow = withSettings(example!.workflow, { quickbooks_api_url: quickBooks.url, quickbooks_realm_id: REALM, quickbooks_expense_account_id: '7', quickbooks_tax_account_id: '88' });
-		const created = await stack.client.createWorkflow(withCredentialsByName(workflow, [credential, quickBooksCredential]));
-		workflowId = created.id;
-		await stack.client.activateWorkflow(created.id);
-		await waitForWorkflowWebhooks(stack.client, workflow);
-		path = String(workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')!.parameters.path);
+		({ id: workflowId, webhookPath: path } = await createActiveExample(
+			stack.client,
+			'invoice-to-quickbooks.workflow.json',
+			{ quickbooks_api_url: quickBooks.url, quickbooks_realm_id: REALM, quickbooks_expense_account_id: '7', quickbooks_tax_account_id: '88' },
+			[credential, quickBooksCredential],
+		));
 	});
 
 	beforeEach(() => {

@@ -11,18 +11,15 @@ import {
 	REPO_ROOT,
 	executedNodes,
 	executionError,
-	loadExampleWorkflows,
 	sandboxControl,
 	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
-	waitForWorkflowWebhooks,
-	withCredentialsByName,
 	type SandboxHandle,
 	type Stack,
 } from '../../local-n8n/index.ts';
-import { connectedOAuth2Credential, startXeroStandIn, withSettings, type XeroStandIn } from '../../local-n8n/accounting/index.ts';
+import { connectedOAuth2Credential, createActiveExample, startXeroStandIn, type XeroStandIn } from '../../local-n8n/accounting/index.ts';
 
 const XERO_EXAMPLE = 'invoice-to-xero.workflow.json';
 const ACCESS_TOKEN = 'stand-in-access-token';
@@ -72,14 +69,7 @@ describe('Verified invoices into Xero, in a real n8n', () => {
 		const { credential } = await sandboxCredential(stack.client, sandbox, 'pilot');
 		const xeroCredential = await connectedOAuth2Credential(stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
 
-		const example = loadExampleWorkflows().find(({ file }) => file.endsWith(XERO_EXAMPLE));
-		expect(example, XERO_EXAMPLE).toBeDefined();
-		const workflow = withSettings(example!.workflow, { xero_api_url: xero.url, xero_tenant_id: TENANT });
-		const created = await stack.client.createWorkflow(withCredentialsByName(workflow, [credential, xeroCredential]));
-		workflowId = created.id;
-		await stack.client.activateWorkflow(created.id);
-		await waitForWorkflowWebhooks(stack.client, workflow);
-		xeroPath = String(workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')!.parameters.path);
+		({ id: workflowId, webhookPath: xeroPath } = await createActiveExample(stack.client, XERO_EXAMPLE, { xero_api_url: xero.url, xero_tenant_id: TENANT }, [credential, xeroCredential]));
 	});
 
 	beforeEach(() => {
