@@ -60,6 +60,8 @@ export interface N8nInstance {
 	stop(): Promise<void>;
 	/** Stops and starts again with the same user folder, port and environment. */
 	restart(): Promise<void>;
+	/** SIGKILL to its process group: it ends at once, without finishing or handing back any work. */
+	kill(): Promise<void>;
 	/**
 	 * The registered secrets (log.ts `registerSecret`) that n8n has written to its output since it
 	 * was first started (restarts included), found before the log file masks them: the way to prove
@@ -220,6 +222,12 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			if (proc) await stopProcess(proc, 20_000);
 			log(name, 'restarting with the same user folder');
 			await launch();
+		},
+		kill: async () => {
+			if (!proc || proc.hasExited()) return;
+			process.kill(-proc.pid, 'SIGKILL');
+			await proc.exited;
+			log(name, 'killed (SIGKILL)');
 		},
 		secretsSeenInOutput: () => [...secretsSeen],
 	};

@@ -25,6 +25,8 @@ export interface LoadBalancer {
 	balance(): Balance;
 	/** Rewrites the configuration with another balancing mode and restarts HAProxy on the same port. */
 	setBalance(balance: Balance): Promise<void>;
+	/** The registered secrets (log.ts `registerSecret`) HAProxy has written to its log output, found before masking. */
+	secretsSeenInOutput(): string[];
 	stop(): Promise<void>;
 }
 
@@ -69,9 +71,10 @@ export async function startLoadBalancer(options: { tls: TlsMaterial; backends: {
 	const logFile = join(artifactsDir(), `haproxy-${timestampForFiles()}-${port}.log`);
 	let balance: Balance = options.balance ?? 'signature';
 	let proc: Tracked | undefined;
+	const secretsSeen = new Set<string>();
 	const launch = async () => {
 		writeFileSync(configFile, haproxyConfig({ port, pemFile, caFile: options.tls.caCertFile, backends: options.backends, balance }));
-		proc = spawnTracked({ name: 'haproxy', command: '/usr/sbin/haproxy', args: ['-db', '-f', configFile], cwd: dir, logFile });
+		proc = spawnTracked({ name: 'haproxy', command: '/usr/sbin/haproxy', args: ['-db', '-f', configFile], cwd: dir, logFile, onSecret: (secret) => secretsSeen.add(secret) });
 		const deadline = Date.now() + 15_000;
 		for (;;) {
 			if (proc.hasExited()) throw new Error(`haproxy exited:\n${tailFile(logFile)}`);
@@ -89,6 +92,7 @@ export async function startLoadBalancer(options: { tls: TlsMaterial; backends: {
 		logFile,
 		configFile,
 		balance: () => balance,
+		secretsSeenInOutput: () => [...secretsSeen],
 		setBalance: async (next) => {
 			balance = next;
 			if (proc) await stopProcess(proc, 5_000);

@@ -18,6 +18,8 @@ export interface PostgresServer {
 	user: string;
 	database: string;
 	logFile: string;
+	/** Runs SQL in the database and returns the rows as text, one per line, columns split by `|` (psql -At). */
+	sql(query: string): string;
 	stop(): Promise<void>;
 }
 
@@ -73,5 +75,7 @@ export async function startPostgres(options: { database?: string } = {}): Promis
 	}
 	execFileSync(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database], { stdio: 'pipe' });
 	log('postgres', `ready on 127.0.0.1:${port}, database ${database}`);
-	return { host: '127.0.0.1', port, user: 'postgres', database, logFile, stop: () => stopProcess(proc, 10_000) };
+	const sql = (query: string) =>
+		execFileSync(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-c', query], { encoding: 'utf8' });
+	return { host: '127.0.0.1', port, user: 'postgres', database, logFile, sql, stop: () => stopProcess(proc, 10_000) };
 }

@@ -49,6 +49,8 @@ export interface QueueStack extends Stack {
 	webhookClients: N8nClient[];
 	/** Client (not logged in) for webhook calls through the load balancer. */
 	lbClient: N8nClient;
+	/** Runs SQL in n8n's database; rows as text (psql -At). */
+	sql(query: string): string;
 	/** The environment shared by every n8n process (queue mode, database, Redis, URLs). */
 	sharedEnv: Record<string, string>;
 	/** Every n8n process with its role, for logs and checks. */
@@ -114,6 +116,7 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 			webhooks,
 			webhookClients: webhooks.map((w) => new N8nClient(w.baseUrl, base.tls.caPem)),
 			lbClient: new N8nClient(publicUrl, base.tls.caPem),
+			sql: postgres.sql,
 			sharedEnv,
 			processes: () => [
 				{ role: 'main', name: 'main', instance: base.n8n },
