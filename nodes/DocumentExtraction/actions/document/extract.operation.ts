@@ -216,11 +216,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		(json) => ({ json, pairedItem: { item: itemIndex } }),
 	);
 	const identity = verified && settings.detectSameInvoice ? invoiceIdentity(simplifyInvoice(extracted)) : null;
-	const sameInvoice = identity ? await claimInvoice.call(this, identity, documentId ?? null) : undefined;
+	const sameInvoice = identity ? await claimInvoice.call(this, identity, documentId ?? null, itemIndex) : undefined;
 	if (identity && sameInvoice?.duplicate) {
 		this.logger.info(`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`);
 		outputs[outputIndex(settings, 'possibleDuplicate')].push({
-			json: possibleDuplicateItem({ ...documentFields(response), ...simplifyInvoice(extracted) }, identity, sameInvoice.earlier),
+			json: possibleDuplicateItem({ ...documentFields(response), ...simplifyInvoice(extracted) }, identity, sameInvoice),
 			pairedItem: { item: itemIndex },
 		});
 	} else if (verified) {
