@@ -16,7 +16,11 @@ const single =
 	};
 
 const operations: Record<string, Record<string, Operation>> = {
-	document: { extract: document.extract.execute, getStatus: single(document.getStatus.execute) },
+	document: {
+		extract: document.extract.execute,
+		getStatus: single(document.getStatus.execute),
+		checkInvoiceDuplicate: document.checkInvoiceDuplicate.execute,
+	},
 	webhook: { register: single(webhook.register.execute) },
 };
 

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as checkInvoiceDuplicate from './checkInvoiceDuplicate.operation.ts';
 import * as extract from './extract.operation.ts';
 import * as getStatus from './getStatus.operation.ts';
 
-export { extract, getStatus };
+export { checkInvoiceDuplicate, extract, getStatus };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,6 +14,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['document'] } },
 		options: [
+			{
+				name: 'Check Invoice Duplicate',
+				value: 'checkInvoiceDuplicate',
+				description:
+					'Check verified invoices (from the trigger or after Wait for Review) against those this workflow already saw, so no invoice is paid twice',
+				action: 'Check whether an invoice is a duplicate',
+			},
 			{
 				name: 'Extract',
 				value: 'extract',
@@ -31,4 +39,5 @@ export const description: INodeProperties[] = [
 	},
 	...extract.description,
 	...getStatus.description,
+	...checkInvoiceDuplicate.description,
 ];

@@ -20,7 +20,7 @@ const REMEMBERED_SUBMISSIONS = 1000;
  * and its write are one database round trip each); N12 explains why this makes one claim survive.
  */
 export const SETTLE_MS = 1000;
-const MAX_ROUNDS = 6;
+export const MAX_ROUNDS = 6;
 
 /**
  * The one operation n8n gives a node on its deduplication store: record values and learn which were
@@ -91,23 +91,22 @@ function isConcurrentFirstWrite(error: unknown): boolean {
 }
 
 /**
- * Claim and confirm (N12). Every write carries the content key together with this contender's claim;
- * a write whose snapshot already held the content key means someone else claimed first. After the
- * settle delay the contender writes both again: if its claim is still there it won; if the content
- * key is there without its claim, another contender's write replaced it and that one won; if the
- * content key is gone (an unrelated write clobbered the row), this write was a new claim: settle and
- * look again.
+ * Claim and confirm (N12) of one store entry (`entryKey`, e.g. the content key). Every write carries
+ * the entry together with this contender's claim (`<claimPrefix>:<nonce>`); a write whose snapshot
+ * already held the entry means someone else claimed first. After the settle delay the contender
+ * writes both again: if its claim is still there it won; if the entry is there without its claim,
+ * another contender's write replaced it and that one won; if the entry is gone (an unrelated write
+ * clobbered the row), this write was a new claim: settle and look again.
  */
-export async function claimSubmission(store: SubmissionStore, sha256: string, timing: ClaimTiming): Promise<ClaimOutcome> {
-	const contentKey = storeKey(sha256);
-	const claimKey = `claim:${sha256}:${timing.nonce()}`;
+export async function claimEntry(store: SubmissionStore, entryKey: string, claimPrefix: string, timing: ClaimTiming): Promise<ClaimOutcome> {
+	const claimKey = `${claimPrefix}:${timing.nonce()}`;
 	for (let round = 0; round < MAX_ROUNDS; round++) {
-		const seen = await store.record([claimKey, contentKey]);
+		const seen = await store.record([claimKey, entryKey]);
 		if (seen === 'conflict') {
 			await timing.sleep(Math.round(timing.settleMs / 4));
 			continue;
 		}
-		if (seen.has(contentKey)) {
+		if (seen.has(entryKey)) {
 			if (seen.has(claimKey)) return { won: true, claimKey };
 			return { won: false, concurrent: round > 0 };
 		}
@@ -116,7 +115,13 @@ export async function claimSubmission(store: SubmissionStore, sha256: string, ti
 	return { unsettled: true };
 }
 
-function nodeStore(context: IExecuteFunctions, itemIndex: number): SubmissionStore {
+/** Claim and confirm of a file's content (see claimEntry). */
+export async function claimSubmission(store: SubmissionStore, sha256: string, timing: ClaimTiming): Promise<ClaimOutcome> {
+	return await claimEntry(store, storeKey(sha256), `claim:${sha256}`, timing);
+}
+
+/** n8n's deduplication store of this workflow (scope "workflow"), as the claim protocol uses it. */
+export function nodeStore(context: IExecuteFunctions, itemIndex: number): SubmissionStore {
 	return {
 		record: async (values) => {
 			try {
@@ -130,7 +135,7 @@ function nodeStore(context: IExecuteFunctions, itemIndex: number): SubmissionSto
 	};
 }
 
-const nodeTiming: ClaimTiming = {
+export const nodeTiming: ClaimTiming = {
 	settleMs: SETTLE_MS,
 	sleep: async (ms) => await sleep(ms),
 	nonce: () => randomBytes(12).toString('hex'),

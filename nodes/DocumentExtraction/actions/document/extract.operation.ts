@@ -51,7 +51,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'The workflow pauses (holding no resources) until the signed review result arrives at this execution\'s resume URL, then continues on <b>Verified</b> or <b>Rejected</b>; with no result in time it continues on <b>Timed Out</b>. One document per execution: put a Loop Over Items node before this one for several files. Needs the Webhook Signing Secret in the credential and n8n reachable over HTTPS. With On Error "Continue (using regular output)", a document that fails continues on <b>Rejected</b> with its error, never on Verified.',
+			'The workflow pauses (holding no resources) until the signed review result arrives at this execution\'s resume URL, then continues on <b>Verified</b> or <b>Rejected</b>; with no result in time it continues on <b>Timed Out</b>. One document per execution: put a Loop Over Items node before this one for several files. Needs the Webhook Signing Secret in the credential and n8n reachable over HTTPS. With On Error "Continue (using regular output)", a document that fails continues on <b>Rejected</b> with its error, never on Verified. To catch an invoice this workflow already saw in another file, put a Document Extraction node with <b>Check Invoice Duplicate</b> after Verified.',
 		name: 'waitForReviewNotice',
 		type: 'notice',
 		default: '',
@@ -216,11 +216,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		(json) => ({ json, pairedItem: { item: itemIndex } }),
 	);
 	const identity = verified && settings.detectSameInvoice ? invoiceIdentity(simplifyInvoice(extracted)) : null;
-	const sameInvoice = identity ? await claimInvoice.call(this, identity, documentId ?? null) : undefined;
+	const sameInvoice = identity ? await claimInvoice.call(this, identity, documentId ?? null, itemIndex) : undefined;
 	if (identity && sameInvoice?.duplicate) {
 		this.logger.info(`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`);
 		outputs[outputIndex(settings, 'possibleDuplicate')].push({
-			json: possibleDuplicateItem({ ...documentFields(response), ...simplifyInvoice(extracted) }, identity, sameInvoice.earlier),
+			json: possibleDuplicateItem({ ...documentFields(response), ...simplifyInvoice(extracted) }, identity, sameInvoice),
 			pairedItem: { item: itemIndex },
 		});
 	} else if (verified) {

@@ -3,7 +3,7 @@
  * indexes and the router's output count all follow. Without waiting: Verified | Needs Review (also
  * documents still processing). With Wait for Review: Verified | Rejected | Timed Out. The duplicate
  * guard adds Already Submitted; Detect Same Invoice (without waiting) adds Possible Duplicate last.
- * Other operations have one output.
+ * Check Invoice Duplicate has New Invoice | Possible Duplicate. Other operations have one output.
  */
 import type { IWebhookDescription } from 'n8n-workflow';
 
@@ -39,14 +39,15 @@ const SKIPPING_DUPLICATES: OutputCondition = {
 };
 
 export type ExtractOutput = 'verified' | 'needsReview' | 'rejected' | 'timedOut' | 'alreadySubmitted' | 'possibleDuplicate';
+export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate';
 
-interface OutputRule {
-	output: ExtractOutput;
+interface OutputRule<Output extends string = ExtractOutput> {
+	output: Output;
 	displayName: string;
 	when: OutputCondition;
 	/**
 	 * Continue On Fail (regular output) puts failed items here: the output that needs a person, never
-	 * Verified, so a failure is not taken for a checked document.
+	 * Verified or New Invoice, so a failure is not taken for a checked document.
 	 */
 	takesFailedItems?: true;
 }
@@ -60,6 +61,23 @@ const EXTRACT_OUTPUTS: readonly OutputRule[] = [
 	{ output: 'alreadySubmitted', displayName: 'Already Submitted', when: SKIPPING_DUPLICATES },
 	{ output: 'possibleDuplicate', displayName: 'Possible Duplicate', when: DETECTING_SAME_INVOICE },
 ];
+
+/**
+ * Check Invoice Duplicate's outputs. A failed item goes to Possible Duplicate: an invoice that could
+ * not be checked must not be paid as a new one.
+ */
+const CHECK_DUPLICATE_OUTPUTS: ReadonlyArray<OutputRule<CheckDuplicateOutput>> = [
+	{ output: 'newInvoice', displayName: 'New Invoice', when: ALWAYS },
+	{ output: 'possibleDuplicate', displayName: 'Possible Duplicate', when: ALWAYS, takesFailedItems: true },
+];
+
+export function checkDuplicateOutputNames(): string[] {
+	return CHECK_DUPLICATE_OUTPUTS.map((rule) => rule.displayName);
+}
+
+export function checkDuplicateOutputIndex(output: CheckDuplicateOutput): number {
+	return CHECK_DUPLICATE_OUTPUTS.findIndex((rule) => rule.output === output);
+}
 
 function outputsOf(settings: ExtractOutputSettings): OutputRule[] {
 	return EXTRACT_OUTPUTS.filter((rule) => rule.when.holds(settings));
@@ -80,19 +98,31 @@ export interface NodeOutputParameters extends ExtractOutputSettings {
 	operation: string;
 }
 
+export const CHECK_DUPLICATE_OPERATION = 'checkInvoiceDuplicate';
+
 function isExtract(parameters: NodeOutputParameters): boolean {
 	return parameters.resource === 'document' && parameters.operation === 'extract';
 }
 
-/** How many outputs the node has with these parameters (one for every operation but Extract). */
+function isCheckDuplicate(parameters: NodeOutputParameters): boolean {
+	return parameters.resource === 'document' && parameters.operation === CHECK_DUPLICATE_OPERATION;
+}
+
+/** The node's outputs with these parameters (one unnamed output for the one-output operations). */
+function nodeOutputs(parameters: NodeOutputParameters): ReadonlyArray<{ takesFailedItems?: true }> {
+	if (isExtract(parameters)) return outputsOf(parameters);
+	if (isCheckDuplicate(parameters)) return CHECK_DUPLICATE_OUTPUTS;
+	return [{ takesFailedItems: true }];
+}
+
+/** How many outputs the node has with these parameters. */
 export function nodeOutputCount(parameters: NodeOutputParameters): number {
-	return isExtract(parameters) ? outputsOf(parameters).length : 1;
+	return nodeOutputs(parameters).length;
 }
 
 /** Where Continue On Fail (regular output) puts a failed item. */
 export function failedItemOutput(parameters: NodeOutputParameters): number {
-	if (!isExtract(parameters)) return 0;
-	return outputsOf(parameters).findIndex((rule) => rule.takesFailedItems === true);
+	return nodeOutputs(parameters).findIndex((rule) => rule.takesFailedItems === true);
 }
 
 /**
@@ -106,6 +136,8 @@ export const OUTPUTS_EXPRESSION = (
 	`[].concat(${EXTRACT_OUTPUTS.map(
 		(rule) => `${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
 	).join(', ')}) ` +
+	`: (($parameter.resource || "document") === "document" && $parameter.operation === "${CHECK_DUPLICATE_OPERATION}") ? ` +
+	`${JSON.stringify(CHECK_DUPLICATE_OUTPUTS.map((rule) => ({ type: 'main', displayName: rule.displayName })))} ` +
 	': ["main"] }}'
 ) as `={{${string}}}`;
 

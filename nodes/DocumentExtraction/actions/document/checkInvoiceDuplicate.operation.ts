@@ -1,0 +1,97 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { invoiceIdentity, normaliseInvoiceNumber, normaliseVendor } from '../../../shared/invoiceIdentity.ts';
+import { EXPECTED_INVOICE_FIELDS, invoiceOfItem } from '../../../shared/invoiceOfItem.ts';
+import { CHECK_DUPLICATE_OPERATION, checkDuplicateOutputIndex, checkDuplicateOutputNames } from './extractOutputs.ts';
+import { claimInvoice, possibleDuplicateFields } from './sameInvoiceGuard.ts';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Sends an invoice this workflow already saw (same vendor and invoice number, ignoring case, accents, punctuation and legal forms like GmbH or Ltd; same total) to <b>Possible Duplicate</b> with the earlier document_id, everything else to <b>New Invoice</b>. Put it after the <b>Document Extraction Trigger</b> or after Extract with <b>Wait for Review</b>, in the <b>same workflow</b> as the Extract node that uses <b>Detect Same Invoice</b>: they share one memory of invoices, which n8n keeps per workflow. Not after an Extract that already detects the same invoice: that invoice is already recorded, and would come out here as a duplicate of itself.',
+		name: 'checkInvoiceDuplicateNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: [CHECK_DUPLICATE_OPERATION] } },
+	properties,
+);
+
+type Route = { output: number; fields: IDataObject };
+
+/**
+ * Every item of one document in one run takes the route of its first item (Split Line Items gives
+ * one item per line): the routes of this run's documents, per node run.
+ */
+const routesOfRun = new WeakMap<IExecuteFunctions, Map<string, Route>>();
+
+function runRoutes(context: IExecuteFunctions): Map<string, Route> {
+	let routes = routesOfRun.get(context);
+	if (!routes) {
+		routes = new Map();
+		routesOfRun.set(context, routes);
+	}
+	return routes;
+}
+
+/** Why an invoice without an identity cannot be matched (the hint on its New Invoice item). */
+function uncheckableReason(invoice: { vendor: string | null; invoice_no: string | null }): string {
+	const missing = [
+		normaliseVendor(invoice.vendor) ? undefined : 'vendor',
+		normaliseInvoiceNumber(invoice.invoice_no) ? undefined : 'invoice number',
+	].filter(Boolean);
+	return `Not checked for duplicates: the invoice has no ${missing.join(' and no ')} to match on. Check it by hand before paying it.`;
+}
+
+/** Checks one item's invoice against the invoices this workflow saw, and routes it (see extractOutputs.ts). */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[][]> {
+	const outputs: INodeExecutionData[][] = checkDuplicateOutputNames().map(() => []);
+	const item = this.getInputData()[itemIndex];
+	const { document_id: documentId, status, invoice } = invoiceOfItem(item.json);
+
+	if (status !== null && status !== 'verified') {
+		throw new NodeOperationError(this.getNode(), `Document ${documentId ?? 'without an ID'} is "${status}", not verified: only verified invoices are checked`, {
+			itemIndex,
+			description:
+				'A document still in review or rejected has no invoice to pay yet. Connect only the Verified output of Extract here, or subscribe the Document Extraction Trigger to "Document Verified" only (or route by status with an IF node first).',
+		});
+	}
+	if (!invoice) {
+		throw new NodeOperationError(this.getNode(), `Input item ${itemIndex} has no invoice data to check`, {
+			itemIndex,
+			description: `Expected ${EXPECTED_INVOICE_FIELDS}. Connect this node to the output of one of those nodes, or map those fields with an Edit Fields (Set) node first.`,
+		});
+	}
+
+	const routes = runRoutes(this);
+	const earlierRoute = documentId ? routes.get(documentId) : undefined;
+	let route: Route;
+	if (earlierRoute) {
+		route = earlierRoute;
+	} else {
+		const identity = invoiceIdentity(invoice);
+		if (!identity) {
+			route = { output: checkDuplicateOutputIndex('newInvoice'), fields: { duplicate_check_skipped: uncheckableReason(invoice) } };
+		} else {
+			const claim = await claimInvoice.call(this, identity, documentId, itemIndex);
+			if (claim.duplicate) {
+				this.logger.info(`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`);
+				route = { output: checkDuplicateOutputIndex('possibleDuplicate'), fields: possibleDuplicateFields(documentId, identity, claim) };
+			} else {
+				route = { output: checkDuplicateOutputIndex('newInvoice'), fields: {} };
+			}
+		}
+		if (documentId) routes.set(documentId, route);
+	}
+
+	outputs[route.output].push({
+		json: { ...item.json, ...route.fields },
+		...(item.binary ? { binary: item.binary } : {}),
+		pairedItem: { item: itemIndex },
+	});
+	return outputs;
+}

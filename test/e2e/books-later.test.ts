@@ -1,0 +1,228 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// "No invoice paid twice" for invoices that arrive later, in a real n8n against the sandbox:
+// - the Invoice to Xero example (intake with Extract's Detect Same Invoice, and the Document
+//   Extraction Trigger followed by Check Invoice Duplicate, in one workflow), imported as a user
+//   imports it and pointed at the local Xero stand-in. Reviews are approved in the sandbox, which
+//   delivers the signed document.verified event to the trigger; what reaches the stand-in is
+//   checked against Xero's schema there. This proves that n8n's deduplication store with scope
+//   "workflow" is one memory for the Extract node and the Check Invoice Duplicate node.
+// - Extract with Wait for Review, its Verified output followed by Check Invoice Duplicate: a
+//   confident invoice passes at once, a reviewed one after the execution resumed.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	actionNode,
+	codeNode,
+	eventually,
+	executedNodes,
+	extractParameters,
+	nodeJson,
+	sandboxControl,
+	sandboxCredential,
+	sandboxState,
+	startSandboxInProcess,
+	startStack,
+	stopAll,
+	webhookWorkflow,
+	type Credential,
+	type DecodedExecution,
+	type SandboxHandle,
+	type Stack,
+} from '../../local-n8n/index.ts';
+import { connectedOAuth2Credential, createActiveExample, startXeroStandIn, type XeroStandIn } from '../../local-n8n/accounting/index.ts';
+
+const XERO_EXAMPLE = 'invoice-to-xero.workflow.json';
+const ACCESS_TOKEN = 'stand-in-access-token';
+
+let stack: Stack;
+let sandbox: SandboxHandle;
+let xero: XeroStandIn;
+let xeroWorkflowId: string;
+let xeroPath: string;
+
+/** An invoice file as the sandbox reads JSON files: its data, and the confidence it asks for. */
+function invoiceFile(vendor: string, invoiceNo: string, total: number, confidence: number) {
+	return {
+		header: { vendor, date: '2026-10-12', invoice_no: invoiceNo },
+		amounts: { subtotal: total, tax: 0, total },
+		line_items: [{ description: 'Widgets', quantity: 1, unit_price: total, amount: total }],
+		confidence,
+	};
+}
+
+/** POSTs a JSON invoice file to a webhook as multipart field `file`. */
+async function postFile(path: string, fileName: string, invoice: unknown) {
+	const form = new FormData();
+	form.append('file', new Blob([JSON.stringify(invoice)], { type: 'application/json' }), fileName);
+	const encoded = new Response(form);
+	const body = Buffer.from(await encoded.arrayBuffer());
+	const answer = await stack.client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
+	expect(answer.status, answer.text).toBe(200);
+	return answer.json as Array<Record<string, unknown>>;
+}
+
+/** The bills the stand-in received since the last call (each must have passed its schema check). */
+function billNumbers(): string[] {
+	const requests = xero.requests.splice(0);
+	for (const request of requests) expect(request.errors, JSON.stringify(request.body)).toEqual([]);
+	return requests.flatMap((request) => (request.body as { Invoices: Array<{ InvoiceNumber: string }> }).Invoices.map((bill) => bill.InvoiceNumber));
+}
+
+async function approveReviewOf(documentId: string): Promise<void> {
+	const document = (await sandboxState(sandbox.url)).documents.find((entry) => entry.id === documentId);
+	expect(document?.state, `document ${documentId}`).toBe('needs_review');
+	await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, {});
+}
+
+/** The finished execution of `workflowId` in which `nodeName` output an item for `documentId`. */
+async function executionWhere(workflowId: string, nodeName: string, documentId: string): Promise<DecodedExecution> {
+	const found = await eventually(
+		`an execution where "${nodeName}" handled ${documentId}`,
+		async () => {
+			const executions = await stack.client.waitForExecutions(workflowId, 1);
+			return executions.find((execution) => nodeJson(execution, nodeName).some((item) => item.document_id === documentId));
+		},
+		(execution) => execution !== undefined,
+	);
+	return found!;
+}
+
+describe('Invoices arriving later (trigger, Wait for Review) are checked against the same invoices, in a real n8n', () => {
+	beforeAll(async () => {
+		stack = await startStack({ package: 'repo' });
+		// Reviews finish only when a test approves them.
+		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
+		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
+		const { credential } = await sandboxCredential(stack.client, sandbox, 'pilot');
+		const xeroCredential = await connectedOAuth2Credential(stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
+		({ id: xeroWorkflowId, webhookPath: xeroPath } = await createActiveExample(stack.client, XERO_EXAMPLE, { xero_api_url: xero.url, xero_tenant_id: 'stand-in-tenant' }, [credential, xeroCredential]));
+		// The example's trigger registers its HTTPS URL with the sandbox on activation.
+		await eventually(
+			'the example trigger registered with the sandbox',
+			async () => (await sandboxState(sandbox.url)).webhooks.filter((webhook) => webhook.url.startsWith(`${stack.n8n.baseUrl}/webhook/`)),
+			(registrations) => registrations.length === 1,
+			30_000,
+		);
+	});
+
+	afterAll(async () => {
+		await xero?.close();
+		await sandbox?.close();
+		await stack?.stop();
+		await stopAll();
+	});
+
+	it('an invoice billed at once, arriving again in another file through review and the trigger, is a possible duplicate: one bill', async () => {
+		const [first] = await postFile(xeroPath, 'hooli-pdf.json', invoiceFile('Hooli Süd GmbH', 'HS-0077', 42, 0.98));
+		expect(first).toMatchObject({ route: 'xero', invoice_number: 'HS-0077' });
+		expect(billNumbers()).toEqual(['HS-0077']);
+
+		const [pending] = await postFile(xeroPath, 'hooli-scan.json', invoiceFile('HOOLI SUD', 'hs 77', 42, 0.7));
+		expect(pending).toMatchObject({ route: 'review', reason: expect.stringContaining('Review finished') });
+		const laterId = String(pending.document_id);
+		expect(laterId).not.toBe(first.document_id);
+		await approveReviewOf(laterId);
+
+		const execution = await executionWhere(xeroWorkflowId, 'Review: possible duplicate', laterId);
+		expect(execution.status).toBe('success');
+		expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Review: possible duplicate']);
+		expect(nodeJson(execution, 'Review: possible duplicate')).toEqual([
+			{ route: 'review', document_id: laterId, possible_duplicate_of: first.document_id, reason: expect.stringContaining('same vendor ("hooli sud"), same invoice number ("HS 77") and total 42.00') },
+		]);
+		expect(nodeJson(execution, 'Check for duplicate', { output: 1 })[0]).toMatchObject({ event: 'document.verified', verified_by: 'human_reviewer', same_document: false });
+		expect(billNumbers()).toEqual([]);
+	});
+
+	it('another invoice of the same vendor through the trigger is a second bill; that invoice in another file at the intake is then a possible duplicate', async () => {
+		const [pending] = await postFile(xeroPath, 'hooli-next.json', invoiceFile('Hooli Süd GmbH', 'HS-0078', 42, 0.7));
+		const reviewedId = String(pending.document_id);
+		await approveReviewOf(reviewedId);
+
+		const execution = await executionWhere(xeroWorkflowId, 'Posted to Xero', reviewedId);
+		expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Settings', 'Checks pass?', 'Build Xero bill', 'Create bill in Xero', 'Posted to Xero']);
+		expect(nodeJson(execution, 'Posted to Xero')).toEqual([expect.objectContaining({ route: 'xero', invoice_number: 'HS-0078', totals_match: true })]);
+		expect(billNumbers()).toEqual(['HS-0078']);
+
+		// The other way round: what the Check node recorded, Extract's Detect Same Invoice sees.
+		const [again] = await postFile(xeroPath, 'hooli-next-copy.json', invoiceFile('HOOLI SÜD', 'HS 78', 42, 0.98));
+		expect(again).toMatchObject({ route: 'review', possible_duplicate_of: reviewedId });
+		expect(billNumbers()).toEqual([]);
+	});
+
+	describe('after Wait for Review', () => {
+		let waitingCredential: Credential;
+		let workflow: { id: string; path: string };
+
+		/** Starts the workflow with a file; resolves with the execution it started. */
+		async function start(fileName: string, invoice: unknown): Promise<string> {
+			const known = new Set((await stack.client.listExecutions(workflow.id)).map((execution) => execution.id));
+			await postFile(workflow.path, fileName, invoice);
+			const fresh = await eventually(
+				'the execution the file started',
+				async () => (await stack.client.listExecutions(workflow.id)).find((execution) => !known.has(execution.id)),
+				(execution) => execution !== undefined,
+			);
+			return fresh!.id;
+		}
+
+		/** Waits until the execution waits for its review, approves it, and returns the resumed, finished execution. */
+		async function approveWaiting(executionId: string): Promise<DecodedExecution> {
+			await stack.client.waitForExecution(executionId, { until: (execution) => execution.status === 'waiting' });
+			const document = await eventually(
+				'the document uploaded with the resume URL',
+				async () => (await sandboxState(sandbox.url)).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${executionId}`)),
+				(entry) => entry !== undefined,
+			);
+			await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, {});
+			return await stack.client.waitForExecution(executionId);
+		}
+
+		const routed = (execution: DecodedExecution) => ({
+			new: nodeJson(execution, 'On New Invoice').map((item) => item.document_id),
+			duplicate: nodeJson(execution, 'On Possible Duplicate').map((item) => [item.document_id, item.possible_duplicate_of]),
+		});
+
+		beforeAll(async () => {
+			// Another account than the example's, so its approvals are not delivered to the example's trigger.
+			({ credential: waitingCredential } = await sandboxCredential(stack.client, sandbox, 'enterprise', 'Document Extraction (waiting)'));
+			const definition = webhookWorkflow({
+				name: 'e2e: Wait for Review, then Check Invoice Duplicate',
+				responseMode: 'onReceived',
+				nodes: [
+					actionNode('Extract', waitingCredential, extractParameters({ binaryPropertyName: 'file', waitForReview: true, reviewTimeout: 10 })),
+					actionNode('Check Invoice Duplicate', waitingCredential, { resource: 'document', operation: 'checkInvoiceDuplicate' }),
+					codeNode('On New Invoice', 'return $input.all();'),
+					codeNode('On Possible Duplicate', 'return $input.all();'),
+				],
+				connections: {
+					Webhook: { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
+					Extract: { main: [[{ node: 'Check Invoice Duplicate', type: 'main', index: 0 }]] },
+					'Check Invoice Duplicate': { main: [[{ node: 'On New Invoice', type: 'main', index: 0 }], [{ node: 'On Possible Duplicate', type: 'main', index: 0 }]] },
+				},
+			});
+			const created = await stack.client.createWorkflow(definition);
+			await stack.client.activateWorkflow(created.id);
+			await stack.client.waitForWebhook(definition.webhookPath);
+			workflow = { id: created.id, path: definition.webhookPath };
+		});
+
+		it('a confident invoice passes at once as new; the same invoice in another file, reviewed and resumed, is a possible duplicate; another invoice is new', async () => {
+			const confident = await stack.client.waitForExecution(await start('initech.json', invoiceFile('Initech Ltd', 'IT-501', 95.2, 0.98)));
+			expect(confident.status).toBe('success');
+			const [firstId] = routed(confident).new;
+			expect(routed(confident)).toEqual({ new: [expect.stringMatching(/^doc_/)], duplicate: [] });
+
+			const resumed = await approveWaiting(await start('initech-scan.json', invoiceFile('INITECH LIMITED', 'it-0501', 95.2, 0.7)));
+			expect(resumed.status).toBe('success');
+			const { duplicate } = routed(resumed);
+			expect(routed(resumed).new).toEqual([]);
+			expect(duplicate).toHaveLength(1);
+			expect(duplicate[0][1]).toBe(firstId);
+			expect(duplicate[0][0]).not.toBe(firstId);
+			expect(nodeJson(resumed, 'Extract')[0]).toMatchObject({ status: 'verified', verified_by: 'human_reviewer' });
+
+			const other = await approveWaiting(await start('initech-next.json', invoiceFile('Initech Ltd', 'IT-502', 95.2, 0.7)));
+			expect(routed(other)).toEqual({ new: [expect.stringMatching(/^doc_/)], duplicate: [] });
+		});
+	});
+});
