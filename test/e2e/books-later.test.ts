@@ -30,6 +30,7 @@ import {
 	type Stack,
 } from '../../local-n8n/index.ts';
 import { connectedOAuth2Credential, createActiveExample, startXeroStandIn, type XeroStandIn } from '../../local-n8n/accounting/index.ts';
+import { approveReviewOf, executionWhere, invoiceFile, postInvoiceFile, triggerRegistered } from './support/laterInvoices.ts';
 
 const XERO_EXAMPLE = 'invoice-to-xero.workflow.json';
 const ACCESS_TOKEN = 'stand-in-access-token';
@@ -40,51 +41,13 @@ let xero: XeroStandIn;
 let xeroWorkflowId: string;
 let xeroPath: string;
 
-/** An invoice file as the sandbox reads JSON files: its data, and the confidence it asks for. */
-function invoiceFile(vendor: string, invoiceNo: string, total: number, confidence: number) {
-	return {
-		header: { vendor, date: '2026-10-12', invoice_no: invoiceNo },
-		amounts: { subtotal: total, tax: 0, total },
-		line_items: [{ description: 'Widgets', quantity: 1, unit_price: total, amount: total }],
-		confidence,
-	};
-}
-
-/** POSTs a JSON invoice file to a webhook as multipart field `file`. */
-async function postFile(path: string, fileName: string, invoice: unknown) {
-	const form = new FormData();
-	form.append('file', new Blob([JSON.stringify(invoice)], { type: 'application/json' }), fileName);
-	const encoded = new Response(form);
-	const body = Buffer.from(await encoded.arrayBuffer());
-	const answer = await stack.client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
-	expect(answer.status, answer.text).toBe(200);
-	return answer.json as Array<Record<string, unknown>>;
-}
+const postFile = (path: string, fileName: string, invoice: unknown) => postInvoiceFile(stack.client, path, fileName, invoice);
 
 /** The bills the stand-in received since the last call (each must have passed its schema check). */
 function billNumbers(): string[] {
 	const requests = xero.requests.splice(0);
 	for (const request of requests) expect(request.errors, JSON.stringify(request.body)).toEqual([]);
 	return requests.flatMap((request) => (request.body as { Invoices: Array<{ InvoiceNumber: string }> }).Invoices.map((bill) => bill.InvoiceNumber));
-}
-
-async function approveReviewOf(documentId: string): Promise<void> {
-	const document = (await sandboxState(sandbox.url)).documents.find((entry) => entry.id === documentId);
-	expect(document?.state, `document ${documentId}`).toBe('needs_review');
-	await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, {});
-}
-
-/** The finished execution of `workflowId` in which `nodeName` output an item for `documentId`. */
-async function executionWhere(workflowId: string, nodeName: string, documentId: string): Promise<DecodedExecution> {
-	const found = await eventually(
-		`an execution where "${nodeName}" handled ${documentId}`,
-		async () => {
-			const executions = await stack.client.waitForExecutions(workflowId, 1);
-			return executions.find((execution) => nodeJson(execution, nodeName).some((item) => item.document_id === documentId));
-		},
-		(execution) => execution !== undefined,
-	);
-	return found!;
 }
 
 describe('Invoices arriving later (trigger, Wait for Review) are checked against the same invoices, in a real n8n', () => {
@@ -97,12 +60,7 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 		const xeroCredential = await connectedOAuth2Credential(stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
 		({ id: xeroWorkflowId, webhookPath: xeroPath } = await createActiveExample(stack.client, XERO_EXAMPLE, { xero_api_url: xero.url, xero_tenant_id: 'stand-in-tenant' }, [credential, xeroCredential]));
 		// The example's trigger registers its HTTPS URL with the sandbox on activation.
-		await eventually(
-			'the example trigger registered with the sandbox',
-			async () => (await sandboxState(sandbox.url)).webhooks.filter((webhook) => webhook.url.startsWith(`${stack.n8n.baseUrl}/webhook/`)),
-			(registrations) => registrations.length === 1,
-			30_000,
-		);
+		await triggerRegistered(sandbox.url, stack.n8n.baseUrl);
 	});
 
 	afterAll(async () => {
@@ -121,9 +79,9 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 		expect(pending).toMatchObject({ route: 'review', reason: expect.stringContaining('Review finished') });
 		const laterId = String(pending.document_id);
 		expect(laterId).not.toBe(first.document_id);
-		await approveReviewOf(laterId);
+		await approveReviewOf(sandbox.url, laterId);
 
-		const execution = await executionWhere(xeroWorkflowId, 'Review: possible duplicate', laterId);
+		const execution = await executionWhere(stack.client, xeroWorkflowId, 'Review: possible duplicate', laterId);
 		expect(execution.status).toBe('success');
 		expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Review: possible duplicate']);
 		expect(nodeJson(execution, 'Review: possible duplicate')).toEqual([
@@ -136,9 +94,9 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 	it('another invoice of the same vendor through the trigger is a second bill; that invoice in another file at the intake is then a possible duplicate', async () => {
 		const [pending] = await postFile(xeroPath, 'hooli-next.json', invoiceFile('Hooli Süd GmbH', 'HS-0078', 42, 0.7));
 		const reviewedId = String(pending.document_id);
-		await approveReviewOf(reviewedId);
+		await approveReviewOf(sandbox.url, reviewedId);
 
-		const execution = await executionWhere(xeroWorkflowId, 'Posted to Xero', reviewedId);
+		const execution = await executionWhere(stack.client, xeroWorkflowId, 'Posted to Xero', reviewedId);
 		expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Settings', 'Checks pass?', 'Build Xero bill', 'Create bill in Xero', 'Posted to Xero']);
 		expect(nodeJson(execution, 'Posted to Xero')).toEqual([expect.objectContaining({ route: 'xero', invoice_number: 'HS-0078', totals_match: true })]);
 		expect(billNumbers()).toEqual(['HS-0078']);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
 	executedNodes,
 	executionError,
+	nodeJson,
 	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
@@ -16,6 +17,7 @@ import {
 	type Stack,
 } from '../../local-n8n/index.ts';
 import { connectedOAuth2Credential, createActiveExample, startQuickBooksStandIn, type QuickBooksStandIn } from '../../local-n8n/accounting/index.ts';
+import { approveReviewOf, executionWhere, invoiceFile, postInvoiceFile, triggerRegistered } from './support/laterInvoices.ts';
 
 const ACCESS_TOKEN = 'stand-in-access-token';
 const REALM = '9130350000000001';
@@ -57,7 +59,8 @@ const cents = (amounts: number[]) => amounts.reduce((sum, amount) => sum + Math.
 describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 	beforeAll(async () => {
 		stack = await startStack({ package: 'repo' });
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
+		// Reviews finish only when a test approves them.
+		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
 		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
 		const { credential } = await sandboxCredential(stack.client, sandbox, 'pilot');
 		const quickBooksCredential = await connectedOAuth2Credential(stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
@@ -67,6 +70,8 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 			{ quickbooks_api_url: quickBooks.url, quickbooks_realm_id: REALM, quickbooks_expense_account_id: '7', quickbooks_tax_account_id: '88' },
 			[credential, quickBooksCredential],
 		));
+		// The example's trigger registers its HTTPS URL with the sandbox on activation.
+		await triggerRegistered(sandbox.url, stack.n8n.baseUrl);
 	});
 
 	beforeEach(() => {
@@ -148,5 +153,55 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 		expect(answer).toEqual([expect.objectContaining({ route: 'quickbooks', totals_match: true })]);
 		received();
 		expect(quickBooks.vendors.map((vendor) => vendor.DisplayName)).toContain("O'Brien & Co");
+	});
+
+	describe('invoices arriving later', () => {
+		const postFile = (fileName: string, invoice: unknown) => postInvoiceFile(stack.client, path, fileName, invoice);
+		const billNumbers = () => bills(received()).map((bill) => bill.DocNumber);
+
+		it('an invoice billed at once, arriving again in another file through review and the trigger, is a possible duplicate: one bill', async () => {
+			const [first] = await postFile('globex-pdf.json', invoiceFile('Globex Bürobedarf AG', 'GB-2201', 58.4, 0.98));
+			expect(first).toMatchObject({ route: 'quickbooks', doc_number: 'GB-2201' });
+			expect(billNumbers()).toEqual(['GB-2201']);
+
+			const [pending] = await postFile('globex-scan.json', invoiceFile('GLOBEX BUROBEDARF', 'gb 2201', 58.4, 0.7));
+			expect(pending).toMatchObject({ route: 'review', reason: expect.stringContaining('Review finished') });
+			const laterId = String(pending.document_id);
+			expect(laterId).not.toBe(first.document_id);
+			await approveReviewOf(sandbox.url, laterId);
+
+			const execution = await executionWhere(stack.client, workflowId, 'Review: possible duplicate', laterId);
+			expect(execution.status).toBe('success');
+			expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Review: possible duplicate']);
+			expect(nodeJson(execution, 'Review: possible duplicate')).toEqual([
+				{ route: 'review', document_id: laterId, possible_duplicate_of: first.document_id, reason: expect.stringContaining('same invoice number ("GB 2201") and total 58.40') },
+			]);
+			expect(billNumbers()).toEqual([]);
+		});
+
+		it('another invoice of the same vendor through the trigger is a second bill for the vendor found, not created again', async () => {
+			const [pending] = await postFile('globex-next.json', invoiceFile('Globex Bürobedarf AG', 'GB-2202', 58.4, 0.7));
+			const reviewedId = String(pending.document_id);
+			await approveReviewOf(sandbox.url, reviewedId);
+
+			const execution = await executionWhere(stack.client, workflowId, 'Posted to QuickBooks', reviewedId);
+			expect(executedNodes(execution)).toEqual([
+				'Review finished',
+				'Check for duplicate',
+				'Settings',
+				'Checks pass?',
+				'Build QuickBooks bill',
+				'Find vendor',
+				'Vendor found?',
+				'Create bill in QuickBooks',
+				'Posted to QuickBooks',
+			]);
+			expect(nodeJson(execution, 'Posted to QuickBooks')).toEqual([expect.objectContaining({ route: 'quickbooks', doc_number: 'GB-2202', totals_match: true })]);
+			const [bill] = bills(quickBooks.requests);
+			expect(billNumbers()).toEqual(['GB-2202']);
+			const vendor = quickBooks.vendors.filter((entry) => entry.DisplayName === 'Globex Bürobedarf AG');
+			expect(vendor).toHaveLength(1);
+			expect(bill.VendorRef.value).toBe(vendor[0].Id);
+		});
 	});
 });

@@ -1,0 +1,58 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// Shared by the "to the books" tests of invoices that arrive later: invoice files as the sandbox
+// reads them, posting them to an example's intake, approving their reviews in the sandbox, and
+// finding the execution the example's Document Extraction Trigger started for a document.
+
+import { expect } from 'vitest';
+import { eventually, nodeJson, sandboxControl, sandboxState, type DecodedExecution, type N8nClient } from '../../../local-n8n/index.ts';
+
+/** An invoice file as the sandbox reads JSON files: its data, and the confidence it asks for. */
+export function invoiceFile(vendor: string, invoiceNo: string, total: number, confidence: number) {
+	return {
+		header: { vendor, date: '2026-10-12', invoice_no: invoiceNo },
+		amounts: { subtotal: total, tax: 0, total },
+		line_items: [{ description: 'Widgets', quantity: 1, unit_price: total, amount: total }],
+		confidence,
+	};
+}
+
+/** POSTs a JSON invoice file to a webhook as multipart field `file`; the workflow's answer. */
+export async function postInvoiceFile(client: N8nClient, path: string, fileName: string, invoice: unknown) {
+	const form = new FormData();
+	form.append('file', new Blob([JSON.stringify(invoice)], { type: 'application/json' }), fileName);
+	const encoded = new Response(form);
+	const body = Buffer.from(await encoded.arrayBuffer());
+	const answer = await client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
+	expect(answer.status, answer.text).toBe(200);
+	return answer.json as Array<Record<string, unknown>>;
+}
+
+/** Approves the pending review of `documentId` in the sandbox (which then delivers document.verified). */
+export async function approveReviewOf(sandboxUrl: string, documentId: string): Promise<void> {
+	const document = (await sandboxState(sandboxUrl)).documents.find((entry) => entry.id === documentId);
+	expect(document?.state, `document ${documentId}`).toBe('needs_review');
+	await sandboxControl(sandboxUrl, `reviews/${document!.reviewId}/approve`, {});
+}
+
+/** The finished execution of `workflowId` in which `nodeName` output an item for `documentId`. */
+export async function executionWhere(client: N8nClient, workflowId: string, nodeName: string, documentId: string): Promise<DecodedExecution> {
+	const found = await eventually(
+		`an execution where "${nodeName}" handled ${documentId}`,
+		async () => {
+			const executions = await client.waitForExecutions(workflowId, 1);
+			return executions.find((execution) => nodeJson(execution, nodeName).some((item) => item.document_id === documentId));
+		},
+		(execution) => execution !== undefined,
+	);
+	return found!;
+}
+
+/** Waits until the one active Document Extraction Trigger of the n8n at `n8nBaseUrl` registered its URL with the sandbox. */
+export async function triggerRegistered(sandboxUrl: string, n8nBaseUrl: string): Promise<void> {
+	await eventually(
+		'the example trigger registered with the sandbox',
+		async () => (await sandboxState(sandboxUrl)).webhooks.filter((webhook) => webhook.url.startsWith(`${n8nBaseUrl}/webhook/`)),
+		(registrations) => registrations.length === 1,
+		30_000,
+	);
+}
