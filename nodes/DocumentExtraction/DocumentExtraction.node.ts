@@ -11,7 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants.ts';
 import { NODE_NAMES } from '../shared/nodeTypes.ts';
 import * as document from './actions/document/Document.resource.ts';
-import { OUTPUTS_EXPRESSION, REVIEW_CALLBACK_WEBHOOKS } from './actions/document/extractOutputs.ts';
+import { CHECK_DUPLICATE_OPERATION, OUTPUTS_EXPRESSION, REVIEW_CALLBACK_WEBHOOKS } from './actions/document/extractOutputs.ts';
 import { receiveReviewResult } from './actions/document/reviewCallback.ts';
 import { router } from './actions/router.ts';
 import * as webhook from './actions/webhook/Webhook.resource.ts';
@@ -30,7 +30,14 @@ export class DocumentExtraction implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		credentials: [
+			{
+				name: CREDENTIAL_TYPE,
+				required: true,
+				// Check Invoice Duplicate calls no API: it only reads and writes n8n's deduplication store.
+				displayOptions: { hide: { operation: [CHECK_DUPLICATE_OPERATION] } },
+			},
+		],
 		// Extract's Wait for Review: the service delivers the review result to the waiting execution.
 		webhooks: REVIEW_CALLBACK_WEBHOOKS,
 		properties: [

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // "No invoice paid twice" for invoices that arrive later, in a real n8n against the sandbox:
 // - the Invoice to Xero example (intake with Extract's Detect Same Invoice, and the Document
 //   Extraction Trigger followed by Check Invoice Duplicate, in one workflow), imported as a user
@@ -6,8 +5,9 @@
 //   delivers the signed document.verified event to the trigger; what reaches the stand-in is
 //   checked against Xero's schema there. This proves that n8n's deduplication store with scope
 //   "workflow" is one memory for the Extract node and the Check Invoice Duplicate node.
-// - Extract with Wait for Review, its Verified output followed by Check Invoice Duplicate: a
-//   confident invoice passes at once, a reviewed one after the execution resumed.
+// - Extract with Wait for Review, its Verified output followed by Check Invoice Duplicate (without
+//   a credential: it calls no API): a confident invoice passes at once, a reviewed one after the
+//   execution resumed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -148,7 +148,8 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 				responseMode: 'onReceived',
 				nodes: [
 					actionNode('Extract', waitingCredential, extractParameters({ binaryPropertyName: 'file', waitForReview: true, reviewTimeout: 10 })),
-					actionNode('Check Invoice Duplicate', waitingCredential, { resource: 'document', operation: 'checkInvoiceDuplicate' }),
+					// It calls no API, so it runs without a credential.
+					{ ...actionNode('Check Invoice Duplicate', waitingCredential, { resource: 'document', operation: 'checkInvoiceDuplicate' }), credentials: undefined },
 					codeNode('On New Invoice', 'return $input.all();'),
 					codeNode('On Possible Duplicate', 'return $input.all();'),
 				],

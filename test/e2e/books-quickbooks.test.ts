@@ -159,6 +159,13 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 		const postFile = (fileName: string, invoice: unknown) => postInvoiceFile(stack.client, path, fileName, invoice);
 		const billNumbers = () => bills(received()).map((bill) => bill.DocNumber);
 
+		it('the Check node has no credential: it calls no API', async () => {
+			const stored = await stack.client.getWorkflow(workflowId);
+			const check = stored.nodes.find((node) => node.name === 'Check for duplicate');
+			expect(check?.parameters).toMatchObject({ operation: 'checkInvoiceDuplicate' });
+			expect(check?.credentials).toBeUndefined();
+		});
+
 		it('an invoice billed at once, arriving again in another file through review and the trigger, is a possible duplicate: one bill', async () => {
 			const [first] = await postFile('globex-pdf.json', invoiceFile('Globex Bürobedarf AG', 'GB-2201', 58.4, 0.98));
 			expect(first).toMatchObject({ route: 'quickbooks', doc_number: 'GB-2201' });

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Shared by the "to the books" tests of invoices that arrive later: invoice files as the sandbox
 // reads them, posting them to an example's intake, approving their reviews in the sandbox, and
 // finding the execution the example's Document Extraction Trigger started for a document.
