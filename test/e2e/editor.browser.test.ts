@@ -3,7 +3,7 @@
 // The editor in a real browser (Debian's Chromium, installed by the harness when missing, driven by
 // playwright-core): log in to the local n8n, open a new workflow, find "Document Extraction" in the
 // node panel, add the action node, and check that its resources, operations and credential type
-// render. Screenshots go to test/artifacts/ (the last state is saved on failure too).
+// render, and that Check Invoice Duplicate asks for no credential. Screenshots go to test/artifacts/ (the last state is saved on failure too).
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,9 +96,9 @@ describe('The editor in a real browser', () => {
 
 		// n8n lists the package's triggers (from the trigger's events) and the node's actions.
 		await visible(page.getByText('On document verified'), 'the trigger action "On document verified"');
-		if ((await page.getByText('Extract an invoice').count()) === 0) await page.getByText(/^Actions \(3\)$/).first().click();
+		if ((await page.getByText('Extract an invoice').count()) === 0) await page.getByText(/^Actions \(\d+\)$/).first().click();
 		await visible(page.getByText('Extract an invoice'), 'the action "Extract an invoice"');
-		for (const action of ['Get the status of a document', 'Register a webhook']) expect(await page.getByText(action).count(), action).toBeGreaterThan(0);
+		for (const action of ['Get the status of a document', 'Check whether an invoice is a duplicate', 'Register a webhook']) expect(await page.getByText(action).count(), action).toBeGreaterThan(0);
 		await page.getByText('Extract an invoice').first().click();
 
 		// The node's parameter panel.
@@ -130,5 +130,27 @@ describe('The editor in a real browser', () => {
 		// n8n tests the credential when the dialog opens: the sandbox accepted the key (D15).
 		if (sandbox) await visible(dialog.locator('[data-test-id="credentials-config-container-test-success"]'), 'the "Connection tested successfully" banner', 60_000);
 		await page.screenshot({ path: join(artifacts, 'editor-credential.png') });
+	});
+
+	it('asks for no credential for Check Invoice Duplicate, which calls no API, and asks again for Extract', async () => {
+		// A new tab of the signed-in session, with a new workflow.
+		page = await page.context().newPage();
+		await page.goto(`${stack.n8n.baseUrl}/workflow/new`);
+		await visible(page.getByText(/add first step/i), 'the empty canvas ("Add first step")', 60_000);
+		const search = await openNodePanel(page);
+		await search.fill('Document Extraction');
+		await (await visible(page.getByText('Document Extraction', { exact: true }), 'the search result "Document Extraction"')).click();
+		const check = page.getByText('Check whether an invoice is a duplicate');
+		if ((await check.count()) === 0) await page.getByText(/^Actions \(\d+\)$/).first().click();
+		await (await visible(check, 'the action "Check whether an invoice is a duplicate"')).click();
+
+		await visible(page.getByText(/share one memory of invoices/), 'the Check Invoice Duplicate notice');
+		const credentialSelects = page.locator('[data-test-id="node-credentials-select"]');
+		expect(await credentialSelects.count()).toBe(0);
+		await page.screenshot({ path: join(artifacts, 'editor-check-invoice-duplicate.png') });
+
+		await (await visible(page.locator('[data-test-id="parameter-input-operation"]'), 'the "operation" parameter')).click();
+		await (await visible(page.getByRole('option').filter({ hasText: 'Extract' }), 'the operation "Extract"')).click();
+		await visible(credentialSelects, 'the credential select of Extract');
 	});
 });
