@@ -77,8 +77,8 @@ async function workerUploadMemory(context: BenchContext, topology: QueueWorkers,
 	];
 }
 
-/** Starts its own queue-mode topology and sandbox, measures, stops them. */
-export async function queueModeBenchmarks(rounds = 3): Promise<ResultRow[]> {
+/** Starts its own queue-mode topology and sandbox, measures, stops them (`throughput: false`: the upload only). */
+export async function queueModeBenchmarks(rounds = 3, parts = { throughput: true }): Promise<ResultRow[]> {
 	const topology = await startQueueTopology({ workers: 1 });
 	const sandbox = await startSandboxInProcess(topology.stack.tls, { reviewDelayMs: 600_000 });
 	try {
@@ -89,7 +89,7 @@ export async function queueModeBenchmarks(rounds = 3): Promise<ResultRow[]> {
 			pilot: await sandboxCredential(topology.stack.client, sandbox, 'pilot', 'Bench queue (pilot)'),
 			progress,
 		};
-		const throughput = (await triggerThroughput(context)).map((row) => ({ ...row, benchmark: `queue mode (main serves webhooks, 1 worker): ${row.benchmark}` }));
+		const throughput = (parts.throughput ? await triggerThroughput(context) : []).map((row) => ({ ...row, benchmark: `queue mode (main serves webhooks, 1 worker): ${row.benchmark}` }));
 		return [...throughput, ...(await workerUploadMemory(context, topology, rounds))];
 	} finally {
 		await sandbox.close();
