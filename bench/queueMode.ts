@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling runs in plain Node, never inside n8n */
 // The benchmarks in n8n's queue mode (PostgreSQL, Redis, n8n main serving the webhooks, one worker,
-// binary data in the database: local-n8n/queue/workerTopology.ts), `npm run bench -- --queue`:
+// binary data in the database: local-n8n/queue/workerTopology.ts; the sandbox behind HTTPS, as the
+// service is reached), `npm run bench -- --queue`:
 // - trigger throughput, ours vs n8n's Webhook node (the same benchmark as triggerThroughput.ts);
 // - Extract of a 100 MB file read from disk into the database: the worker's peak RSS growth, ours vs
 //   the HTTP Request node doing the same upload, and reading the file alone. The worker restarts
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { readFileNode, sandboxCredential, startSandboxInProcess, stopAll } from '../local-n8n/index.ts';
 import { startQueueTopology, type QueueWorkers } from '../local-n8n/queue/workerTopology.ts';
 import type { BenchContext } from './context.ts';
+import { behindHttps } from './httpsFront.ts';
 import { activeWebhookWorkflow, extractNode, httpRequestUploadNode, progress } from './context.ts';
 import { peakRssDuring, waitForSteadyRss } from './rss.ts';
 import type { ResultRow } from './stats.ts';
@@ -77,10 +79,10 @@ async function workerUploadMemory(context: BenchContext, topology: QueueWorkers,
 	];
 }
 
-/** Starts its own queue-mode topology and sandbox, measures, stops them. */
-export async function queueModeBenchmarks(rounds = 3): Promise<ResultRow[]> {
+/** Starts its own queue-mode topology and sandbox, measures, stops them (`throughput: false`: the upload only). */
+export async function queueModeBenchmarks(rounds = 3, parts = { throughput: true }): Promise<ResultRow[]> {
 	const topology = await startQueueTopology({ workers: 1 });
-	const sandbox = await startSandboxInProcess(topology.stack.tls, { reviewDelayMs: 600_000 });
+	const sandbox = await behindHttps(await startSandboxInProcess(topology.stack.tls, { reviewDelayMs: 600_000 }), topology.stack.tls);
 	try {
 		const context: BenchContext = {
 			stack: topology.stack,
@@ -89,7 +91,7 @@ export async function queueModeBenchmarks(rounds = 3): Promise<ResultRow[]> {
 			pilot: await sandboxCredential(topology.stack.client, sandbox, 'pilot', 'Bench queue (pilot)'),
 			progress,
 		};
-		const throughput = (await triggerThroughput(context)).map((row) => ({ ...row, benchmark: `queue mode (main serves webhooks, 1 worker): ${row.benchmark}` }));
+		const throughput = (parts.throughput ? await triggerThroughput(context) : []).map((row) => ({ ...row, benchmark: `queue mode (main serves webhooks, 1 worker): ${row.benchmark}` }));
 		return [...throughput, ...(await workerUploadMemory(context, topology, rounds))];
 	} finally {
 		await sandbox.close();

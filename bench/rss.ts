@@ -1,13 +1,30 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling runs in plain Node, never inside n8n */
-// Resident memory of a process, sampled from /proc/<pid>/status (VmRSS) while something runs.
+// Resident memory of a process while something runs: the kernel's own peak (VmHWM, reset just
+// before through /proc/<pid>/clear_refs) where the kernel allows it, else VmRSS sampled from
+// /proc/<pid>/status. Sampling alone misses peaks shorter than its interval (a large buffer that
+// lives for a few milliseconds).
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+	const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(status);
+	if (!match) throw new Error(`no ${field} for process ${pid}`);
+	return Number(match[1]) * 1024;
+}
 
 export function rssBytes(pid: number): number {
-	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-	const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
-	if (!match) throw new Error(`no VmRSS for process ${pid}`);
-	return Number(match[1]) * 1024;
+	return statusBytes(pid, 'VmRSS');
+}
+
+/** Sets the kernel's peak RSS of `pid` back to its current RSS; false where that is not allowed (Linux < 4.0, another user's process). */
+function resetPeakRss(pid: number): boolean {
+	try {
+		writeFileSync(`/proc/${pid}/clear_refs`, '5');
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 export interface RssPeak {
@@ -15,11 +32,14 @@ export interface RssPeak {
 	peakBytes: number;
 	growthBytes: number;
 	samples: number;
+	/** true: the peak is the kernel's (VmHWM); false: the highest sample. */
+	exact: boolean;
 }
 
 /** Runs `work` while sampling the RSS of `pid` every `intervalMs`; the baseline is the RSS just before. */
 export async function peakRssDuring(pid: number, work: () => Promise<void>, intervalMs = 25): Promise<RssPeak> {
 	const baselineBytes = rssBytes(pid);
+	const exact = resetPeakRss(pid);
 	let peakBytes = baselineBytes;
 	let samples = 0;
 	const timer = setInterval(() => {
@@ -35,8 +55,8 @@ export async function peakRssDuring(pid: number, work: () => Promise<void>, inte
 	} finally {
 		clearInterval(timer);
 	}
-	peakBytes = Math.max(peakBytes, rssBytes(pid));
-	return { baselineBytes, peakBytes, growthBytes: peakBytes - baselineBytes, samples };
+	peakBytes = Math.max(peakBytes, rssBytes(pid), exact ? statusBytes(pid, 'VmHWM') : 0);
+	return { baselineBytes, peakBytes, growthBytes: peakBytes - baselineBytes, samples, exact };
 }
 
 /**

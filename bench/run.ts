@@ -19,7 +19,13 @@ import { uploadMemory } from './uploadMemory.ts';
 
 const started = Date.now();
 // `--queue`: only the queue-mode benchmarks (queueMode.ts); otherwise they run after the others.
+// `--upload`: only the upload-memory benchmarks (with `--queue`: only the queue-mode one);
+// `--rounds=N` sets their rounds.
 const queueOnly = process.argv.includes('--queue');
+const uploadOnly = process.argv.includes('--upload');
+const roundsArgument = process.argv.find((argument) => argument.startsWith('--rounds='));
+const uploadRounds = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : undefined;
+if (uploadRounds !== undefined && !(Number.isInteger(uploadRounds) && uploadRounds > 0)) throw new Error(`--rounds needs a whole number above 0, not "${roundsArgument}"`);
 const rows: ResultRow[] = [];
 let failure: unknown;
 
@@ -37,9 +43,10 @@ async function singleProcessBenchmarks(): Promise<void> {
 		for (const [name, bench] of [
 			['trigger throughput', triggerThroughput],
 			['batch under a rate limit', rateLimitedBatch],
-			['upload memory', uploadMemory],
+			['upload memory', (benchContext: BenchContext) => uploadMemory(benchContext, uploadRounds)],
 			['footprint', footprint],
 		] as const) {
+			if (uploadOnly && name !== 'upload memory') continue;
 			progress(`${name} ...`);
 			rows.push(...(await bench(context)));
 		}
@@ -56,7 +63,7 @@ if (!queueOnly) await singleProcessBenchmarks();
 if (!failure) {
 	try {
 		progress('queue mode ...');
-		rows.push(...(await queueModeBenchmarks()));
+		rows.push(...(await queueModeBenchmarks(uploadRounds, { throughput: !uploadOnly })));
 	} catch (error) {
 		failure = error;
 	}
@@ -67,7 +74,8 @@ const machine = { cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', memory
 const table = renderTable(rows);
 process.stdout.write(`\n${table}\n\n${rows.filter((row) => row.notes).map((row) => `- ${row.benchmark} / ${row.metric}: ${row.notes}`).join('\n')}\n`);
 process.stdout.write(`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-writeFileSync(join(REPO_ROOT, 'bench', queueOnly ? 'results-queue.json' : 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, rows, table }, null, 2)}\n`);
+const resultsFile = `results${uploadOnly ? '-upload' : ''}${queueOnly ? '-queue' : ''}.json`;
+writeFileSync(join(REPO_ROOT, 'bench', resultsFile), `${JSON.stringify({ date: new Date().toISOString(), machine, rows, table }, null, 2)}\n`);
 if (failure) {
 	process.stderr.write(`\nA benchmark could not be measured: ${(failure as Error).stack ?? String(failure)}\n`);
 	process.exit(1);

@@ -71,7 +71,7 @@ export async function uploadMemory(context: BenchContext, rounds = 5): Promise<R
 			});
 			if (status !== 200) throw new Error(`the ${which} upload workflow answered ${status}`);
 			growth[which].push(peak.growthBytes);
-			context.progress(`upload memory, round ${round}/${rounds}, ${which}: RSS +${(peak.growthBytes / MiB).toFixed(1)} MiB (${peak.samples} samples)`);
+			context.progress(`upload memory, round ${round}/${rounds}, ${which}: RSS +${(peak.growthBytes / MiB).toFixed(1)} MiB (${peak.exact ? "the kernel's peak" : `${peak.samples} samples`})`);
 		}
 	}
 	const oursMedian = median(growth.ours);

@@ -1,27 +1,73 @@
 /**
- * The document upload (D1: multipart/form-data, field "file"). A file kept in n8n's binary storage is
- * streamed from it instead of being read into memory, the way n8n's HTTP Request node does.
+ * The document upload (D1: multipart/form-data, field "file"), holding as little of the file in memory
+ * as n8n's binary storage allows (N1):
+ * - filesystem (and object-store) mode: streamed from the stored file, never read whole;
+ * - database mode: n8n reads the whole row into one Buffer even for a stream, so the node takes that
+ *   Buffer once and sends it, and hashes it, without asking the database again;
+ * - default (in-memory) mode: the item's Buffer, sent as it is.
  *
- * n8n Cloud allows no stream or form-data imports, so the stream travels inside the standard FormData:
- * a File whose stream() is the stored binary. n8n's HTTP client (axios) encodes a spec-compliant
- * FormData part by part, reading each file through stream() and taking Content-Length from its size.
+ * n8n Cloud allows no stream or form-data imports, so the content travels inside the standard FormData:
+ * a File whose stream() yields the content and whose size is the stored size. n8n's HTTP client (axios)
+ * encodes a spec-compliant FormData part by part, reading each file through stream() and taking
+ * Content-Length from its size. A plain `new File([buffer])` would copy the buffer.
  */
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-/** A File whose content is read from a stream opened beforehand, once. */
-class StreamedFile extends File {
-	readonly #source: AsyncIterable<Uint8Array>;
+/**
+ * The largest piece handed to the HTTP client at once. Over TLS a socket encrypts each write whole and
+ * keeps the encrypted bytes until they are sent, so one write of a 100 MB buffer would hold a second
+ * 100 MB; pieces of this size wait for the socket instead (the size fs streams read in).
+ */
+export const MAX_WRITE_BYTES = 64 * 1024;
 
-	constructor(source: AsyncIterable<Uint8Array>, byteLength: number, name: string, type: string) {
+/** The same bytes in pieces of at most `maxBytes`: views into each chunk, never copies. */
+export async function* boundedChunks(
+	source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+	maxBytes = MAX_WRITE_BYTES,
+): AsyncGenerator<Uint8Array> {
+	for await (const chunk of source) {
+		if (chunk.byteLength <= maxBytes) {
+			if (chunk.byteLength > 0) yield chunk;
+			continue;
+		}
+		for (let offset = 0; offset < chunk.byteLength; offset += maxBytes) {
+			yield chunk.subarray(offset, offset + maxBytes);
+		}
+	}
+}
+
+/** A File whose content is `content` (read once, in bounded pieces) and whose size is `byteLength`. */
+class ContentFile extends File {
+	readonly #content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+	constructor(content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, byteLength: number, name: string, type: string) {
 		super([], name, { type });
-		this.#source = source;
-		// The size the encoder announces in Content-Length: the stored file's, not the empty parts'.
+		this.#content = content;
+		// The size the encoder announces in Content-Length: the content's, not the empty parts'.
 		Object.defineProperty(this, 'size', { value: byteLength });
 	}
 
 	override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
-		return this.#source as unknown as ReadableStream<Uint8Array<ArrayBuffer>>;
+		return boundedChunks(this.#content) as unknown as ReadableStream<Uint8Array<ArrayBuffer>>;
 	}
+}
+
+export function contentFile(
+	content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+	byteLength: number,
+	name: string,
+	type: string,
+): File {
+	return new ContentFile(content, byteLength, name, type);
+}
+
+/**
+ * How the node reads a stored file: `stream` where n8n streams it from storage, `buffer` where n8n
+ * would load it whole anyway (database mode, whose stream is one Buffer) or already holds it (no id).
+ */
+export function readMode(binary: Pick<IBinaryData, 'id'>): 'stream' | 'buffer' {
+	if (!binary.id) return 'buffer';
+	return binary.id.startsWith('database:') ? 'buffer' : 'stream';
 }
 
 export interface UploadSource {
@@ -32,7 +78,7 @@ export interface UploadSource {
 	open(): Promise<File>;
 }
 
-/** Size of the stored file and a way to open it, without reading it when n8n keeps it on disk. */
+/** Size of the stored file and a way to open it; a stored file is read only when it is sent or hashed. */
 export async function uploadSource(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -41,22 +87,36 @@ export async function uploadSource(
 	contentType: string,
 ): Promise<UploadSource> {
 	const binaryId = binary.id;
-	if (binaryId) {
-		const { fileSize } = await this.helpers.getBinaryMetadata(binaryId);
+	if (!binaryId) {
+		const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, binary);
+		return {
+			fileName,
+			contentType,
+			byteLength: buffer.length,
+			open: async () => contentFile([buffer], buffer.length, fileName, contentType),
+		};
+	}
+	const { fileSize } = await this.helpers.getBinaryMetadata(binaryId);
+	if (readMode(binary) === 'stream') {
 		return {
 			fileName,
 			contentType,
 			byteLength: fileSize,
-			open: async () =>
-				new StreamedFile(await this.helpers.getBinaryStream(binaryId), fileSize, fileName, contentType),
+			open: async () => contentFile(await this.helpers.getBinaryStream(binaryId), fileSize, fileName, contentType),
 		};
 	}
-	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, binary);
+	// Loaded at the first open and kept for the next ones (hash, upload, retries): each read of a
+	// database row holds the file in memory several times over while n8n decodes it.
+	let whole: Promise<Buffer> | undefined;
 	return {
 		fileName,
 		contentType,
-		byteLength: buffer.length,
-		open: async () => new File([buffer], fileName, { type: contentType }),
+		byteLength: fileSize,
+		open: async () => {
+			whole ??= this.helpers.getBinaryDataBuffer(itemIndex, binary);
+			const buffer = await whole;
+			return contentFile([buffer], buffer.length, fileName, contentType);
+		},
 	};
 }
 
