@@ -4,8 +4,8 @@
 //   (i)   one copy after the other, alternating between the two webhook processes → measured (the
 //         wanted result is one run per event; n8n 2.40.7 runs some second copies again: n8n saves
 //         the trigger's memory only after the answer, so a copy sent the moment the answer arrives
-//         can reach the other process before the save); the same with the copies spaced 50, 200
-//         and 1000 ms apart → measured, the size of that window;
+//         can reach the other process before the save); the same with the copies spaced 5, 20, 50,
+//         200 and 1000 ms apart → measured, the size of that window;
 //   (ii)  the 3 copies at the same moment through the load balancer hashing X-Service-Signature
 //         (copies carry the same body, hence the same signature, hence reach the same process) →
 //         one run per event;
@@ -38,7 +38,7 @@ const COPIES = 3;
 const PARALLEL_EVENTS = 10;
 const SETTLE_MS = 5_000;
 /** Window (i): pauses between the copies of one event, and the events sent per pause. */
-const SPACINGS_MS = [50, 200, 1000];
+const SPACINGS_MS = [5, 20, 50, 200, 1000];
 const SPACED_EVENTS = 20;
 
 let stack: QueueStack;
@@ -121,7 +121,7 @@ describe('duplicates across webhook processes (queue mode)', () => {
 		for (const count of result.runs.values()) expect(count).toBeLessThanOrEqual(COPIES);
 	});
 
-	it('(i) the window: copies spaced 50, 200 and 1000 ms apart on different webhook processes: none lost, duplicate runs measured per spacing', async () => {
+	it('(i) the window: copies spaced 5 to 1000 ms apart on different webhook processes: none lost, duplicate runs measured per spacing', async () => {
 		const { id, path } = await activeTrigger('queue duplicates (i) spaced');
 		const order: N8nClient[] = [stack.webhookClients[0], stack.webhookClients[1], stack.webhookClients[0]];
 		const idsBySpacing = new Map(SPACINGS_MS.map((gapMs) => [gapMs, documentIds(`gap${gapMs}`, SPACED_EVENTS)]));
