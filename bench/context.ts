@@ -1,7 +1,7 @@
 // What every benchmark gets: a real n8n with this package, the sandbox, credentials, and helpers to
 // create, activate and call workflows.
 
-import type { Credential, NodeSpec, SandboxCredential, SandboxHandle, Stack } from '../local-n8n/index.ts';
+import type { Credential, N8nClient, NodeSpec, SandboxCredential, SandboxHandle, Stack } from '../local-n8n/index.ts';
 import { actionNode, extractParameters, log, webhookWorkflow } from '../local-n8n/index.ts';
 
 export interface BenchContext {
@@ -10,6 +10,14 @@ export interface BenchContext {
 	enterprise: SandboxCredential;
 	pilot: SandboxCredential;
 	progress(message: string): void;
+	/** Where webhook calls go (queue mode: the load balancer); default `stack.client` (n8n main). */
+	webhookClient?: N8nClient;
+	/** Every process that must serve a new workflow's webhook before it is called; default `stack.client`. */
+	servingClients?: N8nClient[];
+}
+
+export function webhookClient(context: BenchContext): N8nClient {
+	return context.webhookClient ?? context.stack.client;
 }
 
 export function progress(message: string): void {
@@ -21,7 +29,7 @@ export async function activeWebhookWorkflow(context: BenchContext, name: string,
 	const definition = webhookWorkflow({ name, nodes, responseMode });
 	const workflow = await context.stack.client.createWorkflow(definition);
 	await context.stack.client.activateWorkflow(workflow.id);
-	await context.stack.client.waitForWebhook(definition.webhookPath);
+	for (const client of context.servingClients ?? [context.stack.client]) await client.waitForWebhook(definition.webhookPath);
 	return { id: workflow.id, path: definition.webhookPath };
 }
 

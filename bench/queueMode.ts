@@ -1,27 +1,47 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling runs in plain Node, never inside n8n */
-// The benchmarks in n8n's queue mode (PostgreSQL, Redis, n8n main serving the webhooks, one worker,
-// binary data in the database: local-n8n/queue/workerTopology.ts; the sandbox behind HTTPS, as the
-// service is reached), `npm run bench -- --queue`:
-// - trigger throughput, ours vs n8n's Webhook node (the same benchmark as triggerThroughput.ts);
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling runs in plain Node, never inside n8n */
+// The benchmarks in n8n's queue mode, on the full topology teams run at scale (local-n8n/queue/queueStack.ts:
+// PostgreSQL, Redis, n8n main, 2 webhook processes behind HAProxy, 1 worker, binary data in the
+// database; the sandbox behind HTTPS, as the service is reached), `npm run bench -- --queue`:
+// - trigger throughput through the load balancer: ours (version 1.1, and version 1 as in workflows
+//   made before 1.1) vs n8n's Webhook node (answering at once, static parameters: n8n 2.40.7 skips
+//   the expression isolate for it) and vs the Webhook node typeVersion 1 (which, like every other
+//   trigger node, gets an isolate per request); with 2 and with 1 webhook process; with n8n's
+//   defaults and with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on the webhook processes
+//   (docs/queue-mode.md); and ours with Ignore Duplicates off;
 // - Extract of a 100 MB file read from disk into the database: the worker's peak RSS growth, ours vs
 //   the HTTP Request node doing the same upload, and reading the file alone. The worker restarts
 //   before every run (RSS does not shrink after a peak), then a warm-up with a 1 KB file and a
 //   steady RSS; runs alternate ours / HTTP Request / read only.
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFileNode, sandboxCredential, startSandboxInProcess, stopAll } from '../local-n8n/index.ts';
-import { startQueueTopology, type QueueWorkers } from '../local-n8n/queue/workerTopology.ts';
+import type { N8nInstance, QueueStack } from '../local-n8n/index.ts';
+import { makeTmpDir, readFileNode, sandboxCredential, startQueueStack, startSandboxInProcess, stopAll, webhookWorkflow } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { behindHttps } from './httpsFront.ts';
 import { activeWebhookWorkflow, extractNode, httpRequestUploadNode, progress } from './context.ts';
 import { peakRssDuring, waitForSteadyRss } from './rss.ts';
 import type { ResultRow } from './stats.ts';
 import { median, MiB } from './stats.ts';
-import { triggerThroughput } from './triggerThroughput.ts';
+import { activeTriggerWorkflow, executionsAfterSettling, fireDeliveries } from './triggerThroughput.ts';
 import { FILE_BYTES, writeBigPdf } from './uploadMemory.ts';
 
-async function workerUploadMemory(context: BenchContext, topology: QueueWorkers, rounds: number): Promise<ResultRow[]> {
-	const { stack, sandbox, enterprise } = context;
+/** The recommended setting for webhook processes (docs/queue-mode.md, "Trigger throughput"). */
+export const LAZY_ISOLATE_ENV = 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** HAProxy checks every second and marks a backend down or up after 2 checks. */
+const LB_SETTLE_MS = 4_000;
+
+function workerPid(stack: QueueStack): number {
+	const pid = stack.workers[0].pid();
+	if (pid === undefined) throw new Error('the worker is not running');
+	return pid;
+}
+
+async function workerUploadMemory(context: BenchContext, stack: QueueStack, rounds: number): Promise<ResultRow[]> {
+	const { sandbox, enterprise } = context;
+	const client = context.webhookClient ?? stack.lbClient;
 	const file = join(stack.n8n.fileAccessDirs[0], 'bench-queue-100mb.pdf');
 	const warmUpFile = join(stack.n8n.fileAccessDirs[0], 'bench-queue-1kb.pdf');
 	writeBigPdf(file, FILE_BYTES);
@@ -35,14 +55,15 @@ async function workerUploadMemory(context: BenchContext, topology: QueueWorkers,
 	const growth: Record<keyof typeof workflows, number[]> = { ours: [], baseline: [], readOnly: [] };
 	for (let round = 1; round <= rounds; round++) {
 		for (const which of ['ours', 'baseline', 'readOnly'] as const) {
-			const workerPid = (await topology.restartWorker(0)).process.pid;
-			const warmUp = await stack.client.callWebhook(workflows[which].path, { json: { file: warmUpFile } });
+			await stack.workers[0].restart();
+			const pid = workerPid(stack);
+			const warmUp = await client.callWebhook(workflows[which].path, { json: { file: warmUpFile }, timeoutMs: 120_000 });
 			if (warmUp.status !== 200) throw new Error(`the ${which} workflow answered ${warmUp.status} to the warm-up: ${warmUp.text}`);
-			await waitForSteadyRss(workerPid);
+			await waitForSteadyRss(pid);
 			let status = 0;
 			let text = '';
-			const peak = await peakRssDuring(workerPid, async () => {
-				({ status, text } = await stack.client.callWebhook(workflows[which].path, { json: { file }, timeoutMs: 600_000 }));
+			const peak = await peakRssDuring(pid, async () => {
+				({ status, text } = await client.callWebhook(workflows[which].path, { json: { file }, timeoutMs: 600_000 }));
 			});
 			if (status !== 200) throw new Error(`the ${which} workflow answered ${status}: ${text.slice(0, 300)}`);
 			growth[which].push(peak.growthBytes);
@@ -79,23 +100,166 @@ async function workerUploadMemory(context: BenchContext, topology: QueueWorkers,
 	];
 }
 
-/** Starts its own queue-mode topology and sandbox, measures, stops them (`throughput: false`: the upload only). */
+type Target = 'ours' | 'oursV1' | 'oursNoDedupe' | 'webhook' | 'webhookV1';
+const TARGET_NAMES: Record<Target, string> = {
+	ours: 'our trigger',
+	oursV1: 'our trigger v1',
+	oursNoDedupe: 'our trigger, Ignore Duplicates off',
+	webhook: 'Webhook node',
+	webhookV1: 'Webhook node v1',
+};
+
+/** n8n's Webhook node answering at once, in typeVersion 1: n8n takes an expression isolate for it. */
+async function activeWebhookV1Workflow(context: BenchContext, name: string) {
+	const definition = webhookWorkflow({ name, nodes: [], responseMode: 'onReceived' });
+	definition.nodes[0].typeVersion = 1;
+	const workflow = await context.stack.client.createWorkflow(definition);
+	await context.stack.client.activateWorkflow(workflow.id);
+	for (const client of context.servingClients ?? []) await client.waitForWebhook(definition.webhookPath);
+	return { id: workflow.id, path: definition.webhookPath };
+}
+
+/** Restarts every webhook process with `LAZY_ISOLATE_ENV` set or unset, and proves it took effect. */
+async function setLazyIsolate(stack: QueueStack, on: boolean): Promise<void> {
+	for (const instance of stack.webhooks) {
+		// A restart reuses the instance's environment object: this is how an operator changes it.
+		if (on) instance.env[LAZY_ISOLATE_ENV] = 'true';
+		else delete instance.env[LAZY_ISOLATE_ENV];
+		await instance.restart();
+		const environ = readFileSync(`/proc/${instance.pid()}/environ`, 'utf8').split('\0');
+		if (environ.includes(`${LAZY_ISOLATE_ENV}=true`) !== on) throw new Error(`${LAZY_ISOLATE_ENV} is not ${on ? 'set' : 'unset'} in ${instance.baseUrl}'s process`);
+	}
+	await sleep(LB_SETTLE_MS);
+}
+
+async function withOneWebhookProcess<T>(stack: QueueStack, work: () => Promise<T>): Promise<T> {
+	const second: N8nInstance = stack.webhooks[1];
+	await second.stop();
+	await sleep(LB_SETTLE_MS);
+	try {
+		return await work();
+	} finally {
+		await second.restart();
+		await sleep(LB_SETTLE_MS);
+	}
+}
+
+/** Trigger throughput through the load balancer, every setting side by side with the baselines. */
+async function queueTriggerThroughput(context: BenchContext, stack: QueueStack, deliveries = 100, concurrency = 10, rounds = 3): Promise<ResultRow[]> {
+	const paths: Record<Target, { id: string; path: string }> = {
+		ours: await activeTriggerWorkflow(context, 'bench queue: trigger (ours)'),
+		oursV1: await activeTriggerWorkflow(context, 'bench queue: trigger (ours, version 1)', {}, 1),
+		oursNoDedupe: await activeTriggerWorkflow(context, 'bench queue: trigger (ours, Ignore Duplicates off)', { ignoreDuplicates: false }),
+		webhook: await activeWebhookWorkflow(context, 'bench queue: trigger (Webhook node)', [], 'onReceived'),
+		webhookV1: await activeWebhookV1Workflow(context, 'bench queue: trigger (Webhook node v1)'),
+	};
+	const accepted: Partial<Record<Target, number>> = {};
+	const measure = async (label: string, targets: Target[]) => {
+		const rates = Object.fromEntries(targets.map((t) => [t, [] as number[]])) as Record<Target, number[]>;
+		for (let round = 1; round <= rounds; round++) {
+			const line: string[] = [];
+			for (const target of targets) {
+				const result = await fireDeliveries(stack.lbClient, paths[target].path, context.enterprise.signingSecret, { deliveries, concurrency, tag: `${label}_${round}`.replace(/\W+/g, '_') });
+				if (result.ok !== deliveries) throw new Error(`${TARGET_NAMES[target]} (${label}) answered ${result.ok} of ${deliveries} deliveries with 200`);
+				accepted[target] = (accepted[target] ?? 0) + result.ok;
+				rates[target].push(result.perSecond);
+				line.push(`${TARGET_NAMES[target]} ${result.perSecond.toFixed(1)}/s`);
+			}
+			context.progress(`queue trigger throughput (${label}), round ${round}/${rounds}: ${line.join(', ')}`);
+		}
+		return Object.fromEntries(targets.map((t) => [t, median(rates[t])])) as Record<Target, number>;
+	};
+
+	const all: Target[] = ['ours', 'oursV1', 'oursNoDedupe', 'webhook', 'webhookV1'];
+	const core: Target[] = ['ours', 'oursV1', 'webhook', 'webhookV1'];
+	const results: { setting: string; processes: number; rates: Record<Target, number> }[] = [];
+	results.push({ setting: 'defaults', processes: 2, rates: await measure('defaults, 2 webhook processes', all) });
+	results.push({ setting: 'defaults', processes: 1, rates: await withOneWebhookProcess(stack, () => measure('defaults, 1 webhook process', core)) });
+	await setLazyIsolate(stack, true);
+	try {
+		results.push({ setting: `${LAZY_ISOLATE_ENV}=true`, processes: 2, rates: await measure(`${LAZY_ISOLATE_ENV}=true, 2 webhook processes`, core) });
+		results.push({ setting: `${LAZY_ISOLATE_ENV}=true`, processes: 1, rates: await withOneWebhookProcess(stack, () => measure(`${LAZY_ISOLATE_ENV}=true, 1 webhook process`, core)) });
+	} finally {
+		await setLazyIsolate(stack, false);
+	}
+
+	// Every accepted delivery of our trigger started exactly one execution (none lost, none doubled).
+	const executions = await executionsAfterSettling(context, paths.ours.id, accepted.ours ?? 0);
+	const benchmark = (processes: number, setting: string) =>
+		`queue mode (${processes} webhook process${processes > 1 ? 'es' : ''} behind HAProxy, 1 worker, ${setting}): trigger throughput (${deliveries} signed deliveries x ${rounds}, concurrency ${concurrency})`;
+	const rows: ResultRow[] = [];
+	for (const { setting, processes, rates } of results) {
+		const others = (Object.keys(rates) as Target[]).map((t) => `${TARGET_NAMES[t]} ${rates[t].toFixed(1)}/s`).join(', ');
+		rows.push({
+			benchmark: benchmark(processes, setting),
+			metric: 'deliveries per second (median)',
+			ours: rates.ours,
+			baseline: rates.webhook,
+			baselineName: 'Webhook node',
+			ratio: rates.ours / rates.webhook,
+			target: '>= 0.9 x Webhook node',
+			pass: rates.ours / rates.webhook >= 0.9,
+			notes: others,
+		});
+		rows.push({
+			benchmark: benchmark(processes, setting),
+			metric: 'deliveries per second (median), our trigger v1 (workflows made before 1.1) vs a v1 start node',
+			ours: rates.oursV1,
+			baseline: rates.webhookV1,
+			baselineName: 'Webhook node v1',
+			ratio: rates.oursV1 / rates.webhookV1,
+			target: 'same cost as any v1 start node',
+			pass: null,
+		});
+	}
+	for (const setting of ['defaults', `${LAZY_ISOLATE_ENV}=true`]) {
+		const two = results.find((r) => r.setting === setting && r.processes === 2)?.rates;
+		const one = results.find((r) => r.setting === setting && r.processes === 1)?.rates;
+		if (!two || !one) continue;
+		rows.push({
+			benchmark: `queue mode (${setting}): trigger throughput, 2 webhook processes / 1 (2-core machine, shared with HAProxy, Postgres, Redis, main, worker)`,
+			metric: 'scaling factor',
+			ours: two.ours / one.ours,
+			baseline: two.webhook / one.webhook,
+			baselineName: 'Webhook node',
+			ratio: null,
+			target: 'info',
+			pass: null,
+			notes: `our trigger v1 ${(two.oursV1 / one.oursV1).toFixed(2)}, Webhook node v1 ${(two.webhookV1 / one.webhookV1).toFixed(2)}`,
+		});
+	}
+	rows.push({
+		benchmark: 'queue mode: trigger throughput, duplicate check',
+		metric: 'executions of our trigger / accepted deliveries',
+		ours: executions,
+		baseline: accepted.ours ?? 0,
+		baselineName: 'accepted',
+		ratio: executions / (accepted.ours ?? 1),
+		target: '1 (none lost, none doubled)',
+		pass: executions === accepted.ours,
+	});
+	return rows;
+}
+
+/** Starts its own queue-mode stack and sandbox, measures, stops them (`throughput: false`: the upload only). */
 export async function queueModeBenchmarks(rounds = 3, parts = { throughput: true }): Promise<ResultRow[]> {
-	const topology = await startQueueTopology({ workers: 1 });
-	const sandbox = await behindHttps(await startSandboxInProcess(topology.stack.tls, { reviewDelayMs: 600_000 }), topology.stack.tls);
+	const stack = await startQueueStack({ workers: 1, webhooks: 2, fileAccessDirs: [makeTmpDir('bench-queue-files')] });
+	const sandbox = await behindHttps(await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 }), stack.tls);
 	try {
 		const context: BenchContext = {
-			stack: topology.stack,
+			stack,
 			sandbox,
-			enterprise: await sandboxCredential(topology.stack.client, sandbox, 'enterprise', 'Bench queue (enterprise)'),
-			pilot: await sandboxCredential(topology.stack.client, sandbox, 'pilot', 'Bench queue (pilot)'),
+			enterprise: await sandboxCredential(stack.client, sandbox, 'enterprise', 'Bench queue (enterprise)'),
+			pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench queue (pilot)'),
 			progress,
+			webhookClient: stack.lbClient,
+			servingClients: [...stack.webhookClients, stack.lbClient],
 		};
-		const throughput = (parts.throughput ? await triggerThroughput(context) : []).map((row) => ({ ...row, benchmark: `queue mode (main serves webhooks, 1 worker): ${row.benchmark}` }));
-		return [...throughput, ...(await workerUploadMemory(context, topology, rounds))];
+		const throughput = parts.throughput ? await queueTriggerThroughput(context, stack) : [];
+		return [...throughput, ...(await workerUploadMemory(context, stack, rounds))];
 	} finally {
 		await sandbox.close();
-		await topology.stop();
+		await stack.stop();
 		await stopAll();
 	}
 }

@@ -4,9 +4,10 @@
 // alternating rounds. Every delivery has its own document_id, so none is a duplicate.
 
 import { randomUUID } from 'node:crypto';
+import type { N8nClient } from '../local-n8n/index.ts';
 import { reviewTriggerNode, signBody, triggerWorkflow } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
-import { activeWebhookWorkflow } from './context.ts';
+import { activeWebhookWorkflow, webhookClient } from './context.ts';
 import type { ResultRow } from './stats.ts';
 import { median } from './stats.ts';
 
@@ -30,58 +31,79 @@ function payload(documentId: string): string {
 	});
 }
 
-export async function triggerThroughput(context: BenchContext, deliveries = 200, concurrency = 10, rounds = 3): Promise<ResultRow[]> {
-	const { stack, enterprise } = context;
-	const definition = triggerWorkflow({
-		name: 'bench: trigger (ours)',
-		trigger: reviewTriggerNode(enterprise.credential),
-	});
-	const oursWorkflow = await stack.client.createWorkflow(definition);
-	await stack.client.activateWorkflow(oursWorkflow.id);
-	const oursPath = `${definition.webhookId}/webhook`;
-	await stack.client.waitForWebhook(oursPath);
-	const baseline = await activeWebhookWorkflow(context, 'bench: trigger (Webhook node)', [], 'onReceived');
+/** Sends `deliveries` signed deliveries to `path`, `concurrency` at a time; rate of 200 answers. */
+export async function fireDeliveries(
+	client: N8nClient,
+	path: string,
+	signingSecret: string,
+	options: { deliveries: number; concurrency: number; tag: string },
+): Promise<{ perSecond: number; ok: number }> {
+	let next = 0;
+	let ok = 0;
+	const started = Date.now();
+	await Promise.all(
+		Array.from({ length: options.concurrency }, async () => {
+			while (next < options.deliveries) {
+				const index = next++;
+				const body = payload(`doc_bench_${options.tag}_${index}_${randomUUID().slice(0, 8)}`);
+				const signature = signBody(body, signingSecret);
+				const answer = await client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+				if (answer.status === 200) ok++;
+			}
+		}),
+	);
+	return { perSecond: (ok * 1000) / (Date.now() - started), ok };
+}
 
-	const fire = async (path: string, round: string) => {
-		let next = 0;
-		let ok = 0;
-		const started = Date.now();
-		await Promise.all(
-			Array.from({ length: concurrency }, async () => {
-				while (next < deliveries) {
-					const index = next++;
-					const body = payload(`doc_bench_${round}_${index}_${randomUUID().slice(0, 8)}`);
-					const signature = signBody(body, enterprise.signingSecret);
-					const answer = await stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
-					if (answer.status === 200) ok++;
-				}
-			}),
-		);
-		return { perSecond: (ok * 1000) / (Date.now() - started), ok };
-	};
+/** The trigger's version for new nodes (1 = workflows made before 1.1). */
+export const TRIGGER_VERSION = 1.1;
 
-	const rates: Record<'ours' | 'baseline', number[]> = { ours: [], baseline: [] };
-	let oursOk = 0;
-	for (let round = 1; round <= rounds; round++) {
-		const ours = await fire(oursPath, `r${round}`);
-		oursOk += ours.ok;
-		rates.ours.push(ours.perSecond);
-		const plain = await fire(baseline.path, `r${round}`);
-		rates.baseline.push(plain.perSecond);
-		context.progress(`trigger throughput, round ${round}/${rounds}: ours ${ours.perSecond.toFixed(1)}/s (${ours.ok} × 200), Webhook node ${plain.perSecond.toFixed(1)}/s (${plain.ok} × 200)`);
-	}
-	// Every accepted delivery started one execution (none lost, none doubled).
+/** Creates and activates a workflow started by our trigger; returns its id and webhook path. */
+export async function activeTriggerWorkflow(context: BenchContext, name: string, options: Record<string, unknown> = {}, typeVersion = TRIGGER_VERSION) {
+	const trigger = reviewTriggerNode(context.enterprise.credential);
+	trigger.typeVersion = typeVersion;
+	trigger.parameters = { ...(trigger.parameters as Record<string, unknown>), options };
+	const definition = triggerWorkflow({ name, trigger });
+	const workflow = await context.stack.client.createWorkflow(definition);
+	await context.stack.client.activateWorkflow(workflow.id);
+	const path = `${definition.webhookId}/webhook`;
+	for (const client of context.servingClients ?? [context.stack.client]) await client.waitForWebhook(path);
+	return { id: workflow.id, path };
+}
+
+/** Waits until the workflow has at least `accepted` executions (none lost), then counts them. */
+export async function executionsAfterSettling(context: BenchContext, workflowId: string, accepted: number): Promise<number> {
 	const count = async () =>
-		(await stack.client.call<{ count: number }>('GET', '/rest/executions', undefined, { query: { filter: JSON.stringify({ workflowId: oursWorkflow.id }), limit: '1' } })).count;
+		(await context.stack.client.call<{ count: number }>('GET', '/rest/executions', undefined, { query: { filter: JSON.stringify({ workflowId }), limit: '1' } })).count;
 	const deadline = Date.now() + 120_000;
 	let executions = 0;
 	while (Date.now() < deadline) {
 		executions = await count();
-		if (executions >= oursOk) break;
+		if (executions >= accepted) break;
 		await new Promise((resolve) => setTimeout(resolve, 1_000));
 	}
 	await new Promise((resolve) => setTimeout(resolve, 2_000));
-	executions = await count();
+	return await count();
+}
+
+export async function triggerThroughput(context: BenchContext, deliveries = 200, concurrency = 10, rounds = 3): Promise<ResultRow[]> {
+	const { enterprise } = context;
+	const client = webhookClient(context);
+	const oursWorkflow = await activeTriggerWorkflow(context, 'bench: trigger (ours)');
+	const baseline = await activeWebhookWorkflow(context, 'bench: trigger (Webhook node)', [], 'onReceived');
+
+	const rates: Record<'ours' | 'baseline', number[]> = { ours: [], baseline: [] };
+	let oursOk = 0;
+	for (let round = 1; round <= rounds; round++) {
+		const ours = await fireDeliveries(client, oursWorkflow.path, enterprise.signingSecret, { deliveries, concurrency, tag: `r${round}` });
+		oursOk += ours.ok;
+		rates.ours.push(ours.perSecond);
+		const plain = await fireDeliveries(client, baseline.path, enterprise.signingSecret, { deliveries, concurrency, tag: `r${round}` });
+		rates.baseline.push(plain.perSecond);
+		context.progress(`trigger throughput, round ${round}/${rounds}: ours ${ours.perSecond.toFixed(1)}/s (${ours.ok} × 200), Webhook node ${plain.perSecond.toFixed(1)}/s (${plain.ok} × 200)`);
+	}
+	// Every accepted delivery started one execution (none lost, none doubled).
+	const executions = await executionsAfterSettling(context, oursWorkflow.id, oursOk);
 	const ours = median(rates.ours);
 	const plain = median(rates.baseline);
 	return [

@@ -18,7 +18,9 @@
 // 4010), --data <folder> (keep the data there instead), --fresh (a throwaway folder, removed at
 // the end), --no-build (skip `npm run build`), --queue (n8n in queue mode: Postgres, Redis, main + 2
 // workers + 2 webhook processes behind HAProxy, always fresh; see docs/queue-mode.md),
-// --balance roundrobin|signature (the load balancer's mode with --queue, default signature).
+// --balance roundrobin|signature (the load balancer's mode with --queue, default signature),
+// --lazy-isolates (with --queue: N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on every n8n process, the
+// setting docs/queue-mode.md recommends for trigger throughput; off by default, as in n8n).
 // Run with Node 24: `node scripts/start.ts` (npm scripts put the project's Node 24 first on PATH).
 
 import { mkdirSync } from 'node:fs';
@@ -60,12 +62,13 @@ const { values: args } = parseArgs({
 		'no-build': { type: 'boolean', default: false },
 		queue: { type: 'boolean', default: false },
 		balance: { type: 'string', default: 'signature' },
+		'lazy-isolates': { type: 'boolean', default: false },
 		help: { type: 'boolean', short: 'h', default: false },
 	},
 });
 
 if (args.help) {
-	say('Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder> | --fresh] [--no-build] [--queue [--balance roundrobin|signature]]');
+	say('Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder> | --fresh] [--no-build] [--queue [--balance roundrobin|signature] [--lazy-isolates]]');
 	process.exit(0);
 }
 
@@ -145,6 +148,7 @@ async function main(): Promise<void> {
 			mainPort: n8nPort,
 			fileAccessDirs: [filesDir],
 			balance: args.balance as 'signature' | 'roundrobin',
+			...(args['lazy-isolates'] ? { n8nEnv: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' } } : {}),
 		});
 		stack = queueStack;
 	} else {

@@ -37,7 +37,11 @@ export class DocumentExtractionTrigger implements INodeType {
 		name: NODE_NAMES.trigger,
 		icon: { light: 'file:documentExtraction.svg', dark: 'file:documentExtraction.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: n8n reads the body of a version-1 start node only after evaluating an expression (the
+		// Webhook node v1's binaryData option), which costs an expression isolate per delivery; from
+		// 1.1 n8n parses JSON bodies itself, as for its own Webhook node. The node's behaviour is the same.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["events"].join(", ") }}',
 		description: 'Starts the workflow when a human reviewer verifies or rejects an extracted document',
 		defaults: { name: 'Document Extraction Trigger' },

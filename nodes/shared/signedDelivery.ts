@@ -4,8 +4,9 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { SIGNATURE_HEADER } from './constants.ts';
+import { CREDENTIAL_TYPE, SIGNATURE_HEADER } from './constants.ts';
 import { parseJsonObject } from './jsonBody.ts';
+import { rememberedSecret, rememberSecret } from './recentSigningSecrets.ts';
 import type { SignatureVerdict } from './signature.ts';
 import { signatureHeader, verifySignature } from './signature.ts';
 import { credentialSigningSecret } from './signingSecret.ts';
@@ -19,6 +20,10 @@ export interface Refusal {
 
 export type SignedDelivery = { payload: IDataObject; refusal?: undefined } | { payload?: undefined; refusal: Refusal };
 
+function verdictFor(rawBody: Buffer, header: string | undefined, secret: string): SignatureVerdict {
+	return secret ? verifySignature(rawBody, header, secret) : 'missing';
+}
+
 /**
  * A verified payload, or the refusal to answer with. The secret is the credential's; `fallbackSecret`
  * is used when the credential has none (the trigger's generated secret).
@@ -27,11 +32,16 @@ export async function readSignedDelivery(this: IWebhookFunctions, fallbackSecret
 	const request = this.getRequestObject();
 	if (request.rawBody === undefined) await request.readRawBody();
 	const rawBody: Buffer = request.rawBody ?? Buffer.alloc(0);
+	const header = signatureHeader(this.getHeaderData() as IDataObject, SIGNATURE_HEADER);
 
-	const secret = (await credentialSigningSecret(this)) || fallbackSecret;
-	const verdict = secret
-		? verifySignature(rawBody, signatureHeader(this.getHeaderData() as IDataObject, SIGNATURE_HEADER), secret)
-		: 'missing';
+	const credentialId = this.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
+	const remembered = credentialId ? rememberedSecret(credentialId) : undefined;
+	let verdict = remembered === undefined ? undefined : verdictFor(rawBody, header, remembered || fallbackSecret);
+	if (verdict !== 'valid') {
+		const credentialSecret = await credentialSigningSecret(this);
+		if (credentialId) rememberSecret(credentialId, credentialSecret);
+		verdict = verdictFor(rawBody, header, credentialSecret || fallbackSecret);
+	}
 	if (verdict !== 'valid') {
 		return { refusal: { status: 401, body: { error: 'Invalid or missing X-Service-Signature' }, reason: verdict } };
 	}

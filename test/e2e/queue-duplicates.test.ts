@@ -2,8 +2,10 @@
 // Copies of one event across n8n's webhook processes (queue mode: 2 webhook processes behind HAProxy,
 // 2 workers, Postgres, Redis). 100 signed events, each delivered 3 times:
 //   (i)   one copy after the other, alternating between the two webhook processes → measured (the
-//         wanted result is one run per event; n8n 2.40.7 runs about half of the second copies again:
-//         the memory written by one webhook process is not reliably seen by the other);
+//         wanted result is one run per event; n8n 2.40.7 runs some second copies again: n8n saves
+//         the trigger's memory only after the answer, so a copy sent the moment the answer arrives
+//         can reach the other process before the save); the same with the copies spaced 5, 20, 50,
+//         200 and 1000 ms apart → measured, the size of that window;
 //   (ii)  the 3 copies at the same moment through the load balancer hashing X-Service-Signature
 //         (copies carry the same body, hence the same signature, hence reach the same process) →
 //         one run per event;
@@ -35,6 +37,9 @@ const COPIES = 3;
 /** Events in flight at once (each with its copies sent together). */
 const PARALLEL_EVENTS = 10;
 const SETTLE_MS = 5_000;
+/** Window (i): pauses between the copies of one event, and the events sent per pause. */
+const SPACINGS_MS = [5, 20, 50, 200, 1000];
+const SPACED_EVENTS = 20;
 
 let stack: QueueStack;
 let sandbox: SandboxHandle;
@@ -50,11 +55,11 @@ async function activeTrigger(name: string): Promise<{ id: string; path: string }
 	return { id, path };
 }
 
-const documentIds = (mode: string) => Array.from({ length: EVENTS }, (_, i) => `doc_queue_${mode}_${String(i).padStart(6, '0')}`);
+const documentIds = (mode: string, events = EVENTS) => Array.from({ length: events }, (_, i) => `doc_queue_${mode}_${String(i).padStart(6, '0')}`);
 
 /** Waits for at least one run per event, lets late copies land, and returns the runs per document. */
-async function settledRuns(workflowId: string) {
-	await eventually(`${EVENTS} executions of ${workflowId}`, async () => (await allExecutions(stack.client, workflowId)).length, (n) => n >= EVENTS, 240_000);
+async function settledRuns(workflowId: string, events = EVENTS) {
+	await eventually(`${events} executions of ${workflowId}`, async () => (await allExecutions(stack.client, workflowId)).length, (n) => n >= events, 240_000);
 	await eventually(
 		'no execution still running',
 		async () => (await allExecutions(stack.client, workflowId)).filter((e) => e.status === 'running' || e.status === 'new').length,
@@ -71,6 +76,18 @@ async function inBatches<T>(items: T[], size: number, each: (item: T) => Promise
 
 function report(mode: string, result: { runs: Map<string, number>; total: number }, ids: string[]): void {
 	const line = `${mode}: ${ids.length} events x ${COPIES} copies = ${ids.length * COPIES} deliveries → ${result.total} executions, ${duplicates(result.runs)} duplicate runs, ${lost(result.runs, ids).length} lost`;
+	figures.push(line);
+	log('queue-duplicates', line);
+}
+
+/** The runs of `ids` only. */
+function runsOf(runs: Map<string, number>, ids: string[]): Map<string, number> {
+	return new Map(ids.filter((id) => runs.has(id)).map((id) => [id, runs.get(id) ?? 0]));
+}
+
+function reportSpaced(gapMs: number, runs: Map<string, number>, ids: string[]): void {
+	const executions = [...runs.values()].reduce((sum, count) => sum + count, 0);
+	const line = `(i) copies ${gapMs} ms apart, alternating webhook processes: ${ids.length} events x ${COPIES} copies → ${executions} executions, ${duplicates(runs)} duplicate runs, ${lost(runs, ids).length} lost`;
 	figures.push(line);
 	log('queue-duplicates', line);
 }
@@ -98,10 +115,33 @@ describe('duplicates across webhook processes (queue mode)', () => {
 			for (const client of order) expect(await deliverCopy(client, path, body, account.signingSecret)).toBe(200);
 		}
 		const result = await settledRuns(id);
-		report('(i) sequential, alternating webhook processes', result, ids);
+		report('(i) copies back to back (0 ms), alternating webhook processes', result, ids);
 		expect(result.failed).toBe(0);
 		expect(lost(result.runs, ids)).toEqual([]);
 		for (const count of result.runs.values()) expect(count).toBeLessThanOrEqual(COPIES);
+	});
+
+	it('(i) the window: copies spaced 5 to 1000 ms apart on different webhook processes: none lost, duplicate runs measured per spacing', async () => {
+		const { id, path } = await activeTrigger('queue duplicates (i) spaced');
+		const order: N8nClient[] = [stack.webhookClients[0], stack.webhookClients[1], stack.webhookClients[0]];
+		const idsBySpacing = new Map(SPACINGS_MS.map((gapMs) => [gapMs, documentIds(`gap${gapMs}`, SPACED_EVENTS)]));
+		for (const [gapMs, ids] of idsBySpacing) {
+			for (const documentId of ids) {
+				const body = verifiedPayload(documentId);
+				for (const [copy, client] of order.entries()) {
+					if (copy > 0) await sleep(gapMs);
+					expect(await deliverCopy(client, path, body, account.signingSecret)).toBe(200);
+				}
+			}
+		}
+		const result = await settledRuns(id, SPACINGS_MS.length * SPACED_EVENTS);
+		expect(result.failed).toBe(0);
+		for (const [gapMs, ids] of idsBySpacing) {
+			const runs = runsOf(result.runs, ids);
+			reportSpaced(gapMs, runs, ids);
+			expect(lost(runs, ids)).toEqual([]);
+			for (const count of runs.values()) expect(count).toBeLessThanOrEqual(COPIES);
+		}
 	});
 
 	it('(ii) copies at the same moment through the load balancer hashing the signature: one run per event, none lost', async () => {

@@ -5,10 +5,12 @@
  * in a real n8n in test/e2e/trigger.test.ts.
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
+import { CREDENTIAL_TYPE } from '../../../nodes/shared/constants.ts';
 import { NODE_TYPES } from '../../../nodes/shared/nodeTypes.ts';
+import { forgetSecrets, REMEMBER_SECRET_MS } from '../../../nodes/shared/recentSigningSecrets.ts';
 import { computeSignature } from '../../../nodes/shared/signature.ts';
 import { n8nCore } from '../harness/n8nModules.ts';
 
@@ -27,7 +29,13 @@ interface Delivery {
 	options?: IDataObject;
 	/** Workflow id: each test its own, so this process's memory of deliveries does not leak between tests. */
 	workflowId?: string;
+	/** The id of the node's credential (none: the node carries no credential reference). */
+	credentialId?: string;
+	/** Counts the context's credential reads. */
+	reads?: { count: number };
 }
+
+const credentialData = (delivery: Delivery) => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: delivery.credentialSecret ?? CREDENTIAL_SECRET, tier: 'pilot' });
 
 async function deliver(delivery: Delivery) {
 	const answer: { status?: number; body?: IDataObject } = {};
@@ -42,7 +50,10 @@ async function deliver(delivery: Delivery) {
 	const context = {
 		getRequestObject: () => ({ rawBody: Buffer.from(delivery.body), readRawBody: async () => undefined }),
 		getHeaderData: () => delivery.headers ?? {},
-		getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: delivery.credentialSecret ?? CREDENTIAL_SECRET, tier: 'pilot' }),
+		getCredentials: async () => {
+			if (delivery.reads) delivery.reads.count++;
+			return credentialData(delivery);
+		},
 		getWorkflowStaticData: () => staticData,
 		getResponseObject: () => ({
 			status(code: number) {
@@ -56,7 +67,15 @@ async function deliver(delivery: Delivery) {
 		}),
 		getNodeParameter: (name: string, fallback: unknown) => (name in parameters ? parameters[name] : fallback),
 		getWorkflow: () => ({ id: workflowId, name: 'trigger test', active: true }),
-		getNode: () => ({ id: 'n1', name: 'Review finished', type: NODE_TYPES.trigger, typeVersion: 1, position: [0, 0], parameters }),
+		getNode: () => ({
+			id: 'n1',
+			name: 'Review finished',
+			type: NODE_TYPES.trigger,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+			...(delivery.credentialId ? { credentials: { [CREDENTIAL_TYPE]: { id: delivery.credentialId, name: 'Document Extraction account' } } } : {}),
+		}),
 		logger: {
 			info: (message: string) => logs.push(['info', message]),
 			warn: (message: string) => logs.push(['warn', message]),
@@ -178,5 +197,71 @@ describe('trigger webhook()', () => {
 		const { result, answer } = await deliver({ ...signed(event(), ''), credentialSecret: '' });
 		expect(answer.status).toBe(401);
 		expect(result.workflowData).toBeUndefined();
+	});
+});
+
+describe('trigger webhook(): the signing secret is read from the credential at most every few seconds', () => {
+	afterEach(() => {
+		forgetSecrets();
+		vi.useRealTimers();
+	});
+
+	it('a second delivery with the same credential does not read the credential again', async () => {
+		const reads = { count: 0 };
+		const first = await deliver({ ...signed(event()), credentialId: 'cred-1', reads });
+		const second = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' })), credentialId: 'cred-1', reads });
+		expect(first.result.workflowData).toHaveLength(1);
+		expect(second.result.workflowData).toHaveLength(1);
+		expect(reads.count).toBe(1);
+	});
+
+	it('a new secret in the credential is used at once: the delivery it signs reads the credential again and runs', async () => {
+		const reads = { count: 0 };
+		await deliver({ ...signed(event()), credentialId: 'cred-1', reads });
+		const NEW_SECRET = 'whsec_UNITTEST_trigger_rotated_9876543210';
+		const next = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' }), NEW_SECRET), credentialSecret: NEW_SECRET, credentialId: 'cred-1', reads });
+		expect(next.result.workflowData).toHaveLength(1);
+		expect(reads.count).toBe(2);
+	});
+
+	it('a wrong signature is checked against the credential itself before the 401', async () => {
+		const reads = { count: 0 };
+		await deliver({ ...signed(event()), credentialId: 'cred-1', reads });
+		const forged = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' }), 'another-secret'), credentialId: 'cred-1', reads });
+		expect(forged.answer.status).toBe(401);
+		expect(forged.result.workflowData).toBeUndefined();
+		expect(reads.count).toBe(2);
+	});
+
+	it(`a replaced secret stops verifying once ${REMEMBER_SECRET_MS / 1000} s have passed since the credential was read`, async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		const reads = { count: 0 };
+		await deliver({ ...signed(event()), credentialId: 'cred-1', reads });
+		const NEW_SECRET = 'whsec_UNITTEST_trigger_rotated_9876543210';
+		vi.setSystemTime(Date.now() + REMEMBER_SECRET_MS);
+		const old = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' })), credentialSecret: NEW_SECRET, credentialId: 'cred-1', reads });
+		expect(old.answer.status).toBe(401);
+		expect(reads.count).toBe(2);
+	});
+
+	it('each credential has its own secret: another credential id reads its own', async () => {
+		const reads = { count: 0 };
+		await deliver({ ...signed(event()), credentialId: 'cred-1', reads });
+		const OTHER_SECRET = 'whsec_UNITTEST_trigger_other_account_000';
+		const other = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' }), OTHER_SECRET), credentialSecret: OTHER_SECRET, credentialId: 'cred-2', reads });
+		expect(other.result.workflowData).toHaveLength(1);
+		const wrong = await deliver({ ...signed(event({ document_id: 'doc_trigger_3' })), credentialSecret: OTHER_SECRET, credentialId: 'cred-2', reads });
+		expect(wrong.answer.status).toBe(401);
+		expect(reads.count).toBe(3);
+	});
+
+	it('without a credential secret, the generated secret still verifies when the empty secret is remembered', async () => {
+		const staticData = { registration: { webhookId: 'wh_1', url: 'https://n8n.example/webhook/abc/webhook', events: [], registeredAt: '', generatedSecret: GENERATED_SECRET } };
+		const reads = { count: 0 };
+		const first = await deliver({ ...signed(event(), GENERATED_SECRET), credentialSecret: '', staticData, credentialId: 'cred-3', reads });
+		const second = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' }), GENERATED_SECRET), credentialSecret: '', staticData, credentialId: 'cred-3', reads });
+		expect(first.result.workflowData).toHaveLength(1);
+		expect(second.result.workflowData).toHaveLength(1);
+		expect(reads.count).toBe(1);
 	});
 });
