@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- test tooling runs in plain Node, never inside n8n; it rethrows plain errors after cleaning up */
 // What every queue-mode test starts with: the full queue stack (local-n8n/queue/queueStack.ts), a
 // sandbox trusting its CA, an enterprise credential, and one folder that main and every worker may
 // read files from (Read/Write Files from Disk runs on the workers). Plus the workflows the queue
