@@ -45,6 +45,9 @@ defaults
 	timeout client 60s
 	timeout server 60s
 	timeout http-request 10s
+	# A busy process may take more than the check interval to answer its readiness check; only a
+	# refused connection or a 503 should take it out, not a slow answer.
+	timeout check 5s
 	retries 3
 	option redispatch 1
 	retry-on conn-failure empty-response response-timeout 503
