@@ -131,7 +131,7 @@ describe('a webhook process killed during a stream of real deliveries', () => {
 				const states = (await sandboxState(sandbox.url)).documents
 					.filter((document) => undelivered.includes(document.id))
 					.map((document) => `${document.id} (${document.state}): ${everyAttempt.filter((attempt) => attempt.documentId === document.id).map((attempt) => `#${attempt.attempt} ${attempt.status ?? attempt.error}`).join(' ') || 'no attempt finished'}`);
-				log('queue-failover', `no completed delivery attempt for: ${states.join(', ')}`);
+				log('queue-failover', `not delivered (no 2xx) by the sandbox: ${states.join(', ')}`);
 			}
 
 			expect(stateChanges('webhook1', 'DOWN') - downBefore, 'HAProxy marked webhook1 DOWN').toBe(1);
