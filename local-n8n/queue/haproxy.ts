@@ -41,10 +41,14 @@ defaults
 	log global
 	option httplog
 	option http-buffer-request
-	timeout connect 2s
+	timeout connect 5s
 	timeout client 60s
 	timeout server 60s
 	timeout http-request 10s
+	# A busy process may take seconds to finish the TLS handshake of a health check and answer it;
+	# only a refused connection or a 503 should take it out, not a slow answer. A check connects
+	# within min(timeout connect, inter), then reads within timeout check.
+	timeout check 5s
 	retries 3
 	option redispatch 1
 	retry-on conn-failure empty-response response-timeout 503
@@ -57,7 +61,7 @@ backend n8n_webhook_processes
 	${balance}
 	option httpchk GET /healthz/readiness
 	http-check expect status 200
-	default-server ssl verify required ca-file ${args.caFile} verifyhost localhost check inter 1s fall 2 rise 2
+	default-server ssl verify required ca-file ${args.caFile} verifyhost localhost check inter 5s fastinter 1s downinter 1s fall 2 rise 2
 ${args.backends.map((b) => `\tserver ${b.name} 127.0.0.1:${b.port}`).join('\n')}
 `;
 }

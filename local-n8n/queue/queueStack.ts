@@ -74,6 +74,10 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 			DB_POSTGRESDB_DATABASE: postgres.database,
 			DB_POSTGRESDB_USER: postgres.user,
 			DB_POSTGRESDB_PASSWORD: '',
+			// n8n's default is 2 connections per process: a worker running 10 jobs at once, or the one
+			// webhook process left after the other died, then waits for a connection until it times out
+			// ("timeout exceeded when trying to connect"), its readiness turns 503 and executions fail.
+			DB_POSTGRESDB_POOL_SIZE: '10',
 			QUEUE_BULL_REDIS_HOST: redis.host,
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
 			// One key for every process: credentials encrypted by main are read by workers and webhooks.

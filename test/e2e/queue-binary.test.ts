@@ -1,36 +1,20 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // Extract of a large file with n8n's binary data kept in the database (N8N_DEFAULT_BINARY_DATA_MODE=
-// database), in n8n's queue mode (PostgreSQL, Redis, main + 2 workers: local-n8n/queue/workerTopology.ts)
-// against the sandbox, the execution on a worker: Read/Write Files from Disk stores the file as a
-// database row, Extract reads it back through getBinaryStream (which in this mode reads the whole row
-// into one buffer and streams from it: N1) and uploads it; the sandbox receives every byte.
+// database), in n8n's queue mode (the full queue stack: Postgres, Redis, main, 2 workers, 2 webhook
+// processes behind HAProxy) against the sandbox, called through the public URL, the execution on a
+// worker: Read/Write Files from Disk stores the file as a database row, Extract reads it back through
+// getBinaryStream (which in this mode reads the whole row into one buffer and streams from it: N1)
+// and uploads it; the sandbox receives every byte.
 
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	PACKAGE_NAME,
-	log,
-	nodeItems,
-	nodeJson,
-	readFileNode,
-	sandboxState,
-	sandboxCredential,
-	startSandboxInProcess,
-	stopAll,
-	webhookWorkflow,
-	type Credential,
-	type SandboxHandle,
-	type Stack,
-} from '../../local-n8n/index.ts';
-import { startQueueTopology, type QueueTopology } from '../../local-n8n/queue/workerTopology.ts';
+import { PACKAGE_NAME, log, nodeItems, nodeJson, readFileNode, sandboxState, webhookWorkflow } from '../../local-n8n/index.ts';
+import { startQueueFixture, stopQueueFixture, waitForPublicWebhook, type QueueFixture } from './support/queueFixture.ts';
 
 const FILE_BYTES = 30 * 1024 * 1024;
 
-let topology: QueueTopology;
-let stack: Stack;
-let sandbox: SandboxHandle;
-let credential: Credential;
+let fixture: QueueFixture;
 
 function writeLargePdf(path: string, bytes: number): void {
 	const fd = openSync(path, 'w');
@@ -50,20 +34,17 @@ function writeLargePdf(path: string, bytes: number): void {
 
 describe('Extract of a large file with binary data in the database', () => {
 	beforeAll(async () => {
-		topology = await startQueueTopology({ workers: 2 });
-		stack = topology.stack;
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
-		({ credential } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
+		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000 } });
 	});
 
 	afterAll(async () => {
-		await sandbox?.close();
-		await topology?.stop();
-		await stopAll();
+		await stopQueueFixture(fixture);
 	});
 
 	it(`a ${FILE_BYTES / 1024 / 1024} MiB file: stored as a database row, uploaded whole, one document`, async () => {
-		const file = join(stack.n8n.fileAccessDirs[0], 'large-db-mode.pdf');
+		const { stack, sandbox } = fixture;
+		const { credential } = fixture.account;
+		const file = join(fixture.fileDir, 'large-db-mode.pdf');
 		writeLargePdf(file, FILE_BYTES);
 		const definition = webhookWorkflow({
 			name: 'e2e: large file, database binary mode',
@@ -81,10 +62,10 @@ describe('Extract of a large file with binary data in the database', () => {
 		});
 		const workflow = await stack.client.createWorkflow(definition);
 		await stack.client.activateWorkflow(workflow.id);
-		await stack.client.waitForWebhook(definition.webhookPath);
+		await waitForPublicWebhook(stack, definition.webhookPath);
 		const before = (await sandboxState(sandbox.url)).documents.length;
 
-		expect((await stack.client.callWebhook(definition.webhookPath, { json: {} })).status).toBe(200);
+		expect((await stack.lbClient.callWebhook(definition.webhookPath, { json: {} })).status).toBe(200);
 		const [execution] = await stack.client.waitForExecutions(workflow.id, 1, { timeoutMs: 300_000 });
 
 		expect(execution.status).toBe('success');
@@ -98,8 +79,8 @@ describe('Extract of a large file with binary data in the database', () => {
 		expect(documents).toHaveLength(before + 1);
 		const uploaded = documents.find((document) => document.id === result.document_id);
 		expect(uploaded?.size).toBe(FILE_BYTES);
-		expect(topology.workers.filter((worker) => readFileSync(worker.logFile, 'utf8').includes(`Worker finished execution ${execution.id} `))).toHaveLength(1);
-		expect(Number(topology.sql(`select count(*) from binary_data where "fileSize" = ${FILE_BYTES}`))).toBeGreaterThanOrEqual(1);
+		expect(stack.workers.filter((worker) => readFileSync(worker.logFile, 'utf8').includes(`Worker finished execution ${execution.id} `))).toHaveLength(1);
+		expect(Number(stack.sql(`select count(*) from binary_data where "fileSize" = ${FILE_BYTES}`))).toBeGreaterThanOrEqual(1);
 		log('queue-binary', `database binary mode: ${FILE_BYTES} bytes read into a database row (${String(stored.binary?.data?.id).slice(0, 20)}…) and uploaded whole as ${String(result.document_id)}`);
 	});
 });

@@ -16,21 +16,9 @@
 // Every mode: no event lost, every run a success. The figures go to the log (and docs/queue-mode.md).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	eventually,
-	log,
-	reviewTriggerNode,
-	sandboxCredential,
-	startQueueStack,
-	startSandboxInProcess,
-	stopAll,
-	triggerWorkflow,
-	type N8nClient,
-	type QueueStack,
-	type SandboxCredential,
-	type SandboxHandle,
-} from '../../local-n8n/index.ts';
+import { eventually, log, type N8nClient, type QueueStack, type SandboxCredential } from '../../local-n8n/index.ts';
 import { allExecutions, deliverCopy, duplicates, lost, runsPerDocument, sleep, verifiedPayload } from './support/queueDeliveries.ts';
+import { activeTrigger as activateTrigger, startQueueFixture, stopQueueFixture, type QueueFixture } from './support/queueFixture.ts';
 
 const EVENTS = 100;
 const COPIES = 3;
@@ -41,19 +29,12 @@ const SETTLE_MS = 5_000;
 const SPACINGS_MS = [5, 20, 50, 200, 1000];
 const SPACED_EVENTS = 20;
 
+let fixture: QueueFixture;
 let stack: QueueStack;
-let sandbox: SandboxHandle;
 let account: SandboxCredential;
 const figures: string[] = [];
 
-async function activeTrigger(name: string): Promise<{ id: string; path: string }> {
-	const definition = triggerWorkflow({ name, trigger: reviewTriggerNode(account.credential) });
-	const { id } = await stack.client.createWorkflow(definition);
-	const path = `${definition.webhookId}/webhook`;
-	await stack.client.activateWorkflow(id);
-	for (const client of [...stack.webhookClients, stack.lbClient]) await client.waitForWebhook(path);
-	return { id, path };
-}
+const activeTrigger = async (name: string) => await activateTrigger(fixture, name);
 
 const documentIds = (mode: string, events = EVENTS) => Array.from({ length: events }, (_, i) => `doc_queue_${mode}_${String(i).padStart(6, '0')}`);
 
@@ -94,16 +75,13 @@ function reportSpaced(gapMs: number, runs: Map<string, number>, ids: string[]): 
 
 describe('duplicates across webhook processes (queue mode)', () => {
 	beforeAll(async () => {
-		stack = await startQueueStack({ balance: 'signature' });
-		sandbox = await startSandboxInProcess(stack.tls, { retryBaseMs: 300, reviewDelayMs: 600_000 });
-		account = await sandboxCredential(stack.client, sandbox, 'enterprise');
+		fixture = await startQueueFixture({ stack: { balance: 'signature' }, sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } });
+		({ stack, account } = fixture);
 	});
 
 	afterAll(async () => {
 		if (figures.length) process.stdout.write(`queue duplicates measured:\n  ${figures.join('\n  ')}\n`);
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
+		await stopQueueFixture(fixture);
 	});
 
 	it('(i) copies one after the other on different webhook processes: none lost, duplicate runs measured', async () => {

@@ -1,41 +1,24 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // The duplicate guard (N12) when executions submit the same file at the same moment, in n8n's queue
-// mode (PostgreSQL, Redis, main + 2 workers: local-n8n/queue/workerTopology.ts) against the sandbox:
-// 10 webhook calls at once, each an execution that reads the same file and extracts it with Skip
-// Files Already Submitted, spread over both workers. The sandbox counts the uploads it received.
+// mode (the full queue stack: Postgres, Redis, main, 2 workers, 2 webhook processes behind HAProxy)
+// against the sandbox: 10 calls at once to the public (load balancer) URL, each an execution that
+// reads the same file and extracts it with Skip Files Already Submitted, spread over both workers.
+// The sandbox counts the uploads it received.
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	extractParameters,
-	createExtractRouteWorkflow,
-	actionNode,
-	log,
-	nodeJson,
-	sandboxState,
-	sandboxCredential,
-	startSandboxInProcess,
-	stopAll,
-	type Credential,
-	type DecodedExecution,
-	type SandboxHandle,
-	type Stack,
-} from '../../local-n8n/index.ts';
-import { startQueueTopology, type QueueTopology } from '../../local-n8n/queue/workerTopology.ts';
+import { actionNode, extractParameters, log, nodeJson, sandboxState, type DecodedExecution } from '../../local-n8n/index.ts';
+import { activeExtractRoute, startQueueFixture, stopQueueFixture, type QueueFixture } from './support/queueFixture.ts';
 
 const CONTENDERS = 10;
 
-let topology: QueueTopology;
-let stack: Stack;
-let sandbox: SandboxHandle;
-let credential: Credential;
+let fixture: QueueFixture;
 
 async function guardedWorkflow(name: string, fileName: string) {
-	return await createExtractRouteWorkflow(stack.client, {
+	return await activeExtractRoute(fixture, {
 		name,
-		fileDir: stack.n8n.fileAccessDirs[0],
 		fileName,
-		extract: actionNode('Extract', credential, extractParameters({ options: { skipDuplicates: true } })),
+		extract: actionNode('Extract', fixture.account.credential, extractParameters({ options: { skipDuplicates: true } })),
 		outputs: ['On Verified', 'On Needs Review', 'On Already Submitted'],
 	});
 }
@@ -45,24 +28,20 @@ const outputOf = (execution: DecodedExecution) =>
 
 describe('duplicate guard: the same file from executions at the same moment', () => {
 	beforeAll(async () => {
-		topology = await startQueueTopology({ workers: 2 });
-		stack = topology.stack;
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
-		({ credential } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
+		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000 } });
 	});
 
 	afterAll(async () => {
-		await sandbox?.close();
-		await topology?.stop();
-		await stopAll();
+		await stopQueueFixture(fixture);
 	});
 
 	it(`${CONTENDERS} executions submit one file at once: exactly one upload, the others on Already Submitted`, async () => {
+		const { stack, sandbox } = fixture;
 		const workflow = await guardedWorkflow('e2e queue: duplicate guard', 'invoice-acme.json');
 		const before = (await sandboxState(sandbox.url)).counts.extractRequests;
 
 		const answers = await Promise.all(
-			Array.from({ length: CONTENDERS }, async (_, index) => await stack.client.callWebhook(workflow.path, { json: { caller: `contender-${index}` } })),
+			Array.from({ length: CONTENDERS }, async (_, index) => await stack.lbClient.callWebhook(workflow.path, { json: { caller: `contender-${index}` } })),
 		);
 		expect(answers.map((answer) => answer.status)).toEqual(Array(CONTENDERS).fill(200));
 		const executions = await stack.client.waitForExecutions(workflow.id, CONTENDERS, { timeoutMs: 120_000 });
@@ -86,7 +65,7 @@ describe('duplicate guard: the same file from executions at the same moment', ()
 		}
 		const callers = new Set(items.map((item) => item.json.caller));
 		expect(callers.size).toBe(CONTENDERS);
-		const perWorker = topology.workers.map((worker) => executions.filter((execution) => readFileSync(worker.logFile, 'utf8').includes(`Worker started execution ${execution.id} `)).length);
+		const perWorker = stack.workers.map((worker) => executions.filter((execution) => readFileSync(worker.logFile, 'utf8').includes(`Worker started execution ${execution.id} `)).length);
 		expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(CONTENDERS);
 		expect(perWorker.every((count) => count > 0), `executions per worker: ${perWorker.join(', ')}`).toBe(true);
 		log('queue-guard', `${CONTENDERS} simultaneous submissions of one file (per worker: ${perWorker.join(', ')}) → 1 upload (${documentId}), ${skipped.length} on Already Submitted (${skipped.filter((json) => json.submitted_concurrently).length} lost the race)`);
@@ -95,8 +74,8 @@ describe('duplicate guard: the same file from executions at the same moment', ()
 		// data, which the winner saved; but n8n starts a new execution on a worker without the stored
 		// static data (the execution's workflow snapshot leaves it out, and the job reloads it only when a
 		// waiting execution resumes), so in queue mode it is not there (N12).
-		expect(topology.sql(`select "staticData" from workflow_entity where id = '${workflow.id}'`)).toContain(String(documentId));
-		await stack.client.callWebhook(workflow.path, { json: { caller: 'later' } });
+		expect(stack.sql(`select "staticData" from workflow_entity where id = '${workflow.id}'`)).toContain(String(documentId));
+		await stack.lbClient.callWebhook(workflow.path, { json: { caller: 'later' } });
 		const later = (await stack.client.waitForExecutions(workflow.id, CONTENDERS + 1))[CONTENDERS];
 		expect(outputOf(later)).toEqual([
 			{ node: 'On Already Submitted', json: expect.objectContaining({ document_id: null, duplicate: true, submitted_concurrently: false, caller: 'later' }) },

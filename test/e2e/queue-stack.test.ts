@@ -4,34 +4,44 @@
 // It reaches every worker and webhook process through n8n itself (each has its own user folder:
 // n8n's reinstall of missing packages at start, from the same registry); the trigger's webhook
 // answers on both webhook processes and through the load balancer; activation registers once at
-// the service; forged deliveries are refused everywhere; copies of one event sent one after the
-// other to different webhook processes all run without error (how many run twice: queue-duplicates).
+// the service, and restarting main, a worker and a webhook process registers nothing again; a real
+// delivery from the service after those restarts runs once; forged deliveries are refused
+// everywhere; copies of one event sent one after the other to different webhook processes all run
+// without error (how many run twice: queue-duplicates); a full Extract runs on a worker; and no
+// secret (API key, signing secret, encryption key) is in the output of any process or in any
+// execution's data.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	PACKAGE_NAME,
+	actionNode,
+	documentInReview,
 	eventually,
+	extractParameters,
 	log,
-	reviewTriggerNode,
-	sandboxCredential,
+	nodeJson,
+	sandboxControl,
+	sandboxDeliveries,
 	sandboxState,
+	secretsIn,
 	signBody,
-	startQueueStack,
-	startSandboxInProcess,
-	stopAll,
-	triggerWorkflow,
+	type N8nInstance,
 	type QueueStack,
 	type SandboxCredential,
 	type SandboxHandle,
 } from '../../local-n8n/index.ts';
+import { allExecutions, runsPerDocument } from './support/queueDeliveries.ts';
+import { activeExtractRoute, activeTrigger, startQueueFixture, stopQueueFixture, waitForPublicWebhook, type QueueFixture } from './support/queueFixture.ts';
 
+let fixture: QueueFixture;
 let stack: QueueStack;
 let sandbox: SandboxHandle;
 let account: SandboxCredential;
 let workflowId: string;
 let path: string;
+let publicWebhookUrl: string;
 const SETTLE_MS = 3_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -57,16 +67,13 @@ async function executionCount(): Promise<number> {
 describe('n8n in queue mode', () => {
 	beforeAll(async () => {
 		const t0 = Date.now();
-		stack = await startQueueStack();
+		fixture = await startQueueFixture({ sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } });
+		({ stack, sandbox, account } = fixture);
 		log('queue-test', `stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-		sandbox = await startSandboxInProcess(stack.tls, { retryBaseMs: 300, reviewDelayMs: 600_000 });
-		account = await sandboxCredential(stack.client, sandbox, 'enterprise');
 	});
 
 	afterAll(async () => {
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
+		await stopQueueFixture(fixture);
 	});
 
 	it('the package installed on main is installed and loaded by every worker and webhook process', () => {
@@ -81,15 +88,13 @@ describe('n8n in queue mode', () => {
 	});
 
 	it('activation on main registers the webhook once, with the public (load balancer) URL; both webhook processes and the load balancer serve it', async () => {
-		const definition = triggerWorkflow({ name: 'queue: review results', trigger: reviewTriggerNode(account.credential) });
-		workflowId = (await stack.client.createWorkflow(definition)).id;
-		path = `${definition.webhookId}/webhook`;
-		await stack.client.activateWorkflow(workflowId);
-		for (const client of [...stack.webhookClients, stack.lbClient]) await client.waitForWebhook(path);
-		const url = `${stack.publicUrl}/webhook/${path}`;
-		await eventually('one registration', async () => (await sandboxState(sandbox.url)).webhooks.filter((w) => w.url === url), (list) => list.length >= 1, 30_000);
+		const registrationsBefore = (await sandboxState(sandbox.url)).counts.registerRequests;
+		({ id: workflowId, path, url: publicWebhookUrl } = await activeTrigger(fixture, 'queue: review results'));
+		await eventually('one registration', async () => (await sandboxState(sandbox.url)).webhooks.filter((w) => w.url === publicWebhookUrl), (list) => list.length >= 1, 30_000);
 		await sleep(SETTLE_MS);
-		expect((await sandboxState(sandbox.url)).webhooks.filter((w) => w.url === url)).toHaveLength(1);
+		const state = await sandboxState(sandbox.url);
+		expect(state.webhooks.filter((w) => w.url === publicWebhookUrl)).toHaveLength(1);
+		expect(state.counts.registerRequests - registrationsBefore).toBe(1);
 	});
 
 	it('every webhook process and the load balancer refuse a forged delivery (401, no execution)', async () => {
@@ -122,7 +127,72 @@ describe('n8n in queue mode', () => {
 		expect(executions.every((e) => e.status === 'success')).toBe(true);
 	});
 
-	it('no process logged the API key, the signing secret or the encryption key', () => {
+	it('restarting main, then a worker, then a webhook process registers nothing again; a real signed delivery afterwards runs exactly once', async () => {
+		const registrationsBefore = (await sandboxState(sandbox.url)).counts.registerRequests;
+		const restarts: Array<[string, N8nInstance]> = [
+			['main', stack.main],
+			['worker1', stack.workers[0]],
+			['webhook1', stack.webhooks[0]],
+		];
+		for (const [name, instance] of restarts) {
+			await instance.restart();
+			log('queue-test', `${name} restarted`);
+		}
+		await waitForPublicWebhook(stack, path);
+		await sleep(SETTLE_MS);
+		const state = await sandboxState(sandbox.url);
+		expect(state.counts.registerRequests - registrationsBefore, 'registration requests during the restarts').toBe(0);
+		expect(state.webhooks.filter((w) => w.url === publicWebhookUrl)).toHaveLength(1);
+
+		// A review finished in the sandbox: it signs the result and delivers it to the public URL.
+		const document = await documentInReview(sandbox.url, account.apiKey);
+		expect(document.status).toBe('needs_review');
+		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
+		await eventually('the delivery ran', async () => (await runsPerDocument(stack.client, workflowId)).runs.get(document.document_id) ?? 0, (n) => n >= 1, 60_000);
+		await sleep(SETTLE_MS);
+		const { runs } = await runsPerDocument(stack.client, workflowId);
+		expect(runs.get(document.document_id)).toBe(1);
+		const attempts = (await sandboxDeliveries(sandbox.url)).filter((attempt) => attempt.documentId === document.document_id);
+		expect(attempts.every((attempt) => attempt.url === publicWebhookUrl)).toBe(true);
+		expect(attempts.filter((attempt) => attempt.ok)).toHaveLength(1);
+		log('queue-test', `restarts of main, worker1, webhook1: ${state.counts.registerRequests - registrationsBefore} new registrations; real delivery ${document.document_id}: ${attempts.length} attempt(s), 1 execution`);
+	});
+
+	it('a full Extract through the public URL runs on a worker and ends on Verified', async () => {
+		const workflow = await activeExtractRoute(fixture, {
+			name: 'queue: extract',
+			fileName: 'invoice-acme.json',
+			extract: actionNode('Extract', account.credential, extractParameters()),
+			outputs: ['On Verified', 'On Needs Review'],
+		});
+		expect((await stack.lbClient.callWebhook(workflow.path, { json: { caller: 'secret-scan' } })).status).toBe(200);
+		const [execution] = await stack.client.waitForExecutions(workflow.id, 1, { timeoutMs: 120_000 });
+		expect(execution.status).toBe('success');
+		expect(nodeJson(execution, 'On Verified')).toEqual([expect.objectContaining({ status: 'verified', document_id: expect.any(String), caller: 'secret-scan' })]);
+		expect(stack.workers.filter((worker) => readFileSync(worker.logFile, 'utf8').includes(`Worker finished execution ${execution.id} `))).toHaveLength(1);
+	});
+
+	it('no secret (API key, signing secret, encryption key) in the output of any n8n process or HAProxy, nor in any execution\'s data', async () => {
 		for (const { name, instance } of stack.processes()) expect(instance.secretsSeenInOutput(), name).toEqual([]);
+		expect(stack.lb.secretsSeenInOutput(), 'haproxy').toEqual([]);
+
+		// Every execution of every workflow, with its data, as the REST API gives it and as the database holds it.
+		const workflows = await stack.client.listWorkflows();
+		const executions = (await Promise.all(workflows.map(async (workflow) => await allExecutions(stack.client, workflow.id)))).flat();
+		expect(executions.length).toBeGreaterThan(5);
+		const secrets = [account.apiKey, account.signingSecret, stack.sharedEnv.N8N_ENCRYPTION_KEY];
+		let scannedChars = 0;
+		for (const { id } of executions) {
+			const text = JSON.stringify(await stack.client.call('GET', `/rest/executions/${id}`));
+			scannedChars += text.length;
+			expect(text, `execution ${id}`).toContain('document_id');
+			expect(secrets.filter((secret) => text.includes(secret)), `execution ${id}`).toEqual([]);
+			expect(secretsIn(text), `execution ${id}`).toEqual([]);
+		}
+		expect(Number(stack.sql('select count(*) from execution_data'))).toBe(executions.length);
+		const rows = stack.sql('select "executionId", "workflowData", data from execution_data');
+		expect(secrets.filter((secret) => rows.includes(secret))).toEqual([]);
+		expect(secretsIn(rows)).toEqual([]);
+		log('queue-test', `secret scan: ${stack.processes().length} n8n processes + HAProxy output clean; ${executions.length} executions (${scannedChars} chars via REST, ${rows.length} chars in execution_data) hold no secret`);
 	});
 });

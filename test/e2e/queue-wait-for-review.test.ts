@@ -1,57 +1,48 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-// Wait for Review at scale in n8n's queue mode (PostgreSQL, Redis, main + 2 workers:
-// local-n8n/queue/workerTopology.ts) against the sandbox: 20 executions wait at once, each for its
-// own document; one worker is killed (SIGKILL) while they wait; the sandbox delivers the signed
-// review results to their resume URLs; each execution continues, on the surviving worker, on the
-// output its result says (Verified / Rejected); forged callbacks are refused and change nothing; a
-// short Review Timeout still ends a wait on Timed Out. The single-execution cases are in
-// test/e2e/wait-for-review.test.ts.
+// Wait for Review at scale in n8n's queue mode (the full queue stack: Postgres, Redis, main, 2
+// workers, 2 webhook processes behind HAProxy over HTTPS) against the sandbox: 20 executions wait at
+// once, each for its own document, its resume URL on the public (load balancer) address; one worker
+// is killed (SIGKILL) while they wait; the sandbox delivers the signed review results to those
+// resume URLs through HAProxy to either webhook process; each execution continues, on the surviving
+// worker, on the output its result says (Verified / Rejected); forged callbacks are refused and
+// change nothing; a short Review Timeout still ends a wait on Timed Out. The single-execution cases
+// are in test/e2e/wait-for-review.test.ts.
 
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	extractParameters,
-	createExtractRouteWorkflow,
 	actionNode,
+	extractParameters,
 	log,
 	nodeJson,
 	sandboxControl,
+	sandboxDeliveries,
 	sandboxState,
-	sandboxCredential,
-	startSandboxInProcess,
-	stopAll,
-	type Credential,
 	type DecodedExecution,
-	type SandboxHandle,
-	type Stack,
 } from '../../local-n8n/index.ts';
-import { startQueueTopology, type QueueTopology } from '../../local-n8n/queue/workerTopology.ts';
+import { activeExtractRoute, startQueueFixture, stopQueueFixture, type QueueFixture } from './support/queueFixture.ts';
 
 const WAITING = 20;
 const OUTPUTS = ['On Verified', 'On Rejected', 'On Timed Out'];
 
-let topology: QueueTopology;
-let stack: Stack;
-let sandbox: SandboxHandle;
-let credential: Credential;
-let signingSecret = '';
+let fixture: QueueFixture;
 
 async function waitingWorkflow(name: string, parameters: Record<string, unknown> = {}) {
-	return await createExtractRouteWorkflow(stack.client, {
+	return await activeExtractRoute(fixture, {
 		name,
-		fileDir: stack.n8n.fileAccessDirs[0],
 		fileName: 'invoice-blurry.json',
-		extract: actionNode('Extract', credential, extractParameters({ waitForReview: true, ...parameters })),
+		extract: actionNode('Extract', fixture.account.credential, extractParameters({ waitForReview: true, ...parameters })),
 		outputs: OUTPUTS,
 	});
 }
 
 /** Starts `count` executions at once and waits until all of them wait; each with the document it uploaded. */
 async function startWaiting(workflow: { id: string; path: string }, count: number) {
+	const { stack, sandbox } = fixture;
 	const answers = await Promise.all(
-		Array.from({ length: count }, async (_, index) => await stack.client.callWebhook(workflow.path, { json: { caller: `caller-${index}` } })),
+		Array.from({ length: count }, async (_, index) => await stack.lbClient.callWebhook(workflow.path, { json: { caller: `caller-${index}` } })),
 	);
 	expect(answers.map((answer) => answer.status)).toEqual(Array(count).fill(200));
 	const deadline = Date.now() + 120_000;
@@ -65,6 +56,7 @@ async function startWaiting(workflow: { id: string; path: string }, count: numbe
 			return waiting.map((execution) => {
 				const document = documents.find((entry) => new RegExp(`/webhook-waiting/${execution.id}(?:[/?]|$)`).test(entry.webhookUrl ?? ''));
 				expect(document, `execution ${execution.id} uploaded its document with its resume URL`).toBeDefined();
+				expect(document!.webhookUrl!.startsWith(`${stack.publicUrl}/webhook-waiting/`), `resume URL ${document!.webhookUrl} is on the public address`).toBe(true);
 				expect(document!.state).toBe('needs_review');
 				return { executionId: execution.id, document: document! };
 			});
@@ -79,37 +71,33 @@ function outputsOf(execution: DecodedExecution): Record<string, Array<Record<str
 }
 
 async function postTo(url: string, body: string, headers: Record<string, string>) {
-	const response = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, dispatcher: stack.client.dispatcher });
+	const response = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, dispatcher: fixture.stack.client.dispatcher });
 	return { status: response.statusCode, text: await response.body.text() };
 }
 
-const sign = (body: string, secret = signingSecret) => createHmac('sha256', secret).update(body).digest('hex');
+const sign = (body: string, secret = fixture.account.signingSecret) => createHmac('sha256', secret).update(body).digest('hex');
 
 describe(`Wait for Review with ${WAITING} executions waiting at once`, () => {
 	beforeAll(async () => {
-		topology = await startQueueTopology({ workers: 2 });
-		stack = topology.stack;
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
-		({ credential, signingSecret } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
+		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000, retryBaseMs: 300 } });
 	});
 
 	afterAll(async () => {
-		await sandbox?.close();
-		await topology?.stop();
-		await stopAll();
+		await stopQueueFixture(fixture);
 	});
 
 	it('each resumes on the output of its own review result, on the surviving worker after the other was killed; forged callbacks get 401 and leave them waiting', async () => {
+		const { stack, sandbox } = fixture;
 		const workflow = await waitingWorkflow('e2e scale: wait for review');
 		const waiting = await startWaiting(workflow, WAITING);
-		const ranOn = (executionId: string, marker: string) => topology.workers.filter((worker) => readFileSync(worker.logFile, 'utf8').includes(`${marker} execution ${executionId} `));
-		const startedPerWorker = topology.workers.map((worker) => waiting.filter(({ executionId }) => ranOn(executionId, 'Worker started').includes(worker)).length);
+		const ranOn = (executionId: string, marker: string) => stack.workers.filter((worker) => readFileSync(worker.logFile, 'utf8').includes(`${marker} execution ${executionId} `));
+		const startedPerWorker = stack.workers.map((worker) => waiting.filter(({ executionId }) => ranOn(executionId, 'Worker started').includes(worker)).length);
 		expect(startedPerWorker.every((count) => count > 0), `started per worker: ${startedPerWorker.join(', ')}`).toBe(true);
 
-		const [killed, survivor] = topology.workers;
+		const [killed, survivor] = stack.workers;
 		await killed.kill();
 		const survivorLogBefore = readFileSync(survivor.logFile, 'utf8').length;
-		const resumedOnSurvivor = (executionId: string) => readFileSync(survivor.logFile, 'utf8').slice(survivorLogBefore).includes(`Worker started execution ${executionId} `);
+		const resumesOnSurvivor = (executionId: string) => readFileSync(survivor.logFile, 'utf8').slice(survivorLogBefore).split(`Worker started execution ${executionId} `).length - 1;
 
 		const forgedBody = (documentId: string) =>
 			JSON.stringify({ event: 'document.rejected', timestamp: new Date().toISOString(), document_id: documentId, review_id: 'rev_forged', reason: 'forged' });
@@ -129,7 +117,7 @@ describe(`Wait for Review with ${WAITING} executions waiting at once`, () => {
 		);
 		for (const { executionId, document, approve } of decisions) {
 			const execution = await stack.client.waitForExecution(executionId, { timeoutMs: 120_000 });
-			expect(resumedOnSurvivor(executionId), `execution ${executionId} resumed on ${survivor.name}`).toBe(true);
+			expect(resumesOnSurvivor(executionId), `execution ${executionId} resumed once, on worker2`).toBe(1);
 			expect(execution.status).toBe('success');
 			const outputs = outputsOf(execution);
 			expect(Object.keys(outputs)).toEqual([approve ? 'On Verified' : 'On Rejected']);
@@ -137,10 +125,20 @@ describe(`Wait for Review with ${WAITING} executions waiting at once`, () => {
 				approve ? { document_id: document.id, status: 'verified' } : { document_id: document.id, status: 'rejected', rejection_reason: `rejected ${document.id}` },
 			);
 		}
-		log('queue-wait-for-review', `${WAITING} executions waited at once (started per worker: ${startedPerWorker.join(', ')}); ${killed.name} killed; 10 forged callbacks → 401; each resumed on ${survivor.name} on its own result (${WAITING / 2} Verified, ${WAITING / 2} Rejected)`);
+		// The results came from the sandbox, signed, to the public resume URLs, once each.
+		const deliveries = (await sandboxDeliveries(sandbox.url)).filter((attempt) => waiting.some(({ document }) => document.id === attempt.documentId));
+		for (const { document } of waiting) expect(deliveries.filter((attempt) => attempt.documentId === document.id && attempt.ok), document.id).toHaveLength(1);
+		expect(deliveries.every((attempt) => attempt.url.startsWith(`${stack.publicUrl}/webhook-waiting/`))).toBe(true);
+		const haproxyLog = readFileSync(stack.lb.logFile, 'utf8').split('\n').filter((line) => line.includes('/webhook-waiting/'));
+		const perProcess = stack.webhooks.map((_, i) => haproxyLog.filter((line) => line.includes(`n8n_webhook_processes/webhook${i + 1} `)).length);
+		log(
+			'queue-wait-for-review',
+			`${WAITING} executions waited at once (started per worker: ${startedPerWorker.join(', ')}); worker1 killed; 10 forged callbacks → 401; ${deliveries.length} sandbox delivery attempts to the public URL (failed, retried later: ${deliveries.filter((attempt) => !attempt.ok).map((attempt) => attempt.status ?? attempt.error).join(', ') || 'none'}); resume requests per webhook process (forged included): ${perProcess.join(', ')}; each resumed on worker2 on its own result (${WAITING / 2} Verified, ${WAITING / 2} Rejected)`,
+		);
 	});
 
 	it('a short Review Timeout still ends a wait on Timed Out', async () => {
+		const { stack } = fixture;
 		const workflow = await waitingWorkflow('e2e scale: review timeout', { reviewTimeout: 0.1 });
 		const [{ executionId, document }] = await startWaiting(workflow, 1);
 		// n8n's wait tracker looks for due executions once a minute.

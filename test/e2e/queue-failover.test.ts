@@ -1,0 +1,147 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// A webhook process dies during a stream of real deliveries (queue mode: 2 webhook processes behind
+// HAProxy over HTTPS, 2 workers, Postgres, Redis). Reviews finish in the sandbox one after the other;
+// the sandbox signs each result and delivers it to the trigger's public URL with its retries
+// (spec: 3 retries, exponential backoff). A third of the way through, webhook1 gets SIGKILL. HAProxy's
+// health check takes it out, and connection failures are retried on the other process
+// (`retries`, `option redispatch`, `retry-on`); what the load balancer does not absorb, the sandbox's
+// retries carry. Every event n8n acknowledged must run exactly once (executions counted per
+// document_id); events the sandbox could not deliver within its retries are counted and logged.
+// With the recommended balancing (hash of X-Service-Signature); another mode can be added to the
+// list (webhook1 is then started again and HAProxy takes it back in first). Figures go to the log.
+
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentInReview, eventually, log, sandboxControl, sandboxDeliveries, sandboxState, type Balance } from '../../local-n8n/index.ts';
+import { allExecutions, duplicates, lost, runsPerDocument, sleep } from './support/queueDeliveries.ts';
+import { activeTrigger, startQueueFixture, stopQueueFixture, type QueueFixture } from './support/queueFixture.ts';
+
+const EVENTS = 40;
+/** The event before which webhook1 is killed. */
+const KILL_AT = 13;
+/** Pause between two finished reviews: a stream, not a burst. */
+const STREAM_GAP_MS = 200;
+const SETTLE_MS = 5_000;
+
+let fixture: QueueFixture;
+const figures: string[] = [];
+
+/** HAProxy's log lines for `path`: which process answered, with which status, after how many retries (`+` = redispatched). */
+function haproxyLines(path: string): Array<{ server: string; status: number; retries: string }> {
+	const pattern = /n8n_webhook_processes\/(\S+) \S+ (-?\d+) .* \d+\/\d+\/\d+\/\d+\/(\+?\d+) \d+\/\d+ "POST \/webhook\/(\S+) /;
+	return readFileSync(fixture.stack.lb.logFile, 'utf8')
+		.split('\n')
+		.map((line) => pattern.exec(line))
+		.filter((match): match is RegExpExecArray => match !== null && match[4] === path)
+		.map((match) => ({ server: match[1], status: Number(match[2]), retries: match[3] }));
+}
+
+/** Polls `done` until it holds or `timeoutMs` has passed (the assertions come after). */
+async function until(done: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await done()) && Date.now() < deadline) await sleep(500);
+}
+
+/** How often HAProxy's health check has marked `server` UP or DOWN (its log line; the same line also goes to stderr as a warning). */
+const stateChanges = (server: string, state: 'UP' | 'DOWN') =>
+	readFileSync(fixture.stack.lb.logFile, 'utf8')
+		.split('\n')
+		.filter((line) => line.startsWith(`Server n8n_webhook_processes/${server} is ${state},`)).length;
+
+describe('a webhook process killed during a stream of real deliveries', () => {
+	beforeAll(async () => {
+		fixture = await startQueueFixture({ stack: { balance: 'signature' }, sandbox: { retryBaseMs: 2_000, reviewDelayMs: 600_000 } });
+	});
+
+	afterAll(async () => {
+		if (figures.length) process.stdout.write(`queue failover measured:\n  ${figures.join('\n  ')}\n`);
+		await stopQueueFixture(fixture);
+	});
+
+	it('HAProxy checks the processes\' health and retries failed connections on the other process', () => {
+		const config = readFileSync(fixture.stack.lb.configFile, 'utf8');
+		expect(config).toMatch(/option httpchk GET \/healthz\/readiness/);
+		expect(config).toMatch(/default-server .* check inter 5s fastinter 1s downinter 1s fall 2 rise 2/);
+		expect(config).toMatch(/timeout connect 5s/);
+		expect(config).toMatch(/timeout check 5s/);
+		expect(config).toMatch(/retries 3/);
+		expect(config).toMatch(/option redispatch 1/);
+		expect(config).toMatch(/retry-on conn-failure empty-response response-timeout 503/);
+	});
+
+	for (const balance of ['signature'] as Balance[]) {
+		it(`balance ${balance}: ${EVENTS} events, webhook1 SIGKILLed before event ${KILL_AT + 1}: every event the sandbox delivered runs exactly once, undelivered ones counted`, async () => {
+			const { stack, sandbox, account } = fixture;
+			const [webhook1] = stack.webhooks;
+			if (!webhook1.isRunning()) {
+				const upBefore = stateChanges('webhook1', 'UP');
+				await webhook1.restart();
+				await eventually('HAProxy takes webhook1 back', async () => stateChanges('webhook1', 'UP'), (n) => n > upBefore, 30_000);
+			}
+			if (stack.lb.balance() !== balance) await stack.lb.setBalance(balance);
+			const trigger = await activeTrigger(fixture, `queue failover (${balance})`);
+			const documents: Array<{ document_id: string; review_id: string }> = [];
+			for (let i = 0; i < EVENTS; i++) {
+				const document = await documentInReview(sandbox.url, account.apiKey);
+				expect(document.status).toBe('needs_review');
+				documents.push(document);
+			}
+			const ids = documents.map((document) => document.document_id);
+			const downBefore = stateChanges('webhook1', 'DOWN');
+
+			let killing: Promise<void> | undefined;
+			for (const [index, document] of documents.entries()) {
+				// Not awaited: deliveries are in flight while the process dies.
+				if (index === KILL_AT) killing = webhook1.kill();
+				await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
+				await sleep(STREAM_GAP_MS);
+			}
+			await killing;
+
+			const attemptsFor = async () => (await sandboxDeliveries(sandbox.url)).filter((attempt) => attempt.url === trigger.url && ids.includes(attempt.documentId));
+			// Every delivery has ended (delivered, or failed its last retry) and every delivered event has run;
+			// not asserted here, so that the figures are logged whatever happened.
+			await until(async () => {
+				const attempts = await attemptsFor();
+				return ids.every((id) => attempts.some((attempt) => attempt.documentId === id && (attempt.ok || attempt.attempt === 4)));
+			}, 90_000);
+			const delivered = new Set((await attemptsFor()).filter((attempt) => attempt.ok).map((attempt) => attempt.documentId));
+			await until(async () => {
+				const { runs, total } = await runsPerDocument(stack.client, trigger.id);
+				const running = (await allExecutions(stack.client, trigger.id)).filter((e) => e.status === 'running' || e.status === 'new').length;
+				return running === 0 && total > 0 && [...delivered].every((id) => runs.has(id));
+			}, 60_000);
+			await sleep(SETTLE_MS);
+			const result = await runsPerDocument(stack.client, trigger.id);
+			const attempts = await attemptsFor();
+			const lines = haproxyLines(trigger.path);
+			const retriedByHaproxy = lines.filter((line) => line.retries !== '0');
+			const line = [
+				`balance ${balance}: ${EVENTS} events, webhook1 killed before event ${KILL_AT + 1}`,
+				`sandbox: ${attempts.length} delivery attempts, ${attempts.filter((attempt) => attempt.attempt > 1).length} retries, ${attempts.filter((attempt) => !attempt.ok).length} failed attempts (${[...new Set(attempts.filter((a) => !a.ok).map((a) => a.status ?? a.error))].join(', ') || 'none'})`,
+				`HAProxy: ${lines.filter((l) => l.server === 'webhook1').length} answered by webhook1, ${lines.filter((l) => l.server === 'webhook2').length} by webhook2, ${retriedByHaproxy.length} after retries (${retriedByHaproxy.map((l) => `${l.retries}→${l.server} ${l.status}`).join(', ') || 'none'}), webhook1 marked DOWN ${stateChanges('webhook1', 'DOWN') - downBefore}×`,
+				`executions: ${result.total}, ${duplicates(result.runs)} duplicate runs, ${lost(result.runs, ids).length} lost (${lost(result.runs, ids).filter((id) => !delivered.has(id)).length} never delivered), ${result.failed} not successful`,
+			].join('; ');
+			figures.push(line);
+			log('queue-failover', line);
+			await stack.client.deactivateWorkflow(trigger.id);
+			const undelivered = ids.filter((id) => !delivered.has(id));
+			if (undelivered.length > 0) {
+				const everyAttempt = await sandboxDeliveries(sandbox.url);
+				const states = (await sandboxState(sandbox.url)).documents
+					.filter((document) => undelivered.includes(document.id))
+					.map((document) => `${document.id} (${document.state}): ${everyAttempt.filter((attempt) => attempt.documentId === document.id).map((attempt) => `#${attempt.attempt} ${attempt.status ?? attempt.error}`).join(' ') || 'no attempt finished'}`);
+				log('queue-failover', `not delivered (no 2xx) by the sandbox: ${states.join(', ')}`);
+			}
+
+			expect(stateChanges('webhook1', 'DOWN') - downBefore, 'HAProxy marked webhook1 DOWN').toBe(1);
+			expect(lines.filter((l) => l.server === 'webhook2').length).toBeGreaterThan(0);
+			expect(delivered.size, 'events the sandbox delivered (2xx)').toBeGreaterThan(KILL_AT);
+			// Every event n8n acknowledged runs, once; how many the sandbox could not deliver within its
+			// retries is measured (figures above), not asserted: see docs/queue-mode.md.
+			expect([...delivered].filter((id) => !result.runs.has(id)), 'acknowledged (2xx) but never run').toEqual([]);
+			expect(duplicates(result.runs)).toBe(0);
+			expect(result.failed).toBe(0);
+		});
+	}
+});

@@ -1,0 +1,98 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- test tooling runs in plain Node, never inside n8n; it rethrows plain errors after cleaning up */
+// What every queue-mode test starts with: the full queue stack (local-n8n/queue/queueStack.ts), a
+// sandbox trusting its CA, an enterprise credential, and one folder that main and every worker may
+// read files from (Read/Write Files from Disk runs on the workers). Plus the workflows the queue
+// tests activate, each waited for on both webhook processes and the load balancer (main serves no
+// production webhooks in this topology).
+
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+	callerEchoNode,
+	makeTmpDir,
+	readFileNode,
+	REPO_ROOT,
+	reviewTriggerNode,
+	sandboxCredential,
+	startQueueStack,
+	startSandboxInProcess,
+	stopAll,
+	triggerWorkflow,
+	webhookWorkflow,
+	type NodeSpec,
+	type QueueStack,
+	type QueueStackOptions,
+	type SandboxCredential,
+	type SandboxHandle,
+	type SandboxOptions,
+} from '../../../local-n8n/index.ts';
+
+export interface QueueFixture {
+	stack: QueueStack;
+	sandbox: SandboxHandle;
+	account: SandboxCredential;
+	/** Folder that Read/Write Files from Disk may use on main and on every worker. */
+	fileDir: string;
+}
+
+/** Starts stack, sandbox and credential; stops whatever started when a step fails. */
+export async function startQueueFixture(options: { stack?: QueueStackOptions; sandbox?: SandboxOptions } = {}): Promise<QueueFixture> {
+	const fileDir = makeTmpDir('queue-files');
+	let stack: QueueStack | undefined;
+	let sandbox: SandboxHandle | undefined;
+	try {
+		stack = await startQueueStack({ fileAccessDirs: [fileDir], ...options.stack });
+		sandbox = await startSandboxInProcess(stack.tls, options.sandbox);
+		const account = await sandboxCredential(stack.client, sandbox, 'enterprise');
+		return { stack, sandbox, account, fileDir };
+	} catch (error) {
+		await sandbox?.close();
+		await stack?.stop();
+		await stopAll();
+		throw error;
+	}
+}
+
+export async function stopQueueFixture(fixture: QueueFixture | undefined): Promise<void> {
+	await fixture?.sandbox.close();
+	await fixture?.stack.stop();
+	await stopAll();
+}
+
+/** Resolves once both webhook processes and the load balancer serve the production webhook `path`. */
+export async function waitForPublicWebhook(stack: QueueStack, path: string): Promise<void> {
+	for (const client of [...stack.webhookClients, stack.lbClient]) await client.waitForWebhook(path);
+}
+
+/** An active workflow started by the review trigger (registered at the sandbox on activation). */
+export async function activeTrigger(fixture: QueueFixture, name: string): Promise<{ id: string; path: string; url: string }> {
+	const definition = triggerWorkflow({ name, trigger: reviewTriggerNode(fixture.account.credential) });
+	const { id } = await fixture.stack.client.createWorkflow(definition);
+	const path = `${definition.webhookId}/webhook`;
+	await fixture.stack.client.activateWorkflow(id);
+	await waitForPublicWebhook(fixture.stack, path);
+	return { id, path, url: `${fixture.stack.publicUrl}/webhook/${path}` };
+}
+
+/**
+ * Webhook → Read File (`examples/files/<fileName>`, copied into the shared folder) → `extract` (named
+ * "Extract") → one caller-echo node per output; active and served by the public URL.
+ */
+export async function activeExtractRoute(fixture: QueueFixture, options: { name: string; fileName: string; extract: NodeSpec; outputs: string[] }): Promise<{ id: string; path: string }> {
+	const target = join(fixture.fileDir, options.fileName);
+	copyFileSync(join(REPO_ROOT, 'examples', 'files', options.fileName), target);
+	const definition = webhookWorkflow({
+		name: options.name,
+		responseMode: 'onReceived',
+		nodes: [readFileNode('Read invoice', target), options.extract, ...options.outputs.map(callerEchoNode)],
+		connections: {
+			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
+			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
+			Extract: { main: options.outputs.map((node) => [{ node, type: 'main', index: 0 }]) },
+		},
+	});
+	const workflow = await fixture.stack.client.createWorkflow(definition);
+	await fixture.stack.client.activateWorkflow(workflow.id);
+	await waitForPublicWebhook(fixture.stack, definition.webhookPath);
+	return { id: workflow.id, path: definition.webhookPath };
+}
