@@ -57,12 +57,12 @@ export function extractParameters(overrides: Record<string, unknown> = {}): Reco
 	return { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', options: {}, ...overrides };
 }
 
-/** The Document Extraction Trigger, as a workflow's first node. */
-export function reviewTriggerNode(credential: Credential, events: string[] = ['document.verified', 'document.rejected']): NodeSpec {
+/** The Document Extraction Trigger, as a workflow's first node, in the version new nodes get (1.1) unless `typeVersion` says otherwise. */
+export function reviewTriggerNode(credential: Credential, events: string[] = ['document.verified', 'document.rejected'], typeVersion = 1.1): NodeSpec {
 	return {
 		name: 'Review finished',
 		type: TRIGGER_NODE_TYPE,
-		typeVersion: 1,
+		typeVersion,
 		parameters: { events, outputMode: 'simplified', options: {} },
 		credentials: credentialReference(credential),
 	};
