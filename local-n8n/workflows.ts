@@ -202,7 +202,15 @@ export function callerEchoNode(name: string): NodeSpec {
  */
 export async function createExtractRouteWorkflow(
 	client: N8nClient,
-	options: { name: string; fileDir: string; fileName: string; extract: NodeSpec; outputs: string[] },
+	options: {
+		name: string;
+		fileDir: string;
+		fileName: string;
+		extract: NodeSpec;
+		outputs: string[];
+		/** Resolves once the webhook is served where it will be called (default: by `client`'s n8n). */
+		waitForServed?: (path: string) => Promise<void>;
+	},
 ): Promise<{ id: string; path: string }> {
 	const target = join(options.fileDir, options.fileName);
 	copyFileSync(join(REPO_ROOT, 'examples', 'files', options.fileName), target);
@@ -218,6 +226,6 @@ export async function createExtractRouteWorkflow(
 	});
 	const workflow = await client.createWorkflow(definition);
 	await client.activateWorkflow(workflow.id);
-	await client.waitForWebhook(definition.webhookPath);
+	await (options.waitForServed ?? ((path: string) => client.waitForWebhook(path)))(definition.webhookPath);
 	return { id: workflow.id, path: definition.webhookPath };
 }

@@ -1,24 +1,19 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- test tooling runs in plain Node, never inside n8n; it rethrows plain errors after cleaning up */
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling runs in plain Node, never inside n8n; it rethrows plain errors after cleaning up */
 // What every queue-mode test starts with: the full queue stack (local-n8n/queue/queueStack.ts), a
 // sandbox trusting its CA, an enterprise credential, and one folder that main and every worker may
 // read files from (Read/Write Files from Disk runs on the workers). Plus the workflows the queue
 // tests activate, each waited for on both webhook processes and the load balancer (main serves no
 // production webhooks in this topology).
 
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
-	callerEchoNode,
+	createExtractRouteWorkflow,
 	makeTmpDir,
-	readFileNode,
-	REPO_ROOT,
 	reviewTriggerNode,
 	sandboxCredential,
 	startQueueStack,
 	startSandboxInProcess,
 	stopAll,
 	triggerWorkflow,
-	webhookWorkflow,
 	type NodeSpec,
 	type QueueStack,
 	type QueueStackOptions,
@@ -79,20 +74,9 @@ export async function activeTrigger(fixture: QueueFixture, name: string): Promis
  * "Extract") → one caller-echo node per output; active and served by the public URL.
  */
 export async function activeExtractRoute(fixture: QueueFixture, options: { name: string; fileName: string; extract: NodeSpec; outputs: string[] }): Promise<{ id: string; path: string }> {
-	const target = join(fixture.fileDir, options.fileName);
-	copyFileSync(join(REPO_ROOT, 'examples', 'files', options.fileName), target);
-	const definition = webhookWorkflow({
-		name: options.name,
-		responseMode: 'onReceived',
-		nodes: [readFileNode('Read invoice', target), options.extract, ...options.outputs.map(callerEchoNode)],
-		connections: {
-			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
-			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
-			Extract: { main: options.outputs.map((node) => [{ node, type: 'main', index: 0 }]) },
-		},
+	return await createExtractRouteWorkflow(fixture.stack.client, {
+		...options,
+		fileDir: fixture.fileDir,
+		waitForServed: async (path) => await waitForPublicWebhook(fixture.stack, path),
 	});
-	const workflow = await fixture.stack.client.createWorkflow(definition);
-	await fixture.stack.client.activateWorkflow(workflow.id);
-	await waitForPublicWebhook(fixture.stack, definition.webhookPath);
-	return { id: workflow.id, path: definition.webhookPath };
 }
