@@ -53,8 +53,8 @@ export class DocumentExtractionTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Empty: when n8n answers after queuing the run, it sends the webhookResponse returned below
-				// (unset, n8n would send its default "firstEntryJson" text or "Workflow was started").
+				// Empty: when n8n answers after queuing the run, it then sends the webhookResponse returned
+				// by webhook() (unset, n8n falls back to "firstEntryJson" and sends that word as the body).
 				responseData: '',
 				path: 'webhook',
 			},
