@@ -53,6 +53,9 @@ export class DocumentExtractionTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Empty: when n8n answers after queuing the run, it then sends the webhookResponse returned
+				// by webhook() (unset, n8n falls back to "firstEntryJson" and sends that word as the body).
+				responseData: '',
 				path: 'webhook',
 			},
 		],
@@ -98,7 +101,7 @@ export class DocumentExtractionTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether to start no execution for an event already received for the same document (the service may deliver an event more than once). The last 1000 events are remembered.',
+							'Whether to start no execution for an event already received for the same document (the service may deliver an event more than once). The last 1000 events are remembered. On: the delivery is answered before n8n has queued the run (the memory needs it), so an n8n process dying in between loses the event. Off: n8n answers only after queuing the run (at least once; copies run). In queue mode, turn it off and put Check Invoice Duplicate after the trigger.',
 					},
 				],
 			},
@@ -187,8 +190,16 @@ export class DocumentExtractionTrigger implements INodeType {
 		}
 
 		const options = this.getNodeParameter('options', {}) as { ignoreDuplicates?: boolean };
+		const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
+		const workflowData = [this.helpers.returnJsonArray(eventOutput(outputMode, payload))];
+		if (options.ignoreDuplicates === false) {
+			// No memory to save: n8n answers only once the run is queued, so a process dying before that
+			// leaves the delivery unanswered and the service delivers it again (at least once).
+			return { webhookResponse: { received: true, started: true }, workflowData };
+		}
+
 		const key = deliveryKey(payload.event, payload.document_id);
-		if (options.ignoreDuplicates !== false && key) {
+		if (key) {
 			const scopedKey = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${key}`;
 			staticData.seenDeliveries ??= [];
 			const isNew = rememberDelivery(staticData.seenDeliveries, key);
@@ -198,15 +209,12 @@ export class DocumentExtractionTrigger implements INodeType {
 			}
 		}
 
-		const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
-		// Answer here, before n8n starts the run. n8n saves the static data (the memory of accepted
+		// Answer here, before n8n queues the run. n8n saves the static data (the memory of accepted
 		// deliveries above) when the webhook call is answered; a deferred "onReceived" answer comes only
 		// after the run has started, and starting it clears n8n's "static data changed" flag, so the
-		// memory would never be saved and a copy arriving after a restart would run again (N6).
+		// memory would never be saved and a copy arriving after a restart would run again (N6). The
+		// price: a process dying between this answer and the queuing loses the event.
 		this.getResponseObject().status(200).json({ received: true, started: true });
-		return {
-			noWebhookResponse: true,
-			workflowData: [this.helpers.returnJsonArray(eventOutput(outputMode, payload))],
-		};
+		return { noWebhookResponse: true, workflowData };
 	}
 }

@@ -173,6 +173,30 @@ describe('trigger webhook()', () => {
 		expect(copy.result.workflowData).toHaveLength(1);
 	});
 
+	it('with Ignore Duplicates off, the trigger does not answer itself: n8n answers with its webhookResponse once the run is queued', async () => {
+		const { result, answer, staticData } = await deliver({ ...signed(event()), options: { ignoreDuplicates: false } });
+		expect(answer).toEqual({});
+		expect(result.noWebhookResponse).toBeUndefined();
+		expect(result.webhookResponse).toEqual({ received: true, started: true });
+		expect(result.workflowData?.[0]).toHaveLength(1);
+		expect(result.workflowData?.[0][0].json).toMatchObject({ event: 'document.verified', document_id: 'doc_trigger_1' });
+		expect(staticData).toEqual({});
+	});
+
+	it('with Ignore Duplicates on (the default), the trigger answers before n8n queues the run, so the memory is saved', async () => {
+		const { result, answer, staticData } = await deliver(signed(event()));
+		expect(answer).toEqual({ status: 200, body: { received: true, started: true } });
+		expect(result.noWebhookResponse).toBe(true);
+		expect(result.webhookResponse).toBeUndefined();
+		expect(staticData.seenDeliveries).toEqual(['document.verified:doc_trigger_1']);
+	});
+
+	it("the webhook description lets n8n's deferred answer be the node's webhookResponse (responseData empty, answered on received)", () => {
+		const [webhook] = new DocumentExtractionTrigger().description.webhooks ?? [];
+		expect(webhook.responseMode).toBe('onReceived');
+		expect(webhook.responseData).toBe('');
+	});
+
 	it('the other event of the same document is not a duplicate', async () => {
 		const first = await deliver(signed(event()));
 		const other = await deliver({ ...signed(event({ event: 'document.rejected' })), workflowId: first.workflowId, staticData: first.staticData });
