@@ -45,14 +45,6 @@ let account: SandboxCredential;
 let lock: TableLock | undefined;
 const figures: string[] = [];
 
-/**
- * The workflow's executions, each once: paging n8n's list by `lastId` listed one execution twice in a
- * run (101 listed, 100 enqueued by the webhook processes, 100 distinct ids).
- */
-async function executionsOf(workflowId: string) {
-	return [...new Map((await allExecutions(stack.client, workflowId)).map((e) => [e.id, e])).values()];
-}
-
 /** The review trigger with `options` (and the events it listens to), in a new active workflow. */
 async function activeWorkflow(name: string, trigger: NodeSpec, nodes: NodeSpec[] = [], connections: Record<string, unknown> = {}) {
 	const definition = triggerWorkflow({ name, trigger, nodes, connections });
@@ -128,7 +120,7 @@ describe('at least once in, exactly once out (queue mode)', () => {
 		// Answered once queued, with the trigger's own answer as the body (not n8n's default).
 		expect(await toOff.done).toEqual({ status: 200, json: { received: true, started: true } });
 		for (const workflow of [off, on]) {
-			await eventually(`the run of ${workflow.id}`, async () => (await executionsOf(workflow.id)).map((e) => e.status), (s) => s.length === 1 && s[0] === 'success', 120_000);
+			await eventually(`the run of ${workflow.id}`, async () => (await allExecutions(stack.client, workflow.id)).map((e) => e.status), (s) => s.length === 1 && s[0] === 'success', 120_000);
 		}
 		await stack.client.deactivateWorkflow(off.id);
 		await stack.client.deactivateWorkflow(on.id);
@@ -159,7 +151,7 @@ describe('at least once in, exactly once out (queue mode)', () => {
 		await eventually(
 			`a run for each of the ${EVENTS} sandbox events`,
 			async () => {
-				for (const summary of await executionsOf(id)) {
+				for (const summary of await allExecutions(stack.client, id)) {
 					if (summary.status !== 'success' || read.has(summary.id)) continue;
 					read.add(summary.id);
 					for (const item of nodeJson(await stack.client.getExecution(summary.id), TRIGGER_NODE)) payloads.set(String(item.document_id), item);
@@ -179,16 +171,15 @@ describe('at least once in, exactly once out (queue mode)', () => {
 		);
 
 		const expected = EVENTS * (2 + REDELIVERED);
-		await eventually(`${expected} executions`, async () => (await executionsOf(id)).length, (n) => n >= expected, 240_000);
-		await eventually('no execution still running', async () => (await executionsOf(id)).filter((e) => e.status === 'running' || e.status === 'new').length, (n) => n === 0, 120_000);
+		await eventually(`${expected} executions`, async () => (await allExecutions(stack.client, id)).length, (n) => n >= expected, 240_000);
+		await eventually('no execution still running', async () => (await allExecutions(stack.client, id)).filter((e) => e.status === 'running' || e.status === 'new').length, (n) => n === 0, 120_000);
 		await sleep(SETTLE_MS);
 
 		const newInvoices = new Map<string, number>();
 		const possibleDuplicates = new Map<string, number>();
 		let sameDocument = 0;
 		let failed = 0;
-		const listed = (await allExecutions(stack.client, id)).length;
-		const executions = await executionsOf(id);
+		const executions = await allExecutions(stack.client, id);
 		for (const summary of executions) {
 			if (summary.status !== 'success') failed++;
 			const execution = await stack.client.getExecution(summary.id);
@@ -202,7 +193,7 @@ describe('at least once in, exactly once out (queue mode)', () => {
 		const lost = documentIds.filter((documentId) => !newInvoices.has(documentId));
 		const twice = documentIds.filter((documentId) => (newInvoices.get(documentId) ?? 0) > 1);
 		const duplicateTotal = [...possibleDuplicates.values()].reduce((sum, n) => sum + n, 0);
-		const line = `${EVENTS} real events, ${deliveries.length} sandbox deliveries (${deliveries.filter((d) => d.ok).length} answered 2xx) + ${EVENTS * REDELIVERED} re-delivered copies → ${executions.length} executions (${listed} listed; ${failed} not successful), New Invoice: ${[...newInvoices.values()].reduce((sum, n) => sum + n, 0)} (${twice.length} events twice), Possible Duplicate: ${duplicateTotal} (same_document: ${sameDocument}), lost: ${lost.length}`;
+		const line = `${EVENTS} real events, ${deliveries.length} sandbox deliveries (${deliveries.filter((d) => d.ok).length} answered 2xx) + ${EVENTS * REDELIVERED} re-delivered copies → ${executions.length} executions (${failed} not successful), New Invoice: ${[...newInvoices.values()].reduce((sum, n) => sum + n, 0)} (${twice.length} events twice), Possible Duplicate: ${duplicateTotal} (same_document: ${sameDocument}), lost: ${lost.length}`;
 		figures.push(line);
 		log('queue-exactly-once', line);
 
