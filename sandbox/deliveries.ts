@@ -3,6 +3,12 @@
  * Signed webhook deliveries (spec: Events, Signature, Delivery rules): POST of the exact JSON bytes,
  * `X-Service-Signature` = lowercase hex HMAC-SHA256 of those bytes with the target's secret, HTTPS
  * only, 2xx within the timeout or it failed (D10), 3 retries with exponential backoff (D9).
+ *
+ * Every attempt ends by its deadline, whatever phase the request is in (queued for a pooled
+ * connection, connecting, waiting for headers, reading the body): a timer of the deliverer's own
+ * aborts it and the attempt is recorded as failed. Not AbortSignal.timeout: combined with
+ * AbortSignal.any its timer is only weakly held and a garbage collection can drop it, and undici's
+ * headersTimeout only starts once the request is written to a socket.
  */
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
@@ -39,6 +45,21 @@ export interface DeliverySettings {
 
 export const MAX_RETRIES = 3;
 
+/** undici's own header/body timeouts only back up the deliverer's deadline, which ends the attempt first. */
+const CLIENT_TIMEOUT_MARGIN_MS = 1_000;
+
+/** The reason an attempt is aborted at its deadline; its code is what the attempt records. */
+export class DeliveryTimeoutError extends Error {
+	static readonly code = 'DELIVERY_TIMEOUT';
+
+	readonly code = DeliveryTimeoutError.code;
+
+	constructor(timeoutMs: number) {
+		super(`no 2xx answer within ${timeoutMs} ms`);
+		this.name = 'DeliveryTimeoutError';
+	}
+}
+
 export function sign(body: Buffer, secret: string): string {
 	return createHmac('sha256', secret).update(body).digest('hex');
 }
@@ -54,7 +75,8 @@ export class Deliverer {
 
 	private closed = false;
 
-	private readonly closing = new AbortController();
+	/** The abort of every attempt in flight, so that close() ends them all. */
+	private readonly attemptAborts = new Set<AbortController>();
 
 	private readonly settings: () => DeliverySettings;
 
@@ -88,32 +110,47 @@ export class Deliverer {
 			if (this.closed) return;
 			const started = Date.now();
 			const record: DeliveryAttempt = { deliveryId, copy, event, documentId, url: target.url, webhookId: target.webhookId, attempt, at: new Date().toISOString(), ok: false, durationMs: 0 };
-			try {
-				const response = await request(target.url, {
-					method: 'POST',
-					body,
-					headers: {
-						'content-type': 'application/json',
-						'user-agent': 'DocumentExtractionSandbox/1.0',
-						'x-service-signature': signature,
-						'x-service-event': event,
-						'x-service-delivery': deliveryId,
-					},
-					dispatcher: this.agent,
-					headersTimeout: this.settings().deliveryTimeoutMs,
-					bodyTimeout: this.settings().deliveryTimeoutMs,
-					signal: AbortSignal.any([AbortSignal.timeout(this.settings().deliveryTimeoutMs), this.closing.signal]),
-				});
-				await response.body.dump();
-				record.status = response.statusCode;
-				record.ok = response.statusCode >= 200 && response.statusCode < 300;
-			} catch (error) {
-				record.error = (error as { code?: string }).code ?? (error as Error).name ?? 'error';
-			}
+			const outcome = await this.attempt(target.url, body, {
+				'content-type': 'application/json',
+				'user-agent': 'DocumentExtractionSandbox/1.0',
+				'x-service-signature': signature,
+				'x-service-event': event,
+				'x-service-delivery': deliveryId,
+			});
+			record.status = outcome.status;
+			record.error = outcome.error;
+			record.ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
 			record.durationMs = Date.now() - started;
 			this.attempts.push(record);
 			this.log({ kind: 'delivery', event, document_id: documentId, url: target.url, attempt, copy, status: record.status ?? null, error: record.error ?? null, ok: record.ok });
 			if (record.ok) return;
+		}
+	}
+
+	/** One POST; resolves with the status, or the error code, by the delivery timeout at the latest. */
+	private async attempt(url: string, body: Buffer, headers: Record<string, string>): Promise<{ status?: number; error?: string }> {
+		const timeoutMs = this.settings().deliveryTimeoutMs;
+		const abort = new AbortController();
+		this.attemptAborts.add(abort);
+		const deadline = setTimeout(() => abort.abort(new DeliveryTimeoutError(timeoutMs)), timeoutMs);
+		// Settles on the deadline or on close(), whether or not the client has settled by then.
+		const aborted = new Promise<{ error: string }>((resolve) => {
+			abort.signal.addEventListener('abort', () => resolve({ error: abort.signal.reason instanceof DeliveryTimeoutError ? DeliveryTimeoutError.code : 'AbortError' }), { once: true });
+		});
+		const sent = (async () => {
+			try {
+				const response = await request(url, { method: 'POST', body, headers, dispatcher: this.agent, headersTimeout: timeoutMs + CLIENT_TIMEOUT_MARGIN_MS, bodyTimeout: timeoutMs + CLIENT_TIMEOUT_MARGIN_MS, signal: abort.signal });
+				await response.body.dump();
+				return { status: response.statusCode };
+			} catch (error) {
+				return { error: (error as { code?: string }).code ?? (error as Error).name ?? 'error' };
+			}
+		})();
+		try {
+			return await Promise.race([sent, aborted]);
+		} finally {
+			clearTimeout(deadline);
+			this.attemptAborts.delete(abort);
 		}
 	}
 
@@ -129,7 +166,7 @@ export class Deliverer {
 
 	async close(): Promise<void> {
 		this.closed = true;
-		this.closing.abort();
+		for (const abort of this.attemptAborts) abort.abort();
 		// Pending backoffs end now; the loops see `closed` and stop.
 		for (const [timer, resolve] of this.timers) {
 			clearTimeout(timer);
@@ -137,6 +174,7 @@ export class Deliverer {
 		}
 		this.timers.clear();
 		await Promise.allSettled([...this.inFlight]);
-		await this.agent.close();
+		// Every attempt is aborted: nothing is left to finish, not even a connection still being made.
+		await this.agent.destroy();
 	}
 }

@@ -43,7 +43,13 @@ defaults
 	option http-buffer-request
 	timeout connect 5s
 	timeout client 60s
-	timeout server 60s
+	# A request is never held much longer than its sender waits (the service gives up after 5 s and
+	# retries): a process that does not answer within 30 s gets a 504, and a request that reached a
+	# live process is not sent again by the load balancer (no response-timeout in retry-on), so only
+	# the sender's retry repeats it. An aborted request still queued here is dropped.
+	timeout server 30s
+	timeout queue 5s
+	option abortonclose
 	timeout http-request 10s
 	# A busy process may take seconds to finish the TLS handshake of a health check and answer it;
 	# only a refused connection or a 503 should take it out, not a slow answer. A check connects
@@ -51,7 +57,7 @@ defaults
 	timeout check 5s
 	retries 3
 	option redispatch 1
-	retry-on conn-failure empty-response response-timeout 503
+	retry-on conn-failure empty-response 503
 
 frontend webhooks
 	bind 127.0.0.1:${args.port} ssl crt ${args.pemFile}

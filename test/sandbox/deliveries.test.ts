@@ -6,7 +6,9 @@
  * only, and the duplicate-delivery switch.
  */
 import { createServer as createHttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import {
@@ -303,6 +305,46 @@ describe('a receiver slower than deliveryTimeoutMs has failed (D10)', () => {
 			expect(receiver.to(path)).toHaveLength(2);
 		} finally {
 			await sandbox.close();
+		}
+	});
+});
+
+describe('every attempt ends at the delivery timeout, whatever phase it is in (D10)', () => {
+	it('an endpoint that never completes the TLS handshake: 4 attempts, each ended by the timeout, with garbage collections in between', async () => {
+		// The connection is never established, so no timeout of the HTTP client runs yet (headers are
+		// timed once a request is written); collections run meanwhile, as in a busy process, so that a
+		// deadline held only weakly would be dropped and the attempt would hang.
+		setFlagsFromString('--expose-gc');
+		const collectGarbage = runInNewContext('gc') as () => void;
+		const sockets: Socket[] = [];
+		const silent = createTcpServer((socket) => {
+			sockets.push(socket);
+			socket.on('data', () => undefined);
+		});
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+		const sandbox = await startTestSandbox({ retryBaseMs: 20, deliveryTimeoutMs: 300, reviewDelayMs: 60_000 });
+		let collecting = true;
+		const collector = (async () => {
+			while (collecting) {
+				collectGarbage();
+				await sleep(10);
+			}
+		})();
+		try {
+			const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}/silent`;
+			await register(sandbox, A.apiKey, { url, events: ['document.verified'], secret: 'silent-secret' });
+			const submitted = await submitForReview(sandbox, A.apiKey);
+			await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
+			await settled(sandbox, submitted.document_id, 1);
+			const attempts = sandbox.deliveries().filter((attempt) => attempt.documentId === submitted.document_id);
+			expect(attempts.map((attempt) => [attempt.attempt, attempt.ok, attempt.status, attempt.error])).toEqual([1, 2, 3, 4].map((n) => [n, false, undefined, 'DELIVERY_TIMEOUT']));
+			expect(sockets.length).toBeGreaterThanOrEqual(4);
+		} finally {
+			collecting = false;
+			await collector;
+			await sandbox.close();
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => silent.close(() => resolve()));
 		}
 	});
 });
