@@ -7,8 +7,13 @@
 // (`retries`, `option redispatch`, `retry-on`); what the load balancer does not absorb, the sandbox's
 // retries carry: every attempt ends within the delivery timeout, and the backoff (from 2 s: retries
 // 7, 16 and 29 s after a first attempt that timed out) outlasts the failover, which takes HAProxy a
-// few seconds. So every delivery ends with a 2xx, and every event runs exactly once (executions
-// counted per document_id).
+// few seconds. So every delivery ends with a 2xx, and every event runs (executions counted per
+// document_id). The trigger runs as recommended for queue mode, Ignore Duplicates off: n8n answers a
+// delivery only once it has queued the run, so a process killed before that leaves the delivery
+// unanswered and it is delivered again, never lost. A run that was queued but whose answer died with
+// the process can then run a second time: counted here, and absorbed downstream by Check Invoice
+// Duplicate (queue-exactly-once.test.ts). With Ignore Duplicates on, the trigger answers before n8n
+// queues the run, and a kill in between loses the event (docs/queue-mode.md).
 // With the recommended balancing (hash of X-Service-Signature); another mode can be added to the
 // list (webhook1 is then started again and HAProxy takes it back in first). Figures go to the log.
 
@@ -75,7 +80,7 @@ describe('a webhook process killed during a stream of real deliveries', () => {
 	});
 
 	for (const balance of ['signature'] as Balance[]) {
-		it(`balance ${balance}: ${EVENTS} events, webhook1 SIGKILLed before event ${KILL_AT + 1}: every delivery ends acknowledged, every event runs exactly once`, async () => {
+		it(`balance ${balance}: ${EVENTS} events, webhook1 SIGKILLed before event ${KILL_AT + 1}: every delivery ends acknowledged, every event runs, none lost (Ignore Duplicates off)`, async () => {
 			const { stack, sandbox, account } = fixture;
 			const [webhook1] = stack.webhooks;
 			if (!webhook1.isRunning()) {
@@ -84,7 +89,7 @@ describe('a webhook process killed during a stream of real deliveries', () => {
 				await eventually('HAProxy takes webhook1 back', async () => stateChanges('webhook1', 'UP'), (n) => n > upBefore, 30_000);
 			}
 			if (stack.lb.balance() !== balance) await stack.lb.setBalance(balance);
-			const trigger = await activeTrigger(fixture, `queue failover (${balance})`);
+			const trigger = await activeTrigger(fixture, `queue failover (${balance})`, { ignoreDuplicates: false });
 			// n8n answers the activation, and both processes serve the path, before the trigger's
 			// registration has reached the service; an event finished before it exists is sent nowhere.
 			await eventually(
@@ -162,7 +167,9 @@ describe('a webhook process killed during a stream of real deliveries', () => {
 			expect(ids.filter((id) => !attempts.some((attempt) => attempt.documentId === id)), 'events without any finished delivery attempt').toEqual([]);
 			expect(undelivered, 'events the sandbox could not deliver (no 2xx in 1 try + 3 retries)').toEqual([]);
 			expect(lost(result.runs, ids), 'events that never ran').toEqual([]);
-			expect(duplicates(result.runs), 'events that ran more than once').toBe(0);
+			// A second run only for an event whose delivery met the kill: never more than two, never many.
+			expect(Math.max(...result.runs.values()), 'runs of one event').toBeLessThanOrEqual(2);
+			expect(duplicates(result.runs), 'events that ran twice').toBeLessThanOrEqual(retriedByHaproxy.length + attempts.filter((attempt) => attempt.attempt > 1).length);
 			expect(result.failed).toBe(0);
 		});
 	}

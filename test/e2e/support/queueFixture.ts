@@ -60,8 +60,9 @@ export async function waitForPublicWebhook(stack: QueueStack, path: string): Pro
 }
 
 /** An active workflow started by the review trigger (registered at the sandbox on activation). */
-export async function activeTrigger(fixture: QueueFixture, name: string): Promise<{ id: string; path: string; url: string }> {
-	const definition = triggerWorkflow({ name, trigger: reviewTriggerNode(fixture.account.credential) });
+export async function activeTrigger(fixture: QueueFixture, name: string, options: Record<string, unknown> = {}): Promise<{ id: string; path: string; url: string }> {
+	const trigger = reviewTriggerNode(fixture.account.credential);
+	const definition = triggerWorkflow({ name, trigger: { ...trigger, parameters: { ...(trigger.parameters as Record<string, unknown>), options } } });
 	const { id } = await fixture.stack.client.createWorkflow(definition);
 	const path = `${definition.webhookId}/webhook`;
 	await fixture.stack.client.activateWorkflow(id);
