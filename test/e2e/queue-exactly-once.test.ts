@@ -30,7 +30,7 @@ import {
 } from '../../local-n8n/index.ts';
 import { approveReviewOf, invoiceFile } from './support/laterInvoices.ts';
 import { allExecutions, deliverCopy, signedHeaders, sleep, TRIGGER_NODE } from './support/queueDeliveries.ts';
-import { startQueueFixture, stopQueueFixture, waitForPublicWebhook, type QueueFixture } from './support/queueFixture.ts';
+import { startQueueFixture, stopQueueFixture, waitForPublicWebhook, waitForRegistration, type QueueFixture } from './support/queueFixture.ts';
 import { holdTableLock, insertsWaitingOn, type TableLock } from './support/tableLock.ts';
 
 const EXECUTIONS_TABLE = 'execution_entity';
@@ -52,6 +52,7 @@ async function activeWorkflow(name: string, trigger: NodeSpec, nodes: NodeSpec[]
 	const path = `${definition.webhookId}/webhook`;
 	await stack.client.activateWorkflow(id);
 	await waitForPublicWebhook(stack, path);
+	await waitForRegistration(fixture, `${stack.publicUrl}/webhook/${path}`);
 	return { id, path };
 }
 

@@ -7,8 +7,10 @@
 
 import {
 	createExtractRouteWorkflow,
+	eventually,
 	makeTmpDir,
 	reviewTriggerNode,
+	sandboxState,
 	sandboxCredential,
 	startQueueStack,
 	startSandboxInProcess,
@@ -67,7 +69,23 @@ export async function activeTrigger(fixture: QueueFixture, name: string, options
 	const path = `${definition.webhookId}/webhook`;
 	await fixture.stack.client.activateWorkflow(id);
 	await waitForPublicWebhook(fixture.stack, path);
-	return { id, path, url: `${fixture.stack.publicUrl}/webhook/${path}` };
+	const url = `${fixture.stack.publicUrl}/webhook/${path}`;
+	await waitForRegistration(fixture, url);
+	return { id, path, url };
+}
+
+/**
+ * Resolves once the sandbox holds a registration for `url`. n8n answers the activation, and serves the
+ * path, before the trigger's registration has reached the service; an event finished before then is
+ * sent nowhere (correct service behaviour), so a test that makes events waits for this first.
+ */
+export async function waitForRegistration(fixture: QueueFixture, url: string): Promise<void> {
+	await eventually(
+		`the sandbox holds the registration of ${url}`,
+		async () => (await sandboxState(fixture.sandbox.url)).webhooks.some((webhook) => webhook.url === url),
+		(held) => held,
+		30_000,
+	);
 }
 
 /**
