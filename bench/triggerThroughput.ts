@@ -60,8 +60,7 @@ export const TRIGGER_VERSION = 1.1;
 
 /** Creates and activates a workflow started by our trigger; returns its id and webhook path. */
 export async function activeTriggerWorkflow(context: BenchContext, name: string, options: Record<string, unknown> = {}, typeVersion = TRIGGER_VERSION) {
-	const trigger = reviewTriggerNode(context.enterprise.credential);
-	trigger.typeVersion = typeVersion;
+	const trigger = reviewTriggerNode(context.enterprise.credential, undefined, typeVersion);
 	trigger.parameters = { ...(trigger.parameters as Record<string, unknown>), options };
 	const definition = triggerWorkflow({ name, trigger });
 	const workflow = await context.stack.client.createWorkflow(definition);
