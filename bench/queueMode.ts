@@ -95,7 +95,7 @@ async function workerUploadMemory(context: BenchContext, stack: QueueStack, roun
 			ratio: null,
 			target: 'the upload itself adds little',
 			pass: null,
-			notes: `reading the 100 MB file into the database alone: +${(readOnly / MiB).toFixed(1)} MiB (median); n8n's database mode reads the whole row back into one buffer for the upload (N1)`,
+			notes: `reading the 100 MB file into the database alone: +${(readOnly / MiB).toFixed(1)} MiB (median); n8n's database mode reads the whole row back into one buffer for the upload (docs/spec-decisions.md#n1)`,
 		},
 	];
 }

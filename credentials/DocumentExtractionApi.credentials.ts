@@ -79,7 +79,7 @@ export class DocumentExtractionApi implements ICredentialType {
 		},
 	};
 
-	// The spec has no "whoami" operation (decision D15): a status lookup of an id that cannot exist
+	// The spec has no "whoami" operation (docs/spec-decisions.md#d15): a status lookup of an id that cannot exist
 	// answers 401 for a wrong key and 404 for an accepted key, so only 401/403 and errors fail the test.
 	test: ICredentialTestRequest = {
 		request: {

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
-/** The sandbox's settings and the service's limits (spec: Limits; D20: 1 MB = 1,048,576 bytes). */
+/** The sandbox's settings and the service's limits (spec: Limits; docs/spec-decisions.md#d20: 1 MB = 1,048,576 bytes). */
 import { readFileSync } from 'node:fs';
 
 // The tiers are the nodes' (a type-only import: nothing of nodes/ is loaded at run time).
@@ -15,13 +15,13 @@ export const TIERS: Record<Tier, { maxFileBytes: number; requestsPerMinute: numb
 	enterprise: { maxFileBytes: 100 * MEBIBYTE, requestsPerMinute: null },
 };
 
-/** Spec: confidence above 95% is verified automatically; exactly 0.95 goes to review (D2). */
+/** Spec: confidence above 95% is verified automatically; exactly 0.95 goes to review (docs/spec-decisions.md#d2). */
 export const AUTO_VERIFY_THRESHOLD = 0.95;
 
 export interface AccountConfig {
 	apiKey: string;
 	tier: Tier;
-	/** Signs deliveries to a document's own webhook_url (D13). */
+	/** Signs deliveries to a document's own webhook_url (docs/spec-decisions.md#d13). */
 	signingSecret?: string;
 }
 
@@ -38,9 +38,9 @@ export interface SandboxOptions {
 	processingDelayMs?: number;
 	/** Files above this size are answered `processing` (large files take a while). */
 	processingThresholdBytes?: number;
-	/** Base of the exponential backoff between delivery attempts (D9). */
+	/** Base of the exponential backoff between delivery attempts (docs/spec-decisions.md#d9). */
 	retryBaseMs?: number;
-	/** A delivery without a 2xx within this time has failed (spec: 5 s; D10). */
+	/** A delivery without a 2xx within this time has failed (spec: 5 s; docs/spec-decisions.md#d10). */
 	deliveryTimeoutMs?: number;
 	/** Deliver every event twice, so receivers' duplicate handling can be tested. */
 	duplicateDeliveries?: boolean;

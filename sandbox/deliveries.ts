@@ -2,7 +2,7 @@
 /**
  * Signed webhook deliveries (spec: Events, Signature, Delivery rules): POST of the exact JSON bytes,
  * `X-Service-Signature` = lowercase hex HMAC-SHA256 of those bytes with the target's secret, HTTPS
- * only, 2xx within the timeout or it failed (D10), 3 retries with exponential backoff (D9).
+ * only, 2xx within the timeout or it failed (docs/spec-decisions.md#d10), 3 retries with exponential backoff (#d9).
  *
  * Every attempt ends by its deadline, whatever phase the request is in (queued for a pooled
  * connection, connecting, waiting for headers, reading the body): a timer of the deliverer's own

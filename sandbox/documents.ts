@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
 /**
- * The document lifecycle: processing → verified or needs_review (D2, D5, D6), a review approved or
+ * The document lifecycle: processing → verified or needs_review (docs/spec-decisions.md#d2, #d5, #d6), a review approved or
  * rejected (by the control API or, for approval, by itself after reviewDelayMs), and the webhook
- * deliveries each transition sends (D6, D8, D13).
+ * deliveries each transition sends (docs/spec-decisions.md#d6, #d8, #d13).
  */
 import { AUTO_VERIFY_THRESHOLD } from './config.ts';
 import type { DeliveryTarget } from './deliveries.ts';
@@ -34,7 +34,7 @@ function targetsFor(state: SandboxState, document: DocumentRecord, event: string
 	for (const webhook of state.store.webhooks.values()) {
 		if (webhook.accountId === document.accountId && webhook.events.includes(event)) targets.push({ url: webhook.url, secret: webhook.secret, webhookId: webhook.id });
 	}
-	// D13: the document's own webhook_url, signed with the account secret, once per URL.
+	// docs/spec-decisions.md#d13: the document's own webhook_url, signed with the account secret, once per URL.
 	if (document.webhookUrl && !targets.some((target) => target.url === document.webhookUrl)) {
 		targets.push({ url: document.webhookUrl, secret: state.accountsById.get(document.accountId)?.signingSecret ?? state.defaultSecret });
 	}
@@ -60,7 +60,7 @@ function sendToReview(state: SandboxState, document: DocumentRecord): void {
 	schedule(state, document, state.settings.reviewDelayMs, () => approve(state, document, undefined));
 }
 
-/** D2/D6: strictly above 0.95 is verified by the AI; otherwise a person reviews it. */
+/** docs/spec-decisions.md#d2/D6: strictly above 0.95 is verified by the AI; otherwise a person reviews it. */
 export function decide(state: SandboxState, document: DocumentRecord): void {
 	if (document.confidence > AUTO_VERIFY_THRESHOLD) {
 		document.state = 'verified';
@@ -82,8 +82,8 @@ function finishProcessing(state: SandboxState, document: DocumentRecord): void {
 		decide(state, document);
 		// decide() changed the state; the cast stops TypeScript narrowing it to 'processing' still.
 		if ((document.state as DocumentState) === 'verified' && document.webhookUrl) {
-			// D6: the verified result of a processed document goes to its own webhook_url only, signed
-			// per D13 (with the registration's secret when that URL is registered for the event).
+			// docs/spec-decisions.md#d6: the verified result of a processed document goes to its own webhook_url only, signed
+			// per docs/spec-decisions.md#d13 (with the registration's secret when that URL is registered for the event).
 			const ownUrl = targetsFor(state, document, 'document.verified').filter((target) => target.url === document.webhookUrl);
 			state.deliverer.deliver('document.verified', document.id, verifiedPayload(document), ownUrl);
 		}
@@ -124,7 +124,7 @@ export function reject(state: SandboxState, document: DocumentRecord, reason: st
 	document.dueAt = undefined;
 	state.store.save();
 	state.log({ kind: 'transition', document_id: document.id, to: 'rejected' });
-	// D8
+	// docs/spec-decisions.md#d8
 	const payload = {
 		event: 'document.rejected',
 		timestamp: new Date().toISOString(),

@@ -1,5 +1,5 @@
 /**
- * What the sandbox "extracts". JSON and CSV invoices are parsed (D19); PDF, JPG and PNG give a result
+ * What the sandbox "extracts". JSON and CSV invoices are parsed (docs/spec-decisions.md#d19); PDF, JPG and PNG give a result
  * derived from the file's SHA-256, so the same file always gives the same invoice and confidence.
  */
 import type { UploadedFile } from './multipart.ts';
@@ -20,7 +20,7 @@ export interface ExtractedData {
 }
 
 export interface ExtractionResult {
-	/** undefined: the bytes do not match the declared type (the document will fail, D5). */
+	/** undefined: the bytes do not match the declared type (the document will fail, docs/spec-decisions.md#d5). */
 	data?: ExtractedData;
 	/** Confidence the file asks for (JSON `confidence`), if any. */
 	requestedConfidence?: number;
@@ -39,7 +39,7 @@ const BY_MIME: Record<string, DocumentKind> = {
 	'application/csv': 'csv',
 };
 
-/** The type from the file name's extension, else from the part's content type (decision D22). */
+/** The type from the file name's extension, else from the part's content type (docs/spec-decisions.md#d22). */
 export function documentKind(fileName: string, contentType: string): DocumentKind | undefined {
 	const extension = fileName.includes('.') ? fileName.split('.').pop()?.toLowerCase() : undefined;
 	if (extension && BY_EXTENSION[extension]) return BY_EXTENSION[extension];
@@ -128,7 +128,7 @@ function splitCsvLine(line: string): string[] {
 	return cells.map((value) => value.trim());
 }
 
-/** D19: a header row with description, quantity, unit_price, amount (+ optional invoice columns, read from the first row). */
+/** docs/spec-decisions.md#d19: a header row with description, quantity, unit_price, amount (+ optional invoice columns, read from the first row). */
 function fromCsv(content: Buffer): ExtractedData | undefined {
 	const lines = content.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/).filter((line) => line.trim() !== '');
 	if (lines.length < 2) return undefined;

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
-/** Small response and body helpers. Error bodies follow D3. */
+/** Small response and body helpers. Error bodies follow docs/spec-decisions.md#d3. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Extra response headers (rate-limit headers, Retry-After). */
@@ -11,7 +11,7 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 	response.end(text);
 }
 
-/** D3: `{"success": false, "error": {"code", "message"}}`. */
+/** docs/spec-decisions.md#d3: `{"success": false, "error": {"code", "message"}}`. */
 export function sendError(response: ServerResponse, status: number, code: string, message: string, headers: ResponseHeaders = {}): void {
 	sendJson(response, status, { success: false, error: { code, message } }, headers);
 }

@@ -1,4 +1,4 @@
-/** The per-key rate limit of the tiers (D11): a fixed window of settings.minuteMs per account. */
+/** The per-key rate limit of the tiers (docs/spec-decisions.md#d11): a fixed window of settings.minuteMs per account. */
 import { TIERS } from './config.ts';
 import type { Account, SandboxState } from './state.ts';
 

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 import type { DocumentKind, ExtractedData } from './extraction.ts';
 
-/** Internal states; `rejected` is reported as `failed` by the status endpoint (D7). */
+/** Internal states; `rejected` is reported as `failed` by the status endpoint (docs/spec-decisions.md#d7). */
 export type DocumentState = 'processing' | 'needs_review' | 'verified' | 'failed' | 'rejected';
 
 export interface DocumentRecord {

@@ -164,7 +164,7 @@ export class DocumentExtractionTrigger implements INodeType {
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
-				// The spec has no unregister operation (D18): forget the registration locally. The memory of
+				// The spec has no unregister operation (docs/spec-decisions.md#d18): forget the registration locally. The memory of
 				// received events stays, so events of the old registration are not run twice.
 				delete staticDataOf(this).registration;
 				return true;
@@ -212,7 +212,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		// Answer here, before n8n queues the run. n8n saves the static data (the memory of accepted
 		// deliveries above) when the webhook call is answered; a deferred "onReceived" answer comes only
 		// after the run has started, and starting it clears n8n's "static data changed" flag, so the
-		// memory would never be saved and a copy arriving after a restart would run again (N6). The
+		// memory would never be saved and a copy arriving after a restart would run again (docs/spec-decisions.md#n6). The
 		// price: a process dying between this answer and the queuing loses the event.
 		this.getResponseObject().status(200).json({ received: true, started: true });
 		return { noWebhookResponse: true, workflowData };

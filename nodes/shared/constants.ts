@@ -1,7 +1,7 @@
 /** Name of the credential type both nodes use. */
 export const CREDENTIAL_TYPE = 'documentExtractionApi';
 
-/** Webhook events of the spec's Events table (D16: no others exist). */
+/** Webhook events of the spec's Events table (docs/spec-decisions.md#d16: no others exist). */
 export const WEBHOOK_EVENTS = ['document.verified', 'document.rejected'] as const;
 
 /** Header carrying the delivery signature (compared case-insensitively, as HTTP headers are). */

@@ -1,5 +1,5 @@
 /**
- * Webhook payloads (spec Events; D8 for document.rejected) as output items, through the same invoice
+ * Webhook payloads (spec Events; docs/spec-decisions.md#d8 for document.rejected) as output items, through the same invoice
  * mapping as the action node. Every field may be missing: the nodes read what is there.
  */
 import type { IDataObject } from 'n8n-workflow';

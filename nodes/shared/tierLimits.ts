@@ -1,6 +1,6 @@
 /**
  * Per-tier limits of the spec's Limits table, used for checks before any request is sent.
- * Megabytes are binary (D20): the larger reading, so that a file the service accepts is never refused here.
+ * Megabytes are binary (docs/spec-decisions.md#d20): the larger reading, so that a file the service accepts is never refused here.
  */
 export type Tier = 'pilot' | 'growth' | 'enterprise';
 

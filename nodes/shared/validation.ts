@@ -1,6 +1,6 @@
 /** Pure checks on user input, run before any request is sent. */
 
-/** D4: `doc_` + 1..120 URL-safe characters. Nothing that could change the request path. */
+/** docs/spec-decisions.md#d4: `doc_` + 1..120 URL-safe characters. Nothing that could change the request path. */
 const DOCUMENT_ID_PATTERN = /^doc_[A-Za-z0-9_-]{1,120}$/;
 
 export function documentIdProblem(value: unknown): string | undefined {

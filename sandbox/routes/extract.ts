@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- a server outside n8n: plain errors */
-/** POST /v1/extract: a multipart upload with the file in `file` (D1), answered per the document's first state. */
+/** POST /v1/extract: a multipart upload with the file in `file` (docs/spec-decisions.md#d1), answered per the document's first state. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { TIERS } from '../config.ts';

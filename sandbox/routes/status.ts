@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
-/** GET /v1/status/{doc_id}: a document of the caller's account (D7, D14). */
+/** GET /v1/status/{doc_id}: a document of the caller's account (docs/spec-decisions.md#d7, #d14). */
 import type { ServerResponse } from 'node:http';
 
 import { humanDuration, sendError, sendJson, type ResponseHeaders } from '../http.ts';

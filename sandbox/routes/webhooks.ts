@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
-/** POST /webhooks/register: an HTTPS endpoint, its events and its signing secret (D16). */
+/** POST /webhooks/register: an HTTPS endpoint, its events and its signing secret (docs/spec-decisions.md#d16). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { BodyTooLargeError, isHttpsUrl, readSmallBody, sendError, sendJson, type ResponseHeaders } from '../http.ts';

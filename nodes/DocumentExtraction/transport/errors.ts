@@ -1,6 +1,6 @@
 /**
  * Turns a failed answer of the service into a message that says what to do. The service's error
- * body (shape not shown in the spec, D3) is shown whatever its shape.
+ * body (shape not shown in the spec, docs/spec-decisions.md#d3) is shown whatever its shape.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -1,6 +1,6 @@
 /**
- * The document upload (D1: multipart/form-data, field "file"), holding as little of the file in memory
- * as n8n's binary storage allows (N1):
+ * The document upload (docs/spec-decisions.md#d1: multipart/form-data, field "file"), holding as little of the file in memory
+ * as n8n's binary storage allows (docs/spec-decisions.md#n1):
  * - filesystem (and object-store) mode: streamed from the stored file, never read whole;
  * - database mode: n8n reads the whole row into one Buffer even for a stream, so the node takes that
  *   Buffer once and sends it, and hashes it, without asking the database again;

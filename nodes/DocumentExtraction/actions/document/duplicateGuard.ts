@@ -1,5 +1,5 @@
 /**
- * Duplicate-submission guard (N10, N12): a file whose content this workflow already submitted is not
+ * Duplicate-submission guard (docs/spec-decisions.md#n10, #n12): a file whose content this workflow already submitted is not
  * extracted again, also when executions on several queue-mode workers submit it at the same moment.
  * Membership lives in n8n's deduplication store (scope "workflow", the SHA-256 of the content); the
  * earlier document_id is remembered in the workflow's static data.
@@ -17,7 +17,7 @@ const REMEMBERED_SUBMISSIONS = 1000;
 
 /**
  * Long enough for every contender that read the store before our write to have written too (a read
- * and its write are one database round trip each); N12 explains why this makes one claim survive.
+ * and its write are one database round trip each); docs/spec-decisions.md#n12 explains why this makes one claim survive.
  */
 export const SETTLE_MS = 1000;
 export const MAX_ROUNDS = 6;
@@ -91,7 +91,7 @@ function isConcurrentFirstWrite(error: unknown): boolean {
 }
 
 /**
- * Claim and confirm (N12) of one store entry (`entryKey`, e.g. the content key). Every write carries
+ * Claim and confirm (docs/spec-decisions.md#n12) of one store entry (`entryKey`, e.g. the content key). Every write carries
  * the entry together with this contender's claim (`<claimPrefix>:<nonce>`); a write whose snapshot
  * already held the entry means someone else claimed first. After the settle delay the contender
  * writes both again: if its claim is still there it won; if the entry is there without its claim,

@@ -1,5 +1,5 @@
 /**
- * The outputs of Extract (N9), as one rule from which the node's `outputs` expression, the output
+ * The outputs of Extract (docs/spec-decisions.md#n9), as one rule from which the node's `outputs` expression, the output
  * indexes and the router's output count all follow. Without waiting: Verified | Needs Review (also
  * documents still processing). With Wait for Review: Verified | Rejected | Timed Out. The duplicate
  * guard adds Already Submitted; Detect Same Invoice (without waiting) adds Possible Duplicate last.

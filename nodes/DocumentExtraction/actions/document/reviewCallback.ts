@@ -1,5 +1,5 @@
 /**
- * Extract and wait for review (N9), the resume side: the service's delivery to the waiting
+ * Extract and wait for review (docs/spec-decisions.md#n9), the resume side: the service's delivery to the waiting
  * execution's resume URL. Only a delivery signed with the account's signing secret, for the document
  * this execution waits for, resumes it; anything else is answered and the execution keeps waiting.
  */

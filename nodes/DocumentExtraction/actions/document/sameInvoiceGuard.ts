@@ -4,7 +4,7 @@
  * number normalised, total as tie-breaker; see invoiceIdentity.ts). Extract's Detect Same Invoice
  * and the Check Invoice Duplicate operation share it: membership lives in n8n's deduplication store
  * next to the file-content guard (scope "workflow", keys "invoice:…"), claimed and confirmed as the
- * content is (N12); the earlier document_id is remembered in the workflow's static data, kept for
+ * content is (docs/spec-decisions.md#n12); the earlier document_id is remembered in the workflow's static data, kept for
  * production runs.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';

@@ -1,5 +1,5 @@
 /**
- * Extract and wait for review (N9), the execute side. The document is uploaded with this
+ * Extract and wait for review (docs/spec-decisions.md#n9), the execute side. The document is uploaded with this
  * execution's resume URL as its webhook_url, and the execution is put to wait the way n8n's Wait and
  * send-and-wait nodes do: nothing is held while a reviewer works. The review callback (see
  * reviewCallback.ts) verifies the delivery and resumes the execution.
