@@ -180,12 +180,14 @@ describe('Hold Invoices Not Ready to Post in a real n8n', () => {
 			if (!document) await new Promise((resolve) => setTimeout(resolve, 300));
 		}
 		expect(document?.state).toBe('needs_review');
-		const [listed] = await stack.client.waitForExecutions(workflow.id, 1);
-		for (let attempt = 0; attempt < 100 && (await stack.client.listExecutions(workflow.id))[0]?.status !== 'waiting'; attempt++) {
-			await new Promise((resolve) => setTimeout(resolve, 300));
+		let waiting: { id: string; status?: string } | undefined;
+		for (let attempt = 0; attempt < 200 && !waiting; attempt++) {
+			waiting = (await stack.client.listExecutions(workflow.id)).find((execution) => execution.status === 'waiting');
+			if (!waiting) await new Promise((resolve) => setTimeout(resolve, 300));
 		}
+		expect(waiting, 'the execution waits for the review').toBeDefined();
 		await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, { corrections: { amounts: { total: '1.785,00' } } });
-		const execution = await stack.client.waitForExecution(listed.id, { timeoutMs: 60_000 });
+		const execution = await stack.client.waitForExecution(waiting!.id, { timeoutMs: 60_000 });
 		expect(execution.status).toBe('success');
 		expect(nodeJson(execution, 'Post')).toEqual([]);
 		expect(nodeJson(execution, 'Held')).toEqual([
