@@ -10,7 +10,7 @@ export const outputModeProperty: INodeProperties = {
 			name: 'Simplified',
 			value: 'simplified',
 			description:
-				'One item per document with flat fields: vendor, invoice_date, invoice_no, subtotal, tax, total, line_items, checks',
+				'One item per document with flat fields: vendor, invoice_date, invoice_no, currency, subtotal, tax, total, line_items, checks, ready_to_post, not_ready_because',
 		},
 		{
 			name: 'Split Line Items',
@@ -20,7 +20,7 @@ export const outputModeProperty: INodeProperties = {
 		{
 			name: 'Raw',
 			value: 'raw',
-			description: "The service's response, untouched",
+			description: "The service's response, untouched, with currency, ready_to_post and not_ready_because beside it",
 		},
 	],
 	default: 'simplified',

@@ -103,6 +103,9 @@ describe('The editor in a real browser', () => {
 
 		// The node's parameter panel.
 		await visible(page.getByText('Input Binary Field'), 'the Extract parameters ("Input Binary Field")');
+		// A new node is version 1.1: the hold option and what ready_to_post means are on the panel.
+		await visible(page.getByText('Hold Invoices Not Ready to Post'), 'the option "Hold Invoices Not Ready to Post"');
+		await visible(page.getByText(/Every invoice comes out with/), 'the notice explaining ready_to_post');
 		const resources = await dropdownOptions(page, 'resource');
 		expect(resources).toEqual(expect.arrayContaining(['Document', 'Webhook']));
 		const operations = await dropdownOptions(page, 'operation');
@@ -145,6 +148,7 @@ describe('The editor in a real browser', () => {
 		await (await visible(check, 'the action "Check whether an invoice is a duplicate"')).click();
 
 		await visible(page.getByText(/share one memory of invoices/), 'the Check Invoice Duplicate notice');
+		await visible(page.getByText('Hold Invoices Not Ready to Post'), 'the option "Hold Invoices Not Ready to Post" of Check Invoice Duplicate');
 		const credentialSelects = page.locator('[data-test-id="node-credentials-select"]');
 		expect(await credentialSelects.count()).toBe(0);
 		await page.screenshot({ path: join(artifacts, 'editor-check-invoice-duplicate.png') });
