@@ -85,12 +85,14 @@ const NO_WHOLE_INVOICE =
 export function readinessOfItem(json: IDataObject): ReadyToPost & { currency: string | null } {
 	const status = statusOf(json);
 	const extracted = extractedOfItem(json);
+	const carriedReasons = Array.isArray(json.not_ready_because)
+		? json.not_ready_because.filter((reason): reason is string => typeof reason === 'string')
+		: [];
 	let result: ReadyToPost & { currency: string | null };
 	if (extracted) {
 		result = { currency: invoiceCurrency(extracted).currency, ...readyToPost(status, simplifyInvoice(extracted), extracted) };
 	} else {
 		// A Split Line Items row: one line only; its document's verdict travels on every row.
-		const carriedReasons = Array.isArray(json.not_ready_because) ? json.not_ready_because.filter((reason) => typeof reason === 'string') : [];
 		const carriedReady = json.ready_to_post === true && carriedReasons.length === 0 && status === 'verified';
 		const splitRow = typeof json.line_count === 'number';
 		result = {
@@ -100,8 +102,8 @@ export function readinessOfItem(json: IDataObject): ReadyToPost & { currency: st
 		};
 	}
 	if (json.ready_to_post === false && result.ready_to_post) {
-		const carried = Array.isArray(json.not_ready_because) ? json.not_ready_because.filter((reason) => typeof reason === 'string') : [];
-		result = { ...result, ready_to_post: false, not_ready_because: carried.length > 0 ? carried : ['An earlier step marked this invoice as not ready to post.'] };
+		const reasons = carriedReasons.length > 0 ? carriedReasons : ['An earlier step marked this invoice as not ready to post.'];
+		result = { ...result, ready_to_post: false, not_ready_because: reasons };
 	}
 	return result;
 }

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { withinACent } from './cents.ts';
 import { invoiceCurrency } from './invoiceCurrency.ts';
-import type { InvoiceChecks, LineItem, SimplifiedInvoice } from './invoiceMapping.ts';
+import type { LineItem, SimplifiedInvoice } from './invoiceMapping.ts';
 
 export interface ReadyToPost {
 	ready_to_post: boolean;
@@ -16,7 +16,8 @@ export interface ReadyToPost {
 	not_ready_because: string[];
 }
 
-type InvoiceForReadiness = Omit<SimplifiedInvoice, 'checks' | 'currency'> & { checks: InvoiceChecks };
+/** The mapped invoice; its currency is judged from the extracted data (invoiceCurrency.ts). */
+type InvoiceForReadiness = Omit<SimplifiedInvoice, 'currency'>;
 
 function asObject(value: unknown): IDataObject | null {
 	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : null;
@@ -48,7 +49,6 @@ function lineList(numbers: number[]): string {
 	return `Lines ${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
 }
 
-const AMOUNT_LABELS = { subtotal: 'subtotal', tax: 'tax', total: 'total' } as const;
 const LINE_LABELS = { quantity: 'quantity', unit_price: 'unit price', amount: 'amount' } as const;
 
 function notVerifiedReason(status: string | null): string {
@@ -78,8 +78,8 @@ function amountReasons(invoice: InvoiceForReadiness, rawAmounts: IDataObject): s
 		const sent = rawAmounts[field];
 		reasons.push(
 			isPresent(sent)
-				? `The ${AMOUNT_LABELS[field]} ${JSON.stringify(sent)} could not be read as an exact number: enter it from the original invoice.`
-				: `The ${AMOUNT_LABELS[field]} is missing: enter it from the original invoice (a missing tax is 0 only if the invoice says so).`,
+				? `The ${field} ${JSON.stringify(sent)} could not be read as an exact number: enter it from the original invoice.`
+				: `The ${field} is missing: enter it from the original invoice (a missing tax is 0 only if the invoice says so).`,
 		);
 	}
 	return reasons;

@@ -66,6 +66,10 @@ describe('readinessOfItem (Check Invoice Duplicate passes items through with a v
 		});
 	});
 
+	it('marked not ready without a reason: still not ready, and says an earlier step held it', () => {
+		expect(readinessOfItem({ ...simplified, ready_to_post: false }).not_ready_because).toEqual(['An earlier step marked this invoice as not ready to post.']);
+	});
+
 	it('a Split Line Items row: its verdict is kept; without one it is not ready', () => {
 		const row = { document_id: 'doc_1', status: 'verified', vendor: 'Acme', invoice_no: 'INV-1', total: 119, line_number: 1, line_count: 1, currency: 'EUR' };
 		expect(readinessOfItem({ ...row, ready_to_post: true, not_ready_because: [] })).toEqual({ currency: 'EUR', ready_to_post: true, not_ready_because: [] });
