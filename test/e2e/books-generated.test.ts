@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // Property-style, in a real n8n: generated invoices (seeded: 1–80 lines, decimal quantities, unit
 // prices with 4 decimals, discount lines, zero, single and mixed tax, credit notes, several currencies
 // and none, missing or unreadable fields; test/unit/accounting/generatedInvoices.ts) go through both
