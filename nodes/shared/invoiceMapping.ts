@@ -1,9 +1,15 @@
 /**
  * One mapping from the service's extracted-data object (extracted_json in responses, data in webhook
  * payloads) to flat, ready-to-map n8n fields. Used by the action node and the trigger alike.
- * Rules: numbers stay numbers, zero stays zero, a missing field is null (never dropped).
+ * Rules: numbers stay numbers, zero stays zero, a missing field is null (never dropped), an amount
+ * sent as text becomes a number only when it cannot mean another number (docs/spec-decisions.md#n16).
+ * Every item also says whether the invoice is ready to post (readyToPost.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
+
+import { withinACent } from './cents.ts';
+import { invoiceCurrency } from './invoiceCurrency.ts';
+import { readyToPost } from './readyToPost.ts';
 
 export type OutputMode = 'simplified' | 'splitLineItems' | 'raw';
 
@@ -29,14 +35,14 @@ export interface SimplifiedInvoice {
 	vendor: string | null;
 	invoice_date: string | null;
 	invoice_no: string | null;
+	/** Three upper-case letters when the service sent a currency (docs/spec-decisions.md#n14), else null. */
+	currency: string | null;
 	subtotal: number | null;
 	tax: number | null;
 	total: number | null;
 	line_items: LineItem[];
 	checks: InvoiceChecks;
 }
-
-const CENT_TOLERANCE = 0.01 + 1e-9;
 
 function asObject(value: unknown): IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
@@ -48,18 +54,24 @@ function asText(value: unknown): string | null {
 	return null;
 }
 
-/** Numbers stay numbers; numeric strings ("12.50") become numbers; anything else is null. */
+/** Digits with at most a decimal point: "12.50", "-3", "0.0372". No sign "+", exponent, hex or grouping. */
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+/** "1.250" is 1.25 in English and 1250 in German: a dot followed by exactly three digits after 1-3 digits. */
+const GROUPING_LOOKALIKE = /^-?[1-9]\d{0,2}\.\d{3}$/;
+
+/**
+ * Numbers stay numbers; text becomes a number only when it is a plain decimal that cannot be read
+ * another way ("12.50" → 12.5). Text with a thousands or decimal comma ("1,234.56", "1.234,56", "12,50"),
+ * a dot that may group thousands ("1.250"), a currency sign, or anything else is null: never a number
+ * that differs from the invoice, never 0 (docs/spec-decisions.md#n16).
+ */
 export function asNumber(value: unknown): number | null {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-	if (typeof value === 'string' && value.trim() !== '') {
-		const parsed = Number(value.trim());
-		return Number.isFinite(parsed) ? parsed : null;
-	}
-	return null;
-}
-
-function withinACent(a: number, b: number): boolean {
-	return Math.abs(a - b) <= CENT_TOLERANCE;
+	if (typeof value !== 'string') return null;
+	const text = value.trim();
+	if (!PLAIN_DECIMAL.test(text) || GROUPING_LOOKALIKE.test(text)) return null;
+	const parsed = Number(text);
+	return Number.isFinite(parsed) ? parsed : null;
 }
 
 export function mapLineItems(value: unknown): LineItem[] {
@@ -75,7 +87,7 @@ export function mapLineItems(value: unknown): LineItem[] {
 	});
 }
 
-export function invoiceChecks(invoice: Omit<SimplifiedInvoice, 'checks'>): InvoiceChecks {
+export function invoiceChecks(invoice: Omit<SimplifiedInvoice, 'checks' | 'currency'>): InvoiceChecks {
 	const { subtotal, tax, total, line_items: lines } = invoice;
 
 	const subtotalPlusTax =
@@ -118,6 +130,7 @@ export function simplifyInvoice(extracted: unknown): SimplifiedInvoice {
 		vendor: asText(header.vendor),
 		invoice_date: asText(header.date),
 		invoice_no: asText(header.invoice_no),
+		currency: invoiceCurrency(data).currency,
 		subtotal: asNumber(amounts.subtotal),
 		tax: asNumber(amounts.tax),
 		total: asNumber(amounts.total),
@@ -147,9 +160,12 @@ export function invoiceOutput(
 	fields: IDataObject,
 	extracted: unknown,
 ): IDataObject[] {
-	if (mode === 'raw') return [raw];
 	const invoice = simplifyInvoice(extracted);
-	if (mode === 'simplified') return [{ ...fields, ...invoice }];
+	const status = typeof fields.status === 'string' ? fields.status : null;
+	const readiness = readyToPost(status, invoice, extracted);
+	// Raw: the service's answer as it came, with the three fields a flow routes on beside it (docs/spec-decisions.md#n17).
+	if (mode === 'raw') return [{ ...raw, currency: invoice.currency, ...readiness }];
+	if (mode === 'simplified') return [{ ...fields, ...invoice, ...readiness }];
 
 	// Split line items: one item per line, with the header and document fields on each. A document
 	// without lines still yields one item, so nothing silently disappears from the flow.
@@ -164,5 +180,6 @@ export function invoiceOutput(
 		quantity: line?.quantity ?? null,
 		unit_price: line?.unit_price ?? null,
 		amount: line?.amount ?? null,
+		...readiness,
 	}));
 }

@@ -5,7 +5,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { invoiceCurrency } from './invoiceCurrency.ts';
 import { asNumber, simplifyInvoice } from './invoiceMapping.ts';
+import type { ReadyToPost } from './readyToPost.ts';
+import { readyToPost } from './readyToPost.ts';
 
 export interface InvoiceFields {
 	vendor: string | null;
@@ -55,4 +58,50 @@ function invoiceFields(json: IDataObject): InvoiceFields | null {
 /** The item's document, its status and its invoice. */
 export function invoiceOfItem(json: IDataObject): ItemInvoice {
 	return { document_id: text(json.document_id), status: statusOf(json), invoice: invoiceFields(json) };
+}
+
+/** The extracted-data object an item holds: the raw outputs' own, or rebuilt from Simplified's flat fields. */
+function extractedOfItem(json: IDataObject): IDataObject | null {
+	const extracted = asObject(json.extracted_json) ?? asObject(json.data);
+	if (extracted && (asObject(extracted.header) || asObject(extracted.amounts))) return extracted;
+	if (!Array.isArray(json.line_items)) return null;
+	return {
+		header: { vendor: json.vendor, date: json.invoice_date, invoice_no: json.invoice_no },
+		amounts: { subtotal: json.subtotal, tax: json.tax, total: json.total },
+		line_items: json.line_items,
+		...(json.currency !== undefined ? { currency: json.currency } : {}),
+	};
+}
+
+const SPLIT_ROW_WITHOUT_VERDICT =
+	'The item holds one line of an invoice without its ready_to_post verdict, so the whole invoice cannot be checked: connect the Split Line Items output of Extract or the trigger directly, or use Output "Simplified".';
+const NO_WHOLE_INVOICE =
+	'The item does not hold the whole invoice (its line_items), so it cannot be checked: connect the output of Extract, Wait for Review or the Document Extraction Trigger directly, or map line_items too.';
+
+/**
+ * Currency and readiness of the invoice an item carries, computed again from what the item holds (a
+ * step in between may have changed it), never readier than the item already said.
+ */
+export function readinessOfItem(json: IDataObject): ReadyToPost & { currency: string | null } {
+	const status = statusOf(json);
+	const extracted = extractedOfItem(json);
+	let result: ReadyToPost & { currency: string | null };
+	if (extracted) {
+		result = { currency: invoiceCurrency(extracted).currency, ...readyToPost(status, simplifyInvoice(extracted), extracted) };
+	} else {
+		// A Split Line Items row: one line only; its document's verdict travels on every row.
+		const carriedReasons = Array.isArray(json.not_ready_because) ? json.not_ready_because.filter((reason) => typeof reason === 'string') : [];
+		const carriedReady = json.ready_to_post === true && carriedReasons.length === 0 && status === 'verified';
+		const splitRow = typeof json.line_count === 'number';
+		result = {
+			currency: invoiceCurrency({ currency: json.currency }).currency,
+			ready_to_post: carriedReady,
+			not_ready_because: carriedReady ? [] : carriedReasons.length > 0 ? carriedReasons : [splitRow ? SPLIT_ROW_WITHOUT_VERDICT : NO_WHOLE_INVOICE],
+		};
+	}
+	if (json.ready_to_post === false && result.ready_to_post) {
+		const carried = Array.isArray(json.not_ready_because) ? json.not_ready_because.filter((reason) => typeof reason === 'string') : [];
+		result = { ...result, ready_to_post: false, not_ready_because: carried.length > 0 ? carried : ['An earlier step marked this invoice as not ready to post.'] };
+	}
+	return result;
 }

@@ -154,3 +154,18 @@ describe('Check Invoice Duplicate: errors', () => {
 		expect(result.output(undefined, 1).map((item) => [item.json.error, item.pairedItem])).toEqual([['Input item 0 has no invoice data to check', { item: 0 }]]);
 	});
 });
+
+describe('Check Invoice Duplicate: ready_to_post on both outputs (N15)', () => {
+	it('New Invoice and Possible Duplicate items carry currency, ready_to_post and not_ready_because, computed from the item', async () => {
+		const whole = (documentId: string, extracted: IDataObject) => ({ event: 'document.verified', document_id: documentId, data: extracted });
+		const complete = { ...invoice('Umbrella Ltd', 'U-1', 50), currency: 'eur' };
+		const noLines = { ...invoice('Umbrella Ltd', 'U-2', 60), line_items: [] };
+		const result = await check([whole('doc_a', complete), whole('doc_b', noLines), whole('doc_c', complete)]);
+		const [fresh, duplicates] = result.outputs();
+		expect(fresh.map((item) => [item.json.document_id, item.json.currency, item.json.ready_to_post, item.json.not_ready_because])).toEqual([
+			['doc_a', 'EUR', true, []],
+			['doc_b', null, false, [expect.stringMatching(/no line items/)]],
+		]);
+		expect(duplicates.map((item) => [item.json.document_id, item.json.currency, item.json.ready_to_post])).toEqual([['doc_c', 'EUR', true]]);
+	});
+});

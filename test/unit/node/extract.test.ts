@@ -30,6 +30,7 @@ const NULL_INVOICE = {
 	vendor: null,
 	invoice_date: null,
 	invoice_no: null,
+	currency: null,
 	subtotal: null,
 	tax: null,
 	total: null,
@@ -40,6 +41,7 @@ const NULL_INVOICE = {
 		line_amounts_match: null,
 		all_passed: null,
 	},
+	ready_to_post: false,
 };
 
 /** The `file` part (and the others) of a recorded upload, checked for well-formedness. */
@@ -87,6 +89,7 @@ describe('Extract: answers of the service as output items', () => {
 					vendor: 'Acme Supplies GmbH',
 					invoice_date: '2024-03-15',
 					invoice_no: 'INV-2024-0042',
+					currency: null,
 					subtotal: 250,
 					tax: 47.5,
 					total: 297.5,
@@ -97,6 +100,8 @@ describe('Extract: answers of the service as output items', () => {
 						line_amounts_match: true,
 						all_passed: true,
 					},
+					ready_to_post: true,
+					not_ready_because: [],
 				},
 				pairedItem: { item: 0 },
 			},
@@ -119,6 +124,9 @@ describe('Extract: answers of the service as output items', () => {
 					verified_by: null,
 					review_id: REVIEW_ID,
 					...NULL_INVOICE,
+					not_ready_because: [
+						'The document is not verified (status "needs_review"): wait for the review result (Wait for Review or the Document Extraction Trigger) before posting it.',
+					],
 				},
 				pairedItem: { item: 0 },
 			},
@@ -140,7 +148,15 @@ describe('Extract: answers of the service as output items', () => {
 
 		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)).toEqual([
 			{
-				json: { document_id: DOCUMENT_ID, status: 'processing', confidence: null, verified_by: null, review_id: null, ...NULL_INVOICE },
+				json: {
+					document_id: DOCUMENT_ID,
+					status: 'processing',
+					confidence: null,
+					verified_by: null,
+					review_id: null,
+					...NULL_INVOICE,
+					not_ready_because: [expect.stringContaining('not verified (status "processing")')],
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -214,14 +230,16 @@ describe('Extract: output modes', () => {
 		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)[0].json).toMatchObject({ status: 'needs_review', review_id: REVIEW_ID, line_count: 0, vendor: null });
 	});
 
-	it('Raw: the response untouched, unknown fields included', async () => {
+	it('Raw: the response untouched, unknown fields included, with currency and readiness beside it', async () => {
 		const response = { ...VERIFIED, pages: 2, extracted_json: { ...EXTRACTED, currency: 'EUR' } };
 		service().on('POST', '/v1/extract', { status: 200, body: response });
 		const result = await harness().run({
 			parameters: extractParameters({ outputMode: 'raw' }),
 			items: [itemWithFile(pdfBytes())],
 		});
-		expect(result.output()).toEqual([{ json: response, pairedItem: { item: 0 } }]);
+		expect(result.output()).toEqual([
+			{ json: { ...response, currency: 'EUR', ready_to_post: true, not_ready_because: [] }, pairedItem: { item: 0 } },
+		]);
 	});
 });
 

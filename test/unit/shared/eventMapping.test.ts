@@ -93,7 +93,9 @@ describe('eventOutput', () => {
 		expect(rejected[0]).toMatchObject({ status: 'rejected', vendor: null, line_count: 0, line_number: null });
 	});
 
-	it('raw: the payload untouched', () => {
-		expect(eventOutput('raw', REJECTED_EVENT)).toEqual([REJECTED_EVENT]);
+	it('raw: the payload untouched, with currency and readiness beside it (a rejection is never ready)', () => {
+		expect(eventOutput('raw', REJECTED_EVENT)).toEqual([
+			{ ...REJECTED_EVENT, currency: null, ready_to_post: false, not_ready_because: [expect.stringContaining('rejected in review')] },
+		]);
 	});
 });

@@ -40,6 +40,33 @@ describe('asNumber', () => {
 	it.each<[unknown]>([[''], ['  '], ['12,50'], ['abc'], [Number.NaN], [Infinity], [null], [undefined], [true], [{}]])('%j -> null', (value) => {
 		expect(asNumber(value)).toBeNull();
 	});
+
+	it.each([['0.0372', 0.0372], ['-12.5', -12.5], ['1250', 1250], ['1250.000', 1250], ['0.372', 0.372], ['12.5000', 12.5]])(
+		'plain decimal text %j -> %j',
+		(value, expected) => {
+			expect(asNumber(value)).toBe(expected);
+		},
+	);
+
+	// Text that could mean another number, or is no plain decimal: null, never a different number or 0.
+	it.each([
+		['1,234.56'],
+		['1.234,56'],
+		['1 234,56'],
+		['1.250'],
+		['-1.250'],
+		['999.999'],
+		['€ 12.50'],
+		['12.50 EUR'],
+		['1e3'],
+		['0x10'],
+		['+5'],
+		['Infinity'],
+		['.5'],
+		['5.'],
+	])('ambiguous or not plain %j -> null', (value) => {
+		expect(asNumber(value)).toBeNull();
+	});
 });
 
 describe('mapLineItems', () => {
@@ -152,6 +179,7 @@ describe('simplifyInvoice', () => {
 			vendor: 'Acme',
 			invoice_date: '2024-03-15',
 			invoice_no: 'INV-1',
+			currency: null,
 			subtotal: 250,
 			tax: 47.5,
 			total: 297.5,
@@ -165,6 +193,7 @@ describe('simplifyInvoice', () => {
 			vendor: null,
 			invoice_date: null,
 			invoice_no: null,
+			currency: null,
 			subtotal: null,
 			tax: null,
 			total: null,
@@ -201,9 +230,9 @@ describe('documentFields and invoiceOutput', () => {
 		expect(documentFields({})).toEqual({ document_id: null, status: null, confidence: null, verified_by: null, review_id: null });
 	});
 
-	it('raw returns the very same object', () => {
+	it('raw: the response as it came, with currency and readiness beside it', () => {
 		const [item] = invoiceOutput('raw', response, documentFields(response), EXTRACTED);
-		expect(item).toBe(response);
+		expect(item).toEqual({ ...response, currency: null, ready_to_post: true, not_ready_because: [] });
 	});
 
 	it('simplified: one item, document fields first then the invoice', () => {
@@ -211,7 +240,8 @@ describe('documentFields and invoiceOutput', () => {
 		expect(items).toHaveLength(1);
 		expect(Object.keys(items[0])).toEqual([
 			'document_id', 'status', 'confidence', 'verified_by', 'review_id',
-			'vendor', 'invoice_date', 'invoice_no', 'subtotal', 'tax', 'total', 'line_items', 'checks',
+			'vendor', 'invoice_date', 'invoice_no', 'currency', 'subtotal', 'tax', 'total', 'line_items', 'checks',
+			'ready_to_post', 'not_ready_because',
 		]);
 	});
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { invoiceOfItem } from '../../../nodes/shared/invoiceOfItem.ts';
+import { invoiceOfItem, readinessOfItem } from '../../../nodes/shared/invoiceOfItem.ts';
 
 const data = { header: { vendor: 'Acme GmbH', invoice_no: 'A-1', date: '2026-10-02' }, amounts: { subtotal: 10, tax: 1.9, total: 11.9 } };
 
@@ -24,5 +24,61 @@ describe('invoiceOfItem: the invoice in every shape the nodes emit', () => {
 		expect(invoiceOfItem({ event: 'document.rejected', document_id: 'doc_2', data: null })).toEqual({ document_id: 'doc_2', status: 'rejected', invoice: null });
 		expect(invoiceOfItem({ document_id: 'doc_3', status: 'needs_review', extracted_json: null })).toEqual({ document_id: 'doc_3', status: 'needs_review', invoice: null });
 		expect(invoiceOfItem({ name: 'something else', data: { rows: [] } }).invoice).toBeNull();
+	});
+});
+
+describe('readinessOfItem (Check Invoice Duplicate passes items through with a verdict computed again)', () => {
+	const extracted = {
+		header: { vendor: 'Acme', date: '2026-03-15', invoice_no: 'INV-1', currency: 'EUR' },
+		amounts: { subtotal: 100, tax: 19, total: 119 },
+		line_items: [{ description: 'x', quantity: 2, unit_price: 50, amount: 100 }],
+	};
+	const simplified = {
+		document_id: 'doc_1',
+		status: 'verified',
+		vendor: 'Acme',
+		invoice_date: '2026-03-15',
+		invoice_no: 'INV-1',
+		currency: 'EUR',
+		subtotal: 100,
+		tax: 19,
+		total: 119,
+		line_items: extracted.line_items,
+	};
+
+	it('Simplified, Extract Raw and trigger Raw: ready, with the currency', () => {
+		for (const json of [simplified, { document_id: 'doc_1', status: 'verified', extracted_json: extracted }, { event: 'document.verified', data: extracted }]) {
+			expect(readinessOfItem(json)).toEqual({ currency: 'EUR', ready_to_post: true, not_ready_because: [] });
+		}
+	});
+
+	it('a Simplified item changed on the way (total edited): computed again, not ready', () => {
+		const result = readinessOfItem({ ...simplified, total: 120, ready_to_post: true, not_ready_because: [] });
+		expect(result.ready_to_post).toBe(false);
+		expect(result.not_ready_because).toEqual([expect.stringMatching(/does not equal the total 120/)]);
+	});
+
+	it('never readier than the item said', () => {
+		expect(readinessOfItem({ ...simplified, ready_to_post: false, not_ready_because: ['Held by hand.'] })).toEqual({
+			currency: 'EUR',
+			ready_to_post: false,
+			not_ready_because: ['Held by hand.'],
+		});
+	});
+
+	it('a Split Line Items row: its verdict is kept; without one it is not ready', () => {
+		const row = { document_id: 'doc_1', status: 'verified', vendor: 'Acme', invoice_no: 'INV-1', total: 119, line_number: 1, line_count: 1, currency: 'EUR' };
+		expect(readinessOfItem({ ...row, ready_to_post: true, not_ready_because: [] })).toEqual({ currency: 'EUR', ready_to_post: true, not_ready_because: [] });
+		expect(readinessOfItem({ ...row, ready_to_post: false, not_ready_because: ['Line 1: the amount is missing.'] }).not_ready_because).toEqual([
+			'Line 1: the amount is missing.',
+		]);
+		expect(readinessOfItem(row).not_ready_because).toEqual([expect.stringMatching(/one line of an invoice without its ready_to_post verdict/)]);
+	});
+
+	it('flat fields without line_items: not ready, says what to connect', () => {
+		const result = readinessOfItem({ status: 'verified', vendor: 'Acme', invoice_no: 'INV-1', total: 119, ready_to_post: true, not_ready_because: [] });
+		expect(result.ready_to_post).toBe(true);
+		const bare = readinessOfItem({ status: 'verified', vendor: 'Acme', invoice_no: 'INV-1', total: 119 });
+		expect(bare).toEqual({ currency: null, ready_to_post: false, not_ready_because: [expect.stringMatching(/does not hold the whole invoice/)] });
 	});
 });

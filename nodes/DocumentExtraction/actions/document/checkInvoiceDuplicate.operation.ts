@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { invoiceIdentity, normaliseInvoiceNumber, normaliseVendor } from '../../../shared/invoiceIdentity.ts';
-import { EXPECTED_INVOICE_FIELDS, invoiceOfItem } from '../../../shared/invoiceOfItem.ts';
+import { EXPECTED_INVOICE_FIELDS, invoiceOfItem, readinessOfItem } from '../../../shared/invoiceOfItem.ts';
 import { CHECK_DUPLICATE_OPERATION, checkDuplicateOutputIndex, checkDuplicateOutputNames } from './extractOutputs.ts';
 import { claimInvoice, possibleDuplicateFields } from './sameInvoiceGuard.ts';
 
@@ -89,7 +89,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 
 	outputs[route.output].push({
-		json: { ...item.json, ...route.fields },
+		json: { ...item.json, ...route.fields, ...readinessOfItem(item.json) },
 		...(item.binary ? { binary: item.binary } : {}),
 		pairedItem: { item: itemIndex },
 	});

@@ -220,7 +220,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (identity && sameInvoice?.duplicate) {
 		this.logger.info(`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`);
 		outputs[outputIndex(settings, 'possibleDuplicate')].push({
-			json: possibleDuplicateItem({ ...documentFields(response), ...simplifyInvoice(extracted) }, identity, sameInvoice),
+			json: possibleDuplicateItem(invoiceOutput('simplified', response, documentFields(response), extracted)[0], identity, sameInvoice),
 			pairedItem: { item: itemIndex },
 		});
 	} else if (verified) {

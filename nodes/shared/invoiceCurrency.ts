@@ -1,0 +1,55 @@
+/**
+ * The invoice's currency (docs/spec-decisions.md#n14). The contract has no currency field; when the
+ * service sends one anyway it is kept, read from these keys of the extracted-data object only.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+/** Where a currency is read from: the extracted-data object itself, its header, its amounts. */
+export const CURRENCY_SOURCES: ReadonlyArray<readonly string[]> = [['currency'], ['header', 'currency'], ['amounts', 'currency']];
+
+export interface InvoiceCurrency {
+	/** Three upper-case letters, or null when none was sent or what was sent cannot be trusted. */
+	currency: string | null;
+	/** Why a currency that was sent is not used (then the invoice is not ready to post); null otherwise. */
+	problem: string | null;
+}
+
+function asObject(value: unknown): IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
+}
+
+function valueAt(data: IDataObject, path: readonly string[]): unknown {
+	return path.length === 1 ? data[path[0]] : asObject(data[path[0]])[path[1]];
+}
+
+function isAbsent(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+const THREE_LETTERS = /^[A-Za-z]{3}$/;
+
+/**
+ * A currency code as sent ("EUR", " eur ") becomes "EUR". A symbol ("€", "$"), a name or anything
+ * else is not guessed at ("$" is the dollar of many countries): no currency, and a problem.
+ */
+export function invoiceCurrency(extracted: unknown): InvoiceCurrency {
+	const data = asObject(extracted);
+	const sent = CURRENCY_SOURCES.map((path) => valueAt(data, path)).filter((value) => !isAbsent(value));
+	if (sent.length === 0) return { currency: null, problem: null };
+
+	const unreadable = sent.find((value) => typeof value !== 'string' || !THREE_LETTERS.test(value.trim()));
+	if (unreadable !== undefined) {
+		return {
+			currency: null,
+			problem: `The currency ${JSON.stringify(unreadable)} is not a three-letter code such as EUR or USD: set the invoice's currency by hand from the original.`,
+		};
+	}
+	const codes = [...new Set(sent.map((value) => (value as string).trim().toUpperCase()))];
+	if (codes.length > 1) {
+		return {
+			currency: null,
+			problem: `The invoice names more than one currency (${codes.join(', ')}): check the original and set the right one by hand.`,
+		};
+	}
+	return { currency: codes[0], problem: null };
+}
