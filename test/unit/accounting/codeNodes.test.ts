@@ -4,7 +4,7 @@
 // document whose totals, as Xero and QuickBooks compute them, equal the invoice's to the cent;
 // every other one gets a reason and is not built.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simplifyInvoice } from '../../../nodes/shared/invoiceMapping.ts';
+import { invoiceOutput } from '../../../nodes/shared/invoiceMapping.ts';
 import { startQuickBooksStandIn, startXeroStandIn, toCents, type QuickBooksStandIn, type XeroStandIn } from '../../../local-n8n/accounting/index.ts';
 import { exampleCode, exampleSettings, runCodeNode, type BinaryFile, type CodeItem } from './codeNode.ts';
 import { generateInvoices, type GeneratedInvoice } from './generatedInvoices.ts';
@@ -29,15 +29,8 @@ afterAll(async () => {
 
 /** The package's Simplified item for an invoice (what the examples' Settings node receives). */
 function simplified(invoice: GeneratedInvoice['data'], documentId = 'doc_generated'): Record<string, unknown> {
-	const item = { document_id: documentId, status: 'verified', ...simplifyInvoice(invoice) } as unknown as Record<string, unknown>;
-	// INTERIM until the package's ready_to_post fields are merged.
-	if (!('ready_to_post' in item)) {
-		const checks = item.checks as Record<string, unknown>;
-		const lines = item.line_items as Array<Record<string, unknown>>;
-		item.currency = invoice.header.currency ?? null;
-		item.ready_to_post = ['subtotal_plus_tax_equals_total', 'line_items_sum_equals_subtotal'].every((check) => checks[check] === true) && checks.line_amounts_match !== false && lines.length > 0 && lines.every((line) => typeof line.amount === 'number') && !!item.vendor && !!item.invoice_no && !!item.invoice_date;
-	}
-	return item;
+	const [item] = invoiceOutput('simplified', {}, { document_id: documentId, status: 'verified' }, invoice);
+	return item as Record<string, unknown>;
 }
 
 const readyToPost = (item: Record<string, unknown>) => item.ready_to_post === true;
