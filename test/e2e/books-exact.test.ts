@@ -9,10 +9,27 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, eventually, nodeJson, sandboxCredential, sandboxState, startSandboxInProcess, startStack, stopAll, type SandboxHandle, type Stack } from '../../local-n8n/index.ts';
+import {
+	REPO_ROOT,
+	eventually,
+	loadExampleWorkflows,
+	nodeJson,
+	sandboxControl,
+	sandboxCredential,
+	sandboxState,
+	startSandboxInProcess,
+	startStack,
+	stopAll,
+	withCredentialsByName,
+	type Credential,
+	type SandboxHandle,
+	type Stack,
+	type WorkflowDefinition,
+} from '../../local-n8n/index.ts';
 import {
 	connectedOAuth2Credential,
 	createActiveExample,
+	withSettings,
 	startQuickBooksStandIn,
 	startXeroStandIn,
 	toCents,
@@ -27,6 +44,7 @@ let stack: Stack;
 let sandbox: SandboxHandle;
 let xero: XeroStandIn;
 let quickBooks: QuickBooksStandIn;
+let xeroCredential: Credential;
 const workflows: Record<'xero' | 'quickbooks', { id: string; webhookPath: string }> = {} as never;
 
 interface Invoice {
@@ -69,7 +87,7 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
 		// Enterprise: no rate limit (the pilot tier's 10 requests a minute would make n8n wait).
 		const { credential } = await sandboxCredential(stack.client, sandbox, 'enterprise');
-		const xeroCredential = await connectedOAuth2Credential(stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
+		xeroCredential = await connectedOAuth2Credential(stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
 		const quickBooksCredential = await connectedOAuth2Credential(stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
 		workflows.xero = await createActiveExample(stack.client, 'invoice-to-xero.workflow.json', { xero_api_url: xero.url, xero_tenant_id: 'tenant', default_currency: 'GBP' }, [credential, xeroCredential]);
 		workflows.quickbooks = await createActiveExample(
@@ -228,5 +246,45 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 		const bill = quickBooks.transactions.find((transaction) => transaction.DocNumber === 'LATE-1')!;
 		expect(bill.PrivateNote).toContain(`attach it to the bill by hand (Document Extraction document ${documentId})`);
 		expect(toCents(bill.TotalAmt)).toBe(5534);
+	});
+
+	it('with Extract switched to Wait for Review (as docs/accounting.md recommends where the original must be attached), the file is attached after the review', async () => {
+		// The Xero example as a user changes it: Extract waits for the review, Check for duplicate
+		// follows its Verified output, no trigger. Another sandbox account, so its approval reaches only
+		// this execution.
+		const { credential: waiting } = await sandboxCredential(stack.client, sandbox, 'growth', 'Document Extraction (waiting)');
+		const example = loadExampleWorkflows().find(({ file }) => file === 'invoice-to-xero.workflow.json')!.workflow;
+		const nodes = example.nodes
+			.filter((node) => node.name !== 'Review finished')
+			.map((node) => {
+				if (node.name === 'Receive invoice') return { ...node, parameters: { ...node.parameters, path: 'invoice-to-xero-waiting', responseMode: 'onReceived' }, webhookId: 'a1c0ffee-0000-4000-8000-000000000001' };
+				if (node.name === 'Extract invoice') {
+					return { ...node, parameters: { ...node.parameters, waitForReview: true, reviewTimeout: 10, options: {} }, credentials: { documentExtractionApi: { id: waiting.id, name: waiting.name } } };
+				}
+				return node;
+			});
+		const connections = { ...example.connections } as Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+		delete connections['Review finished'];
+		connections['Extract invoice'] = { main: [[{ node: 'Check for duplicate', type: 'main', index: 0 }], [{ node: 'Review: waiting for a reviewer', type: 'main', index: 0 }], [{ node: 'Review: waiting for a reviewer', type: 'main', index: 0 }]] };
+		const variant = withSettings({ ...example, name: 'Invoice to Xero, Wait for Review', nodes, connections } as WorkflowDefinition, { xero_api_url: xero.url, xero_tenant_id: 'tenant' });
+		const created = await stack.client.createWorkflow(withCredentialsByName(variant, [waiting, xeroCredential]));
+		await stack.client.activateWorkflow(created.id);
+		await stack.client.waitForWebhook('invoice-to-xero-waiting');
+
+		await queueExtraction(sandbox.url, invoice({ header: { vendor: 'Waiting Supplies Ltd', invoice_no: 'WAIT-1' } }), 0.6);
+		expect((await postFile(stack.client, 'invoice-to-xero-waiting', 'waiting.pdf', PDF, 'application/pdf')).status).toBe(200);
+		const [started] = await stack.client.waitForExecutions(created.id, 1);
+		await stack.client.waitForExecution(started.id, { until: (execution) => execution.status === 'waiting' });
+		const document = await eventually(
+			'the document uploaded with the resume URL',
+			async () => (await sandboxState(sandbox.url)).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${started.id}`)),
+			(entry) => entry !== undefined,
+		);
+		expect(xero.documents.some((entry) => entry.InvoiceNumber === 'WAIT-1')).toBe(false);
+		await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, {});
+		const resumed = await stack.client.waitForExecution(started.id);
+		expect(nodeJson(resumed, 'Posted to Xero')).toEqual([expect.objectContaining({ totals_match: true, original_attached: true, attachment_note: null })]);
+		const bill = xero.documents.find((entry) => entry.InvoiceNumber === 'WAIT-1')!;
+		expect(xero.attachments.filter((attachment) => attachment.ownerId === bill.id).map((attachment) => [attachment.fileName, attachment.bytes.equals(PDF)])).toEqual([['waiting.pdf', true]]);
 	});
 });
