@@ -273,7 +273,7 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 
 		await queueExtraction(sandbox.url, invoice({ header: { vendor: 'Waiting Supplies Ltd', invoice_no: 'WAIT-1' } }), 0.6);
 		expect((await postFile(stack.client, 'invoice-to-xero-waiting', 'waiting.pdf', PDF, 'application/pdf')).status).toBe(200);
-		const [started] = await stack.client.waitForExecutions(created.id, 1);
+		const started = (await eventually('the execution the file started', async () => (await stack.client.listExecutions(created.id))[0], (execution) => execution !== undefined))!;
 		await stack.client.waitForExecution(started.id, { until: (execution) => execution.status === 'waiting' });
 		const document = await eventually(
 			'the document uploaded with the resume URL',
