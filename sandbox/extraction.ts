@@ -14,7 +14,8 @@ export interface LineItem {
 }
 
 export interface ExtractedData {
-	header: { vendor: string; date: string; invoice_no: string };
+	/** `currency` only when the file names one: the contract has no such field, a real service may send it (docs/spec-decisions.md#n14). */
+	header: { vendor: string; date: string; invoice_no: string; currency?: string };
 	amounts: { subtotal: number; tax: number; total: number };
 	line_items: LineItem[];
 }
@@ -67,6 +68,12 @@ function toNumber(value: unknown): number | undefined {
 	return undefined;
 }
 
+/** A currency the file names (JSON `currency` or `header.currency`, CSV column `currency`), passed through as text. */
+function currencyOf(...candidates: unknown[]): { currency?: string } {
+	const named = candidates.find((value) => typeof value === 'string' && value.trim() !== '');
+	return named === undefined ? {} : { currency: (named as string).trim() };
+}
+
 function withTotals(header: ExtractedData['header'], lines: LineItem[], given: Partial<ExtractedData['amounts']>): ExtractedData {
 	const subtotal = given.subtotal ?? round2(lines.reduce((sum, line) => sum + line.amount, 0));
 	const tax = given.tax ?? round2(subtotal * 0.19);
@@ -98,7 +105,12 @@ function fromJson(content: Buffer): { data: ExtractedData; confidence?: number }
 		};
 	});
 	const data = withTotals(
-		{ vendor: String(header.vendor ?? ''), date: String(header.date ?? ''), invoice_no: String(header.invoice_no ?? '') },
+		{
+			vendor: String(header.vendor ?? ''),
+			date: String(header.date ?? ''),
+			invoice_no: String(header.invoice_no ?? ''),
+			...currencyOf(object.currency, header.currency),
+		},
 		lineItems,
 		{ subtotal: toNumber(amounts.subtotal), tax: toNumber(amounts.tax), total: toNumber(amounts.total) },
 	);
@@ -145,7 +157,7 @@ function fromCsv(content: Buffer): ExtractedData | undefined {
 		return { description: row.description, quantity, unit_price: unitPrice, amount: toNumber(row.amount) ?? round2(quantity * unitPrice) };
 	});
 	return withTotals(
-		{ vendor: first.vendor ?? '', date: first.date ?? '', invoice_no: first.invoice_no ?? '' },
+		{ vendor: first.vendor ?? '', date: first.date ?? '', invoice_no: first.invoice_no ?? '', ...currencyOf(first.currency) },
 		lineItems,
 		{ subtotal: toNumber(first.subtotal), tax: toNumber(first.tax), total: toNumber(first.total) },
 	);

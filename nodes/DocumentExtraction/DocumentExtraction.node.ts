@@ -12,6 +12,7 @@ import { CREDENTIAL_TYPE } from '../shared/constants.ts';
 import { NODE_NAMES } from '../shared/nodeTypes.ts';
 import * as document from './actions/document/Document.resource.ts';
 import { CHECK_DUPLICATE_OPERATION, OUTPUTS_EXPRESSION, REVIEW_CALLBACK_WEBHOOKS } from './actions/document/extractOutputs.ts';
+import { READY_TO_POST_HINTS } from './actions/document/holdNotReady.description.ts';
 import { receiveReviewResult } from './actions/document/reviewCallback.ts';
 import { router } from './actions/router.ts';
 import * as webhook from './actions/webhook/Webhook.resource.ts';
@@ -22,7 +23,10 @@ export class DocumentExtraction implements INodeType {
 		name: NODE_NAMES.action,
 		icon: { light: 'file:documentExtraction.svg', dark: 'file:documentExtraction.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Hold Invoices Not Ready to Post is on by default (docs/spec-decisions.md#n18); version 1
+		// keeps its earlier behaviour, with the option available.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Extract structured invoice data (vendor, dates, amounts, line items) from PDF, JPG, PNG, JSON or CSV files, check review status, and register webhooks',
@@ -38,6 +42,7 @@ export class DocumentExtraction implements INodeType {
 				displayOptions: { hide: { operation: [CHECK_DUPLICATE_OPERATION] } },
 			},
 		],
+		hints: READY_TO_POST_HINTS,
 		// Extract's Wait for Review: the service delivers the review result to the waiting execution.
 		webhooks: REVIEW_CALLBACK_WEBHOOKS,
 		properties: [

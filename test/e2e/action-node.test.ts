@@ -92,6 +92,7 @@ describe('Document Extraction action node in a real n8n', () => {
 			vendor: 'Acme Supplies GmbH',
 			invoice_date: '2026-10-02',
 			invoice_no: 'INV-2026-0042',
+			currency: null,
 			subtotal: 1250,
 			tax: 237.5,
 			total: 1487.5,
@@ -100,6 +101,8 @@ describe('Document Extraction action node in a real n8n', () => {
 				{ description: 'Toner cartridge', quantity: 2, unit_price: 125, amount: 250 },
 			],
 			checks: { subtotal_plus_tax_equals_total: true, line_items_sum_equals_subtotal: true, line_amounts_match: true, all_passed: true },
+			ready_to_post: true,
+			not_ready_because: [],
 		});
 		// The webhook answers with the same item, and exactly one extract request reached the service.
 		expect(response.json).toEqual([item]);

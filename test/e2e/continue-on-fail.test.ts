@@ -83,7 +83,7 @@ describe('Continue On Fail on Extract in a real n8n', () => {
 		expect(nodeItems(failed, 'Extract', { output: 0 })).toEqual([]);
 		expect(nodeItems(failed, 'Extract', { output: 1 }).map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
 		expect(outputsOf(failed, names)).toEqual({
-			'On Needs Review': [{ error: expect.stringMatching(/\(500\)/), error_description: expect.any(String), http_code: 500, caller: 'faulty' }],
+			'On Needs Review': [{ error: expect.stringMatching(/\(500\)/), error_description: expect.any(String), http_code: 500, ready_to_post: false, not_ready_because: [expect.stringMatching(/^The node failed on this item: /)], caller: 'faulty' }],
 		});
 
 		// The same workflow without a fault: the confident invoice is on Verified.
@@ -102,7 +102,7 @@ describe('Continue On Fail on Extract in a real n8n', () => {
 		expect(nodeItems(failed, 'Extract', { output: 0 })).toEqual([]);
 		expect(nodeItems(failed, 'Extract', { output: 1 }).map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
 		expect(outputsOf(failed, names)).toEqual({
-			'On Rejected': [{ error: expect.stringMatching(/\(500\)/), error_description: expect.any(String), http_code: 500, caller: 'faulty' }],
+			'On Rejected': [{ error: expect.stringMatching(/\(500\)/), error_description: expect.any(String), http_code: 500, ready_to_post: false, not_ready_because: [expect.stringMatching(/^The node failed on this item: /)], caller: 'faulty' }],
 		});
 
 		const passed = await run(workflow, 'healthy');

@@ -157,3 +157,33 @@ describe('CSV invoices (D19)', () => {
 		expect(reply.json.extracted_json.amounts.subtotal).toBe(12.5);
 	});
 });
+
+describe('a currency named in a JSON or CSV invoice (N14)', () => {
+	const invoiceJson = (extra: Record<string, unknown>) =>
+		JSON.stringify({ header: { vendor: 'Acme', date: '2026-06-01', invoice_no: 'C-1' }, line_items: [{ description: 'Hours', quantity: 2, unit_price: 50 }], ...extra });
+
+	it.each([
+		['top-level "currency"', { currency: 'EUR' }, 'EUR'],
+		['"header.currency"', { header: { vendor: 'Acme', date: '2026-06-01', invoice_no: 'C-1', currency: 'chf' } }, 'chf'],
+		['a symbol, passed through as text', { currency: ' € ' }, '€'],
+	])('JSON %s: passed through in header.currency', async (_name, extra, expected) => {
+		await nextConfidence(sandbox, 0.99);
+		const data = (await extract(sandbox, A, { name: 'invoice.json', content: invoiceJson(extra) })).json.extracted_json;
+		expect(data.header.currency).toBe(expected);
+		expect(extractedDataProblems(data)).toEqual([]);
+	});
+
+	it('CSV column "currency" (from the first row): passed through', async () => {
+		await nextConfidence(sandbox, 0.99);
+		const csv = 'description,quantity,unit_price,amount,vendor,date,invoice_no,currency\nHours,4,50,200,Acme,2026-06-01,A-9,USD\n';
+		const data = (await extract(sandbox, A, { name: 'invoice.csv', content: csv })).json.extracted_json;
+		expect(data.header).toEqual({ vendor: 'Acme', date: '2026-06-01', invoice_no: 'A-9', currency: 'USD' });
+	});
+
+	it('no currency named: no currency key at all (the contract has none)', async () => {
+		await nextConfidence(sandbox, 0.99);
+		const data = (await extract(sandbox, A, { name: 'invoice.json', content: invoiceJson({ currency: '  ' }) })).json.extracted_json;
+		expect(data.header).toEqual({ vendor: 'Acme', date: '2026-06-01', invoice_no: 'C-1' });
+		expect(JSON.stringify(data)).not.toContain('currency');
+	});
+});

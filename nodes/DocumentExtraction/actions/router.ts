@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as document from './document/Document.resource.ts';
 import type { NodeOutputParameters } from './document/extractOutputs.ts';
-import { failedItemOutput, nodeOutputCount } from './document/extractOutputs.ts';
+import { failedItemOutput, isInvoiceOperation, nodeOutputCount } from './document/extractOutputs.ts';
+import { HOLD_NOT_READY_PARAMETER } from './document/holdNotReady.description.ts';
 import * as webhook from './webhook/Webhook.resource.ts';
 
 /** An operation's result for one item: items per output (one-output operations fill only the first). */
@@ -33,6 +34,7 @@ function outputParameters(this: IExecuteFunctions): NodeOutputParameters {
 		waitForReview: this.getNodeParameter('waitForReview', 0, false) === true,
 		skipDuplicates: options.skipDuplicates === true,
 		detectSameInvoice: options.detectSameInvoice === true,
+		holdNotReady: this.getNodeParameter(HOLD_NOT_READY_PARAMETER, 0, false) === true,
 	};
 }
 
@@ -68,6 +70,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 						error: nodeError.message,
 						...(nodeError.description ? { error_description: nodeError.description } : {}),
 						...(error instanceof NodeApiError && error.httpCode ? { http_code: Number(error.httpCode) } : {}),
+						// A flow that routes on ready_to_post never takes a failure for an invoice to post.
+						...(isInvoiceOperation(parameters)
+							? { ready_to_post: false, not_ready_because: [`The node failed on this item: ${nodeError.message}`] }
+							: {}),
 					},
 					pairedItem: { item: itemIndex },
 					// n8n's error output recognises a failed item by its error (the json has more than `error`).

@@ -24,8 +24,15 @@ const tierSummary = Object.values(TIER_LIMITS)
 	.map((limits) => `${limits.label} ${limits.requestsPerMinute ?? 'unlimited'}/min`)
 	.join(', ');
 
-/** What the status means and what the user can do about it. */
-export function adviceForStatus(statusCode: number, operation: string): string {
+/**
+ * Why a request that may have created something is not repeated, and what to do instead
+ * (docs/spec-decisions.md#n19): never Retry On Fail, which would upload the file again.
+ */
+const NOT_REPEATED =
+	'The service may already have received the request and acted on it, so the node did not send it again. Do not turn on "Retry On Fail" for this node: a repeated upload makes a second document (and, downstream, a second bill). Check whether it arrived (for an upload: its review result, the trigger, or the service\'s dashboard), and run the node again only if it did not.';
+
+/** What the status means and what the user can do about it. `idempotent`: repeating the request cannot create anything twice. */
+export function adviceForStatus(statusCode: number, operation: string, idempotent = true): string {
 	switch (statusCode) {
 		case 400:
 			return `The service refused the request as invalid (400) while trying to ${operation}. Check the input named in the service's message below.`;
@@ -40,8 +47,43 @@ export function adviceForStatus(statusCode: number, operation: string): string {
 		case 429:
 			return `The tier's rate limit was reached (429) and retries ran out. Process fewer items per minute (${tierSummary}), raise "Rate Limit Retries", or upgrade the tier.`;
 		default:
-			if (statusCode >= 500)
-				return `The service had an error (${statusCode}) while trying to ${operation}. This is on the service's side: retry later (enable "Retry On Fail" in the node's settings).`;
+			if (statusCode >= 500) {
+				const what = `The service had an error (${statusCode}) while trying to ${operation}. This is on the service's side`;
+				return idempotent ? `${what}: retry later (enable "Retry On Fail" in the node's settings).` : `${what}. ${NOT_REPEATED}`;
+			}
 			return `The service answered with HTTP ${statusCode} while trying to ${operation}.`;
 	}
+}
+
+/**
+ * Error codes of a connection that was never made (refused, no such host, unreachable): the request
+ * did not leave this machine, so sending it again cannot make anything twice. A reset or a timeout
+ * may come after the request was sent, and is not among them.
+ */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export function neverConnected(code: string): boolean {
+	return NEVER_CONNECTED.has(code);
+}
+
+/** The message and description of a request that got no HTTP answer, by what it means for a repeat. */
+export function connectionFailure(code: string, operation: string, baseUrl: string, idempotent: boolean): { message: string; description: string } {
+	if (neverConnected(code)) {
+		// The code goes into the description only: n8n replaces a message that names a common error code
+		// with its own generic text.
+		return {
+			message: `Could not connect to the service at ${baseUrl} while trying to ${operation}: nothing was sent`,
+			description: `Network error: ${code}. The connection was never made, so running the node again is safe${idempotent ? '' : ' and cannot make a second document'}. Check the Base URL in the credential and that the service is up.`,
+		};
+	}
+	if (idempotent) {
+		return {
+			message: `Could not reach the service at ${baseUrl}`,
+			description: `Network error: ${code}. Check the Base URL in the credential and that the service is up, then run the node again.`,
+		};
+	}
+	return {
+		message: `The connection broke while trying to ${operation}; it was not retried`,
+		description: `Network error: ${code}, after the request was sent. ${NOT_REPEATED}`,
+	};
 }

@@ -13,7 +13,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../shared/constants.ts';
-import { adviceForStatus, serviceErrorText } from './errors.ts';
+import { adviceForStatus, connectionFailure, serviceErrorText } from './errors.ts';
 import { retryDelayMs } from './retryPolicy.ts';
 
 export type ApiContext = IExecuteFunctions | IHookFunctions;
@@ -97,12 +97,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			// code with its generic "retry" advice, the opposite of what an upload needs.
 			throw new NodeApiError(this.getNode(), { transport_error: code } as JsonObject, {
 				itemIndex,
-				message: request.idempotent
-					? `Could not reach the service at ${baseURL}`
-					: `The connection broke while trying to ${request.operation}; it was not retried`,
-				description: request.idempotent
-					? `Network error: ${code}. Check the Base URL in the credential and that the service is up, then run the node again.`
-					: `Network error: ${code}. The service may already have received the request, so it was not sent again (that could extract the same document twice). Check the document with Get Status, or run the node again if nothing arrived.`,
+				...connectionFailure(code, request.operation, baseURL, request.idempotent),
 			});
 		}
 
@@ -136,7 +131,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		throw new NodeApiError(this.getNode(), errorBody, {
 			itemIndex,
 			httpCode: String(statusCode),
-			message: adviceForStatus(statusCode, request.operation),
+			message: adviceForStatus(statusCode, request.operation, request.idempotent),
 			description: serviceText ? `The service said: ${serviceText}` : undefined,
 		});
 	}

@@ -138,6 +138,8 @@ export interface RunOptions {
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 	/** n8n's own address (see WorkflowRunSettings). */
 	n8nBaseUrl?: string;
+	/** The Document Extraction node's version (default 1). */
+	typeVersion?: number;
 }
 
 export interface Harness {
@@ -369,7 +371,7 @@ export async function setupHarness(): Promise<Harness> {
 						id: 'node',
 						name: NODE_NAME,
 						type: ACTION_NODE_TYPE,
-						typeVersion: 1,
+						typeVersion: options.typeVersion ?? 1,
 						position: [220, 0],
 						parameters,
 						credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Document Extraction account' } },

@@ -38,6 +38,8 @@ describe('Continue On Fail', () => {
 			error: expect.stringMatching(/refused the request as invalid \(400\)/),
 			error_description: 'The service said: The file could not be parsed as PDF',
 			http_code: 400,
+			ready_to_post: false,
+			not_ready_because: [expect.stringMatching(/^The node failed on this item: The service refused the request as invalid \(400\)/)],
 		});
 		expect(needsReview[1].json).toMatchObject({ document_id: 'doc_three', status: 'needs_review' });
 		expect(needsReview[1].json).not.toHaveProperty('error');
@@ -74,7 +76,7 @@ describe('Continue On Fail', () => {
 		const [verified, [item]] = result.outputs();
 		expect(verified).toEqual([]);
 		expect(item.pairedItem).toEqual({ item: 0 });
-		expect(item.json.error_description).toMatch(/not sent again/);
+		expect(item.json.error_description).toMatch(/did not send it again/);
 		// Regression guard: the transport builds NodeApiError from { code }, which n8n reads as the HTTP
 		// code "ECONNRESET"; the router then outputs Number("ECONNRESET"), i.e. NaN.
 		expect(item.json.http_code === undefined || Number.isInteger(item.json.http_code)).toBe(true);

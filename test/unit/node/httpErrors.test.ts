@@ -157,7 +157,7 @@ describe('HTTP errors of Extract', () => {
 		expect(harness().waits).toEqual([]);
 	});
 
-	it.each([500, 502, 503])('%i: an error and exactly one request (an extract is never repeated blindly)', async (status) => {
+	it.each([500, 502, 503, 504])('%i: an error and exactly one request (an extract is never repeated blindly), and no advice to retry', async (status) => {
 		service().on(
 			'POST',
 			'/v1/extract',
@@ -168,6 +168,10 @@ describe('HTTP errors of Extract', () => {
 
 		const error = result.error();
 		expect(error?.message).toContain(`The service had an error (${status})`);
+		// A retried upload is a second document: the message says not to turn Retry On Fail on, and
+		// nothing in it suggests retrying.
+		expect(error?.message).toContain('Do not turn on "Retry On Fail" for this node: a repeated upload makes a second document');
+		expect(error?.message).not.toMatch(/enable "Retry On Fail"|retry later|retry the request/i);
 		expect(error?.httpCode).toBe(String(status));
 		expect(service().requests).toHaveLength(1);
 		// The success answer was there to be taken, and was not.
@@ -191,10 +195,33 @@ describe('HTTP errors of Extract', () => {
 		expect(error?.message).toMatch(/connection broke while trying to extract "invoice\.pdf".*it was not retried/);
 		expect(error?.message).not.toMatch(/retry the request immediately/);
 		expect(`${error?.message} ${error?.description}`).toContain('ECONNRESET');
-		expect(error?.description).toMatch(/not sent again/);
-		expect(error?.description).toMatch(/Get Status/);
+		expect(error?.description).toMatch(/did not send it again/);
+		expect(error?.description).toContain('Do not turn on "Retry On Fail" for this node');
+		expect(`${error?.message} ${error?.description}`).not.toMatch(/enable "Retry On Fail"|retry later|retry the request|safe/i);
 		expect(service().requests).toHaveLength(1);
 		expect(service().pending()).toHaveLength(1);
+		expect(harness().waits).toEqual([]);
+	});
+
+	it.each(['ETIMEDOUT', 'ECONNABORTED', 'EPIPE'])('%s (may come after the upload was sent): not retried, and no advice to retry', async (code) => {
+		service().on('POST', '/v1/extract', { error: { code, message: 'broken' } }, { status: 200, body: VERIFIED });
+		const error = (await extractOnce()).error();
+		expect(error?.message).toMatch(/connection broke while trying to extract "invoice\.pdf".*it was not retried/);
+		expect(error?.description).toContain(`Network error: ${code}, after the request was sent`);
+		expect(error?.description).toContain('Do not turn on "Retry On Fail" for this node');
+		expect(`${error?.message} ${error?.description}`).not.toMatch(/enable "Retry On Fail"|retry later|retry the request|safe/i);
+		expect(service().requests).toHaveLength(1);
+	});
+
+	it('ECONNREFUSED (the connection was never made): says nothing was sent and that running again is safe', async () => {
+		service().on('POST', '/v1/extract', { error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' } }, { status: 200, body: VERIFIED });
+		const error = (await extractOnce()).error();
+		expect(error?.message).toMatch(/^Could not connect to the service at https?:\/\/\S+ while trying to extract "invoice\.pdf": nothing was sent$/);
+		expect(error?.description).toBe(
+			'Network error: ECONNREFUSED. The connection was never made, so running the node again is safe and cannot make a second document. Check the Base URL in the credential and that the service is up.',
+		);
+		expect(error?.message).not.toMatch(/retry the request immediately/);
+		expect(service().requests).toHaveLength(1);
 		expect(harness().waits).toEqual([]);
 	});
 
@@ -263,7 +290,7 @@ describe('HTTP errors of Get Status', () => {
 		service().on('GET', `/v1/status/${DOCUMENT_ID}`, reset, reset);
 		const result = await harness().run({ parameters: statusParameters(DOCUMENT_ID, { retries: 1 }) });
 		const error = result.error();
-		expect(error?.message).toMatch(/refused the connection|Could not reach the service/);
+		expect(error?.message).toMatch(/Could not connect to the service at .* while trying to get the status of doc_\w+: nothing was sent/);
 		expect(`${error?.message} ${error?.description}`).toMatch(/ECONNREFUSED|refused the connection/);
 		expect(error?.description).toMatch(/Check the Base URL in the credential/);
 		expect(service().requests).toHaveLength(2);

@@ -127,6 +127,25 @@ describe('Wait for Review: the review callback', () => {
 		expect(result.workflowData!.map((output) => output.length)).toEqual([1, 0, 0, 0]);
 	});
 
+	it('Hold Invoices Not Ready to Post: an approved invoice that is not ready resumes on Not Ready to Post (last), a ready one on Verified', async () => {
+		const notReady = { ...verifiedEvent(), data: { ...EXTRACTED, amounts: { ...EXTRACTED.amounts, total: '1.200,00' } } };
+		const held = await deliver({ ...signed(notReady), parameters: { holdNotReady: true } });
+		expect(held.answer.body).toEqual({ received: true, resumed: true });
+		expect(held.result.workflowData!.map((items) => items.length)).toEqual([0, 0, 0, 1]);
+		expect(held.result.workflowData![3][0]).toMatchObject({
+			json: { status: 'verified', total: null, ready_to_post: false, not_ready_because: [expect.stringMatching(/total "1\.200,00" could not be read/)] },
+			pairedItem: { item: 0 },
+		});
+
+		const ready = await deliver({ ...signed(verifiedEvent()), parameters: { holdNotReady: true } });
+		expect(ready.result.workflowData!.map((items) => items.length)).toEqual([1, 0, 0, 0]);
+		expect(ready.result.workflowData![0][0].json.ready_to_post).toBe(true);
+
+		const notHeld = await deliver(signed(notReady));
+		expect(notHeld.result.workflowData!.map((items) => items.length)).toEqual([1, 0, 0]);
+		expect(notHeld.result.workflowData![0][0].json.ready_to_post).toBe(false);
+	});
+
 	it('Output "Raw" gives the delivery as it came', async () => {
 		const { result } = await deliver({ ...signed(verifiedEvent()), parameters: { outputMode: 'raw' } });
 		const { currency, ready_to_post: ready, not_ready_because: reasons, ...delivery } = result.workflowData![0][0].json;

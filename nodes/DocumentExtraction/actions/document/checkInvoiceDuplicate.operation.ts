@@ -3,7 +3,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { invoiceIdentity, normaliseInvoiceNumber, normaliseVendor } from '../../../shared/invoiceIdentity.ts';
 import { EXPECTED_INVOICE_FIELDS, invoiceOfItem, readinessOfItem } from '../../../shared/invoiceOfItem.ts';
+import type { ExtractOutputSettings } from './extractOutputs.ts';
 import { CHECK_DUPLICATE_OPERATION, checkDuplicateOutputIndex, checkDuplicateOutputNames } from './extractOutputs.ts';
+import { HOLD_NOT_READY_PARAMETER, holdNotReadyProperties } from './holdNotReady.description.ts';
 import { claimInvoice, possibleDuplicateFields } from './sameInvoiceGuard.ts';
 
 const properties: INodeProperties[] = [
@@ -14,6 +16,9 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	...holdNotReadyProperties(
+		'They go to an extra "Not Ready to Post" output (a possible duplicate still goes to Possible Duplicate). Without it, they go to New Invoice with ready_to_post false.',
+	),
 ];
 
 export const description = updateDisplayOptions(
@@ -49,7 +54,12 @@ function uncheckableReason(invoice: { vendor: string | null; invoice_no: string 
 
 /** Checks one item's invoice against the invoices this workflow saw, and routes it (see extractOutputs.ts). */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[][]> {
-	const outputs: INodeExecutionData[][] = checkDuplicateOutputNames().map(() => []);
+	const settings: ExtractOutputSettings = {
+		waitForReview: false,
+		skipDuplicates: false,
+		holdNotReady: this.getNodeParameter(HOLD_NOT_READY_PARAMETER, itemIndex, false) === true,
+	};
+	const outputs: INodeExecutionData[][] = checkDuplicateOutputNames(settings).map(() => []);
 	const item = this.getInputData()[itemIndex];
 	const { document_id: documentId, status, invoice } = invoiceOfItem(item.json);
 
@@ -75,21 +85,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	} else {
 		const identity = invoiceIdentity(invoice);
 		if (!identity) {
-			route = { output: checkDuplicateOutputIndex('newInvoice'), fields: { duplicate_check_skipped: uncheckableReason(invoice) } };
+			route = { output: checkDuplicateOutputIndex(settings, 'newInvoice'), fields: { duplicate_check_skipped: uncheckableReason(invoice) } };
 		} else {
 			const claim = await claimInvoice.call(this, identity, documentId, itemIndex);
 			if (claim.duplicate) {
 				this.logger.info(`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`);
-				route = { output: checkDuplicateOutputIndex('possibleDuplicate'), fields: possibleDuplicateFields(documentId, identity, claim) };
+				route = { output: checkDuplicateOutputIndex(settings, 'possibleDuplicate'), fields: possibleDuplicateFields(documentId, identity, claim) };
 			} else {
-				route = { output: checkDuplicateOutputIndex('newInvoice'), fields: {} };
+				route = { output: checkDuplicateOutputIndex(settings, 'newInvoice'), fields: {} };
 			}
 		}
 		if (documentId) routes.set(documentId, route);
 	}
 
-	outputs[route.output].push({
-		json: { ...item.json, ...route.fields, ...readinessOfItem(item.json) },
+	const readiness = readinessOfItem(item.json);
+	// A possible duplicate stays there; a new invoice that is not ready is held (docs/spec-decisions.md#n18).
+	const held = settings.holdNotReady && !readiness.ready_to_post && route.output === checkDuplicateOutputIndex(settings, 'newInvoice');
+	outputs[held ? checkDuplicateOutputIndex(settings, 'notReady') : route.output].push({
+		json: { ...item.json, ...route.fields, ...readiness },
 		...(item.binary ? { binary: item.binary } : {}),
 		pairedItem: { item: itemIndex },
 	});

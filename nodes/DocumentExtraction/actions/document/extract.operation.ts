@@ -25,6 +25,7 @@ import {
 } from './duplicateGuard.ts';
 import type { ExtractOutputSettings } from './extractOutputs.ts';
 import { extractOutputNames, outputIndex } from './extractOutputs.ts';
+import { HOLD_NOT_READY_PARAMETER, holdNotReadyProperties } from './holdNotReady.description.ts';
 import { claimInvoice, possibleDuplicateItem } from './sameInvoiceGuard.ts';
 import { DEFAULT_TIMEOUT_MINUTES, timedOutItems, waitForReview, waitPrerequisites } from './waitForReview.ts';
 
@@ -67,6 +68,9 @@ const properties: INodeProperties[] = [
 		hint: 'Review usually takes 1 to 5 minutes',
 		description: 'How long to wait for the review result before continuing on the Timed Out output',
 	},
+	...holdNotReadyProperties(
+		'Without Wait for Review they go to Needs Review; with it, to an extra "Not Ready to Post" output.',
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -134,6 +138,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		waitForReview: waitForReviewSetting,
 		skipDuplicates: options.skipDuplicates === true,
 		detectSameInvoice: options.detectSameInvoice === true && !waitForReviewSetting,
+		holdNotReady: this.getNodeParameter(HOLD_NOT_READY_PARAMETER, itemIndex, false) === true,
 	};
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
 
@@ -223,6 +228,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			json: possibleDuplicateItem(invoiceOutput('simplified', response, documentFields(response), extracted)[0], identity, sameInvoice),
 			pairedItem: { item: itemIndex },
 		});
+	} else if (verified && settings.holdNotReady && items.some((item) => item.json.ready_to_post !== true)) {
+		// Verified by the service, yet not ready to post: a person completes it (docs/spec-decisions.md#n18).
+		outputs[outputIndex(settings, settings.waitForReview ? 'notReady' : 'needsReview')].push(...items);
 	} else if (verified) {
 		outputs[outputIndex(settings, 'verified')].push(...items);
 	} else if (settings.waitForReview) {

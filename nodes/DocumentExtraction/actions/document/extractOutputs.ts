@@ -1,9 +1,12 @@
 /**
  * The outputs of Extract (docs/spec-decisions.md#n9), as one rule from which the node's `outputs` expression, the output
  * indexes and the router's output count all follow. Without waiting: Verified | Needs Review (also
- * documents still processing). With Wait for Review: Verified | Rejected | Timed Out. The duplicate
- * guard adds Already Submitted; Detect Same Invoice (without waiting) adds Possible Duplicate last.
- * Check Invoice Duplicate has New Invoice | Possible Duplicate. Other operations have one output.
+ * documents still processing, and verified invoices not ready to post when they are held). With Wait
+ * for Review: Verified | Rejected | Timed Out, and Not Ready to Post last when held. The duplicate
+ * guard adds Already Submitted; Detect Same Invoice (without waiting) adds Possible Duplicate.
+ * Check Invoice Duplicate has New Invoice | Possible Duplicate, and Not Ready to Post when held
+ * (docs/spec-decisions.md#n18). Other operations have one output. New outputs come last, so turning an
+ * option on never moves the connections of the outputs already there.
  */
 import type { IWebhookDescription } from 'n8n-workflow';
 
@@ -12,6 +15,8 @@ export interface ExtractOutputSettings {
 	skipDuplicates: boolean;
 	/** Detect Same Invoice; only without waiting (a reviewed invoice arrives where Extract no longer runs). */
 	detectSameInvoice?: boolean;
+	/** Hold Invoices Not Ready to Post (docs/spec-decisions.md#n18). */
+	holdNotReady?: boolean;
 }
 
 /** When an output exists: as a check of the settings and as the same check in n8n's expression language. */
@@ -33,13 +38,24 @@ const DETECTING_SAME_INVOICE: OutputCondition = {
 	holds: (settings) => settings.detectSameInvoice === true && !settings.waitForReview,
 	expression: '$parameter.waitForReview !== true && ($parameter.options || {}).detectSameInvoice === true',
 };
+/** The parameter's value as the Workflow holds it: n8n fills in the default of the node's version. */
+const HOLDING: OutputCondition = {
+	holds: (settings) => settings.holdNotReady === true,
+	expression: '$parameter.holdNotReady === true',
+};
+const HOLDING_WHILE_WAITING: OutputCondition = {
+	holds: (settings) => settings.holdNotReady === true && settings.waitForReview,
+	expression: '$parameter.holdNotReady === true && $parameter.waitForReview === true',
+};
 const SKIPPING_DUPLICATES: OutputCondition = {
 	holds: (settings) => settings.skipDuplicates,
 	expression: '($parameter.options || {}).skipDuplicates === true',
 };
 
-export type ExtractOutput = 'verified' | 'needsReview' | 'rejected' | 'timedOut' | 'alreadySubmitted' | 'possibleDuplicate';
-export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate';
+export type ExtractOutput = 'verified' | 'needsReview' | 'rejected' | 'timedOut' | 'alreadySubmitted' | 'possibleDuplicate' | 'notReady';
+export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate' | 'notReady';
+
+export const NOT_READY_OUTPUT_NAME = 'Not Ready to Post';
 
 interface OutputRule<Output extends string = ExtractOutput> {
 	output: Output;
@@ -60,6 +76,8 @@ const EXTRACT_OUTPUTS: readonly OutputRule[] = [
 	{ output: 'timedOut', displayName: 'Timed Out', when: WAITING },
 	{ output: 'alreadySubmitted', displayName: 'Already Submitted', when: SKIPPING_DUPLICATES },
 	{ output: 'possibleDuplicate', displayName: 'Possible Duplicate', when: DETECTING_SAME_INVOICE },
+	// Without waiting, held invoices go to Needs Review: no output of its own.
+	{ output: 'notReady', displayName: NOT_READY_OUTPUT_NAME, when: HOLDING_WHILE_WAITING },
 ];
 
 /**
@@ -69,14 +87,20 @@ const EXTRACT_OUTPUTS: readonly OutputRule[] = [
 const CHECK_DUPLICATE_OUTPUTS: ReadonlyArray<OutputRule<CheckDuplicateOutput>> = [
 	{ output: 'newInvoice', displayName: 'New Invoice', when: ALWAYS },
 	{ output: 'possibleDuplicate', displayName: 'Possible Duplicate', when: ALWAYS, takesFailedItems: true },
+	{ output: 'notReady', displayName: NOT_READY_OUTPUT_NAME, when: HOLDING },
 ];
 
-export function checkDuplicateOutputNames(): string[] {
-	return CHECK_DUPLICATE_OUTPUTS.map((rule) => rule.displayName);
+function checkDuplicateOutputsOf(settings: ExtractOutputSettings): Array<OutputRule<CheckDuplicateOutput>> {
+	return CHECK_DUPLICATE_OUTPUTS.filter((rule) => rule.when.holds(settings));
 }
 
-export function checkDuplicateOutputIndex(output: CheckDuplicateOutput): number {
-	return CHECK_DUPLICATE_OUTPUTS.findIndex((rule) => rule.output === output);
+export function checkDuplicateOutputNames(settings: ExtractOutputSettings): string[] {
+	return checkDuplicateOutputsOf(settings).map((rule) => rule.displayName);
+}
+
+/** Index of `output` with these settings; -1 when it does not exist with them. */
+export function checkDuplicateOutputIndex(settings: ExtractOutputSettings, output: CheckDuplicateOutput): number {
+	return checkDuplicateOutputsOf(settings).findIndex((rule) => rule.output === output);
 }
 
 function outputsOf(settings: ExtractOutputSettings): OutputRule[] {
@@ -108,10 +132,15 @@ function isCheckDuplicate(parameters: NodeOutputParameters): boolean {
 	return parameters.resource === 'document' && parameters.operation === CHECK_DUPLICATE_OPERATION;
 }
 
+/** Extract and Check Invoice Duplicate: the operations whose items are invoices. */
+export function isInvoiceOperation(parameters: NodeOutputParameters): boolean {
+	return isExtract(parameters) || isCheckDuplicate(parameters);
+}
+
 /** The node's outputs with these parameters (one unnamed output for the one-output operations). */
 function nodeOutputs(parameters: NodeOutputParameters): ReadonlyArray<{ takesFailedItems?: true }> {
 	if (isExtract(parameters)) return outputsOf(parameters);
-	if (isCheckDuplicate(parameters)) return CHECK_DUPLICATE_OUTPUTS;
+	if (isCheckDuplicate(parameters)) return checkDuplicateOutputsOf(parameters);
 	return [{ takesFailedItems: true }];
 }
 
@@ -137,7 +166,9 @@ export const OUTPUTS_EXPRESSION = (
 		(rule) => `${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
 	).join(', ')}) ` +
 	`: (($parameter.resource || "document") === "document" && $parameter.operation === "${CHECK_DUPLICATE_OPERATION}") ? ` +
-	`${JSON.stringify(CHECK_DUPLICATE_OUTPUTS.map((rule) => ({ type: 'main', displayName: rule.displayName })))} ` +
+	`[].concat(${CHECK_DUPLICATE_OUTPUTS.map(
+		(rule) => `${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
+	).join(', ')}) ` +
 	': ["main"] }}'
 ) as `={{${string}}}`;
 

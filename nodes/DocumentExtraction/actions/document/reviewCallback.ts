@@ -10,6 +10,7 @@ import type { OutputMode } from '../../../shared/invoiceMapping.ts';
 import { answerWithoutRun, readSignedDelivery } from '../../../shared/signedDelivery.ts';
 import type { ExtractOutputSettings } from './extractOutputs.ts';
 import { extractOutputNames, outputIndex } from './extractOutputs.ts';
+import { HOLD_NOT_READY_PARAMETER } from './holdNotReady.description.ts';
 import { AWAITED_DOCUMENT_KEY, awaitedDocumentValue } from './waitForReview.ts';
 
 /**
@@ -47,10 +48,16 @@ export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWeb
 
 	const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
 	const options = this.getNodeParameter('options', {}) as { skipDuplicates?: boolean };
-	const settings: ExtractOutputSettings = { waitForReview: true, skipDuplicates: options.skipDuplicates === true };
+	const settings: ExtractOutputSettings = {
+		waitForReview: true,
+		skipDuplicates: options.skipDuplicates === true,
+		holdNotReady: this.getNodeParameter(HOLD_NOT_READY_PARAMETER, false) === true,
+	};
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
-	const target = outputIndex(settings, event === 'document.verified' ? 'verified' : 'rejected');
-	outputs[target] = eventOutput(outputMode, payload).map((json) => ({ json, pairedItem: { item: 0 } }));
+	const items = eventOutput(outputMode, payload).map((json) => ({ json, pairedItem: { item: 0 } }));
+	const verified = event === 'document.verified';
+	const held = verified && settings.holdNotReady && items.some((item) => item.json.ready_to_post !== true);
+	outputs[outputIndex(settings, held ? 'notReady' : verified ? 'verified' : 'rejected')] = items;
 
 	this.logger.info(`Document Extraction: review result ${event} for ${documentId}; the execution resumes`);
 	this.getResponseObject().status(200).json({ received: true, resumed: true });

@@ -1,0 +1,67 @@
+/**
+ * Hold Invoices Not Ready to Post (docs/spec-decisions.md#n18), shown on Extract and on Check Invoice
+ * Duplicate. On by default from version 1.1; version 1 keeps behaving as before (off) and offers it.
+ */
+import type { INodeProperties, NodeHint } from 'n8n-workflow';
+
+export const HOLD_NOT_READY_PARAMETER = 'holdNotReady';
+
+const DISPLAY_NAME = 'Hold Invoices Not Ready to Post';
+
+const DESCRIPTION =
+	'Whether to keep a verified invoice whose ready_to_post is false off the route to your books, so nothing is posted with a missing or unreadable value or a failed check. The reasons are in not_ready_because.';
+
+/** What ready_to_post means, shown on both operations. */
+export const READY_TO_POST_NOTICE =
+	'Every invoice comes out with <b>ready_to_post</b> (true or false) and <b>not_ready_because</b> (one sentence per reason). Ready means: verified, vendor, invoice number and date (YYYY-MM-DD) present, at least one line, every amount a number, subtotal + tax = total, the lines add up to the subtotal, quantity × unit price = amount on every line. Anything unknown is not ready. <b>currency</b> is the one the service sent, or null.';
+
+export function holdNotReadyProperties(whereHeld: string): INodeProperties[] {
+	const description = `${DESCRIPTION} ${whereHeld}`;
+	return [
+		{
+			displayName: DISPLAY_NAME,
+			name: HOLD_NOT_READY_PARAMETER,
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { '@version': [1] } },
+			description,
+		},
+		{
+			displayName: DISPLAY_NAME,
+			name: HOLD_NOT_READY_PARAMETER,
+			type: 'boolean',
+			default: true,
+			displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+			description,
+		},
+		{
+			displayName: READY_TO_POST_NOTICE,
+			name: 'readyToPostNotice',
+			type: 'notice',
+			default: '',
+		},
+	];
+}
+
+const ON_INVOICE_OPERATIONS =
+	'($parameter.resource || "document") === "document" && ["extract", "checkInvoiceDuplicate"].includes($parameter.operation || "extract")';
+
+/** The node's hints in the output pane: what to route on, and what happens when holding is off. */
+export const READY_TO_POST_HINTS: NodeHint[] = [
+	{
+		message:
+			'Post an invoice to your books only when <b>ready_to_post</b> is true; <b>not_ready_because</b> says what a person must fix. <b>checks.all_passed</b> alone is not enough: it is true when the checks that could be computed passed.',
+		type: 'info',
+		location: 'outputPane',
+		whenToDisplay: 'afterExecution',
+		displayCondition: `={{ ${ON_INVOICE_OPERATIONS} && $parameter.${HOLD_NOT_READY_PARAMETER} === true }}`,
+	},
+	{
+		message:
+			'<b>Hold Invoices Not Ready to Post</b> is off: invoices with ready_to_post false come out on Verified / New Invoice too. Turn it on, or route on ready_to_post before posting.',
+		type: 'warning',
+		location: 'outputPane',
+		whenToDisplay: 'afterExecution',
+		displayCondition: `={{ ${ON_INVOICE_OPERATIONS} && $parameter.${HOLD_NOT_READY_PARAMETER} !== true }}`,
+	},
+];
