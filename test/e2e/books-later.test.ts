@@ -97,7 +97,7 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 		await approveReviewOf(sandbox.url, reviewedId);
 
 		const execution = await executionWhere(stack.client, xeroWorkflowId, 'Posted to Xero', reviewedId);
-		expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Settings', 'Ready to post?', 'Build Xero bill', 'Can be booked?', 'Create bill in Xero', 'Prepare attachment', 'Original to attach?', 'Posted to Xero']);
+		expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Settings', 'Build Xero bill', 'Can be booked?', 'Create bill in Xero', 'Prepare attachment', 'Original to attach?', 'Posted to Xero']);
 		expect(nodeJson(execution, 'Posted to Xero')).toEqual([expect.objectContaining({ route: 'xero', invoice_number: 'HS-0078', totals_match: true })]);
 		expect(billNumbers()).toEqual(['HS-0078']);
 

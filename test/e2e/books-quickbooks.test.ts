@@ -195,7 +195,6 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 				'Review finished',
 				'Check for duplicate',
 				'Settings',
-				'Ready to post?',
 				'Build QuickBooks bill',
 				'Can be booked?',
 				'Find vendor',
