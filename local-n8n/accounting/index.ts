@@ -6,3 +6,4 @@ export * from './xeroInvoiceSchema.ts';
 export * from './xeroStandIn.ts';
 export * from './quickBooksBillSchema.ts';
 export * from './quickBooksStandIn.ts';
+export * from './attachmentRules.ts';

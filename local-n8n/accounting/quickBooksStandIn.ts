@@ -1,33 +1,69 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // A local stand-in of the QuickBooks Online Accounting API for the "Invoice to QuickBooks"
-// example: vendor query by DisplayName, vendor create, bill create, under
-// /v3/company/<realm>/…, each body checked against Intuit's published rules
-// (quickBooksBillSchema.ts) after the bearer token. An invalid body gets QuickBooks' 400 Fault
-// and is recorded as refused. `GET /__standin/requests` lists every request.
+// example: vendor query by DisplayName, vendor create (in a currency), bill and vendor credit
+// create, and the multipart `upload` of an Attachable linked to one of them, under
+// /v3/company/<realm>/…. Each body is checked against Intuit's published rules
+// (quickBooksBillSchema.ts) after the bearer token, and beyond the schema: amounts with more than
+// 2 decimals, a negative total, a currency the company does not use, a transaction in another
+// currency than its vendor's, an unknown vendor, an attachment of a type or size QuickBooks does not
+// take (attachmentRules.ts). A refused body gets QuickBooks' 400 Fault and is recorded as refused.
+// `GET /__standin/requests` lists every request.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { fromCents, toCents } from './cents.ts';
-import { quickBooksBillSchema, quickBooksVendorSchema } from './quickBooksBillSchema.ts';
+import { QUICKBOOKS_ATTACHMENT_EXTENSIONS, QUICKBOOKS_ATTACHMENT_MAX_BYTES, extensionOf, type StoredAttachment } from './attachmentRules.ts';
+import { decimalPlaces, fromCents, toCents } from './cents.ts';
+import { quickBooksAttachableSchema, quickBooksBillSchema, quickBooksVendorCreditSchema, quickBooksVendorSchema } from './quickBooksBillSchema.ts';
 import type { StandInRequest } from './xeroStandIn.ts';
+
+export interface QuickBooksVendor {
+	Id: string;
+	DisplayName: string;
+	CurrencyRef: { value: string };
+}
+
+/** A bill or vendor credit as QuickBooks stored it. */
+export interface QuickBooksTransaction {
+	entity: 'Bill' | 'VendorCredit';
+	Id: string;
+	VendorRef: { value: string };
+	CurrencyRef: { value: string };
+	Line: Array<{ Amount: number; Description?: string }>;
+	DocNumber?: string;
+	PrivateNote?: string;
+	TotalAmt: number;
+	[field: string]: unknown;
+}
 
 export interface QuickBooksStandIn {
 	url: string;
 	requests: StandInRequest[];
-	vendors: Array<{ Id: string; DisplayName: string }>;
+	vendors: QuickBooksVendor[];
+	transactions: QuickBooksTransaction[];
+	attachments: StoredAttachment[];
 	close(): Promise<void>;
+}
+
+export interface QuickBooksStandInOptions {
+	accessToken: string;
+	port?: number;
+	/** The company's home currency. Default EUR. */
+	homeCurrency?: string;
+	/** The currencies multicurrency is set up for (the home currency always counts). Default EUR, USD, GBP. */
+	currencies?: string[];
 }
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 const validateBill = ajv.compile(quickBooksBillSchema);
+const validateVendorCredit = ajv.compile(quickBooksVendorCreditSchema);
 const validateVendor = ajv.compile(quickBooksVendorSchema);
+const validateAttachable = ajv.compile(quickBooksAttachableSchema);
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
 	const chunks: Buffer[] = [];
 	for await (const chunk of req) chunks.push(chunk as Buffer);
-	const text = Buffer.concat(chunks).toString('utf8');
-	return text ? JSON.parse(text) : undefined;
+	return Buffer.concat(chunks);
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -45,17 +81,109 @@ function displayNameQueried(query: string): string | undefined {
 	return match ? match[1].replace(/\\(.)/g, '$1') : undefined;
 }
 
-export async function startQuickBooksStandIn(options: { accessToken: string; port?: number }): Promise<QuickBooksStandIn> {
+export interface MultipartPart {
+	name: string;
+	fileName?: string;
+	contentType?: string;
+	data: Buffer;
+}
+
+/** The parts of a buffered multipart/form-data body. */
+export function multipartParts(body: Buffer, contentType: string | undefined): MultipartPart[] {
+	const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType ?? '');
+	if (!boundary) return [];
+	const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+	const parts: MultipartPart[] = [];
+	let start = body.indexOf(delimiter);
+	while (start !== -1) {
+		const next = body.indexOf(delimiter, start + delimiter.length);
+		if (next === -1) break;
+		const part = body.subarray(start + delimiter.length + 2, next - 2);
+		const headerEnd = part.indexOf('\r\n\r\n');
+		if (headerEnd !== -1) {
+			const headers = part.subarray(0, headerEnd).toString('utf8');
+			const name = /name="([^"]*)"/i.exec(headers)?.[1] ?? '';
+			const fileName = /filename="([^"]*)"/i.exec(headers)?.[1];
+			const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1]?.trim();
+			parts.push({ name, fileName, contentType: type, data: part.subarray(headerEnd + 4) });
+		}
+		start = next;
+	}
+	return parts;
+}
+
+/** What QuickBooks refuses in a bill or vendor credit beyond the schema. */
+function transactionErrors(transaction: { Line: Array<{ Amount: number }>; CurrencyRef?: { value: string } }, vendor: QuickBooksVendor | undefined, vendorId: string, currencies: string[], homeCurrency: string): string[] {
+	const errors: string[] = [];
+	transaction.Line.forEach((line, index) => {
+		if (decimalPlaces(line.Amount) > 2) errors.push(`/Line/${index}/Amount has more than 2 decimals`);
+	});
+	if (errors.length > 0) return errors;
+	const total = transaction.Line.reduce((sum, line) => sum + toCents(line.Amount), 0);
+	if (total < 0) errors.push(`the total ${fromCents(total)} is negative`);
+	const currency = transaction.CurrencyRef?.value ?? homeCurrency;
+	if (!currencies.includes(currency)) errors.push(`the company does not use the currency ${currency}`);
+	if (!vendor) errors.push(`VendorRef ${vendorId} is not a vendor`);
+	else if (vendor.CurrencyRef.value !== currency) errors.push(`the vendor's currency ${vendor.CurrencyRef.value} is not the transaction's currency ${currency}`);
+	return errors;
+}
+
+export async function startQuickBooksStandIn(options: QuickBooksStandInOptions): Promise<QuickBooksStandIn> {
 	const requests: StandInRequest[] = [];
-	const vendors: Array<{ Id: string; DisplayName: string }> = [];
+	const vendors: QuickBooksVendor[] = [];
+	const transactions: QuickBooksTransaction[] = [];
+	const attachments: StoredAttachment[] = [];
+	const homeCurrency = options.homeCurrency ?? 'EUR';
+	const currencies = [homeCurrency, ...(options.currencies ?? ['EUR', 'USD', 'GBP'])];
 	let nextId = 100;
+
+	function upload(res: ServerResponse, entry: StandInRequest, raw: Buffer, contentType: string | undefined) {
+		const parts = multipartParts(raw, contentType);
+		const metadataPart = parts.find((part) => /^file_metadata_\w+$/.test(part.name));
+		const contentPart = parts.find((part) => /^file_content_\w+$/.test(part.name));
+		entry.body = { parts: parts.map((part) => ({ name: part.name, fileName: part.fileName, contentType: part.contentType, size: part.data.length })) };
+		if (!metadataPart || !contentPart) {
+			entry.errors.push('a file_metadata_NN part and a file_content_NN part are needed');
+			return fault(res, entry.errors);
+		}
+		let metadata: unknown;
+		try {
+			metadata = JSON.parse(metadataPart.data.toString('utf8'));
+		} catch {
+			entry.errors.push('file_metadata is not JSON');
+			return fault(res, entry.errors);
+		}
+		(entry.body as Record<string, unknown>).metadata = metadata;
+		if (!validateAttachable(metadata)) {
+			entry.errors = (validateAttachable.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim());
+			return fault(res, entry.errors);
+		}
+		const attachable = metadata as { AttachableRef: Array<{ EntityRef: { type: string; value: string } }>; FileName: string; ContentType: string };
+		const errors: string[] = [];
+		for (const { EntityRef } of attachable.AttachableRef) {
+			if (!transactions.some((transaction) => transaction.entity === EntityRef.type && transaction.Id === EntityRef.value)) errors.push(`no ${EntityRef.type} ${EntityRef.value}`);
+		}
+		if (!QUICKBOOKS_ATTACHMENT_EXTENSIONS.includes(extensionOf(attachable.FileName))) errors.push(`QuickBooks does not take .${extensionOf(attachable.FileName)} files`);
+		if (contentPart.data.length === 0) errors.push('the file is empty');
+		if (contentPart.data.length > QUICKBOOKS_ATTACHMENT_MAX_BYTES) errors.push(`the file is over ${QUICKBOOKS_ATTACHMENT_MAX_BYTES} bytes`);
+		if (errors.length > 0) {
+			entry.errors = errors;
+			return fault(res, errors);
+		}
+		entry.accepted = true;
+		const [{ EntityRef }] = attachable.AttachableRef;
+		attachments.push({ ownerId: EntityRef.value, ownerType: EntityRef.type, fileName: attachable.FileName, contentType: attachable.ContentType, bytes: Buffer.from(contentPart.data) });
+		return send(res, 200, { AttachableResponse: [{ Attachable: { ...attachable, Id: String(nextId++), Size: contentPart.data.length } }] });
+	}
+
 	const server = createServer((req, res) => {
 		void (async () => {
 			const url = new URL(req.url ?? '/', 'http://stand-in');
 			if (url.pathname === '/__standin/requests') return send(res, 200, requests);
+			const raw = await readBody(req);
 			let body: unknown;
 			try {
-				body = await readJson(req);
+				body = raw.length > 0 && !url.pathname.endsWith('/upload') ? JSON.parse(raw.toString('utf8')) : undefined;
 			} catch {
 				body = '<not JSON>';
 			}
@@ -65,7 +193,7 @@ export async function startQuickBooksStandIn(options: { accessToken: string; por
 				entry.errors.push('no valid bearer token');
 				return send(res, 401, { Fault: { type: 'AUTHENTICATION', Error: [{ Message: 'AuthenticationFailed', code: '3200' }] } });
 			}
-			const route = /^\/v3\/company\/([^/]+)\/(query|vendor|bill)$/.exec(url.pathname);
+			const route = /^\/v3\/company\/([^/]+)\/(query|vendor|bill|vendorcredit|upload)$/.exec(url.pathname);
 			if (!route) return send(res, 404, { Fault: { type: 'NotFound', Error: [{ Message: `The stand-in has no ${req.method} ${url.pathname}` }] } });
 			entry.tenantId = route[1];
 			const resource = route[2];
@@ -80,33 +208,43 @@ export async function startQuickBooksStandIn(options: { accessToken: string; por
 				return send(res, 200, { QueryResponse: found.length > 0 ? { Vendor: found, startPosition: 1, maxResults: found.length } : {} });
 			}
 			if (req.method !== 'POST') return send(res, 405, { Fault: { Error: [{ Message: 'Method not allowed' }] } });
-			const validate = resource === 'vendor' ? validateVendor : validateBill;
+			if (resource === 'upload') return upload(res, entry, raw, req.headers['content-type']);
+			const validate = resource === 'vendor' ? validateVendor : resource === 'bill' ? validateBill : validateVendorCredit;
 			if (!validate(body)) {
 				entry.errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim());
 				return fault(res, entry.errors);
 			}
 			if (resource === 'vendor') {
-				const displayName = (body as { DisplayName: string }).DisplayName;
+				const { DisplayName: displayName, CurrencyRef: currencyRef } = body as { DisplayName: string; CurrencyRef?: { value: string } };
+				const currency = currencyRef?.value ?? homeCurrency;
 				if (vendors.some((vendor) => vendor.DisplayName === displayName)) {
 					entry.errors.push('Duplicate Name Exists Error');
 					return send(res, 400, { Fault: { type: 'ValidationFault', Error: [{ Message: 'Duplicate Name Exists Error', code: '6240' }] } });
 				}
+				if (!currencies.includes(currency)) {
+					entry.errors.push(`the company does not use the currency ${currency}`);
+					return fault(res, entry.errors);
+				}
 				entry.accepted = true;
-				const vendor = { Id: String(nextId++), DisplayName: displayName };
+				const vendor = { Id: String(nextId++), DisplayName: displayName, CurrencyRef: { value: currency } };
 				vendors.push(vendor);
 				return send(res, 200, { Vendor: vendor });
 			}
-			const bill = body as { VendorRef: { value: string }; Line: Array<{ Amount: number }> };
-			if (!vendors.some((vendor) => vendor.Id === bill.VendorRef.value)) {
-				entry.errors.push(`VendorRef ${bill.VendorRef.value} is not a vendor`);
-				return fault(res, entry.errors);
-			}
+			const transaction = body as { VendorRef: { value: string }; CurrencyRef?: { value: string }; Line: Array<{ Amount: number }> };
+			const vendor = vendors.find((entry) => entry.Id === transaction.VendorRef.value);
+			entry.errors = transactionErrors(transaction, vendor, transaction.VendorRef.value, currencies, homeCurrency);
+			if (entry.errors.length > 0) return fault(res, entry.errors);
 			entry.accepted = true;
-			const total = bill.Line.reduce((sum, line) => sum + toCents(line.Amount), 0);
-			return send(res, 200, { Bill: { ...bill, Id: String(nextId++), TotalAmt: fromCents(total), Balance: fromCents(total) } });
+			const entity = resource === 'bill' ? 'Bill' : 'VendorCredit';
+			const total = fromCents(transaction.Line.reduce((sum, line) => sum + toCents(line.Amount), 0));
+			const stored: QuickBooksTransaction = { ...transaction, entity, Id: String(nextId++), CurrencyRef: { value: transaction.CurrencyRef?.value ?? homeCurrency }, TotalAmt: total };
+			transactions.push(stored);
+			const answer: Record<string, unknown> = { ...stored, Balance: total };
+			delete answer.entity;
+			return send(res, 200, { [entity]: answer });
 		})().catch((error: unknown) => send(res, 500, { Message: String(error) }));
 	});
 	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
-	return { url: `http://127.0.0.1:${port}`, requests, vendors, close: () => new Promise((resolve) => server.close(() => resolve())) };
+	return { url: `http://127.0.0.1:${port}`, requests, vendors, transactions, attachments, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

@@ -1,17 +1,32 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
-// A local stand-in of Xero's Accounting API for the "Invoice to Xero" example: it answers
-// `POST /api.xro/2.0/Invoices` as Xero does (the invoices back, with Xero's own SubTotal,
-// TotalTax and Total computed from the lines), after checking the bearer token, the tenant header
-// and the body against Xero's published schema (xeroInvoiceSchema.ts). An invalid body gets
-// Xero's 400 ValidationException and is recorded as refused, so a test sees both.
-// Every request is kept: `GET /__standin/requests` lists them, `DELETE` clears them.
+// A local stand-in of Xero's Accounting API for the "Invoice to Xero" example. It answers as Xero
+// does, after checking the bearer token, the tenant header and the body against Xero's published
+// schema (xeroInvoiceSchema.ts), and refuses what Xero refuses beyond the schema:
+// - `POST|PUT /api.xro/2.0/Invoices` and `/CreditNotes`: quantities with more than 4 decimals, line
+//   and tax amounts with more than 2, unit amounts with more than 4 when the request asks for
+//   `unitdp=4` (without it Xero rounds unit amounts to 2 decimals, as here), a LineAmount that is not
+//   quantity × unit amount (less the discount) rounded to the cent, a negative total, a currency the
+//   organisation does not use. Contacts are matched by exact name and created otherwise (a name
+//   written differently is a second contact, as in Xero).
+// - `PUT /api.xro/2.0/(Invoices|CreditNotes)/{id}/Attachments/{FileName}`: the raw file as the body;
+//   refused for an unknown document, an extension Xero does not take, an empty or too large file,
+//   the 11th file on a document (attachmentRules.ts).
+// An invalid request gets Xero's 400 ValidationException and is recorded as refused, so a test sees
+// both. Every request is kept: `GET /__standin/requests` lists them, `DELETE` clears them.
 
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { fromCents, toCents } from './cents.ts';
-import { xeroInvoicesRequestSchema } from './xeroInvoiceSchema.ts';
+import {
+	XERO_ATTACHMENTS_PER_DOCUMENT,
+	XERO_ATTACHMENT_EXTENSIONS,
+	XERO_ATTACHMENT_MAX_BYTES,
+	extensionOf,
+	type StoredAttachment,
+} from './attachmentRules.ts';
+import { decimalPlaces, fromCents, roundScaled, scaled, toCents } from './cents.ts';
+import { xeroCreditNotesRequestSchema, xeroInvoicesRequestSchema } from './xeroInvoiceSchema.ts';
 
 export interface StandInRequest {
 	method: string;
@@ -24,10 +39,27 @@ export interface StandInRequest {
 	accepted: boolean;
 }
 
+/** A bill or credit note as Xero stored it: the request's fields, its id, Xero's own totals. */
+export interface XeroDocument extends Record<string, unknown> {
+	kind: 'Invoices' | 'CreditNotes';
+	id: string;
+	Type: string;
+	Contact: { ContactID: string; Name: string };
+	CurrencyCode: string;
+	LineItems: XeroLineInput[];
+	SubTotal: number;
+	TotalTax: number;
+	Total: number;
+}
+
 export interface XeroStandIn {
 	url: string;
 	port: number;
 	requests: StandInRequest[];
+	/** Bills (ACCPAY) and credit notes accepted, in order. */
+	documents: XeroDocument[];
+	contacts: Array<{ ContactID: string; Name: string }>;
+	attachments: StoredAttachment[];
 	close(): Promise<void>;
 }
 
@@ -35,29 +67,84 @@ export interface XeroStandInOptions {
 	port?: number;
 	/** The bearer token it accepts. */
 	accessToken: string;
+	/** The organisation's base currency (used when a request names none). Default EUR. */
+	baseCurrency?: string;
+	/** The currencies the organisation has added (the base currency always counts). Default EUR, USD, GBP. */
+	currencies?: string[];
+}
+
+export interface XeroLineInput {
+	Description?: string;
+	Quantity: number;
+	UnitAmount: number;
+	LineAmount?: number;
+	TaxAmount?: number;
+	DiscountRate?: number;
 }
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
 const validateInvoices = ajv.compile(xeroInvoicesRequestSchema);
+const validateCreditNotes = ajv.compile(xeroCreditNotesRequestSchema);
 
-/** Xero's totals for a bill: lines in cents, tax as given per line (Exclusive) or none (NoTax). */
-export function xeroTotals(invoice: { LineAmountTypes?: string; LineItems: Array<{ Quantity: number; UnitAmount: number; LineAmount?: number; TaxAmount?: number }> }) {
+/**
+ * The line amount Xero computes, in cents: quantity × unit amount × (1 − discount %), rounded to the
+ * cent half away from zero. Without `unitdp=4` Xero first rounds the unit amount to 2 decimals.
+ */
+export function xeroLineCents(line: XeroLineInput, unitDecimals: 2 | 4 = 4): number {
+	const unit = unitDecimals === 2 ? roundScaled(scaled(line.UnitAmount, 4), 2) * 100n : scaled(line.UnitAmount, 4);
+	const quantity = scaled(line.Quantity, 4);
+	// quantity and unit are scaled by 10^4 each: 10^8; to cents is / 10^6; the discount rate (up to 4
+	// decimals, a percentage) adds 10^6 more.
+	if (line.DiscountRate !== undefined) {
+		const keep = 1_000_000n - scaled(line.DiscountRate, 4);
+		return Number(roundScaled(quantity * unit * keep, 12));
+	}
+	return Number(roundScaled(quantity * unit, 6));
+}
+
+/** Xero's totals for a bill or credit note: lines as Xero computes them, tax as given per line (Exclusive) or none (NoTax). */
+export function xeroTotals(invoice: { LineAmountTypes?: string; LineItems: XeroLineInput[] }, unitDecimals: 2 | 4 = 4) {
 	let subTotal = 0;
 	let totalTax = 0;
 	for (const line of invoice.LineItems) {
-		const lineCents = line.LineAmount !== undefined ? toCents(line.LineAmount) : Math.round(line.Quantity * toCents(line.UnitAmount));
-		subTotal += lineCents;
+		subTotal += line.LineAmount !== undefined ? toCents(line.LineAmount) : xeroLineCents(line, unitDecimals);
 		if (invoice.LineAmountTypes !== 'NoTax' && line.TaxAmount !== undefined) totalTax += toCents(line.TaxAmount);
 	}
 	if (invoice.LineAmountTypes === 'Inclusive') subTotal -= totalTax;
 	return { SubTotal: fromCents(subTotal), TotalTax: fromCents(totalTax), Total: fromCents(subTotal + totalTax) };
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+/** What Xero refuses in one document beyond its schema (number formats, line totals, sign, currency). */
+export function xeroDocumentErrors(document: { Type: string; CurrencyCode?: string; LineAmountTypes?: string; LineItems: XeroLineInput[] }, unitDecimals: 2 | 4, currencies: string[]): string[] {
+	const errors: string[] = [];
+	document.LineItems.forEach((line, index) => {
+		const at = `LineItems/${index}`;
+		if (decimalPlaces(line.Quantity) > 4) errors.push(`${at}/Quantity has more than 4 decimals`);
+		if (decimalPlaces(line.UnitAmount) > 4) errors.push(`${at}/UnitAmount has more than 4 decimals`);
+		if (line.LineAmount !== undefined && decimalPlaces(line.LineAmount) > 2) errors.push(`${at}/LineAmount has more than 2 decimals`);
+		if (line.TaxAmount !== undefined && decimalPlaces(line.TaxAmount) > 2) errors.push(`${at}/TaxAmount has more than 2 decimals`);
+		if (line.DiscountRate !== undefined && decimalPlaces(line.DiscountRate) > 4) errors.push(`${at}/DiscountRate has more than 4 decimals`);
+	});
+	if (errors.length > 0) return errors;
+	document.LineItems.forEach((line, index) => {
+		if (line.LineAmount === undefined) return;
+		const computed = xeroLineCents(line, unitDecimals);
+		if (computed !== toCents(line.LineAmount)) {
+			errors.push(`LineItems/${index}: the line amount ${line.LineAmount} is not quantity × unit amount (${fromCents(computed)})`);
+		}
+	});
+	const { Total } = xeroTotals(document, unitDecimals);
+	if (Total < 0) errors.push(`the total ${Total} is negative: a ${document.Type === 'ACCPAY' ? 'bill' : 'credit note'} total must be zero or more`);
+	if (document.CurrencyCode !== undefined && !currencies.includes(document.CurrencyCode)) {
+		errors.push(`the organisation does not use the currency ${document.CurrencyCode}`);
+	}
+	return errors;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
 	const chunks: Buffer[] = [];
 	for await (const chunk of req) chunks.push(chunk as Buffer);
-	const text = Buffer.concat(chunks).toString('utf8');
-	return text ? JSON.parse(text) : undefined;
+	return Buffer.concat(chunks);
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -65,24 +152,70 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 	res.end(JSON.stringify(body));
 }
 
+function validationException(res: ServerResponse, errors: string[]): void {
+	send(res, 400, { ErrorNumber: 10, Type: 'ValidationException', Message: 'A validation exception occurred', Elements: [{ ValidationErrors: errors.map((Message) => ({ Message })) }] });
+}
+
 export async function startXeroStandIn(options: XeroStandInOptions): Promise<XeroStandIn> {
 	const requests: StandInRequest[] = [];
+	const documents: XeroDocument[] = [];
+	const contacts: Array<{ ContactID: string; Name: string }> = [];
+	const attachments: StoredAttachment[] = [];
+	const baseCurrency = options.baseCurrency ?? 'EUR';
+	const currencies = [baseCurrency, ...(options.currencies ?? ['EUR', 'USD', 'GBP'])];
+
+	function contactNamed(name: string) {
+		let contact = contacts.find((entry) => entry.Name === name);
+		if (!contact) {
+			contact = { ContactID: randomUUID(), Name: name };
+			contacts.push(contact);
+		}
+		return contact;
+	}
+
+	function attach(res: ServerResponse, entry: StandInRequest, kind: string, id: string, fileName: string, contentType: string | undefined, bytes: Buffer) {
+		const owner = documents.find((document) => document.kind === kind && document.id === id);
+		if (!owner) {
+			entry.errors.push(`no ${kind} ${id}`);
+			return send(res, 404, { Title: 'Not Found', Status: 404, Detail: `The resource ${id} was not found` });
+		}
+		const errors: string[] = [];
+		if (!XERO_ATTACHMENT_EXTENSIONS.includes(extensionOf(fileName))) errors.push(`Xero does not take .${extensionOf(fileName)} files`);
+		if (!contentType) errors.push('no Content-Type');
+		if (bytes.length === 0) errors.push('the file is empty');
+		if (bytes.length > XERO_ATTACHMENT_MAX_BYTES) errors.push(`the file is over ${XERO_ATTACHMENT_MAX_BYTES} bytes`);
+		if (attachments.filter((attachment) => attachment.ownerId === id).length >= XERO_ATTACHMENTS_PER_DOCUMENT) errors.push(`a document holds at most ${XERO_ATTACHMENTS_PER_DOCUMENT} files`);
+		if (errors.length > 0) {
+			entry.errors = errors;
+			return validationException(res, errors);
+		}
+		entry.accepted = true;
+		attachments.push({ ownerId: id, ownerType: kind, fileName, contentType: contentType!, bytes });
+		return send(res, 200, { Attachments: [{ AttachmentID: randomUUID(), FileName: fileName, MimeType: contentType, ContentLength: bytes.length }] });
+	}
+
 	const server = createServer((req, res) => {
 		void (async () => {
-			const path = (req.url ?? '/').split('?')[0];
+			const url = new URL(req.url ?? '/', 'http://stand-in');
+			const path = url.pathname;
 			if (path === '/__standin/requests') {
 				if (req.method === 'DELETE') requests.length = 0;
 				return send(res, 200, requests);
 			}
+			const raw = await readBody(req);
+			const attachmentRoute = /^\/api\.xro\/2\.0\/(Invoices|CreditNotes)\/([^/]+)\/Attachments\/([^/]+)$/.exec(path);
 			let body: unknown;
-			try {
-				body = await readJson(req);
-			} catch {
-				body = '<not JSON>';
+			if (attachmentRoute) body = `<${raw.length} bytes>`;
+			else {
+				try {
+					body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
+				} catch {
+					body = '<not JSON>';
+				}
 			}
 			const entry: StandInRequest = {
 				method: req.method ?? '',
-				path,
+				path: `${path}${url.search}`,
 				authorization: req.headers.authorization,
 				tenantId: req.headers['xero-tenant-id'] as string | undefined,
 				body,
@@ -98,14 +231,50 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 				entry.errors.push('no xero-tenant-id header');
 				return send(res, 403, { Title: 'Forbidden', Status: 403, Detail: 'AuthorizationUnsuccessful' });
 			}
-			if (req.method !== 'POST' || path !== '/api.xro/2.0/Invoices') return send(res, 404, { Message: `The stand-in has no ${req.method} ${path}` });
-			if (!validateInvoices(body)) {
-				entry.errors = (validateInvoices.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim());
-				return send(res, 400, { ErrorNumber: 10, Type: 'ValidationException', Message: 'A validation exception occurred', Elements: [{ ValidationErrors: entry.errors.map((Message) => ({ Message })) }] });
+			if (attachmentRoute && (req.method === 'PUT' || req.method === 'POST')) {
+				return attach(res, entry, attachmentRoute[1], attachmentRoute[2], decodeURIComponent(attachmentRoute[3]), req.headers['content-type'], raw);
 			}
+			const kind = path === '/api.xro/2.0/Invoices' ? 'Invoices' : path === '/api.xro/2.0/CreditNotes' ? 'CreditNotes' : undefined;
+			if (!kind || (req.method !== 'POST' && req.method !== 'PUT')) return send(res, 404, { Message: `The stand-in has no ${req.method} ${path}` });
+			const validate = kind === 'Invoices' ? validateInvoices : validateCreditNotes;
+			if (!validate(body)) {
+				entry.errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim());
+				return validationException(res, entry.errors);
+			}
+			const unitDecimals = url.searchParams.get('unitdp') === '4' ? 4 : 2;
+			type Incoming = { Type: string; Contact: { Name?: string; ContactID?: string }; CurrencyCode?: string; LineAmountTypes?: string; LineItems: XeroLineInput[]; Status?: string } & Record<string, unknown>;
+			const incoming = (body as unknown as Record<string, Incoming[]>)[kind];
+			entry.errors = incoming.flatMap((document, index) => xeroDocumentErrors(document, unitDecimals, currencies).map((error) => `/${kind}/${index} ${error}`));
+			if (entry.errors.length > 0) return validationException(res, entry.errors);
 			entry.accepted = true;
-			const invoices = (body as { Invoices: Array<Parameters<typeof xeroTotals>[0] & Record<string, unknown>> }).Invoices;
-			return send(res, 200, { Status: 'OK', Invoices: invoices.map((invoice) => ({ ...invoice, InvoiceID: randomUUID(), Status: invoice.Status ?? 'DRAFT', ...xeroTotals(invoice) })) });
+			const stored = incoming.map((document): XeroDocument => {
+				const contact = document.Contact.ContactID ? (contacts.find((entry) => entry.ContactID === document.Contact.ContactID) ?? contactNamed(document.Contact.ContactID)) : contactNamed(document.Contact.Name!);
+				const record: XeroDocument = {
+					...document,
+					kind,
+					id: randomUUID(),
+					Contact: contact,
+					CurrencyCode: document.CurrencyCode ?? baseCurrency,
+					Status: document.Status ?? 'DRAFT',
+					// Xero answers with the unit amounts it keeps (rounded to 2 decimals without unitdp=4).
+					LineItems: document.LineItems.map((line) => ({
+						...line,
+						UnitAmount: unitDecimals === 2 ? fromCents(Number(roundScaled(scaled(line.UnitAmount, 4), 2))) : line.UnitAmount,
+						LineAmount: fromCents(line.LineAmount !== undefined ? toCents(line.LineAmount) : xeroLineCents(line, unitDecimals)),
+					})),
+					...xeroTotals(document, unitDecimals),
+				};
+				documents.push(record);
+				return record;
+			});
+			const idField = kind === 'Invoices' ? 'InvoiceID' : 'CreditNoteID';
+			const answer = stored.map((document) => {
+				const fields: Record<string, unknown> = { ...document, [idField]: document.id };
+				delete fields.kind;
+				delete fields.id;
+				return fields;
+			});
+			return send(res, 200, { Status: 'OK', [kind]: answer });
 		})().catch((error: unknown) => send(res, 500, { Message: String(error) }));
 	});
 	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -114,6 +283,9 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		url: `http://127.0.0.1:${port}`,
 		port,
 		requests,
+		documents,
+		contacts,
+		attachments,
 		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};
 }

@@ -55,3 +55,22 @@ export async function triggerRegistered(sandboxUrl: string, n8nBaseUrl: string):
 		30_000,
 	);
 }
+
+/**
+ * POSTs `bytes` as multipart field `file` named `fileName` to a webhook; the HTTP status and the
+ * workflow's answer (on an error, which node failed and why, read from the execution).
+ */
+export async function postFile(client: N8nClient, path: string, fileName: string, bytes: Buffer, mimeType: string) {
+	const form = new FormData();
+	form.append('file', new Blob([bytes], { type: mimeType }), fileName);
+	const encoded = new Response(form);
+	const body = Buffer.from(await encoded.arrayBuffer());
+	const answer = await client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
+	return { status: answer.status, text: answer.text, items: answer.status === 200 ? (answer.json as Array<Record<string, unknown>>) : [] };
+}
+
+/** Queues `data` as the sandbox's next extraction with `confidence`, whatever file comes next. */
+export async function queueExtraction(sandboxUrl: string, data: unknown, confidence: number): Promise<void> {
+	await sandboxControl(sandboxUrl, 'next-extraction', { data });
+	await sandboxControl(sandboxUrl, 'next-confidence', { confidence });
+}

@@ -15,10 +15,12 @@ async function call(method: string, path: string, body?: unknown, token = 'token
 
 /** The parts of the stand-in's answers these tests read. */
 interface StandInAnswer {
-	Vendor: { Id: string; DisplayName: string };
+	Vendor: { Id: string; DisplayName: string; CurrencyRef: { value: string } };
 	QueryResponse: { Vendor?: unknown[] };
-	Bill: { TotalAmt: number };
-	Fault: { type: string };
+	Bill: { Id: string; TotalAmt: number; CurrencyRef: { value: string } };
+	VendorCredit: { Id: string; TotalAmt: number };
+	AttachableResponse: Array<{ Attachable: { Id: string; FileName: string } }>;
+	Fault: { type: string; Error: Array<{ Detail?: string }> };
 }
 
 const line = { DetailType: 'AccountBasedExpenseLineDetail', Amount: 0.1, AccountBasedExpenseLineDetail: { AccountRef: { value: '7' } } };
@@ -55,5 +57,54 @@ describe('QuickBooks stand-in', () => {
 	it('refuses a vendor name with a colon, and a request without the token', async () => {
 		expect((await call('POST', '/vendor', { DisplayName: 'A:B' })).status).toBe(400);
 		expect((await call('POST', '/vendor', { DisplayName: 'A' }, 'other')).status).toBe(401);
+	});
+});
+
+describe('QuickBooks stand-in: currencies, vendor credits, attachments', () => {
+	const lastErrors = () => quickBooks.requests[quickBooks.requests.length - 1].errors;
+
+	it('creates a vendor in a currency; a bill in another currency than its vendor\'s is refused', async () => {
+		const vendor = (await call('POST', '/vendor', { DisplayName: 'Dollar Supplies', CurrencyRef: { value: 'USD' } })).json.Vendor;
+		expect(vendor.CurrencyRef).toEqual({ value: 'USD' });
+		expect((await call('POST', '/bill', { VendorRef: { value: vendor.Id }, CurrencyRef: { value: 'USD' }, Line: [line] })).json.Bill.CurrencyRef).toEqual({ value: 'USD' });
+		expect((await call('POST', '/bill', { VendorRef: { value: vendor.Id }, Line: [line] })).status).toBe(400);
+		expect(lastErrors()).toEqual(["the vendor's currency USD is not the transaction's currency EUR"]);
+		expect((await call('POST', '/vendor', { DisplayName: 'Franc Supplies', CurrencyRef: { value: 'CHF' } })).status).toBe(400);
+	});
+
+	it('refuses amounts with more than 2 decimals and a negative total; takes a discount line when the total stays positive', async () => {
+		const vendor = (await call('POST', '/vendor', { DisplayName: 'Euro Supplies' })).json.Vendor;
+		expect((await call('POST', '/bill', { VendorRef: { value: vendor.Id }, Line: [{ ...line, Amount: 0.105 }] })).status).toBe(400);
+		expect(lastErrors()).toEqual(['/Line/0/Amount has more than 2 decimals']);
+		expect((await call('POST', '/bill', { VendorRef: { value: vendor.Id }, Line: [{ ...line, Amount: -0.2 }, line] })).status).toBe(400);
+		expect(lastErrors()).toEqual(['the total -0.1 is negative']);
+		expect((await call('POST', '/bill', { VendorRef: { value: vendor.Id }, Line: [{ ...line, Amount: 1 }, { ...line, Amount: -0.25 }] })).json.Bill.TotalAmt).toBe(0.75);
+	});
+
+	it('takes a VendorCredit, and an Attachable uploaded and linked to it, recording the bytes; refuses a .json file and an unknown transaction', async () => {
+		const vendor = (await call('POST', '/vendor', { DisplayName: 'Credit Supplies' })).json.Vendor;
+		const credit = (await call('POST', '/vendorcredit', { VendorRef: { value: vendor.Id }, DocNumber: 'CN-1', Line: [line] })).json.VendorCredit;
+		expect(credit.TotalAmt).toBe(0.1);
+		const upload = async (fileName: string, entityId: string) => {
+			const form = new FormData();
+			form.append('file_metadata_01', JSON.stringify({ AttachableRef: [{ EntityRef: { type: 'VendorCredit', value: entityId } }], FileName: fileName, ContentType: 'application/pdf' }));
+			form.append('file_content_01', new Blob([Buffer.from('%PDF-1.4 credit')], { type: 'application/pdf' }), fileName);
+			const response = await fetch(`${quickBooks.url}/v3/company/1/upload`, { method: 'POST', headers: { authorization: 'Bearer token' }, body: form });
+			return { status: response.status, json: (await response.json()) as StandInAnswer };
+		};
+		const uploaded = await upload('credit.pdf', credit.Id);
+		expect(uploaded.status).toBe(200);
+		expect(uploaded.json.AttachableResponse[0].Attachable.FileName).toBe('credit.pdf');
+		expect(quickBooks.attachments.at(-1)).toEqual({ ownerId: credit.Id, ownerType: 'VendorCredit', fileName: 'credit.pdf', contentType: 'application/pdf', bytes: Buffer.from('%PDF-1.4 credit') });
+		expect((await upload('credit.json', credit.Id)).status).toBe(400);
+		expect(lastErrors()).toEqual(['QuickBooks does not take .json files']);
+		expect((await upload('credit.pdf', '999999')).status).toBe(400);
+		expect(lastErrors()).toEqual(['no VendorCredit 999999']);
+	});
+
+	it('refuses a display name with a line break or over 500 characters, and a PrivateNote over 4000', async () => {
+		expect((await call('POST', '/vendor', { DisplayName: 'Acme\nLtd' })).status).toBe(400);
+		expect((await call('POST', '/vendor', { DisplayName: 'A'.repeat(501) })).status).toBe(400);
+		expect((await call('POST', '/bill', { VendorRef: { value: '1' }, PrivateNote: 'n'.repeat(4001), Line: [line] })).status).toBe(400);
 	});
 });

@@ -1,6 +1,6 @@
 // The Xero stand-in refuses what Xero's schema refuses, and its totals are cent-exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromCents, startXeroStandIn, toCents, xeroTotals, type XeroStandIn } from '../../../local-n8n/accounting/index.ts';
+import { fromCents, startXeroStandIn, toCents, xeroLineCents, xeroTotals, type XeroStandIn } from '../../../local-n8n/accounting/index.ts';
 
 let xero: XeroStandIn;
 beforeAll(async () => {
@@ -8,10 +8,14 @@ beforeAll(async () => {
 });
 afterAll(async () => await xero.close());
 
-async function post(body: unknown, headers: Record<string, string> = { authorization: 'Bearer token', 'xero-tenant-id': 'tenant' }) {
-	const response = await fetch(`${xero.url}/api.xro/2.0/Invoices`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-	return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+const AUTH = { authorization: 'Bearer token', 'xero-tenant-id': 'tenant' };
+
+async function post(body: unknown, headers: Record<string, string> = AUTH, path = 'Invoices') {
+	const response = await fetch(`${xero.url}/api.xro/2.0/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+	return { status: response.status, json: (await response.json()) as Record<string, unknown> & { Invoices: Array<Record<string, unknown>>; CreditNotes: Array<Record<string, unknown>> } };
 }
+
+const lastErrors = () => xero.requests[xero.requests.length - 1].errors;
 
 const line = { Description: 'Paper', Quantity: 2, UnitAmount: 12.35, AccountCode: '400', LineAmount: 24.7 };
 
@@ -60,5 +64,73 @@ describe('Xero stand-in', () => {
 	it('computes Inclusive totals with the tax inside the lines', () => {
 		expect(xeroTotals({ LineAmountTypes: 'Inclusive', LineItems: [{ Quantity: 1, UnitAmount: 119, LineAmount: 119, TaxAmount: 19 }] })).toEqual({ SubTotal: 100, TotalTax: 19, Total: 119 });
 		expect(xeroTotals({ LineAmountTypes: 'NoTax', LineItems: [{ Quantity: 3, UnitAmount: 0.1 }] })).toEqual({ SubTotal: 0.3, TotalTax: 0, Total: 0.3 });
+	});
+});
+
+describe('Xero stand-in: what Xero refuses beyond its schema', () => {
+	const bill = (lines: unknown[], extra: Record<string, unknown> = {}) => ({ Invoices: [{ Type: 'ACCPAY', Contact: { Name: 'Acme' }, LineItems: lines, ...extra }] });
+
+	it('rounds a 4-decimal unit amount to 2 without unitdp=4, so 1,250 × 0.0372 no longer adds up to 46.50; with unitdp=4 it does', async () => {
+		const screws = { Description: 'Screws', Quantity: 1250, UnitAmount: 0.0372, AccountCode: '400', LineAmount: 46.5 };
+		expect((await post(bill([screws]))).status).toBe(400);
+		expect(lastErrors()).toEqual(['/Invoices/0 LineItems/0: the line amount 46.5 is not quantity × unit amount (50)']);
+		const withoutLineAmount = await post(bill([{ ...screws, LineAmount: undefined }]));
+		expect(withoutLineAmount.json.Invoices[0]).toMatchObject({ Total: 50 });
+		const exact = await post(bill([screws]), AUTH, 'Invoices?unitdp=4');
+		expect(exact.status).toBe(200);
+		expect(exact.json.Invoices[0]).toMatchObject({ Total: 46.5, CurrencyCode: 'EUR' });
+	});
+
+	it('computes a line as quantity × unit amount rounded half away from zero, less the discount', () => {
+		expect(xeroLineCents({ Quantity: 3, UnitAmount: 0.3333 })).toBe(100);
+		expect(xeroLineCents({ Quantity: 1, UnitAmount: 0.125 }, 4)).toBe(13);
+		expect(xeroLineCents({ Quantity: 1, UnitAmount: -0.125 }, 4)).toBe(-13);
+		expect(xeroLineCents({ Quantity: 2.5, UnitAmount: 10, DiscountRate: 10 })).toBe(2250);
+	});
+
+	it.each([
+		['a quantity with 5 decimals', [{ ...line, Quantity: 1.00001, LineAmount: undefined }], '/Invoices/0 LineItems/0/Quantity has more than 4 decimals'],
+		['a unit amount with 5 decimals', [{ ...line, UnitAmount: 12.34501, LineAmount: undefined }], '/Invoices/0 LineItems/0/UnitAmount has more than 4 decimals'],
+		['a tax amount with 3 decimals', [{ ...line, TaxAmount: 4.691 }], '/Invoices/0 LineItems/0/TaxAmount has more than 2 decimals'],
+		['a negative total', [{ ...line, UnitAmount: -12.35, LineAmount: -24.7 }], '/Invoices/0 the total -24.7 is negative: a bill total must be zero or more'],
+		['a description over 4000 characters', [{ ...line, Description: 'x'.repeat(4001) }], '/Invoices/0/LineItems/0/Description must NOT have more than 4000 characters'],
+	])('refuses %s', async (_case, lines, message) => {
+		expect((await post(bill(lines), AUTH, 'Invoices?unitdp=4')).status).toBe(400);
+		expect(lastErrors()).toContain(message);
+	});
+
+	it('refuses a currency the organisation does not use, and an invoice number or contact name over 255 characters', async () => {
+		expect((await post(bill([line], { CurrencyCode: 'CHF' }))).status).toBe(400);
+		expect(lastErrors()).toEqual(['/Invoices/0 the organisation does not use the currency CHF']);
+		expect((await post(bill([line], { InvoiceNumber: 'N'.repeat(256) }))).status).toBe(400);
+		expect((await post({ Invoices: [{ Type: 'ACCPAY', Contact: { Name: 'N'.repeat(256) }, LineItems: [line] }] })).status).toBe(400);
+	});
+
+	it('makes a second contact for a name written differently (a line break), as Xero does', async () => {
+		const before = xero.contacts.length;
+		await post({ Invoices: [{ Type: 'ACCPAY', Contact: { Name: 'Hooli GmbH' }, LineItems: [line] }] });
+		await post({ Invoices: [{ Type: 'ACCPAY', Contact: { Name: 'Hooli GmbH' }, LineItems: [line] }] });
+		await post({ Invoices: [{ Type: 'ACCPAY', Contact: { Name: 'Hooli\nGmbH' }, LineItems: [line] }] });
+		expect(xero.contacts.slice(before).map((contact) => contact.Name)).toEqual(['Hooli GmbH', 'Hooli\nGmbH']);
+	});
+
+	it('takes an ACCPAYCREDIT credit note on /CreditNotes (positive amounts), and refuses an ACCPAY there', async () => {
+		const credit = await post({ CreditNotes: [{ Type: 'ACCPAYCREDIT', Contact: { Name: 'Acme' }, CreditNoteNumber: 'CN-1', LineItems: [line] }] }, AUTH, 'CreditNotes?unitdp=4');
+		expect(credit.status).toBe(200);
+		expect(credit.json.CreditNotes[0]).toMatchObject({ CreditNoteID: expect.any(String), Type: 'ACCPAYCREDIT', Total: 24.7 });
+		expect((await post({ CreditNotes: [{ Type: 'ACCPAY', Contact: { Name: 'Acme' }, LineItems: [line] }] }, AUTH, 'CreditNotes')).status).toBe(400);
+	});
+
+	it('records an attachment byte for byte on an existing bill; refuses an unknown bill, a type Xero does not take, an empty file', async () => {
+		const created = await post(bill([line]));
+		const id = String(created.json.Invoices[0].InvoiceID);
+		const bytes = Buffer.from('%PDF-1.4 original');
+		const put = (path: string, body: Buffer, contentType = 'application/pdf') => fetch(`${xero.url}/api.xro/2.0/${path}`, { method: 'PUT', headers: { ...AUTH, 'content-type': contentType }, body });
+		expect((await put(`Invoices/${id}/Attachments/invoice%20one.pdf`, bytes)).status).toBe(200);
+		expect(xero.attachments.at(-1)).toEqual({ ownerId: id, ownerType: 'Invoices', fileName: 'invoice one.pdf', contentType: 'application/pdf', bytes });
+		expect((await put('Invoices/00000000-0000-0000-0000-000000000000/Attachments/a.pdf', bytes)).status).toBe(404);
+		expect((await put(`Invoices/${id}/Attachments/invoice.json`, bytes, 'application/json')).status).toBe(400);
+		expect(lastErrors()).toEqual(['Xero does not take .json files']);
+		expect((await put(`Invoices/${id}/Attachments/empty.pdf`, Buffer.alloc(0))).status).toBe(400);
 	});
 });

@@ -1,0 +1,102 @@
+// Property-style, in a real n8n: generated invoices (seeded: 1–80 lines, decimal quantities, unit
+// prices with 4 decimals, discount lines, zero, single and mixed tax, credit notes, several currencies
+// and none, missing or unreadable fields; test/unit/accounting/generatedInvoices.ts) go through both
+// "to the books" examples, each as the sandbox's extraction of a file POSTed to the example's
+// webhook. For each one the gate and the examples let through, the totals the Xero and QuickBooks
+// stand-ins compute equal the invoice's to the cent; for each one they stop, the answer is a review
+// with a reason and nothing reaches the books.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxCredential, startSandboxInProcess, startStack, stopAll, type SandboxHandle, type Stack } from '../../local-n8n/index.ts';
+import {
+	connectedOAuth2Credential,
+	createActiveExample,
+	startQuickBooksStandIn,
+	startXeroStandIn,
+	toCents,
+	type QuickBooksStandIn,
+	type XeroStandIn,
+} from '../../local-n8n/accounting/index.ts';
+import { generateInvoices, type GeneratedInvoice } from '../unit/accounting/generatedInvoices.ts';
+import { postFile, queueExtraction } from './support/laterInvoices.ts';
+
+const ACCESS_TOKEN = 'stand-in-access-token';
+const SEED = 4242;
+const COUNT = 36;
+
+let stack: Stack;
+let sandbox: SandboxHandle;
+let xero: XeroStandIn;
+let quickBooks: QuickBooksStandIn;
+const paths = { xero: '', quickbooks: '' };
+
+async function through(example: 'xero' | 'quickbooks', invoice: GeneratedInvoice) {
+	await queueExtraction(sandbox.url, invoice.data, 0.99);
+	const answer = await postFile(stack.client, paths[example], `${invoice.data.header.invoice_no ?? 'no-number'}.json`, Buffer.from('{}'), 'application/json');
+	expect(answer.status, `${invoice.name}: ${answer.text}`).toBe(200);
+	expect(answer.items, invoice.name).toHaveLength(1);
+	return answer.items[0];
+}
+
+describe(`${COUNT} generated invoices (seed ${SEED}) through both examples in a real n8n`, () => {
+	const invoices = generateInvoices(SEED, COUNT);
+
+	beforeAll(async () => {
+		stack = await startStack({ package: 'repo' });
+		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
+		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
+		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
+		const { credential } = await sandboxCredential(stack.client, sandbox, 'enterprise');
+		const xeroCredential = await connectedOAuth2Credential(stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
+		const quickBooksCredential = await connectedOAuth2Credential(stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
+		paths.xero = (await createActiveExample(stack.client, 'invoice-to-xero.workflow.json', { xero_api_url: xero.url, xero_tenant_id: 'tenant' }, [credential, xeroCredential])).webhookPath;
+		paths.quickbooks = (await createActiveExample(stack.client, 'invoice-to-quickbooks.workflow.json', { quickbooks_api_url: quickBooks.url, quickbooks_realm_id: '9130' }, [credential, quickBooksCredential])).webhookPath;
+	});
+
+	afterAll(async () => {
+		await xero?.close();
+		await quickBooks?.close();
+		await sandbox?.close();
+		await stack?.stop();
+		await stopAll();
+	});
+
+	it('covers posted bills and credit notes, and stopped invoices', () => {
+		expect(invoices.filter((invoice) => invoice.expect === 'post' && !invoice.creditNote).length).toBeGreaterThan(15);
+		expect(invoices.filter((invoice) => invoice.expect === 'post' && invoice.creditNote).length).toBeGreaterThan(0);
+		expect(invoices.filter((invoice) => invoice.expect === 'stop').length).toBeGreaterThan(4);
+		expect(Math.max(...invoices.map((invoice) => invoice.data.line_items.length))).toBeGreaterThan(40);
+	});
+
+	it('Xero: each invoice let through is a document whose Xero totals equal the invoice to the cent; each one stopped is a review and nothing is posted', async () => {
+		for (const invoice of invoices) {
+			xero.requests.length = 0;
+			const answer = await through('xero', invoice);
+			if (invoice.expect === 'stop') {
+				expect(answer, `${invoice.name} (${invoice.stopBecause})`).toMatchObject({ route: 'review', reason: expect.stringMatching(/\S/) });
+				expect(xero.requests, invoice.name).toEqual([]);
+				continue;
+			}
+			expect(answer, invoice.name).toMatchObject({ route: 'xero', xero_type: invoice.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY', totals_match: true });
+			expect(xero.requests.map((request) => request.errors), invoice.name).toEqual([[]]);
+			const document = xero.documents.at(-1)!;
+			expect([toCents(document.SubTotal), toCents(document.TotalTax), toCents(document.Total)], invoice.name).toEqual([invoice.cents!.subtotal, invoice.cents!.tax, invoice.cents!.total]);
+			expect(document.LineItems, invoice.name).toHaveLength(invoice.data.line_items.length);
+		}
+	});
+
+	it('QuickBooks: each invoice let through is a bill or vendor credit whose total equals the invoice to the cent; each one stopped is a review and nothing is posted', async () => {
+		for (const invoice of invoices) {
+			quickBooks.requests.length = 0;
+			const answer = await through('quickbooks', invoice);
+			if (invoice.expect === 'stop') {
+				expect(answer, `${invoice.name} (${invoice.stopBecause})`).toMatchObject({ route: 'review', reason: expect.stringMatching(/\S/) });
+				expect(quickBooks.requests, invoice.name).toEqual([]);
+				continue;
+			}
+			expect(answer, invoice.name).toMatchObject({ route: 'quickbooks', quickbooks_entity: invoice.creditNote ? 'VendorCredit' : 'Bill', totals_match: true });
+			expect(quickBooks.requests.flatMap((request) => request.errors), invoice.name).toEqual([]);
+			expect(toCents(quickBooks.transactions.at(-1)!.TotalAmt), invoice.name).toBe(invoice.cents!.total);
+		}
+	});
+});
