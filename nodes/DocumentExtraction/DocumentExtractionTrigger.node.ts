@@ -270,7 +270,8 @@ export class DocumentExtractionTrigger implements INodeType {
 function sendSampleIfAsked(context: IHookFunctions, url: string, events: string[], secret: string): void {
 	if (triggerMode(context) !== 'test' || !secret) return;
 	const options = context.getNodeParameter('options', {}) as { sendSampleEvent?: boolean };
-	if (options.sendSampleEvent === true) sendSampleEvent(context, url, events[0], secret);
+	if (options.sendSampleEvent !== true) return;
+	sendSampleEvent(context, url, events.includes('document.verified') ? 'document.verified' : events[0], secret);
 }
 
 /** The secrets the service may still sign deliveries to `url` with, other than the current one. */
