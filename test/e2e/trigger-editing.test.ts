@@ -218,7 +218,7 @@ describe('the trigger while a person edits, tests, toggles and changes the secre
 		rows.push(`renamed + published ×3, restart → registrations ${held.length}; the event received before the renames, replayed → 0 runs; a new event → 1 run`);
 	});
 
-	it('"Listen for test event" while active: the test copy first or the production copy first, each side runs its own; listening 3 times registers the test URL once', async () => {
+	it('"Listen for test event" while active: the test copy first or the production copy first, each side runs its own; 4 listens register the test URL once', async () => {
 		const { nodes } = (await stack.client.getWorkflow(main.id)) as unknown as { nodes: Array<{ name: string }> };
 		const triggerName = nodes[0].name;
 		const results: string[] = [];
