@@ -1,6 +1,4 @@
-import { randomBytes } from 'crypto';
 import type {
-	IDataObject,
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
@@ -9,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { API_PATHS, CREDENTIAL_TYPE, WEBHOOK_EVENTS } from '../shared/constants.ts';
+import { CREDENTIAL_TYPE, WEBHOOK_EVENTS } from '../shared/constants.ts';
 import { deliveryKey, rememberDelivery } from '../shared/deliveryDedupe.ts';
 import { eventOutput } from '../shared/eventMapping.ts';
 import type { OutputMode } from '../shared/invoiceMapping.ts';
@@ -17,19 +15,22 @@ import { NODE_NAMES } from '../shared/nodeTypes.ts';
 import { outputModeProperty } from '../shared/outputMode.description.ts';
 import { answerWithoutRun, readSignedDelivery } from '../shared/signedDelivery.ts';
 import { credentialSigningSecret } from '../shared/signingSecret.ts';
-import { apiRequest } from './transport/index.ts';
+import { knownSecret, rememberKnownSecret } from './trigger/knownSecrets.ts';
 import { acceptOnce } from './trigger/recentDeliveries.ts';
-import type { RegistrationRecord } from './trigger/registration.ts';
-import { normalizedEvents, registrationMatches, secretFingerprint } from './trigger/registration.ts';
-
-interface TriggerStaticData extends IDataObject {
-	registration?: RegistrationRecord & IDataObject;
-	seenDeliveries?: string[];
-}
-
-function staticDataOf(context: IHookFunctions | IWebhookFunctions): TriggerStaticData {
-	return context.getWorkflowStaticData('node') as TriggerStaticData;
-}
+import { withRefusal } from './trigger/refusals.ts';
+import { isSample, sendSampleEvent } from './trigger/sampleEvent.ts';
+import { currentSecret, registerMissingEvents } from './trigger/registerEvents.ts';
+import type { HeldRegistration } from './trigger/registration.ts';
+import {
+	deliveryOrigin,
+	generatedSecretFor,
+	missingEvents,
+	normalizedEvents,
+	registeredFingerprints,
+	registeredUrl,
+	secretFingerprint,
+} from './trigger/registration.ts';
+import { saveTriggerMemory, triggerMemory, triggerMode } from './trigger/triggerMemory.ts';
 
 export class DocumentExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -62,7 +63,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The service delivers only to HTTPS: n8n\'s webhook URL must start with https:// (set WEBHOOK_URL, use a public HTTPS address, or a tunnel for local tests). Activating registers this URL with the service; deactivating cannot remove that registration (the service has no unregister), so later deliveries to an inactive workflow are answered 404 and dropped after the service\'s retries. For "Listen for test event", a review must finish while n8n is listening (about 2 minutes).',
+					'The service delivers only to HTTPS: n8n\'s webhook URL must start with https:// (set WEBHOOK_URL, use a public HTTPS address, or a tunnel for local tests). The service cannot remove a registration, so the trigger registers this URL once and reuses it when you switch the workflow off and on, rename the node or publish again; only new events, a new URL or a new signing secret register again. A changed signing secret loses no event: the trigger registers it with the next delivery. "Listen for test event" has its own registration and memory (a test event never takes a production run); a review must finish while n8n listens (about 2 minutes), or turn on Options > Send Sample Event When Listening.',
 				name: 'httpsNotice',
 				type: 'notice',
 				default: '',
@@ -103,6 +104,14 @@ export class DocumentExtractionTrigger implements INodeType {
 						description:
 							'Whether to start no execution for an event already received for the same document (the service may deliver an event more than once). The last 1000 events are remembered. On: the delivery is answered before n8n has queued the run (the memory needs it), so an n8n process dying in between loses the event. Off: n8n answers only after queuing the run (at least once; copies run). In queue mode, turn it off and put Check Invoice Duplicate after the trigger.',
 					},
+					{
+						displayName: 'Send Sample Event When Listening',
+						name: 'sendSampleEvent',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether "Listen for test event" receives a clearly marked sample event (sample: true, document_id doc_sample_…) right away, signed like a real delivery, so you can build the workflow without waiting for a review. Never sent or run in production.',
+					},
 				],
 			},
 		],
@@ -111,10 +120,16 @@ export class DocumentExtractionTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const url = this.getNodeWebhookUrl('default');
 				const events = normalizedEvents(this.getNodeParameter('events', []));
-				const secret = await credentialSigningSecret(this);
-				const record = staticDataOf(this).registration;
-				return registrationMatches(record, this.getNodeWebhookUrl('default'), events, secret);
+				const credentialSecret = await credentialSigningSecret(this);
+				rememberKnownSecret(credentialSecret);
+				const memory = triggerMemory(this);
+				const secret = url ? currentSecret(memory, url, credentialSecret) : '';
+				if (!url || !secret || events.length === 0) return false;
+				const exists = missingEvents(memory.registrations, url, secretFingerprint(secret), events).length === 0;
+				if (exists) sendSampleIfAsked(this, url, events, secret);
+				return exists;
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -135,78 +150,110 @@ export class DocumentExtractionTrigger implements INodeType {
 						description: `Events: ${WEBHOOK_EVENTS.join(', ')}.`,
 					});
 				}
-				const configuredSecret = await credentialSigningSecret(this);
-				const secret = configuredSecret || randomBytes(32).toString('hex');
-
-				const response = await apiRequest.call(this, {
-					method: 'POST',
-					path: API_PATHS.registerWebhook,
-					body: async () => ({ url, events, secret }),
-					operation: 'register the trigger\'s webhook',
-					idempotent: false,
-					retries: 3,
-				});
-
-				const record: RegistrationRecord = {
-					webhookId: typeof response.webhook_id === 'string' ? response.webhook_id : null,
-					url,
-					events,
-					registeredAt: new Date().toISOString(),
-					...(configuredSecret
-						? { credentialSecretFingerprint: secretFingerprint(configuredSecret) }
-						: { generatedSecret: secret }),
-				};
-				staticDataOf(this).registration = record as RegistrationRecord & IDataObject;
-				this.logger.info(
-					`Document Extraction Trigger: registered ${url} for ${events.join(', ')} as ${record.webhookId ?? 'an unnamed webhook'}`,
-				);
+				const credentialSecret = await credentialSigningSecret(this);
+				rememberKnownSecret(credentialSecret);
+				await registerMissingEvents(this, url, events, credentialSecret);
+				sendSampleIfAsked(this, url, events, currentSecret(triggerMemory(this), url, credentialSecret));
 				return true;
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
-				// The spec has no unregister operation (docs/spec-decisions.md#d18): forget the registration locally. The memory of
-				// received events stays, so events of the old registration are not run twice.
-				delete staticDataOf(this).registration;
+				// n8n calls this on deactivation, on every publish of an active workflow and when a test
+				// listener stops. The service cannot unregister (docs/spec-decisions.md#d18) and keeps
+				// delivering, so the record of what it holds stays: the next activation reuses it
+				// (docs/spec-decisions.md#n32).
 				return true;
 			},
 		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const staticData = staticDataOf(this);
-		const { payload, refusal } = await readSignedDelivery.call(this, staticData.registration?.generatedSecret);
+		const mode = triggerMode(this);
+		let memory = triggerMemory(this);
+		const url = registeredUrl(memory.registrations) ?? '';
+		const { payload, refusal, secret, earlier } = await readSignedDelivery.call(
+			this,
+			generatedSecretFor(memory.registrations, url),
+			() => earlierSecrets(memory.registrations, url),
+		);
 		if (refusal) {
 			this.logger.warn(
 				refusal.status === 401
 					? `Document Extraction Trigger: refused a delivery (signature ${refusal.reason})`
 					: 'Document Extraction Trigger: refused a signed delivery whose body is not a JSON object',
 			);
+			if (mode === 'production') {
+				saveTriggerMemory(this, { ...memory, refused: withRefusal(memory.refused, refusalReason(refusal.reason)) });
+			}
 			return answerWithoutRun.call(this, refusal.status, refusal.body);
 		}
+		rememberKnownSecret(secret);
 
 		const events = normalizedEvents(this.getNodeParameter('events', []));
 		if (typeof payload.event !== 'string' || !events.includes(payload.event)) {
 			return { webhookResponse: { received: true, started: false, reason: 'event not subscribed' } };
 		}
 
-		const options = this.getNodeParameter('options', {}) as { ignoreDuplicates?: boolean };
 		const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
+		if (isSample(payload)) {
+			if (mode === 'production') {
+				return { webhookResponse: { received: true, started: false, reason: 'sample event (test listening only)' } };
+			}
+			const sample = eventOutput(outputMode, payload).map((item) => ({ ...item, sample: true }));
+			return { webhookResponse: { received: true, started: true }, workflowData: [this.helpers.returnJsonArray(sample)] };
+		}
+
+		let memoryChanged = false;
+		if (earlier) {
+			// Signed with a secret the credential no longer holds (docs/spec-decisions.md#n34).
+			const credentialSecret = await credentialSigningSecret(this);
+			const current = currentSecret(memory, url, credentialSecret);
+			const origin = deliveryOrigin(
+				memory.registrations,
+				url,
+				secretFingerprint(secret),
+				secretFingerprint(current),
+				payload.event,
+			);
+			if (origin === 'replaced') {
+				this.logger.info(
+					`Document Extraction Trigger: answered a copy of ${payload.event} sent through a replaced registration`,
+				);
+				return { webhookResponse: { received: true, started: false, reason: 'sent through a replaced registration' } };
+			}
+			if (origin === 'notYetReplaced' && mode === 'production' && url) {
+				try {
+					await registerMissingEvents(this, url, events, credentialSecret);
+					memory = triggerMemory(this);
+					memoryChanged = true;
+				} catch (error) {
+					this.logger.warn(
+						`Document Extraction Trigger: could not register the credential's new signing secret yet (${(error as Error).message}); the next delivery tries again`,
+					);
+				}
+			}
+		}
+
+		const options = this.getNodeParameter('options', {}) as { ignoreDuplicates?: boolean };
 		const workflowData = [this.helpers.returnJsonArray(eventOutput(outputMode, payload))];
-		if (options.ignoreDuplicates === false) {
+		if (options.ignoreDuplicates === false && !memoryChanged) {
 			// No memory to save: n8n answers only once the run is queued, so a process dying before that
 			// leaves the delivery unanswered and the service delivers it again (at least once).
 			return { webhookResponse: { received: true, started: true }, workflowData };
 		}
 
-		const key = deliveryKey(payload.event, payload.document_id);
+		const key = options.ignoreDuplicates === false ? undefined : deliveryKey(payload.event, payload.document_id);
 		if (key) {
-			const scopedKey = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${key}`;
-			staticData.seenDeliveries ??= [];
-			const isNew = rememberDelivery(staticData.seenDeliveries, key);
+			// Test listening and production each have their own memory: neither takes the other's event
+			// (docs/spec-decisions.md#n30).
+			const scopedKey = `${mode}:${this.getWorkflow().id ?? ''}:${this.getNode().id}:${key}`;
+			const seen = [...(memory.seenDeliveries ?? [])];
+			const isNew = rememberDelivery(seen, key);
 			if (!acceptOnce(scopedKey) || !isNew) {
 				this.logger.info(`Document Extraction Trigger: ignored a duplicate ${key}`);
 				return { webhookResponse: { received: true, started: false, reason: 'duplicate' } };
 			}
+			saveTriggerMemory(this, { ...memory, seenDeliveries: seen });
 		}
 
 		// Answer here, before n8n queues the run. n8n saves the static data (the memory of accepted
@@ -217,4 +264,31 @@ export class DocumentExtractionTrigger implements INodeType {
 		this.getResponseObject().status(200).json({ received: true, started: true });
 		return { noWebhookResponse: true, workflowData };
 	}
+}
+
+/** In test listening only, with the option on: the sample event (docs/spec-decisions.md#n37). */
+function sendSampleIfAsked(context: IHookFunctions, url: string, events: string[], secret: string): void {
+	if (triggerMode(context) !== 'test' || !secret) return;
+	const options = context.getNodeParameter('options', {}) as { sendSampleEvent?: boolean };
+	if (options.sendSampleEvent !== true) return;
+	sendSampleEvent(context, url, events.includes('document.verified') ? 'document.verified' : events[0], secret);
+}
+
+/** The secrets the service may still sign deliveries to `url` with, other than the current one. */
+function earlierSecrets(held: HeldRegistration[], url: string): string[] {
+	const secrets: string[] = [];
+	for (const fingerprint of registeredFingerprints(held, url)) {
+		const secret =
+			knownSecret(fingerprint) ??
+			held.find((registration) => registration.secretFingerprint === fingerprint && registration.generatedSecret)
+				?.generatedSecret;
+		if (secret) secrets.push(secret);
+	}
+	return secrets;
+}
+
+function refusalReason(reason: string): string {
+	return reason === 'not a JSON object'
+		? 'signed, but the body is not a JSON object (answered 400)'
+		: `signature ${reason} (answered 401)`;
 }

@@ -18,7 +18,16 @@ export interface Refusal {
 	reason: Exclude<SignatureVerdict, 'valid'> | 'not a JSON object';
 }
 
-export type SignedDelivery = { payload: IDataObject; refusal?: undefined } | { payload?: undefined; refusal: Refusal };
+export type SignedDelivery =
+	| {
+			payload: IDataObject;
+			refusal?: undefined;
+			/** The secret that verified it. */
+			secret: string;
+			/** True when only one of `earlierSecrets` verified it, not the credential's secret. */
+			earlier: boolean;
+	  }
+	| { payload?: undefined; refusal: Refusal; secret?: undefined; earlier?: undefined };
 
 function verdictFor(rawBody: Buffer, header: string | undefined, secret: string): SignatureVerdict {
 	return secret ? verifySignature(rawBody, header, secret) : 'missing';
@@ -26,9 +35,14 @@ function verdictFor(rawBody: Buffer, header: string | undefined, secret: string)
 
 /**
  * A verified payload, or the refusal to answer with. The secret is the credential's; `fallbackSecret`
- * is used when the credential has none (the trigger's generated secret).
+ * is used when the credential has none (the trigger's generated secret); `earlierSecrets` are tried
+ * last (the trigger's: secrets the service may still sign with after the credential's changed).
  */
-export async function readSignedDelivery(this: IWebhookFunctions, fallbackSecret = ''): Promise<SignedDelivery> {
+export async function readSignedDelivery(
+	this: IWebhookFunctions,
+	fallbackSecret = '',
+	earlierSecrets: () => string[] = () => [],
+): Promise<SignedDelivery> {
 	const request = this.getRequestObject();
 	if (request.rawBody === undefined) await request.readRawBody();
 	const rawBody: Buffer = request.rawBody ?? Buffer.alloc(0);
@@ -36,11 +50,24 @@ export async function readSignedDelivery(this: IWebhookFunctions, fallbackSecret
 
 	const credentialId = this.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
 	const remembered = credentialId ? rememberedSecret(credentialId) : undefined;
-	let verdict = remembered === undefined ? undefined : verdictFor(rawBody, header, remembered || fallbackSecret);
+	let secret = remembered === undefined ? '' : remembered || fallbackSecret;
+	let verdict = remembered === undefined ? undefined : verdictFor(rawBody, header, secret);
 	if (verdict !== 'valid') {
 		const credentialSecret = await credentialSigningSecret(this);
 		if (credentialId) rememberSecret(credentialId, credentialSecret);
-		verdict = verdictFor(rawBody, header, credentialSecret || fallbackSecret);
+		secret = credentialSecret || fallbackSecret;
+		verdict = verdictFor(rawBody, header, secret);
+	}
+	let earlier = false;
+	if (verdict !== 'valid') {
+		for (const candidate of earlierSecrets()) {
+			if (candidate && candidate !== secret && verifySignature(rawBody, header, candidate) === 'valid') {
+				secret = candidate;
+				verdict = 'valid';
+				earlier = true;
+				break;
+			}
+		}
 	}
 	if (verdict !== 'valid') {
 		return { refusal: { status: 401, body: { error: 'Invalid or missing X-Service-Signature' }, reason: verdict } };
@@ -49,7 +76,7 @@ export async function readSignedDelivery(this: IWebhookFunctions, fallbackSecret
 	if (!payload) {
 		return { refusal: { status: 400, body: { error: 'Body is not a JSON object' }, reason: 'not a JSON object' } };
 	}
-	return { payload };
+	return { payload, secret, earlier };
 }
 
 /** Answers the delivery with `status` and `body`, starting or resuming nothing. */

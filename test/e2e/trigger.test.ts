@@ -153,7 +153,7 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		await stopAll();
 	});
 
-	it('registers once on activation, not again after a restart, and anew after deactivate/activate (no unregister: D17/D18/N8)', async () => {
+	it('registers once on activation, and not again after a restart or a deactivate/activate (no unregister: D17/D18/N32)', async () => {
 		// The installed package's node type, as a user gets it.
 		expect(stack.installedNodeTypes).toContain(`${PACKAGE_NAME}.documentExtractionTrigger`);
 		all = await createTrigger('review results (both events)', ['document.verified', 'document.rejected']);
@@ -183,9 +183,8 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		expect((await deliver(all.path, verifiedPayload('doc_lifecycle0000000000002'))).status).toBe(404);
 		await stack.client.activateWorkflow(all.id);
 		await stack.client.waitForWebhook(all.path);
-		const reactivated = await settledRegistrations(all.url, 2);
-		expect(reactivated).toHaveLength(2); // N8: a re-activation registers again
-		expect(new Set(reactivated.map((webhook) => webhook.id)).size).toBe(2);
+		const reactivated = await settledRegistrations(all.url, 1);
+		expect(reactivated.map((webhook) => webhook.id)).toEqual([first[0].id]); // N32: the registration is reused
 		expect(await executionCount(all.id)).toBe(1);
 
 		verifiedOnly = await createTrigger('review results (verified only)', ['document.verified']);
@@ -199,14 +198,14 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		);
 	});
 
-	it('starts exactly one execution with the mapped invoice when a review is approved (the two registrations both deliver it)', async () => {
+	it('starts exactly one execution with the mapped invoice when a review is approved', async () => {
 		const beforeBoth = await executionCount(all.id);
 		const beforeVerified = await executionCount(verifiedOnly.id);
 		const document = await documentInReview();
 		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, { corrections: { amounts: { tax: 80 } } });
-		const delivered = await deliveredOk(document.document_id, 'document.verified', 3);
+		const delivered = await deliveredOk(document.document_id, 'document.verified', 2);
 		const toAll = delivered.filter((delivery) => delivery.url === all.url);
-		expect(new Set(toAll.map((delivery) => delivery.webhookId)).size).toBe(2); // one per registration
+		expect(toAll).toHaveLength(1); // one registration, one delivery
 		expect(delivered.filter((delivery) => delivery.url === verifiedOnly.url)).toHaveLength(1);
 
 		await exactlyExecutions([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified + 1]]);
@@ -229,7 +228,7 @@ describe('Document Extraction Trigger in a real n8n', () => {
 			total: 499.8,
 		});
 		expect(item.line_items).toEqual([{ description: 'Coffee beans 1 kg', quantity: 12, unit_price: 35, amount: 420 }]);
-		observed.push(`approval: ${delivered.length} successful deliveries (2 to the both-events URL, 1 to the verified-only URL) → 1 execution each`);
+		observed.push(`approval: ${delivered.length} successful deliveries (1 to the both-events URL, 1 to the verified-only URL) → 1 execution each`);
 	});
 
 	it('starts one execution on a rejection when subscribed, and none in the workflow subscribed only to document.verified', async () => {
@@ -237,7 +236,7 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		const beforeVerified = await executionCount(verifiedOnly.id);
 		const document = await documentInReview();
 		await sandboxControl(sandbox.url, `reviews/${document.review_id}/reject`, { reason: 'Total is unreadable' });
-		const delivered = await deliveredOk(document.document_id, 'document.rejected', 2);
+		const delivered = await deliveredOk(document.document_id, 'document.rejected', 1);
 		expect(delivered.every((delivery) => delivery.url === all.url)).toBe(true);
 
 		// Not registered for rejections: no delivery reaches it, and nothing runs.
@@ -301,10 +300,10 @@ describe('Document Extraction Trigger in a real n8n', () => {
 			const beforeVerified = await executionCount(verifiedOnly.id);
 			const document = await documentInReview();
 			await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
-			const delivered = await deliveredOk(document.document_id, 'document.verified', 6); // 3 targets, each twice
-			expect(delivered.filter((delivery) => delivery.url === all.url)).toHaveLength(4);
+			const delivered = await deliveredOk(document.document_id, 'document.verified', 4); // 2 targets, each twice
+			expect(delivered.filter((delivery) => delivery.url === all.url)).toHaveLength(2);
 			await exactlyExecutions([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified + 1]]);
-			observed.push(`duplicate switch on: ${delivered.length} successful deliveries (4 to the both-events URL, 2 to the verified-only URL) → 1 execution each`);
+			observed.push(`duplicate switch on: ${delivered.length} successful deliveries (2 to the both-events URL, 2 to the verified-only URL) → 1 execution each`);
 		} finally {
 			await sandboxControl(sandbox.url, 'config', { duplicateDeliveries: false });
 		}

@@ -8,6 +8,7 @@ import type {
 	IHookFunctions,
 	IHttpRequestMethods,
 	IN8nHttpFullResponse,
+	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -16,7 +17,7 @@ import { CREDENTIAL_TYPE } from '../../shared/constants.ts';
 import { adviceForStatus, connectionFailure, serviceErrorText } from './errors.ts';
 import { retryDelayMs } from './retryPolicy.ts';
 
-export type ApiContext = IExecuteFunctions | IHookFunctions;
+export type ApiContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;

@@ -8,6 +8,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
+import { STATIC_DATA_KEY } from '../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import { CREDENTIAL_TYPE } from '../../../nodes/shared/constants.ts';
 import { NODE_TYPES } from '../../../nodes/shared/nodeTypes.ts';
 import { forgetSecrets, REMEMBER_SECRET_MS } from '../../../nodes/shared/recentSigningSecrets.ts';
@@ -33,6 +34,13 @@ interface Delivery {
 	credentialId?: string;
 	/** Counts the context's credential reads. */
 	reads?: { count: number };
+	/** Collects the registrations the trigger makes. */
+	registered?: Array<{ url: string; events: string[]; secret: string }>;
+}
+
+/** The accepted keys the trigger keeps (the mock returns one object for 'node' and 'global' static data). */
+function seenDeliveries(staticData: IDataObject): unknown {
+	return ((staticData[STATIC_DATA_KEY] as IDataObject | undefined)?.n1 as IDataObject | undefined)?.seenDeliveries;
 }
 
 const credentialData = (delivery: Delivery) => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: delivery.credentialSecret ?? CREDENTIAL_SECRET, tier: 'pilot' });
@@ -54,6 +62,7 @@ async function deliver(delivery: Delivery) {
 			if (delivery.reads) delivery.reads.count++;
 			return credentialData(delivery);
 		},
+		getMode: () => 'webhook',
 		getWorkflowStaticData: () => staticData,
 		getResponseObject: () => ({
 			status(code: number) {
@@ -82,7 +91,13 @@ async function deliver(delivery: Delivery) {
 			debug: () => undefined,
 			error: () => undefined,
 		},
-		helpers: { returnJsonArray: n8nCore.returnJsonArray },
+		helpers: {
+			returnJsonArray: n8nCore.returnJsonArray,
+			httpRequestWithAuthentication: async (_type: string, request: { body: { url: string; events: string[]; secret: string } }) => {
+				delivery.registered?.push(request.body);
+				return { statusCode: 200, headers: {}, body: { webhook_id: 'wh_new', url: request.body.url, status: 'active' } };
+			},
+		},
 	} as unknown as IWebhookFunctions;
 	const result = await new DocumentExtractionTrigger().webhook.call(context);
 	return { result, answer, logs, staticData, workflowId };
@@ -161,7 +176,7 @@ describe('trigger webhook()', () => {
 
 	it('an event remembered in static data (e.g. before a restart): the copy starts no run', async () => {
 		const first = await deliver(signed(event()));
-		expect(first.staticData.seenDeliveries).toEqual(['document.verified:doc_trigger_1']);
+		expect(seenDeliveries(first.staticData)).toEqual(['document.verified:doc_trigger_1']);
 		// Another workflow id: this process's memory does not know it; only the static data does.
 		const copy = await deliver({ ...signed(event()), staticData: first.staticData });
 		expect(copy.result).toEqual({ webhookResponse: { received: true, started: false, reason: 'duplicate' } });
@@ -188,7 +203,7 @@ describe('trigger webhook()', () => {
 		expect(answer).toEqual({ status: 200, body: { received: true, started: true } });
 		expect(result.noWebhookResponse).toBe(true);
 		expect(result.webhookResponse).toBeUndefined();
-		expect(staticData.seenDeliveries).toEqual(['document.verified:doc_trigger_1']);
+		expect(seenDeliveries(staticData)).toEqual(['document.verified:doc_trigger_1']);
 	});
 
 	it("the webhook description lets n8n's deferred answer be the node's webhookResponse (responseData empty, answered on received)", () => {
@@ -211,10 +226,12 @@ describe('trigger webhook()', () => {
 		expect(refused.answer.status).toBe(401);
 	});
 
-	it('the credential secret wins over a generated one', async () => {
-		const staticData = { registration: { webhookId: 'wh_1', url: 'https://n8n.example/webhook/abc/webhook', events: [], registeredAt: '', generatedSecret: GENERATED_SECRET } };
-		const refused = await deliver({ ...signed(event(), GENERATED_SECRET), staticData });
-		expect(refused.answer.status).toBe(401);
+	it('after the credential got a secret, a delivery signed with the generated secret the service still holds runs, and the credential secret is registered (N34)', async () => {
+		const staticData = { registration: { webhookId: 'wh_1', url: 'https://n8n.example/webhook/abc/webhook', events: ['document.verified'], registeredAt: '', generatedSecret: GENERATED_SECRET } };
+		const registered: Array<{ url: string; events: string[]; secret: string }> = [];
+		const accepted = await deliver({ ...signed(event(), GENERATED_SECRET), staticData, registered, events: ['document.verified'] });
+		expect(accepted.result.workflowData).toHaveLength(1);
+		expect(registered).toEqual([{ url: 'https://n8n.example/webhook/abc/webhook', events: ['document.verified'], secret: CREDENTIAL_SECRET }]);
 	});
 
 	it('no secret at all (none in the credential, none generated): 401, no run', async () => {

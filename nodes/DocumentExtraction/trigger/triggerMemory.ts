@@ -1,0 +1,116 @@
+/**
+ * Where the trigger keeps what it knows, apart for production and for "Listen for test event"
+ * (docs/spec-decisions.md#n30, #n31, #n33):
+ * - production: the workflow's global static data, under the node's id (a rename keeps it; n8n keys
+ *   'node' static data by the node's name). n8n saves it after the activation hooks and after a
+ *   webhook call that starts no run or answers before the run starts.
+ * - test listening: n8n gives test hooks and test webhooks an empty static data that it never saves,
+ *   so this process keeps it, per workflow and node, until it stops.
+ */
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import type { HeldRegistration } from './registration.ts';
+import { secretFingerprint } from './registration.ts';
+
+export type TriggerMode = 'production' | 'test';
+
+export interface RefusalRecord {
+	count: number;
+	lastAt: string;
+	lastReason: string;
+}
+
+export interface TriggerMemory {
+	/** Everything the service holds for this node, oldest first. `delete` keeps it (the service cannot unregister). */
+	registrations: HeldRegistration[];
+	/** Keys of accepted events, oldest first (docs/spec-decisions.md#n6). */
+	seenDeliveries?: string[];
+	/** Deliveries answered 401 or 400 (docs/spec-decisions.md#n36): no secret, no delivered content. */
+	refused?: RefusalRecord;
+}
+
+/** The key in the workflow's global static data. */
+export const STATIC_DATA_KEY = 'documentExtractionTrigger';
+
+type Context = IHookFunctions | IWebhookFunctions;
+
+const testMemories = new Map<string, TriggerMemory>();
+
+/** n8n runs test hooks and test webhooks in mode 'manual'; production in 'trigger', 'webhook' or 'internal'. */
+export function triggerMode(context: Context): TriggerMode {
+	return context.getMode?.() === 'manual' ? 'test' : 'production';
+}
+
+interface LegacyRecord {
+	webhookId?: string | null;
+	url?: string;
+	events?: string[];
+	generatedSecret?: string;
+	credentialSecretFingerprint?: string;
+	registeredAt?: string;
+}
+
+/** The record earlier versions kept under the node's name: adopted once, then removed there. */
+function adoptLegacy(nodeData: IDataObject): TriggerMemory {
+	const memory: TriggerMemory = { registrations: [] };
+	const legacy = nodeData.registration as LegacyRecord | undefined;
+	if (legacy && typeof legacy.url === 'string') {
+		const fingerprint =
+			legacy.credentialSecretFingerprint ?? (legacy.generatedSecret ? secretFingerprint(legacy.generatedSecret) : '');
+		memory.registrations.push({
+			webhookId: legacy.webhookId ?? null,
+			url: legacy.url,
+			events: Array.isArray(legacy.events) ? legacy.events : [],
+			secretFingerprint: fingerprint,
+			...(legacy.generatedSecret ? { generatedSecret: legacy.generatedSecret } : {}),
+			registeredAt: legacy.registeredAt ?? '',
+		});
+	}
+	if (Array.isArray(nodeData.seenDeliveries)) memory.seenDeliveries = [...(nodeData.seenDeliveries as string[])];
+	delete nodeData.registration;
+	delete nodeData.seenDeliveries;
+	return memory;
+}
+
+/**
+ * This node's memory for the mode n8n runs it in. Changes are made through `saveTriggerMemory`,
+ * which replaces the stored value so that n8n sees the change.
+ */
+export function triggerMemory(context: Context): TriggerMemory {
+	const node = context.getNode();
+	if (triggerMode(context) === 'test') {
+		const key = `${context.getWorkflow().id ?? ''}:${node.id}`;
+		let memory = testMemories.get(key);
+		if (!memory) {
+			memory = { registrations: [] };
+			testMemories.set(key, memory);
+		}
+		return memory;
+	}
+	const global = context.getWorkflowStaticData('global');
+	const byNode = (global[STATIC_DATA_KEY] ?? {}) as IDataObject;
+	const stored = byNode[node.id] as TriggerMemory | undefined;
+	if (stored) return { ...stored, registrations: Array.isArray(stored.registrations) ? stored.registrations : [] };
+	const nodeData = context.getWorkflowStaticData('node');
+	if (nodeData.registration === undefined && nodeData.seenDeliveries === undefined) return { registrations: [] };
+	const adopted = adoptLegacy(nodeData);
+	saveTriggerMemory(context, adopted);
+	return adopted;
+}
+
+export function saveTriggerMemory(context: Context, memory: TriggerMemory): void {
+	const node = context.getNode();
+	if (triggerMode(context) === 'test') {
+		testMemories.set(`${context.getWorkflow().id ?? ''}:${node.id}`, memory);
+		return;
+	}
+	const global = context.getWorkflowStaticData('global');
+	const byNode = { ...((global[STATIC_DATA_KEY] ?? {}) as IDataObject) };
+	byNode[node.id] = memory as unknown as IDataObject;
+	global[STATIC_DATA_KEY] = byNode;
+}
+
+/** Forgets every test listener's memory (tests). */
+export function forgetTestMemories(): void {
+	testMemories.clear();
+}

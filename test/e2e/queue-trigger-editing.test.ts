@@ -1,0 +1,123 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+// The trigger while a person edits it, in queue mode (main runs the activation hooks, the webhook
+// processes behind HAProxy run the deliveries, each loading the static data per request): toggles, a
+// rename and publishing register nothing again; a changed signing secret is registered once by a
+// webhook process and then each event runs once although both secrets deliver it — with Ignore
+// Duplicates on and off. Test listening is not part of it: this stack routes /webhook-test/ to the
+// webhook processes, which do not serve test webhooks (main does). Counts printed at the end.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REMEMBER_SECRET_MS } from '../../nodes/shared/recentSigningSecrets.ts';
+import { documentInReview, eventually, sandboxControl, sandboxDeliveries, sandboxState, type QueueStack, type SandboxHandle } from '../../local-n8n/index.ts';
+import { deliverCopy, runsPerDocument, sleep, verifiedPayload } from './support/queueDeliveries.ts';
+import { activeTrigger, startQueueFixture, stopQueueFixture, waitForPublicWebhook, type QueueFixture } from './support/queueFixture.ts';
+
+let fixture: QueueFixture;
+let stack: QueueStack;
+let sandbox: SandboxHandle;
+const rows: string[] = [];
+const SETTLE_MS = 3_000;
+
+type Target = { id: string; path: string; url: string };
+
+async function registrationsFor(url: string) {
+	return (await sandboxState(sandbox.url)).webhooks.filter((webhook) => webhook.url === url);
+}
+
+async function republish(target: Target): Promise<void> {
+	await stack.client.activateWorkflow(target.id);
+	await waitForPublicWebhook(stack, target.path);
+}
+
+async function toggle(target: Target): Promise<void> {
+	await stack.client.deactivateWorkflow(target.id);
+	await sleep(1_000);
+	await republish(target);
+}
+
+async function rename(target: Target, to: string): Promise<void> {
+	const workflow = (await stack.client.getWorkflow(target.id)) as unknown as { nodes: Array<{ name: string }>; connections: Record<string, unknown> };
+	const nodes = workflow.nodes.map((node, index) => (index === 0 ? { ...node, name: to } : node));
+	await stack.client.updateWorkflow(target.id, { nodes, connections: {} } as never);
+}
+
+async function approve(): Promise<string> {
+	const document = await documentInReview(sandbox.url, fixture.account.apiKey, 'invoice-blurry.json');
+	await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
+	return document.document_id;
+}
+
+/** Runs of `documentId` in each workflow once `deliveries` successful deliveries reached each URL and a settle passed. */
+async function runsOf(documentId: string, targets: Target[], deliveries: number): Promise<number[]> {
+	for (const target of targets) {
+		await eventually(`${deliveries} delivery(ies) of ${documentId} to ${target.url}`, async () => (await sandboxDeliveries(sandbox.url)).filter((d) => d.documentId === documentId && d.url === target.url && d.ok), (list) => list.length >= deliveries, 90_000);
+		await eventually(`a run of ${documentId} in ${target.id}`, async () => (await runsPerDocument(stack.client, target.id)).runs.get(documentId) ?? 0, (runs) => runs >= 1, 60_000);
+	}
+	await sleep(SETTLE_MS);
+	return await Promise.all(targets.map(async (target) => (await runsPerDocument(stack.client, target.id)).runs.get(documentId) ?? 0));
+}
+
+describe('queue mode: the trigger while a person edits it and changes the secret', () => {
+	let withMemory: Target;
+	let withoutMemory: Target;
+
+	beforeAll(async () => {
+		fixture = await startQueueFixture({ sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } });
+		({ stack, sandbox } = fixture);
+	});
+
+	afterAll(async () => {
+		if (rows.length > 0) process.stdout.write(`queue trigger editing e2e (registrations held, runs per event):\n  ${rows.join('\n  ')}\n`);
+		await stopQueueFixture(fixture);
+	});
+
+	it('3 toggles and 2 renames, each published, register nothing again; one run per event (Ignore Duplicates on and off)', async () => {
+		withMemory = await activeTrigger(fixture, 'queue editing: ignore duplicates on');
+		withoutMemory = await activeTrigger(fixture, 'queue editing: ignore duplicates off', { ignoreDuplicates: false });
+		for (const target of [withMemory, withoutMemory]) {
+			for (let count = 0; count < 3; count++) await toggle(target);
+			// Renamed and published, then renamed back (the run counter reads the node by its first name).
+			for (const name of ['Review done', 'Review finished']) {
+				await rename(target, name);
+				await republish(target);
+			}
+		}
+		await sleep(SETTLE_MS);
+		const held = [(await registrationsFor(withMemory.url)).length, (await registrationsFor(withoutMemory.url)).length];
+		expect(held).toEqual([1, 1]);
+		const documentId = await approve();
+		expect(await runsOf(documentId, [withMemory, withoutMemory], 1)).toEqual([1, 1]);
+		rows.push(`3 toggles + 2 renames, each published → registrations ${held.join(' / ')} (on / off), runs for the event 1 / 1`);
+	});
+
+	it('the signing secret changed while active: registered once from a delivery, then 1 run per event with both secrets delivering', async () => {
+		// Each webhook process verifies a delivery signed with the registered secret first (as traffic does).
+		const oldSecret = fixture.account.signingSecret;
+		for (const [index, client] of stack.webhookClients.entries()) {
+			for (const target of [withMemory, withoutMemory]) expect(await deliverCopy(client, target.path, verifiedPayload(`doc_queue_warmup_${index}_${target.id}`), oldSecret)).toBe(200);
+		}
+		const newSecret = `whsec_queue_rotated_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+		await stack.client.updateCredential(fixture.account.credential.id, {
+			name: fixture.account.credential.name,
+			type: fixture.account.credential.type,
+			data: { baseUrl: sandbox.url, apiKey: fixture.account.apiKey, signingSecret: newSecret, tier: 'enterprise' },
+		});
+		await sleep(REMEMBER_SECRET_MS + 1_000);
+
+		const first = await approve();
+		expect(await runsOf(first, [withMemory, withoutMemory], 1)).toEqual([1, 1]);
+		await sleep(SETTLE_MS);
+		const held = [await registrationsFor(withMemory.url), await registrationsFor(withoutMemory.url)];
+		expect(held.map((list) => list.length)).toEqual([2, 2]);
+		for (const list of held) expect(list.map((registration) => registration.secret)).toEqual([oldSecret, newSecret]);
+
+		const second = await approve();
+		expect(await runsOf(second, [withMemory, withoutMemory], 2)).toEqual([1, 1]);
+		const attempts = (await sandboxDeliveries(sandbox.url)).filter((d) => d.documentId === first || d.documentId === second);
+		const refused = attempts.filter((d) => d.status === 401).length;
+		expect(refused).toBe(0);
+		rows.push(
+			`secret changed → the first event runs 1 / 1 and registers the new secret: registrations ${held.map((list) => list.length).join(' / ')}; the next event, 2 deliveries per workflow (old + new secret) → runs 1 / 1; 401 answers ${refused}`,
+		);
+	});
+});

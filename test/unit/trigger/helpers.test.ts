@@ -1,0 +1,89 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- made-up test signing secrets, never real ones */
+// The trigger's small pure modules: the process memory of secrets (docs/spec-decisions.md#n34), the
+// refusal counter (#n36) and the sample event (#n37), and the hook that sends the sample.
+import type { IHookFunctions } from 'n8n-workflow';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
+import { forgetKnownSecrets, knownSecret, rememberKnownSecret } from '../../../nodes/DocumentExtraction/trigger/knownSecrets.ts';
+import { withRefusal } from '../../../nodes/DocumentExtraction/trigger/refusals.ts';
+import { secretFingerprint } from '../../../nodes/DocumentExtraction/trigger/registration.ts';
+import { isSample, samplePayload } from '../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
+import { forgetTestMemories } from '../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import { NODE_TYPES } from '../../../nodes/shared/nodeTypes.ts';
+import { verifySignature } from '../../../nodes/shared/signature.ts';
+
+afterEach(() => {
+	vi.useRealTimers();
+	forgetKnownSecrets();
+	forgetTestMemories();
+});
+
+describe('knownSecrets', () => {
+	it('finds a secret by its fingerprint, ignores the empty secret', () => {
+		rememberKnownSecret('whsec_UNITTEST_known_1');
+		rememberKnownSecret('');
+		expect(knownSecret(secretFingerprint('whsec_UNITTEST_known_1'))).toBe('whsec_UNITTEST_known_1');
+		expect(knownSecret(secretFingerprint(''))).toBeUndefined();
+	});
+
+	it('keeps at most 200, forgetting the oldest first', () => {
+		for (let index = 0; index < 205; index++) rememberKnownSecret(`whsec_UNITTEST_many_${index}`);
+		expect(knownSecret(secretFingerprint('whsec_UNITTEST_many_0'))).toBeUndefined();
+		expect(knownSecret(secretFingerprint('whsec_UNITTEST_many_204'))).toBe('whsec_UNITTEST_many_204');
+	});
+});
+
+describe('withRefusal', () => {
+	it('counts and keeps the last time and reason', () => {
+		const first = withRefusal(undefined, 'signature missing (answered 401)', new Date('2026-11-23T10:00:00Z'));
+		const second = withRefusal(first, 'signature mismatch (answered 401)', new Date('2026-11-23T11:00:00Z'));
+		expect(second).toEqual({ count: 2, lastAt: '2026-11-23T11:00:00.000Z', lastReason: 'signature mismatch (answered 401)' });
+	});
+});
+
+describe('the sample event', () => {
+	it('is shaped like the service delivers it and clearly marked', () => {
+		const verified = samplePayload('document.verified');
+		expect(verified).toMatchObject({ event: 'document.verified', sample: true, verified_by: 'human_reviewer' });
+		expect(String(verified.document_id)).toMatch(/^doc_sample_[0-9a-f]{16}$/);
+		expect(verified.data).toMatchObject({ header: { vendor: 'Sample Supplies Ltd' }, amounts: { total: 119 } });
+		expect(samplePayload('document.rejected')).toMatchObject({ event: 'document.rejected', sample: true, reason: expect.stringContaining('Sample') });
+		expect(isSample(verified)).toBe(true);
+		expect(isSample({ document_id: 'doc_sample_x' })).toBe(true);
+		expect(isSample({ document_id: 'doc_real_1' })).toBe(false);
+	});
+
+	it('is posted, signed with the registration secret, to the test URL when listening starts with the option on, and never in production', async () => {
+		const posted: Array<{ url: string; body: string; headers: Record<string, string> }> = [];
+		const context = (mode: string, sendSampleEvent: boolean) =>
+			({
+				getMode: () => mode,
+				getNodeWebhookUrl: () => 'https://n8n.example/webhook-test/abc/webhook',
+				getNodeParameter: (name: string, fallback: unknown) => (name === 'events' ? ['document.verified', 'document.rejected'] : name === 'options' ? { sendSampleEvent } : fallback),
+				getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: 'whsec_UNITTEST_sample', tier: 'pilot' }),
+				getWorkflowStaticData: () => ({}),
+				getWorkflow: () => ({ id: 'wf-sample', name: 'sample', active: false }),
+				getNode: () => ({ id: 'node-sample', name: 'Review finished', type: NODE_TYPES.trigger, typeVersion: 1.1, position: [0, 0], parameters: {} }),
+				logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined },
+				helpers: {
+					httpRequestWithAuthentication: async () => ({ statusCode: 200, headers: {}, body: { webhook_id: 'wh_test', status: 'active' } }),
+					httpRequest: async (request: { url: string; body: string; headers: Record<string, string> }) => {
+						posted.push(request);
+						return '';
+					},
+				},
+			}) as unknown as IHookFunctions;
+		vi.useFakeTimers({ toFake: ['setTimeout'] });
+		const methods = new DocumentExtractionTrigger().webhookMethods.default;
+		await methods.create.call(context('trigger', true)); // production: no sample
+		await methods.create.call(context('manual', false)); // option off: no sample
+		await methods.create.call(context('manual', true));
+		// The sample leaves after a short delay (n8n finishes setting up the listener first).
+		await vi.advanceTimersByTimeAsync(2_000);
+		expect(posted).toHaveLength(1);
+		expect(posted[0].url).toBe('https://n8n.example/webhook-test/abc/webhook');
+		expect(JSON.parse(posted[0].body)).toMatchObject({ event: 'document.verified', sample: true });
+		expect(verifySignature(posted[0].body, posted[0].headers['x-service-signature'], 'whsec_UNITTEST_sample')).toBe('valid');
+	});
+});
