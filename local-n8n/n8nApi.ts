@@ -1,15 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test tooling: local demo/placeholder values, not secrets */
-// A client for the n8n 2.40.7 REST API (the one its editor uses, under /rest, authenticated with
+// A client for the n8n 2.x REST API (the one its editor uses, under /rest, authenticated with
 // the `n8n-auth` cookie), over HTTPS with the local CA trusted. Endpoints and request shapes were
 // read from n8n's source (dist/controllers, dist/workflows, dist/executions, dist/credentials,
-// dist/modules/community-packages, @n8n/api-types DTOs):
+// @n8n/api-types DTOs):
 //
 //   POST   /rest/owner/setup              {email, firstName, lastName, password}   (no auth; once)
 //   POST   /rest/login                    {emailOrLdapLoginId, password}
-//   GET    /rest/community-packages
-//   POST   /rest/community-packages       {name, version?, verify?}
-//   DELETE /rest/community-packages?name=…
 //   POST   /rest/node-types               {nodeInfos: [{name, version}]}
 //   GET    /types/nodes.json, /types/credentials.json                         (auth cookie)
 //   POST   /rest/credentials              {name, type, data, projectId?}
@@ -199,21 +196,6 @@ export class N8nClient {
 
 	async login(email: string, password: string): Promise<void> {
 		await this.call('POST', '/rest/login', { emailOrLdapLoginId: email, password });
-	}
-
-	// ---------------------------------------------------------------- community packages
-
-	async listCommunityPackages(): Promise<Array<{ packageName: string; installedVersion: string; failedLoading?: boolean; installedNodes: Array<{ name: string; type: string }> }>> {
-		return await this.call('GET', '/rest/community-packages');
-	}
-
-	/** Installs a community package the way the editor's Settings → Community nodes does. */
-	async installCommunityPackage(name: string, version?: string): Promise<{ packageName: string; installedVersion: string; installedNodes: Array<{ name: string; type: string }> }> {
-		return await this.call('POST', '/rest/community-packages', version ? { name, version } : { name });
-	}
-
-	async uninstallCommunityPackage(name: string): Promise<void> {
-		await this.call('DELETE', '/rest/community-packages', undefined, { query: { name } });
 	}
 
 	// ---------------------------------------------------------------- types

@@ -1,10 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // `npm start`: the whole thing, locally, from a fresh clone.
-//   1. n8n 2.40.7 in ~/.cache/n8n-nodes-document-extraction (installed on first run, with progress)
+//   1. n8n (N8N_VERSION in local-n8n/paths.ts) in ~/.cache/n8n-nodes-document-extraction
+//      (installed on first run, with progress)
 //   2. a local CA + localhost certificate (n8n serves HTTPS; the sandbox trusts the CA)
 //   3. the sandbox (the Document Extraction service) on http://127.0.0.1:4010
-//   4. this package built, packed, published to a local registry, installed through n8n's
-//      community-packages API (as Settings → Community nodes does)
+//   4. this package built, packed (`npm pack`) and installed into n8n's user folder the way n8n
+//      documents manual installation (`npm install` into `.n8n/nodes`), then n8n started
 //   5. the owner account, a Document Extraction credential for the sandbox's pilot account, and the
 //      example workflows (examples/*.json) imported and activated; Invoice to Xero and Invoice to
 //      QuickBooks post to local stand-ins of those APIs (local-n8n/accounting/)
@@ -104,7 +105,7 @@ let queueStack: QueueStack | undefined;
 async function shutdown(code: number): Promise<never> {
 	if (!stopping) {
 		stopping = true;
-		say('\nStopping n8n, the sandbox and the local registry ...');
+		say('\nStopping n8n and the sandbox ...');
 		await stack?.stop().catch(() => undefined);
 		await stopAll();
 		say('Stopped.');
@@ -159,7 +160,6 @@ async function main(): Promise<void> {
 			userFolder,
 			fileAccessDirs: [filesDir, join(userFolder, 'files')],
 			owner: DEFAULT_OWNER,
-			reinstall: true,
 			n8nName: 'n8n-demo',
 		});
 	}
