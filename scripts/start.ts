@@ -18,8 +18,10 @@
 // Options: --port <n8n https port> (default 5678, else a free one), --sandbox-port <port> (default
 // 4010), --data <folder> (keep the data there instead), --fresh (a throwaway folder, removed at
 // the end), --no-build (skip `npm run build`), --queue (n8n in queue mode: Postgres, Redis, main + 2
-// workers + 2 webhook processes behind HAProxy, always fresh; see docs/queue-mode.md),
-// --balance roundrobin|signature (the load balancer's mode with --queue, default signature),
+// workers + 2 webhook processes behind HAProxy, always fresh; see docs/queue-mode.md; the only
+// option that needs system programs: PostgreSQL, Redis, HAProxy, installed with apt-get when run as
+// root on Debian, else one message says how to install them), --balance roundrobin|signature (the
+// load balancer's mode with --queue, default signature),
 // --lazy-isolates (with --queue: N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on every n8n process, the
 // setting docs/queue-mode.md recommends for trigger throughput; off by default, as in n8n).
 // Run with Node 24: `node scripts/start.ts` (npm scripts put the project's Node 24 first on PATH).
@@ -29,9 +31,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
 	DEFAULT_OWNER,
+	QUEUE_MODE_REQUIREMENTS,
 	REPO_ROOT,
 	artifactsDir,
 	ensureCerts,
+	ensureRequirements,
 	freePort,
 	importWorkflows,
 	isActivatable,
@@ -89,6 +93,16 @@ if (args.balance !== 'signature' && args.balance !== 'roundrobin') {
 if (Number(process.versions.node.split('.')[0]) < MINIMUM_NODE_MAJOR) {
 	process.stderr.write(`This script needs Node ${MINIMUM_NODE_MAJOR} or newer (found ${process.version}). Run it through npm: "npm start".\n`);
 	process.exit(1);
+}
+
+// Queue mode needs Postgres, Redis and HAProxy; the single-process demo needs nothing but Node.
+if (args.queue) {
+	try {
+		ensureRequirements(QUEUE_MODE_REQUIREMENTS, 'npm start -- --queue');
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n`);
+		process.exit(1);
+	}
 }
 
 /** The name the example workflows reference (their credential ids are replaced on import). */

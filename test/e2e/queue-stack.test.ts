@@ -11,7 +11,8 @@
 // execution's data.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import {
 	PACKAGE_NAME,
 	actionNode,
@@ -63,7 +64,7 @@ async function executionCount(): Promise<number> {
 	return (await stack.client.listExecutions(workflowId, { limit: 500 })).length;
 }
 
-describe('n8n in queue mode', () => {
+describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
 	beforeAll(async () => {
 		const t0 = Date.now();
 		fixture = await startQueueFixture({ sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } });

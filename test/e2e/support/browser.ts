@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // Chromium (or Chrome) for the browser test, found where Debian or Homebrew installs it,
 // launched headless with background networking off (this machine has no internet), with the fresh
 // empty profile Playwright makes for every launch.
