@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
 // The setup step: what the local runtime needs outside node_modules, installed once into
 // ~/.cache/n8n-nodes-document-extraction and reused. Safe to run any time.
 //
