@@ -8,7 +8,7 @@
 // where root and apt-get are available (CI, the project's build machines) it can be installed instead.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { log } from './log.ts';
 
@@ -31,17 +31,28 @@ export interface SystemRequirement {
 /** The folders a Homebrew install puts programs in (Apple silicon, Intel), then `/usr/sbin`. */
 const EXTRA_BIN_DIRS = ['/opt/homebrew/bin', '/opt/homebrew/sbin', '/usr/local/bin', '/usr/local/sbin', '/usr/sbin', '/usr/bin'];
 
+/** Whether `path` is a regular file this user may execute. */
+function isExecutableFile(path: string): boolean {
+	try {
+		if (!statSync(path).isFile()) return false;
+		accessSync(path, constants.X_OK);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 /** The first of `names` found as an executable file on PATH or in `dirs` (then EXTRA_BIN_DIRS). */
 export function findExecutable(names: string[], dirs: string[] = []): string | undefined {
 	const searched = [...dirs, ...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...EXTRA_BIN_DIRS];
 	for (const name of names) {
 		if (name.startsWith('/')) {
-			if (existsSync(name)) return name;
+			if (isExecutableFile(name)) return name;
 			continue;
 		}
 		for (const dir of searched) {
 			const candidate = join(dir, name);
-			if (existsSync(candidate)) return candidate;
+			if (isExecutableFile(candidate)) return candidate;
 		}
 	}
 	return undefined;
@@ -68,11 +79,11 @@ export function postgresBinDir(): string | undefined {
 		...versionedDirs('/opt/homebrew/opt', /^postgresql@(\d+)$/, 'bin'),
 		...versionedDirs('/usr/local/opt', /^postgresql@(\d+)$/, 'bin'),
 	];
-	for (const dir of candidates) if (existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres'))) return dir;
+	for (const dir of candidates) if (isExecutableFile(join(dir, 'initdb')) && isExecutableFile(join(dir, 'postgres'))) return dir;
 	const initdb = findExecutable(['initdb']);
 	if (initdb) {
 		const dir = initdb.slice(0, initdb.lastIndexOf('/'));
-		if (existsSync(join(dir, 'postgres'))) return dir;
+		if (isExecutableFile(join(dir, 'postgres'))) return dir;
 	}
 	return undefined;
 }
