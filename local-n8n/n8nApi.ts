@@ -109,6 +109,16 @@ export function dispatcherTrusting(caPem: string): Dispatcher {
 	return new Agent({ connect: { ca: caPem }, keepAliveTimeout: 4_000 });
 }
 
+/** One execution as n8n's execution list shows it. */
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	startedAt: string | null;
+	stoppedAt: string | null;
+	waitTill: string | null;
+}
+
 export class N8nClient {
 	readonly baseUrl: string;
 	readonly dispatcher: Dispatcher;
@@ -361,17 +371,27 @@ export class N8nClient {
 
 	// ---------------------------------------------------------------- executions
 
-	/** Executions of a workflow, newest first (summaries; no data). */
-	async listExecutions(workflowId: string, options: { limit?: number; status?: string[] } = {}): Promise<Array<{ id: string; status: string; mode: string; startedAt: string | null; stoppedAt: string | null; waitTill: string | null }>> {
+	/**
+	 * Executions of a workflow, newest first (summaries; no data), at most `limit` (default 100).
+	 * n8n answers at most 100 per request (2.41 refuses a larger `limit`), so larger lists are read
+	 * page by page (`lastId`).
+	 */
+	async listExecutions(workflowId: string, options: { limit?: number; status?: string[] } = {}): Promise<ExecutionSummary[]> {
 		const filter: Record<string, unknown> = { workflowId };
 		if (options.status) filter.status = options.status;
-		const result = await this.call<{ results: Array<{ id: string; status: string; mode: string; startedAt: string | null; stoppedAt: string | null; waitTill: string | null }> }>(
-			'GET',
-			'/rest/executions',
-			undefined,
-			{ query: { filter: JSON.stringify(filter), limit: String(options.limit ?? 100) } },
-		);
-		return result.results;
+		const limit = options.limit ?? 100;
+		const listed = new Map<string, ExecutionSummary>();
+		let lastId: string | undefined;
+		while (listed.size < limit) {
+			const pageSize = Math.min(100, limit - listed.size);
+			const query: Record<string, string> = { filter: JSON.stringify(filter), limit: String(pageSize) };
+			if (lastId) query.lastId = lastId;
+			const page = (await this.call<{ results: ExecutionSummary[] }>('GET', '/rest/executions', undefined, { query })).results;
+			for (const summary of page) if (!listed.has(summary.id)) listed.set(summary.id, summary);
+			if (page.length < pageSize) break;
+			lastId = page[page.length - 1].id;
+		}
+		return [...listed.values()].slice(0, limit);
 	}
 
 	/** One execution with its data decoded (per-node output items: see executionData.ts). */

@@ -292,7 +292,7 @@ async function main(): Promise<void> {
 	} else {
 		say('    2. Create a workflow: Read/Write Files from Disk (examples/files/invoice-acme.json) → Document Extraction → Extract.');
 	}
-	say('    3. Human review: send examples/files/invoice-blurry.json, then approve it in the sandbox (README.md: "Try it locally with the sandbox").');
+	say('    3. Human review: send examples/files/invoice-blurry.json, then approve it in the sandbox (docs/usage.md: "Try it locally with the sandbox").');
 	say('');
 	say('  Ctrl-C stops everything.');
 	say(line);
