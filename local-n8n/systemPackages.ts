@@ -126,7 +126,7 @@ export function installCommands(requirements: SystemRequirement[]): { apt: strin
 export function missingMessage(requirements: SystemRequirement[], neededBy: string): string {
 	const { apt, brew } = installCommands(requirements);
 	return [
-		`${neededBy} needs ${requirements.map((r) => `${r.title} (${r.purpose})`).join(', ')}, not found on this machine.`,
+		`Not found on this machine: ${requirements.map((r) => `${r.title} (${r.purpose})`).join(', ')}; needed by ${neededBy}.`,
 		`  Debian/Ubuntu:     ${apt}`,
 		`  macOS (Homebrew):  ${brew}`,
 	].join('\n');
@@ -167,7 +167,7 @@ export function ensureRequirements(names: SystemRequirementName[], neededBy: str
  * Where requirement `name` is (a binary, or Postgres's bin folder); throws the one install message
  * when it is missing.
  */
-export function requirementPath(name: SystemRequirementName, neededBy = 'Queue mode'): string {
+export function requirementPath(name: SystemRequirementName, neededBy = 'queue mode'): string {
 	const found = SYSTEM_REQUIREMENTS[name].locate();
 	if (!found) throw new Error(missingMessage([SYSTEM_REQUIREMENTS[name]], neededBy));
 	return found;

@@ -40,7 +40,7 @@ if (args.tests) {
 	if (missing.length > 0 && canInstallWithApt()) {
 		installWithApt(missing);
 	} else if (missing.length > 0) {
-		say(missingMessage(missing, 'Some test suites'));
+		say(missingMessage(missing, 'some test suites'));
 		if (process.env.CI === 'true') {
 			process.stderr.write('CI=true: every suite must run, so a missing system program fails the run.\n');
 			process.exit(1);

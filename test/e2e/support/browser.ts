@@ -7,7 +7,7 @@ import { requirementPath } from '../../../local-n8n/systemPackages.ts';
 
 export async function launchChromium(): Promise<Browser> {
 	return await chromium.launch({
-		executablePath: requirementPath('chromium', 'The editor test'),
+		executablePath: requirementPath('chromium', 'the editor test'),
 		headless: true,
 		args: [
 			'--no-sandbox',

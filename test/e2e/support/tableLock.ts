@@ -14,7 +14,7 @@ export interface TableLock {
 
 /** Locks `table` IN SHARE MODE (reads go on, INSERT/UPDATE/DELETE wait) until `release()`. */
 export async function holdTableLock(postgres: PostgresServer, table: string): Promise<TableLock> {
-	const bin = requirementPath('postgres', 'The queue tests');
+	const bin = requirementPath('postgres', 'the queue tests');
 	const psql: ChildProcessWithoutNullStreams = spawn(join(bin, 'psql'), ['-h', postgres.host, '-p', String(postgres.port), '-U', postgres.user, '-d', postgres.database, '-At', '-v', 'ON_ERROR_STOP=1']);
 	const exited = new Promise<number | null>((resolve) => psql.once('exit', (code) => resolve(code)));
 	let output = '';
