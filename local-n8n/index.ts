@@ -8,7 +8,7 @@ export * from './n8nApi.ts';
 export * from './n8nProcess.ts';
 export * from './paths.ts';
 export * from './processes.ts';
-export * from './registry.ts';
+export * from './communityPackage.ts';
 export * from './sandbox.ts';
 export * from './sandboxAccounts.ts';
 export * from './stack.ts';

@@ -5,8 +5,10 @@
 //
 // Recipe: `npm install n8n@<version> --ignore-scripts` (npm 11 blocks dependency install scripts
 // anyway), then rebuild only the native modules n8n needs at run time:
-//   - sqlite3 (the database): no prebuilt binary can be downloaded offline, so it is compiled with
-//     node-gyp against Node 24's headers (npm_config_nodedir), ~1.5 min on 2 cores;
+//   - sqlite3 (the database): its own install script, which downloads the prebuilt binary for this
+//     platform (Linux, macOS) and compiles with node-gyp against Node 24's headers
+//     (npm_config_nodedir) only when the download fails (offline: ~1.5 min on 2 cores, and it needs
+//     a C++ toolchain);
 //   - isolated-vm (the expression engine): ships a prebuilt binary for Node 24 (ABI 137), which
 //     `npm rebuild` only checks; forcing a source build would take many minutes.
 // The other packages with install scripts are not needed here (kafka, oracledb, sentry profiler,
@@ -193,13 +195,13 @@ export async function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 			});
 		}
 
-		// 3. sqlite3: compile against Node 24's headers (no download is possible offline).
+		// 3. sqlite3: the prebuilt binary if it can be downloaded, else compiled against Node 24's headers.
 		if (!loads(dir, nodeBin, 'sqlite3')) {
-			await step('n8n-install', 'npm rebuild sqlite3 (compiles with node-gyp, ~2 min)', async () => {
+			await step('n8n-install', 'npm rebuild sqlite3 (prebuilt binary, or compiled with node-gyp: ~2 min)', async () => {
 				await run('npm', ['rebuild', 'sqlite3', '--foreground-scripts'], {
 					name: 'npm-rebuild-sqlite3',
 					cwd: dir,
-					env: { ...env, npm_config_build_from_source: 'true' },
+					env,
 					logFile,
 					timeoutMs: 20 * 60_000,
 				});

@@ -1,15 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test tooling: local demo/placeholder values, not secrets */
-// A client for the n8n 2.40.7 REST API (the one its editor uses, under /rest, authenticated with
+// A client for the n8n 2.x REST API (the one its editor uses, under /rest, authenticated with
 // the `n8n-auth` cookie), over HTTPS with the local CA trusted. Endpoints and request shapes were
 // read from n8n's source (dist/controllers, dist/workflows, dist/executions, dist/credentials,
-// dist/modules/community-packages, @n8n/api-types DTOs):
+// @n8n/api-types DTOs):
 //
 //   POST   /rest/owner/setup              {email, firstName, lastName, password}   (no auth; once)
 //   POST   /rest/login                    {emailOrLdapLoginId, password}
-//   GET    /rest/community-packages
-//   POST   /rest/community-packages       {name, version?, verify?}
-//   DELETE /rest/community-packages?name=…
 //   POST   /rest/node-types               {nodeInfos: [{name, version}]}
 //   GET    /types/nodes.json, /types/credentials.json                         (auth cookie)
 //   POST   /rest/credentials              {name, type, data, projectId?}
@@ -112,6 +109,16 @@ export function dispatcherTrusting(caPem: string): Dispatcher {
 	return new Agent({ connect: { ca: caPem }, keepAliveTimeout: 4_000 });
 }
 
+/** One execution as n8n's execution list shows it. */
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	startedAt: string | null;
+	stoppedAt: string | null;
+	waitTill: string | null;
+}
+
 export class N8nClient {
 	readonly baseUrl: string;
 	readonly dispatcher: Dispatcher;
@@ -199,21 +206,6 @@ export class N8nClient {
 
 	async login(email: string, password: string): Promise<void> {
 		await this.call('POST', '/rest/login', { emailOrLdapLoginId: email, password });
-	}
-
-	// ---------------------------------------------------------------- community packages
-
-	async listCommunityPackages(): Promise<Array<{ packageName: string; installedVersion: string; failedLoading?: boolean; installedNodes: Array<{ name: string; type: string }> }>> {
-		return await this.call('GET', '/rest/community-packages');
-	}
-
-	/** Installs a community package the way the editor's Settings → Community nodes does. */
-	async installCommunityPackage(name: string, version?: string): Promise<{ packageName: string; installedVersion: string; installedNodes: Array<{ name: string; type: string }> }> {
-		return await this.call('POST', '/rest/community-packages', version ? { name, version } : { name });
-	}
-
-	async uninstallCommunityPackage(name: string): Promise<void> {
-		await this.call('DELETE', '/rest/community-packages', undefined, { query: { name } });
 	}
 
 	// ---------------------------------------------------------------- types
@@ -379,17 +371,27 @@ export class N8nClient {
 
 	// ---------------------------------------------------------------- executions
 
-	/** Executions of a workflow, newest first (summaries; no data). */
-	async listExecutions(workflowId: string, options: { limit?: number; status?: string[] } = {}): Promise<Array<{ id: string; status: string; mode: string; startedAt: string | null; stoppedAt: string | null; waitTill: string | null }>> {
+	/**
+	 * Executions of a workflow, newest first (summaries; no data), at most `limit` (default 100).
+	 * n8n answers at most 100 per request (2.41 refuses a larger `limit`), so larger lists are read
+	 * page by page (`lastId`).
+	 */
+	async listExecutions(workflowId: string, options: { limit?: number; status?: string[] } = {}): Promise<ExecutionSummary[]> {
 		const filter: Record<string, unknown> = { workflowId };
 		if (options.status) filter.status = options.status;
-		const result = await this.call<{ results: Array<{ id: string; status: string; mode: string; startedAt: string | null; stoppedAt: string | null; waitTill: string | null }> }>(
-			'GET',
-			'/rest/executions',
-			undefined,
-			{ query: { filter: JSON.stringify(filter), limit: String(options.limit ?? 100) } },
-		);
-		return result.results;
+		const limit = options.limit ?? 100;
+		const listed = new Map<string, ExecutionSummary>();
+		let lastId: string | undefined;
+		while (listed.size < limit) {
+			const pageSize = Math.min(100, limit - listed.size);
+			const query: Record<string, string> = { filter: JSON.stringify(filter), limit: String(pageSize) };
+			if (lastId) query.lastId = lastId;
+			const page = (await this.call<{ results: ExecutionSummary[] }>('GET', '/rest/executions', undefined, { query })).results;
+			for (const summary of page) if (!listed.has(summary.id)) listed.set(summary.id, summary);
+			if (page.length < pageSize) break;
+			lastId = page[page.length - 1].id;
+		}
+		return [...listed.values()].slice(0, limit);
 	}
 
 	/** One execution with its data decoded (per-node output items: see executionData.ts). */

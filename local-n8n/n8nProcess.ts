@@ -1,13 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-// Starts a real n8n 2.40.7 (from the cache, on Node 24) over HTTPS, configured for offline local
-// runs, in its own process group with its output in test/artifacts/. Waits for readiness
+// Starts a real n8n (from the cache, on Node 24, unchanged: `node <n8n>/bin/n8n start`) over HTTPS,
+// configured for offline local runs, in its own process group with its output in test/artifacts/.
+// The packages it is given are installed into its user folder first (n8n's manual installation,
+// communityPackage.ts), so n8n loads them as it starts. Waits for readiness
 // (`/healthz/readiness`: database up and migrated; plain `/healthz` answers before migrations).
 // Restart keeps the data (same N8N_USER_FOLDER, hence the same encryption key and database).
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { installIntoUserFolder, type PackedPackage } from './communityPackage.ts';
 import type { N8nInstall } from './installN8n.ts';
 import { log } from './log.ts';
 import { dispatcherTrusting } from './n8nApi.ts';
@@ -16,14 +18,11 @@ import { artifactsDir, makeTmpDir, timestampForFiles } from './paths.ts';
 import { freePort, spawnTracked, stopProcess, tailFile, type Tracked } from './processes.ts';
 import type { TlsMaterial } from './tls.ts';
 
-/** Loaded with `--require`: allows a custom community-package registry (see the file). */
-export const N8N_PRELOAD = fileURLToPath(new URL('./n8n-preload.cjs', import.meta.url));
-
 export interface StartN8nOptions {
 	install: N8nInstall;
 	tls: TlsMaterial;
-	/** Local npm registry that n8n installs community packages from. */
-	registryUrl: string;
+	/** Packed community packages to install into the user folder before n8n starts. */
+	packages?: PackedPackage[];
 	/** HTTPS port; default: a free one. */
 	port?: number;
 	/** n8n's user folder (database, encryption key, installed community packages); default: a new tmp dir. */
@@ -76,10 +75,7 @@ export function n8nEnvironment(args: {
 	brokerPort: number;
 	userFolder: string;
 	tls: TlsMaterial;
-	registryUrl: string;
 	fileAccessDirs: string[];
-	npmCacheDir: string;
-	npmrc: string;
 }): Record<string, string> {
 	const baseUrl = `https://localhost:${args.port}/`;
 	return {
@@ -109,19 +105,10 @@ export function n8nEnvironment(args: {
 		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
 		N8N_AI_ENABLED: 'false',
 		N8N_DISABLED_MODULES: 'mcp-registry',
-		// Community packages: installed through n8n's own API from the local registry only.
+		// Community packages (n8n's default): n8n loads the packages in <user folder>/.n8n/nodes.
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
-		N8N_COMMUNITY_PACKAGES_REGISTRY: args.registryUrl,
-		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		// No vetted-list fetch from api.n8n.io.
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
-		N8N_REINSTALL_MISSING_PACKAGES: 'true',
-		// The npm that n8n runs (pack/install of the package) sees only the local registry.
-		npm_config_registry: `${args.registryUrl}/`,
-		npm_config_userconfig: args.npmrc,
-		npm_config_cache: args.npmCacheDir,
-		npm_config_audit: 'false',
-		npm_config_fund: 'false',
-		npm_config_update_notifier: 'false',
 		// Task runner for Code nodes: internal (a child of n8n) on a free broker port.
 		N8N_RUNNERS_MODE: 'internal',
 		N8N_RUNNERS_BROKER_PORT: String(args.brokerPort),
@@ -151,11 +138,9 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	mkdirSync(userFolder, { recursive: true });
 	const fileAccessDirs = options.fileAccessDirs ?? [join(userFolder, 'files')];
 	for (const d of fileAccessDirs) mkdirSync(d, { recursive: true });
-	const npmCacheDir = join(userFolder, 'npm-cache');
-	const npmrc = join(userFolder, 'npmrc');
-	writeFileSync(npmrc, `registry=${options.registryUrl}/\naudit=false\nfund=false\nupdate-notifier=false\n`);
+	for (const packed of options.packages ?? []) await installIntoUserFolder(userFolder, packed);
 	const env = cleanChildEnv({
-		...n8nEnvironment({ port, brokerPort, userFolder, tls: options.tls, registryUrl: options.registryUrl, fileAccessDirs, npmCacheDir, npmrc }),
+		...n8nEnvironment({ port, brokerPort, userFolder, tls: options.tls, fileAccessDirs }),
 		...(options.env ?? {}),
 	});
 	const command = options.command ?? 'start';
@@ -176,7 +161,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		proc = spawnTracked({
 			name,
 			command: options.install.node,
-			args: ['--require', N8N_PRELOAD, options.install.bin, command],
+			args: [options.install.bin, command],
 			cwd: userFolder,
 			env,
 			logFile,

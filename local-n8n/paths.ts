@@ -8,7 +8,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The newest n8n version this project is tested against: the one the tools run by default. */
-export const N8N_VERSION = '2.40.7';
+export const N8N_VERSION = '2.41.1';
 
 /** The oldest n8n version this project is tested against (test/e2e/compat-oldest.test.ts). */
 export const N8N_OLDEST_VERSION = '2.33.7';
@@ -63,7 +63,7 @@ export function n8nCacheDir(version = N8N_VERSION): string {
 	return process.env.N8N_CACHE_DIR ?? join(cacheRoot(), `n8n-${version}`);
 }
 
-/** The oldest Node major version the tools and n8n run on (n8n 2.40 requires Node 24). */
+/** The oldest Node major version the tools and n8n run on (n8n 2.x requires Node 24). */
 export const MINIMUM_NODE_MAJOR = 24;
 
 /**

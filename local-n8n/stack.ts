@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling: plain errors outside any node */
 // The whole local runtime in one call, shared by the e2e tests and `npm start`:
-// n8n installed in the cache → TLS material → the package built, packed and published to a
-// local npm registry → n8n started over HTTPS → owner set up and logged in → the package installed
-// through n8n's community-packages API. `stop()` ends every process it started.
+// n8n installed in the cache → TLS material → the package built and packed (`npm pack`) → the
+// tarball installed into n8n's user folder (`.n8n/nodes`, n8n's manual installation) → n8n started
+// over HTTPS, loading it → owner set up and logged in → the package's node types read back from
+// n8n. `stop()` ends every process it started.
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,12 +14,12 @@ import { DEFAULT_OWNER, N8nClient, type OwnerAccount } from './n8nApi.ts';
 import { startN8n, type N8nInstance } from './n8nProcess.ts';
 import { REPO_ROOT, removeTmpDirs, selectedN8nVersion } from './paths.ts';
 import { reapStaleProcesses, stopAll } from './processes.ts';
-import { buildPackage, makeProbePackage, packPackage, publishPackage, startRegistry, type PackedPackage, type Registry } from './registry.ts';
+import { buildPackage, makeProbePackage, packPackage, type PackedPackage } from './communityPackage.ts';
 import { ensureCerts, type TlsMaterial } from './tls.ts';
 
 export interface StackOptions {
 	/**
-	 * Which package to publish and install: 'repo' (this repository, built first), 'probe' (a
+	 * Which package to pack and install: 'repo' (this repository, built first), 'probe' (a
 	 * throwaway package made by the harness), { dir } (any package folder, already built), or
 	 * 'none' (start n8n without installing a package).
 	 */
@@ -38,27 +39,22 @@ export interface StackOptions {
 	n8nName?: string;
 	/** n8n version to install and run (default: selectedN8nVersion(), i.e. env N8N_VERSION or the newest tested). */
 	n8nVersion?: string;
-	/**
-	 * When the user folder already has the package installed: reinstall it (uninstall, then install
-	 * the version just published) instead of keeping the installed one. Default false.
-	 */
-	reinstall?: boolean;
 }
 
 export interface Stack {
 	install: N8nInstall;
 	tls: TlsMaterial;
-	registry: Registry;
+	/** The tarball installed into n8n's user folder (also what queue-mode processes install). */
 	packed?: PackedPackage;
 	n8n: N8nInstance;
 	/** Logged in as the owner. */
 	client: N8nClient;
 	owner: OwnerAccount;
-	/** Node types of the installed package as n8n reports them, e.g. `n8n-nodes-document-extraction.documentExtraction`. */
+	/** Node types of the installed package as the running n8n reports them (no generated tool variants), e.g. `n8n-nodes-document-extraction.documentExtraction`. */
 	installedNodeTypes: string[];
 	/** Restarts n8n with the same data, then logs in again. */
 	restartN8n(): Promise<void>;
-	/** Stops n8n and the registry (and anything else the harness started), and removes the tmp folders it made. */
+	/** Stops n8n (and anything else the harness started), and removes the tmp folders it made. */
 	stop(): Promise<void>;
 }
 
@@ -69,11 +65,19 @@ function packageDir(option: StackOptions['package']): string | undefined {
 	return REPO_ROOT;
 }
 
+/**
+ * The node types of `packageName` that n8n has loaded, without the `…Tool` variants n8n generates
+ * for nodes usable as AI tools.
+ */
+export async function loadedNodeTypes(client: N8nClient, packageName: string): Promise<string[]> {
+	const names = (await client.nodeTypes()).map((t) => t.name).filter((name) => name.startsWith(`${packageName}.`));
+	return [...new Set(names.filter((name) => !(name.endsWith('Tool') && names.includes(name.slice(0, -'Tool'.length)))))].sort();
+}
+
 /** Starts everything (see the file comment). On failure, stops what it started and rethrows. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
 	reapStaleProcesses();
 	const owner = options.owner ?? DEFAULT_OWNER;
-	let registry: Registry | undefined;
 	let n8n: N8nInstance | undefined;
 	try {
 		const version = options.n8nVersion ?? selectedN8nVersion();
@@ -86,14 +90,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			if (!existsSync(join(dir, 'package.json'))) throw new Error(`no package.json in ${dir}`);
 			packed = await packPackage(dir);
 		}
-		registry = await step('stack', 'start the local npm registry', () => startRegistry());
-		if (packed) await publishPackage(registry, packed);
-		const registryUrl = registry.url;
 		n8n = await step('stack', 'start n8n over HTTPS', () =>
 			startN8n({
 				install,
 				tls,
-				registryUrl,
+				packages: packed ? [packed] : [],
 				port: options.n8nPort,
 				userFolder: options.userFolder,
 				fileAccessDirs: options.fileAccessDirs,
@@ -105,23 +106,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 		await client.setupOwnerAndLogin(owner);
 		let installedNodeTypes: string[] = [];
 		if (packed) {
-			const already = (await client.listCommunityPackages()).find((p) => p.packageName === packed.name);
-			if (already && options.reinstall) {
-				await step('stack', `uninstall the previously installed ${packed.name}@${already.installedVersion}`, () => client.uninstallCommunityPackage(packed.name));
-			}
-			if (already && !already.failedLoading && !options.reinstall) {
-				log('stack', `${packed.name}@${already.installedVersion} is already installed in this n8n`);
-				installedNodeTypes = already.installedNodes.map((n) => n.type);
-			} else {
-				const installed = await step('stack', `install ${packed.name} through n8n's community-packages API`, () => client.installCommunityPackage(packed.name));
-				installedNodeTypes = installed.installedNodes.map((n) => n.type);
-				log('stack', `installed ${installed.packageName}@${installed.installedVersion}: ${installedNodeTypes.join(', ')}`);
-			}
+			installedNodeTypes = await loadedNodeTypes(client, packed.name);
+			if (installedNodeTypes.length === 0) throw new Error(`n8n started but did not load ${packed.name} from ${n8n.userFolder}/.n8n/nodes (see ${n8n.logFile})`);
+			log('stack', `n8n loaded ${packed.name}@${packed.version}: ${installedNodeTypes.join(', ')}`);
 		}
 		const started: Stack = {
 			install,
 			tls,
-			registry,
 			packed,
 			n8n,
 			client,
@@ -133,7 +124,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			},
 			stop: async () => {
 				await n8n?.stop();
-				await registry?.stop();
 				await stopAll();
 				removeTmpDirs();
 			},
@@ -141,7 +131,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 		return started;
 	} catch (error) {
 		await n8n?.stop().catch(() => undefined);
-		await registry?.stop().catch(() => undefined);
 		await stopAll();
 		removeTmpDirs();
 		throw error;

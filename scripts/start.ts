@@ -1,10 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // `npm start`: the whole thing, locally, from a fresh clone.
-//   1. n8n 2.40.7 in ~/.cache/n8n-nodes-document-extraction (installed on first run, with progress)
+//   1. n8n (N8N_VERSION in local-n8n/paths.ts) in ~/.cache/n8n-nodes-document-extraction
+//      (installed on first run, with progress)
 //   2. a local CA + localhost certificate (n8n serves HTTPS; the sandbox trusts the CA)
 //   3. the sandbox (the Document Extraction service) on http://127.0.0.1:4010
-//   4. this package built, packed, published to a local registry, installed through n8n's
-//      community-packages API (as Settings → Community nodes does)
+//   4. this package built, packed (`npm pack`) and installed into n8n's user folder the way n8n
+//      documents manual installation (`npm install` into `.n8n/nodes`), then n8n started
 //   5. the owner account, a Document Extraction credential for the sandbox's pilot account, and the
 //      example workflows (examples/*.json) imported and activated; Invoice to Xero and Invoice to
 //      QuickBooks post to local stand-ins of those APIs (local-n8n/accounting/)
@@ -17,8 +18,10 @@
 // Options: --port <n8n https port> (default 5678, else a free one), --sandbox-port <port> (default
 // 4010), --data <folder> (keep the data there instead), --fresh (a throwaway folder, removed at
 // the end), --no-build (skip `npm run build`), --queue (n8n in queue mode: Postgres, Redis, main + 2
-// workers + 2 webhook processes behind HAProxy, always fresh; see docs/queue-mode.md),
-// --balance roundrobin|signature (the load balancer's mode with --queue, default signature),
+// workers + 2 webhook processes behind HAProxy, always fresh; see docs/queue-mode.md; the only
+// option that needs system programs: PostgreSQL, Redis, HAProxy, installed with apt-get when run as
+// root on Debian, else one message says how to install them), --balance roundrobin|signature (the
+// load balancer's mode with --queue, default signature),
 // --lazy-isolates (with --queue: N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on every n8n process, the
 // setting docs/queue-mode.md recommends for trigger throughput; off by default, as in n8n).
 // Run with Node 24: `node scripts/start.ts` (npm scripts put the project's Node 24 first on PATH).
@@ -28,9 +31,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
 	DEFAULT_OWNER,
+	QUEUE_MODE_REQUIREMENTS,
 	REPO_ROOT,
 	artifactsDir,
 	ensureCerts,
+	ensureRequirements,
 	freePort,
 	importWorkflows,
 	isActivatable,
@@ -90,6 +95,16 @@ if (Number(process.versions.node.split('.')[0]) < MINIMUM_NODE_MAJOR) {
 	process.exit(1);
 }
 
+// Queue mode needs Postgres, Redis and HAProxy; the single-process demo needs nothing but Node.
+if (args.queue) {
+	try {
+		ensureRequirements(QUEUE_MODE_REQUIREMENTS, '`npm start -- --queue`');
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n`);
+		process.exit(1);
+	}
+}
+
 /** The name the example workflows reference (their credential ids are replaced on import). */
 const CREDENTIAL_NAME = 'Document Extraction (sandbox)';
 const XERO_CREDENTIAL_NAME = 'Xero (local stand-in)';
@@ -104,7 +119,7 @@ let queueStack: QueueStack | undefined;
 async function shutdown(code: number): Promise<never> {
 	if (!stopping) {
 		stopping = true;
-		say('\nStopping n8n, the sandbox and the local registry ...');
+		say('\nStopping n8n and the sandbox ...');
 		await stack?.stop().catch(() => undefined);
 		await stopAll();
 		say('Stopped.');
@@ -159,7 +174,6 @@ async function main(): Promise<void> {
 			userFolder,
 			fileAccessDirs: [filesDir, join(userFolder, 'files')],
 			owner: DEFAULT_OWNER,
-			reinstall: true,
 			n8nName: 'n8n-demo',
 		});
 	}
@@ -278,7 +292,7 @@ async function main(): Promise<void> {
 	} else {
 		say('    2. Create a workflow: Read/Write Files from Disk (examples/files/invoice-acme.json) → Document Extraction → Extract.');
 	}
-	say('    3. Human review: send examples/files/invoice-blurry.json, then approve it in the sandbox (README.md: "Try it locally with the sandbox").');
+	say('    3. Human review: send examples/files/invoice-blurry.json, then approve it in the sandbox (docs/usage.md: "Try it locally with the sandbox").');
 	say('');
 	say('  Ctrl-C stops everything.');
 	say(line);

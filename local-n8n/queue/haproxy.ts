@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
-// HAProxy (Debian's /usr/sbin/haproxy) in front of n8n's webhook processes, terminating HTTPS with
+// HAProxy (Debian's or Homebrew's) in front of n8n's webhook processes, terminating HTTPS with
 // the local certificate, as a production load balancer would: health checks on
 // /healthz/readiness take a dead process out, connection failures are retried on the other one.
 // Balancing: `roundrobin`, or hashing the delivery signature header so that the copies of one
@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { log } from '../log.ts';
 import { artifactsDir, makeTmpDir, timestampForFiles } from '../paths.ts';
+import { requirementPath } from '../systemPackages.ts';
 import { freePort, spawnTracked, stopProcess, tailFile, type Tracked } from '../processes.ts';
 import type { TlsMaterial } from '../tls.ts';
 
@@ -84,7 +85,7 @@ export async function startLoadBalancer(options: { tls: TlsMaterial; backends: {
 	const secretsSeen = new Set<string>();
 	const launch = async () => {
 		writeFileSync(configFile, haproxyConfig({ port, pemFile, caFile: options.tls.caCertFile, backends: options.backends, balance }));
-		proc = spawnTracked({ name: 'haproxy', command: '/usr/sbin/haproxy', args: ['-db', '-f', configFile], cwd: dir, logFile, onSecret: (secret) => secretsSeen.add(secret) });
+		proc = spawnTracked({ name: 'haproxy', command: requirementPath('haproxy'), args: ['-db', '-f', configFile], cwd: dir, logFile, onSecret: (secret) => secretsSeen.add(secret) });
 		const deadline = Date.now() + 15_000;
 		for (;;) {
 			if (proc.hasExited()) throw new Error(`haproxy exited:\n${tailFile(logFile)}`);

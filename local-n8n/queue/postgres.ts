@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- tooling: starts Postgres; plain errors outside any node */
-// A throwaway Postgres from Debian's package for n8n in queue mode: a fresh data folder, loopback
-// on a free port, fsync off (test data). Postgres refuses to run as root, so initdb and the server
-// run as the `postgres` system user, which owns the data and socket folders.
+// A throwaway Postgres (Debian's or Homebrew's) for n8n in queue mode: a fresh data folder, loopback
+// on a free port, fsync off (test data). Run by a normal user, initdb and the server run as that
+// user; Postgres refuses to run as root, so as root they run as the `postgres` system user, which
+// then owns the data and socket folders.
 
 import { execFileSync } from 'node:child_process';
 import { chownSync, mkdirSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { log } from '../log.ts';
 import { artifactsDir, makeTmpDir, timestampForFiles } from '../paths.ts';
 import { freePort, spawnTracked, stopProcess, tailFile, type Tracked } from '../processes.ts';
-import { postgresBinDir } from '../systemPackages.ts';
+import { requirementPath } from '../systemPackages.ts';
 
 export interface PostgresServer {
 	host: string;
@@ -27,26 +28,28 @@ function postgresIds(): { uid: number; gid: number } {
 	const out = execFileSync('id', ['postgres'], { encoding: 'utf8' });
 	const uid = /uid=(\d+)/.exec(out)?.[1];
 	const gid = /gid=(\d+)/.exec(out)?.[1];
-	if (!uid || !gid) throw new Error(`no "postgres" system user (id postgres: ${out.trim()}); install the Debian package postgresql (npm run setup)`);
+	if (!uid || !gid) throw new Error(`no "postgres" system user (id postgres: ${out.trim()}); which Debian's postgresql package creates`);
 	return { uid: Number(uid), gid: Number(gid) };
 }
 
-/** `runuser -u postgres -- <cmd>` when we are root, the command itself otherwise. */
+function runningAsRoot(): boolean {
+	return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/** `runuser -u postgres -- <cmd>` when we are root (Postgres refuses root), the command itself as a normal user. */
 function asPostgres(command: string, args: string[]): [string, string[]] {
-	const root = typeof process.getuid === 'function' && process.getuid() === 0;
-	return root ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+	return runningAsRoot() ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
 }
 
 export async function startPostgres(options: { database?: string } = {}): Promise<PostgresServer> {
-	const bin = postgresBinDir();
-	if (!bin) throw new Error('Postgres not found under /usr/lib/postgresql; run npm run setup (installs the Debian package postgresql)');
-	const { uid, gid } = postgresIds();
+	const bin = requirementPath('postgres');
 	const root = makeTmpDir('queue-postgres');
 	const dataDir = join(root, 'data');
 	const socketDir = join(root, 'socket');
+	const owner = runningAsRoot() ? postgresIds() : undefined;
 	for (const dir of [root, dataDir, socketDir]) {
 		mkdirSync(dir, { recursive: true });
-		chownSync(dir, uid, gid);
+		if (owner) chownSync(dir, owner.uid, owner.gid);
 	}
 	const [initCmd, initArgs] = asPostgres(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
 	execFileSync(initCmd, initArgs, { stdio: 'pipe', cwd: root });

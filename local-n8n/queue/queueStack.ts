@@ -2,9 +2,8 @@
 // n8n in queue mode, the way teams run it at scale: Postgres, Redis, one main process (editor, API,
 // activation; no production webhooks), workers that run the executions, webhook processes that
 // receive production webhooks behind an HTTPS load balancer (HAProxy). Binary data in the database.
-// Every n8n process has its own user folder: the package reaches workers and webhook processes
-// through n8n itself, not through shared files. The package is installed on main through the
-// community-packages API, as a user installs it.
+// Every n8n process has its own user folder, with the package installed into it the way n8n
+// documents manual installation (`.n8n/nodes`), as on separate machines.
 
 import { randomBytes } from 'node:crypto';
 import { registerSecret, step } from '../log.ts';
@@ -100,7 +99,7 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 		});
 		const start = (command: 'worker' | 'webhook', name: string) =>
 			step('queue', `start ${name}`, () =>
-				startN8n({ install: base.install, tls: base.tls, registryUrl: base.registry.url, command, name, env: sharedEnv, fileAccessDirs: options.fileAccessDirs }),
+				startN8n({ install: base.install, tls: base.tls, packages: base.packed ? [base.packed] : [], command, name, env: sharedEnv, fileAccessDirs: options.fileAccessDirs }),
 			);
 		const workers: N8nInstance[] = [];
 		for (let i = 1; i <= (options.workers ?? 2); i++) workers.push(await start('worker', `n8n-worker${i}`));

@@ -1,11 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
-// A throwaway Redis (Debian's redis-server) for n8n's job queue and pub/sub: loopback, a free
+// A throwaway Redis (Debian's or Homebrew's redis-server) for n8n's job queue and pub/sub: loopback, a free
 // port, no persistence.
 
 import { join } from 'node:path';
 import { log } from '../log.ts';
 import { artifactsDir, makeTmpDir, timestampForFiles } from '../paths.ts';
 import { freePort, spawnTracked, stopProcess, tailFile } from '../processes.ts';
+import { requirementPath } from '../systemPackages.ts';
 
 export interface RedisServer {
 	host: string;
@@ -21,7 +22,7 @@ export async function startRedis(): Promise<RedisServer> {
 	let ready = false;
 	const proc = spawnTracked({
 		name: 'redis',
-		command: '/usr/bin/redis-server',
+		command: requirementPath('redis'),
 		args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
 		cwd: dir,
 		logFile,

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
-// The Document Extraction action node in a real n8n (HTTPS, the package installed from the local
-// registry through n8n's community-packages API) against the sandbox. Each workflow starts with a
+// The Document Extraction action node in a real n8n (HTTPS, the packed package installed into its
+// user folder as n8n documents manual installation) against the sandbox. Each workflow starts with a
 // production Webhook, reads a file with Read/Write Files from Disk (filesystem binary mode, so the
 // node streams it) and runs the node; outputs are read back through n8n's executions API.
 

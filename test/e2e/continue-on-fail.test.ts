@@ -1,6 +1,6 @@
  
-// Continue On Fail (regular output) on Extract, in a real n8n (HTTPS, the package installed through
-// n8n's community-packages API) against the sandbox: a failed item is an error item on the output that
+// Continue On Fail (regular output) on Extract, in a real n8n (HTTPS, the package installed as n8n
+// documents manual installation) against the sandbox: a failed item is an error item on the output that
 // needs a person (Needs Review; Rejected with Wait for Review), paired with its input, and never on
 // Verified. Each workflow also runs once without a fault, so the Verified branch is shown to work.
 

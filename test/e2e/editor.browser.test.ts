@@ -8,7 +8,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeNeeding } from './support/requirements.ts';
 import { REPO_ROOT, sandboxAccount, startSandboxInProcess, startStack, stopAll, type RunningSandbox, type Stack } from '../../local-n8n/index.ts';
 import { launchChromium } from './support/browser.ts';
 
@@ -56,7 +57,7 @@ async function dropdownOptions(target: Page, parameter: string): Promise<string[
 	return labels;
 }
 
-describe('The editor in a real browser', () => {
+describeNeeding(['chromium'], 'The editor in a real browser', () => {
 	beforeAll(async () => {
 		stack = await startStack({ package: 'repo' });
 		// A reachable service for the credential (its test runs when the credential dialog opens).

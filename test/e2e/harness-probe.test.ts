@@ -1,13 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // Self-test of the e2e harness with a throwaway community package (no dependency on this
-// repository's build): publish → install through n8n's community-packages API → run workflows
+// repository's build): pack → install into n8n's user folder (`.n8n/nodes`, n8n's manual
+// installation) → n8n loads it at start → run workflows
 // by production webhook and manually → read executions → restart n8n keeping its data.
 // If this fails, the harness or the environment is broken, not the Document Extraction nodes.
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeNode, manualWorkflow, nodeItems, nodeJson, readFileNode, startStack, stopAll, webhookWorkflow, type Stack } from '../../local-n8n/index.ts';
+import { codeNode, installedPackageVersion, loadedNodeTypes, manualWorkflow, nodeItems, nodeJson, readFileNode, startStack, stopAll, webhookWorkflow, type Stack } from '../../local-n8n/index.ts';
 
 const PROBE = 'n8n-nodes-harness-probe';
 let stack: Stack;
@@ -22,10 +23,9 @@ describe('e2e harness (throwaway probe package)', () => {
 		await stopAll();
 	});
 
-	it('installed the probe package through the community-packages API', async () => {
+	it('n8n loads the probe package installed into its user folder (manual installation)', async () => {
 		expect(stack.installedNodeTypes).toEqual([`${PROBE}.probe`]);
-		const packages = await stack.client.listCommunityPackages();
-		expect(packages.map((p) => p.packageName)).toContain(PROBE);
+		expect(installedPackageVersion(stack.n8n.userFolder, PROBE)).toBe('0.0.1');
 		const nodeTypes = (await stack.client.nodeTypes()).map((t) => t.name);
 		expect(nodeTypes).toContain(`${PROBE}.probe`);
 		const credentialTypes = (await stack.client.credentialTypes()).map((t) => t.name);
@@ -98,7 +98,7 @@ describe('e2e harness (throwaway probe package)', () => {
 		const workflow = await stack.client.createWorkflow(definition);
 		await stack.client.activateWorkflow(workflow.id);
 		await stack.restartN8n();
-		expect((await stack.client.listCommunityPackages()).map((p) => p.packageName)).toContain(PROBE);
+		expect(await loadedNodeTypes(stack.client, PROBE)).toEqual([`${PROBE}.probe`]);
 		await stack.client.waitForWebhook(definition.webhookPath);
 		const res = await stack.client.callWebhook(definition.webhookPath, { json: { n: 1 } });
 		expect(res.status).toBe(200);

@@ -1,10 +1,12 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test tooling: local demo/placeholder values, not secrets */
-// The package, built and packed as released, published to a local registry and installed the way
-// a user installs it (n8n's Settings → Community nodes, i.e. its community-packages API), is
-// loaded by a real n8n 2.40.7: both node types and the credential type are known to n8n.
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test tooling: local demo/placeholder values, not secrets; runs in plain Node, never inside n8n */
+// The package, built and packed as released and installed the way n8n documents manual
+// installation (`npm install` of the tarball into <N8N_USER_FOLDER>/.n8n/nodes, then n8n started),
+// is loaded by a real n8n (the newest supported): both node types and the credential type are known
+// to n8n, and a restart loads it again.
 
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_NODE_TYPE as ACTION, PACKAGE_NAME, startStack, stopAll, TRIGGER_NODE_TYPE as TRIGGER, type Stack } from '../../local-n8n/index.ts';
+import { ACTION_NODE_TYPE as ACTION, PACKAGE_NAME, installedPackageVersion, loadedNodeTypes, startStack, stopAll, TRIGGER_NODE_TYPE as TRIGGER, type Stack } from '../../local-n8n/index.ts';
 
 const CREDENTIAL = 'documentExtractionApi';
 
@@ -20,12 +22,10 @@ describe('n8n loads n8n-nodes-document-extraction', () => {
 		await stopAll();
 	});
 
-	it('installs through the community-packages API with both nodes', async () => {
-		expect(stack.installedNodeTypes.sort()).toEqual([ACTION, TRIGGER].sort());
-		const installed = (await stack.client.listCommunityPackages()).find((p) => p.packageName === PACKAGE_NAME);
-		expect(installed).toBeDefined();
-		expect(installed?.installedVersion).toBe(stack.packed?.version);
-		expect(installed?.failedLoading).toBe(false);
+	it("is installed in the user folder's nodes directory and loaded with both nodes", async () => {
+		expect(installedPackageVersion(stack.n8n.userFolder, PACKAGE_NAME)).toBe(stack.packed?.version);
+		expect(stack.installedNodeTypes).toEqual([ACTION, TRIGGER].sort());
+		expect(readFileSync(stack.n8n.logFile, 'utf8')).not.toMatch(/Failed to load package|Skipping package/);
 	});
 
 	it('knows both node types in the editor', async () => {
@@ -71,5 +71,10 @@ describe('n8n loads n8n-nodes-document-extraction', () => {
 			tier: 'pilot',
 		});
 		expect(created.type).toBe(CREDENTIAL);
+	});
+
+	it('loads it again after a restart (same user folder)', async () => {
+		await stack.restartN8n();
+		expect(await loadedNodeTypes(stack.client, PACKAGE_NAME)).toEqual([ACTION, TRIGGER].sort());
 	});
 });

@@ -8,7 +8,8 @@
 
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import { PACKAGE_NAME, log, nodeItems, nodeJson, readFileNode, sandboxState, webhookWorkflow } from '../../local-n8n/index.ts';
 import { startQueueFixture, stopQueueFixture, waitForPublicWebhook, type QueueFixture } from './support/queueFixture.ts';
 
@@ -32,7 +33,7 @@ function writeLargePdf(path: string, bytes: number): void {
 	}
 }
 
-describe('Extract of a large file with binary data in the database', () => {
+describeNeeding(QUEUE_MODE_REQUIREMENTS, 'Extract of a large file with binary data in the database', () => {
 	beforeAll(async () => {
 		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000 } });
 	});

@@ -15,7 +15,8 @@
 //         shared atomic store, so concurrent copies on two processes can both run.
 // Every mode: no event lost, every run a success. The figures go to the log (and docs/queue-mode.md).
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import { eventually, log, type N8nClient, type QueueStack, type SandboxCredential } from '../../local-n8n/index.ts';
 import { allExecutions, deliverCopy, duplicates, lost, runsPerDocument, sleep, verifiedPayload } from './support/queueDeliveries.ts';
 import { activeTrigger as activateTrigger, startQueueFixture, stopQueueFixture, type QueueFixture } from './support/queueFixture.ts';
@@ -73,7 +74,7 @@ function reportSpaced(gapMs: number, runs: Map<string, number>, ids: string[]): 
 	log('queue-duplicates', line);
 }
 
-describe('duplicates across webhook processes (queue mode)', () => {
+describeNeeding(QUEUE_MODE_REQUIREMENTS, 'duplicates across webhook processes (queue mode)', () => {
 	beforeAll(async () => {
 		fixture = await startQueueFixture({ stack: { balance: 'signature' }, sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } });
 		({ stack, account } = fixture);

@@ -12,7 +12,8 @@
 //   times at the same moment straight to both webhook processes → exactly one New Invoice per event,
 //   every other copy on Possible Duplicate, none lost. Figures to the log and docs/queue-mode.md.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import { request } from 'undici';
 import {
 	actionNode,
@@ -89,7 +90,7 @@ function pending(client: N8nClient, path: string, body: string) {
 const rejectedEvent = (documentId: string) =>
 	JSON.stringify({ event: 'document.rejected', timestamp: new Date().toISOString(), document_id: documentId, review_id: `rev_${documentId}`, rejected_by: 'human_reviewer', reason: 'test', confidence: { original: 0.6 } });
 
-describe('at least once in, exactly once out (queue mode)', () => {
+describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (queue mode)', () => {
 	beforeAll(async () => {
 		fixture = await startQueueFixture({ stack: { balance: 'roundrobin' }, sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000, duplicateDeliveries: true } });
 		({ stack, account } = fixture);

@@ -18,7 +18,8 @@
 // list (webhook1 is then started again and HAProxy takes it back in first). Figures go to the log.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import { documentInReview, eventually, log, sandboxControl, sandboxDeliveries, sandboxState, type Balance } from '../../local-n8n/index.ts';
 import { allExecutions, duplicates, lost, runsPerDocument, sleep } from './support/queueDeliveries.ts';
 import { activeTrigger, startQueueFixture, stopQueueFixture, type QueueFixture } from './support/queueFixture.ts';
@@ -55,7 +56,7 @@ const stateChanges = (server: string, state: 'UP' | 'DOWN') =>
 		.split('\n')
 		.filter((line) => line.startsWith(`Server n8n_webhook_processes/${server} is ${state},`)).length;
 
-describe('a webhook process killed during a stream of real deliveries', () => {
+describeNeeding(QUEUE_MODE_REQUIREMENTS, 'a webhook process killed during a stream of real deliveries', () => {
 	beforeAll(async () => {
 		fixture = await startQueueFixture({ stack: { balance: 'signature' }, sandbox: { retryBaseMs: 2_000, reviewDelayMs: 600_000 } });
 	});

@@ -6,7 +6,8 @@
 // The sandbox counts the uploads it received.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import { actionNode, extractParameters, log, nodeJson, sandboxState, type DecodedExecution } from '../../local-n8n/index.ts';
 import { activeExtractRoute, startQueueFixture, stopQueueFixture, type QueueFixture } from './support/queueFixture.ts';
 
@@ -26,7 +27,7 @@ async function guardedWorkflow(name: string, fileName: string) {
 const outputOf = (execution: DecodedExecution) =>
 	['On Verified', 'On Needs Review', 'On Already Submitted'].flatMap((node) => nodeJson(execution, node).map((json) => ({ node, json })));
 
-describe('duplicate guard: the same file from executions at the same moment', () => {
+describeNeeding(QUEUE_MODE_REQUIREMENTS, 'duplicate guard: the same file from executions at the same moment', () => {
 	beforeAll(async () => {
 		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000 } });
 	});

@@ -11,7 +11,8 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import {
 	actionNode,
 	extractParameters,
@@ -77,7 +78,7 @@ async function postTo(url: string, body: string, headers: Record<string, string>
 
 const sign = (body: string, secret = fixture.account.signingSecret) => createHmac('sha256', secret).update(body).digest('hex');
 
-describe(`Wait for Review with ${WAITING} executions waiting at once`, () => {
+describeNeeding(QUEUE_MODE_REQUIREMENTS, `Wait for Review with ${WAITING} executions waiting at once`, () => {
 	beforeAll(async () => {
 		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000, retryBaseMs: 300 } });
 	});

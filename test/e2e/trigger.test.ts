@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
-// The Document Extraction Trigger in a real n8n (HTTPS, package installed from the local registry
-// through n8n's community-packages API) against the sandbox, which delivers signed events over HTTPS
+// The Document Extraction Trigger in a real n8n (HTTPS, package installed into its user folder as
+// n8n documents manual installation) against the sandbox, which delivers signed events over HTTPS
 // (it trusts the harness CA): the registration lifecycle across a restart and a deactivate/activate,
 // approved and rejected reviews, forged deliveries, duplicates, "Listen for test event", and no
 // secret in n8n's execution data or output.

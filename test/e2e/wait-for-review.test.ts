@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Extract with Wait for Review and with Skip Files Already Submitted, in a real n8n (HTTPS, the
-// package installed through n8n's community-packages API) against the sandbox, which delivers the
+// package installed as n8n documents manual installation) against the sandbox, which delivers the
 // signed review result to the waiting execution's resume URL. Every workflow: Webhook (answers at
 // once) → Read/Write Files from Disk → Extract → one Code node per output, each echoing its items
 // and the caller from the Webhook item they descend from (so pairedItem lineage is checked too).

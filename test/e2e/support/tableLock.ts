@@ -5,7 +5,7 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { postgresBinDir, type PostgresServer } from '../../../local-n8n/index.ts';
+import { requirementPath, type PostgresServer } from '../../../local-n8n/index.ts';
 
 export interface TableLock {
 	/** Ends the transaction: the waiting writes go on. */
@@ -14,8 +14,7 @@ export interface TableLock {
 
 /** Locks `table` IN SHARE MODE (reads go on, INSERT/UPDATE/DELETE wait) until `release()`. */
 export async function holdTableLock(postgres: PostgresServer, table: string): Promise<TableLock> {
-	const bin = postgresBinDir();
-	if (!bin) throw new Error('psql not found under /usr/lib/postgresql; run npm run setup');
+	const bin = requirementPath('postgres', 'the queue tests');
 	const psql: ChildProcessWithoutNullStreams = spawn(join(bin, 'psql'), ['-h', postgres.host, '-p', String(postgres.port), '-U', postgres.user, '-d', postgres.database, '-At', '-v', 'ON_ERROR_STOP=1']);
 	const exited = new Promise<number | null>((resolve) => psql.once('exit', (code) => resolve(code)));
 	let output = '';
