@@ -218,6 +218,10 @@ describe('Hardening in a real n8n', () => {
 		expect(errors).toHaveLength(4);
 		expect(errors.join('\n')).toMatch(/server error \(500\)|500/);
 		expect(errors.join('\n')).toMatch(/not (been )?(repeated|retried|sent again)/i);
+		// A retried upload is a second document: no message or description suggests Retry On Fail (N19).
+		const advice = items.filter((item) => item.json.error).map((item) => `${String(item.json.error)} ${String(item.json.error_description ?? '')}`);
+		for (const text of advice) expect(text).not.toMatch(/enable "Retry On Fail"|retry later|retry the request/i);
+		expect(advice.filter((text) => text.includes('Do not turn on "Retry On Fail"'))).toHaveLength(3);
 		expect(documents).toHaveLength(2);
 		// Exactly the documents the node reports exist at the sandbox: a fault never produced a second one.
 		const after = (await state()).documents;
