@@ -42,11 +42,12 @@ export function samplePayload(event: string, now = new Date()): IDataObject {
 	};
 }
 
+/**
+ * Only the mark counts: the service never sends `sample`, and a real document whose id happens to
+ * start with the sample prefix must still run in production.
+ */
 export function isSample(payload: IDataObject): boolean {
-	return (
-		payload.sample === true ||
-		(typeof payload.document_id === 'string' && payload.document_id.startsWith(SAMPLE_DOCUMENT_PREFIX))
-	);
+	return payload.sample === true;
 }
 
 /** Posts the sample to `testUrl` shortly, without holding up the listening that n8n is starting. */

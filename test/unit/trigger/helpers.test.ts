@@ -50,7 +50,8 @@ describe('the sample event', () => {
 		expect(verified.data).toMatchObject({ header: { vendor: 'Sample Supplies Ltd' }, amounts: { total: 119 } });
 		expect(samplePayload('document.rejected')).toMatchObject({ event: 'document.rejected', sample: true, reason: expect.stringContaining('Sample') });
 		expect(isSample(verified)).toBe(true);
-		expect(isSample({ document_id: 'doc_sample_x' })).toBe(true);
+		expect(isSample({ document_id: 'doc_sample_x' })).toBe(false);
+		expect(isSample({ document_id: 'doc_sample_x', sample: true })).toBe(true);
 		expect(isSample({ document_id: 'doc_real_1' })).toBe(false);
 	});
 
