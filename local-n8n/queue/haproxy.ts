@@ -31,7 +31,18 @@ export interface LoadBalancer {
 	stop(): Promise<void>;
 }
 
-export function haproxyConfig(args: { port: number; pemFile: string; caFile: string; backends: { name: string; port: number }[]; balance: Balance }): string {
+/**
+ * `testWebhooks`: the process that serves "Listen for test event" (n8n's main): n8n serves
+ * `/webhook-test/` on main only, so a load balancer in front of webhook processes sends that path there.
+ */
+export function haproxyConfig(args: {
+	port: number;
+	pemFile: string;
+	caFile: string;
+	backends: { name: string; port: number }[];
+	balance: Balance;
+	testWebhooks?: { name: string; port: number };
+}): string {
 	const balance = args.balance === 'signature' ? `balance hdr(${SIGNATURE_HEADER})\n\thash-type consistent` : 'balance roundrobin';
 	return `global
 	log stdout format raw local0 info
@@ -62,7 +73,7 @@ defaults
 
 frontend webhooks
 	bind 127.0.0.1:${args.port} ssl crt ${args.pemFile}
-	default_backend n8n_webhook_processes
+${args.testWebhooks ? '\tacl test_webhook path_beg /webhook-test/\n\tuse_backend n8n_main if test_webhook\n' : ''}	default_backend n8n_webhook_processes
 
 backend n8n_webhook_processes
 	${balance}
@@ -70,10 +81,24 @@ backend n8n_webhook_processes
 	http-check expect status 200
 	default-server ssl verify required ca-file ${args.caFile} verifyhost localhost check inter 5s fastinter 1s downinter 1s fall 2 rise 2
 ${args.backends.map((b) => `\tserver ${b.name} 127.0.0.1:${b.port}`).join('\n')}
-`;
+${
+	args.testWebhooks
+		? `
+backend n8n_main
+	default-server ssl verify required ca-file ${args.caFile} verifyhost localhost
+	server ${args.testWebhooks.name} 127.0.0.1:${args.testWebhooks.port}
+`
+		: ''
+}`;
 }
 
-export async function startLoadBalancer(options: { tls: TlsMaterial; backends: { name: string; port: number }[]; balance?: Balance; port?: number }): Promise<LoadBalancer> {
+export async function startLoadBalancer(options: {
+	tls: TlsMaterial;
+	backends: { name: string; port: number }[];
+	testWebhooks?: { name: string; port: number };
+	balance?: Balance;
+	port?: number;
+}): Promise<LoadBalancer> {
 	const port = options.port ?? (await freePort());
 	const dir = makeTmpDir('queue-haproxy');
 	const pemFile = join(dir, 'localhost.pem');
@@ -84,7 +109,7 @@ export async function startLoadBalancer(options: { tls: TlsMaterial; backends: {
 	let proc: Tracked | undefined;
 	const secretsSeen = new Set<string>();
 	const launch = async () => {
-		writeFileSync(configFile, haproxyConfig({ port, pemFile, caFile: options.tls.caCertFile, backends: options.backends, balance }));
+		writeFileSync(configFile, haproxyConfig({ port, pemFile, caFile: options.tls.caCertFile, backends: options.backends, testWebhooks: options.testWebhooks, balance }));
 		proc = spawnTracked({ name: 'haproxy', command: requirementPath('haproxy'), args: ['-db', '-f', configFile], cwd: dir, logFile, onSecret: (secret) => secretsSeen.add(secret) });
 		const deadline = Date.now() + 15_000;
 		for (;;) {

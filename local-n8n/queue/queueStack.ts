@@ -106,7 +106,14 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 		const webhooks: N8nInstance[] = [];
 		for (let i = 1; i <= (options.webhooks ?? 2); i++) webhooks.push(await start('webhook', `n8n-webhook${i}`));
 		const lb = await step('queue', 'start HAProxy', () =>
-			startLoadBalancer({ tls: base.tls, port: lbPort, balance: options.balance, backends: webhooks.map((w, i) => ({ name: `webhook${i + 1}`, port: w.port })) }),
+			startLoadBalancer({
+				tls: base.tls,
+				port: lbPort,
+				balance: options.balance,
+				backends: webhooks.map((w, i) => ({ name: `webhook${i + 1}`, port: w.port })),
+				// Test webhooks ("Listen for test event") are served by main only.
+				testWebhooks: { name: 'main', port: base.n8n.port },
+			}),
 		);
 		const stack: QueueStack = {
 			...base,

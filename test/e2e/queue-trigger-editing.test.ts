@@ -3,13 +3,14 @@
 // processes behind HAProxy run the deliveries, each loading the static data per request): toggles, a
 // rename and publishing register nothing again; a changed signing secret is registered once by a
 // webhook process and then each event runs once although both secrets deliver it — with Ignore
-// Duplicates on and off. Test listening is not part of it: this stack routes /webhook-test/ to the
-// webhook processes, which do not serve test webhooks (main does). Counts printed at the end.
+// Duplicates on and off; "Listen for test event" on main (the load balancer sends /webhook-test/ there,
+// as n8n serves test webhooks on main only) beside production on the webhook processes, each running
+// its own copy of a real review. Counts printed at the end.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REMEMBER_SECRET_MS } from '../../nodes/shared/recentSigningSecrets.ts';
-import { documentInReview, eventually, sandboxControl, sandboxDeliveries, sandboxState, type QueueStack, type SandboxHandle } from '../../local-n8n/index.ts';
-import { deliverCopy, runsPerDocument, sleep, verifiedPayload } from './support/queueDeliveries.ts';
+import { documentInReview, eventually, nodeJson, sandboxControl, sandboxDeliveries, sandboxState, type QueueStack, type SandboxHandle } from '../../local-n8n/index.ts';
+import { allExecutions, deliverCopy, runsPerDocument, sleep, TRIGGER_NODE, verifiedPayload } from './support/queueDeliveries.ts';
 import { activeTrigger, startQueueFixture, stopQueueFixture, waitForPublicWebhook, type QueueFixture } from './support/queueFixture.ts';
 
 let fixture: QueueFixture;
@@ -57,6 +58,22 @@ async function runsOf(documentId: string, targets: Target[], deliveries: number)
 	return await Promise.all(targets.map(async (target) => (await runsPerDocument(stack.client, target.id)).runs.get(documentId) ?? 0));
 }
 
+/** Runs of `documentId` in the workflow by execution mode (`webhook`: production, `manual`: test listening). */
+async function runsByMode(workflowId: string, documentId: string): Promise<Record<string, number>> {
+	const counts: Record<string, number> = {};
+	for (const summary of await allExecutions(stack.client, workflowId)) {
+		const execution = await stack.client.getExecution(summary.id);
+		if (nodeJson(execution, TRIGGER_NODE).some((item) => item.document_id === documentId)) counts[summary.mode] = (counts[summary.mode] ?? 0) + 1;
+	}
+	return counts;
+}
+
+/** "Listen for test event" as the editor starts it (on main); resolves once n8n listens. */
+async function listen(target: Target): Promise<void> {
+	const started = await stack.client.call<{ waitingForWebhook?: boolean }>('POST', `/rest/workflows/${target.id}/run`, { triggerToStartFrom: { name: TRIGGER_NODE } });
+	expect(started.waitingForWebhook).toBe(true);
+}
+
 describe('queue mode: the trigger while a person edits it and changes the secret', () => {
 	let withMemory: Target;
 	let withoutMemory: Target;
@@ -88,6 +105,26 @@ describe('queue mode: the trigger while a person edits it and changes the secret
 		const documentId = await approve();
 		expect(await runsOf(documentId, [withMemory, withoutMemory], 1)).toEqual([1, 1]);
 		rows.push(`3 toggles + 2 renames, each published → registrations ${held.join(' / ')} (on / off), runs for the event 1 / 1`);
+	});
+
+	it('"Listen for test event" while active: a real review runs once in production and once in the listener; 2 listens register the test URL once', async () => {
+		const testUrl = withMemory.url.replace('/webhook/', '/webhook-test/');
+		await listen(withMemory);
+		await eventually('the test URL registration', () => registrationsFor(testUrl), (found) => found.length >= 1, 20_000);
+		const documentId = await approve();
+		await eventually('a delivery to the test URL', async () => (await sandboxDeliveries(sandbox.url)).filter((d) => d.documentId === documentId && d.url === testUrl && d.ok), (list) => list.length >= 1, 60_000);
+		expect(await runsOf(documentId, [withMemory], 1)).toEqual([1]);
+		await eventually(`a test run of ${documentId}`, () => runsByMode(withMemory.id, documentId), (counts) => (counts.manual ?? 0) >= 1, 60_000);
+		await sleep(SETTLE_MS);
+		const runs = await runsByMode(withMemory.id, documentId);
+		expect(runs).toEqual({ webhook: 1, manual: 1 });
+		await listen(withMemory);
+		await sleep(2_000);
+		await stack.client.call('DELETE', `/rest/test-webhook/${withMemory.id}`);
+		await sleep(SETTLE_MS);
+		const held = [(await registrationsFor(testUrl)).length, (await registrationsFor(withMemory.url)).length];
+		expect(held).toEqual([1, 1]);
+		rows.push(`listen while active (main, through the load balancer) + a real review → production ${runs.webhook}, test ${runs.manual}; 2 listens → test-URL registrations ${held[0]}, production ${held[1]}`);
 	});
 
 	it('the signing secret changed while active: registered once from a delivery, then 1 run per event with both secrets delivering', async () => {

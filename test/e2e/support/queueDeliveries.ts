@@ -2,7 +2,7 @@
 // Shared by the queue-mode tests: signed deliveries of the trigger's events sent by the test itself,
 // and which events a workflow's executions ran (to count duplicates and losses per event).
 
-import { nodeJson, signBody, type N8nClient } from '../../../local-n8n/index.ts';
+import { nodeJson, signBody, type ExecutionSummary, type N8nClient } from '../../../local-n8n/index.ts';
 
 export const TRIGGER_NODE = 'Review finished';
 
@@ -31,8 +31,6 @@ export async function deliverCopy(client: N8nClient, path: string, body: string,
 	const res = await client.callWebhook(path, { body, headers: signedHeaders(body, secret), timeoutMs: 60_000 });
 	return res.status;
 }
-
-type ExecutionSummary = { id: string; status: string };
 
 /** Every execution of a workflow (n8n's list answers at most 100 per page: paged by `lastId`). */
 export async function allExecutions(client: N8nClient, workflowId: string): Promise<ExecutionSummary[]> {
