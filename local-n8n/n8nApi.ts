@@ -374,22 +374,33 @@ export class N8nClient {
 	/**
 	 * Executions of a workflow, newest first (summaries; no data), at most `limit` (default 100).
 	 * n8n answers at most 100 per request (2.41 refuses a larger `limit`), so larger lists are read
-	 * page by page (`lastId`).
+	 * page by page (see below).
 	 */
 	async listExecutions(workflowId: string, options: { limit?: number; status?: string[] } = {}): Promise<ExecutionSummary[]> {
 		const filter: Record<string, unknown> = { workflowId };
 		if (options.status) filter.status = options.status;
 		const limit = options.limit ?? 100;
+		// By id, the last listing winning: an execution whose status changed while the pages were read
+		// can be listed twice.
 		const listed = new Map<string, ExecutionSummary>();
+		// n8n from 2.41 pages with an opaque `cursor` (its answer's `nextCursor`, null on the last page)
+		// and refuses `lastId`; earlier versions page by `lastId`. At most 100 per page in both.
+		let cursor: string | undefined;
 		let lastId: string | undefined;
 		while (listed.size < limit) {
 			const pageSize = Math.min(100, limit - listed.size);
 			const query: Record<string, string> = { filter: JSON.stringify(filter), limit: String(pageSize) };
-			if (lastId) query.lastId = lastId;
-			const page = (await this.call<{ results: ExecutionSummary[] }>('GET', '/rest/executions', undefined, { query })).results;
-			for (const summary of page) if (!listed.has(summary.id)) listed.set(summary.id, summary);
-			if (page.length < pageSize) break;
-			lastId = page[page.length - 1].id;
+			if (cursor) query.cursor = cursor;
+			else if (lastId) query.lastId = lastId;
+			const answer = await this.call<{ results: ExecutionSummary[]; nextCursor?: string | null }>('GET', '/rest/executions', undefined, { query });
+			for (const summary of answer.results) listed.set(summary.id, summary);
+			if ('nextCursor' in answer) {
+				if (!answer.nextCursor) break;
+				cursor = answer.nextCursor;
+			} else {
+				if (answer.results.length < pageSize) break;
+				lastId = answer.results[answer.results.length - 1].id;
+			}
 		}
 		return [...listed.values()].slice(0, limit);
 	}

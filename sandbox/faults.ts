@@ -7,6 +7,21 @@ import type { FaultMode, SandboxState } from './state.ts';
 
 export const FAULT_MODES: readonly FaultMode[] = ['500', '503', 'slow', 'reset', 'malformed'];
 
+/**
+ * Reads the request to its end before a fault answers, as the service reads an upload before it
+ * fails: answering while the client still sends makes Node close the connection, and the client then
+ * sees a reset instead of the status, a different fault from the one injected.
+ */
+async function bodyRead(request: IncomingMessage): Promise<void> {
+	if (request.readableEnded) return;
+	await new Promise<void>((resolve) => {
+		request.once('end', resolve);
+		request.once('error', () => resolve());
+		request.once('close', resolve);
+		request.resume();
+	});
+}
+
 /** Applies the next injected fault for `path`; true when the request was answered (or dropped) by it. */
 export async function applyFault(state: SandboxState, request: IncomingMessage, response: ServerResponse, path: string): Promise<boolean> {
 	const fault = state.control.faults.find((candidate) => candidate.remaining > 0 && (!candidate.paths || candidate.paths.some((prefix) => path.startsWith(prefix))));
@@ -19,15 +34,15 @@ export async function applyFault(state: SandboxState, request: IncomingMessage, 
 			request.socket.destroy();
 			return true;
 		case '500':
-			request.resume();
+			await bodyRead(request);
 			sendError(response, 500, 'internal_error', 'Injected server error.');
 			return true;
 		case '503':
-			request.resume();
+			await bodyRead(request);
 			sendError(response, 503, 'unavailable', 'Injected unavailability.', { 'retry-after': 1 });
 			return true;
 		case 'malformed':
-			request.resume();
+			await bodyRead(request);
 			response.writeHead(200, { 'content-type': 'application/json' });
 			response.end('{"success": true, "status": "verif');
 			return true;

@@ -32,20 +32,9 @@ export async function deliverCopy(client: N8nClient, path: string, body: string,
 	return res.status;
 }
 
-/** Every execution of a workflow (n8n's list answers at most 100 per page: paged by `lastId`). */
+/** Every execution of a workflow. */
 export async function allExecutions(client: N8nClient, workflowId: string): Promise<ExecutionSummary[]> {
-	// By id: paging by lastId has listed one execution twice (101 listed for 100 executions queued,
-	// likely one whose status changed while the pages were read). The last listing wins.
-	const byId = new Map<string, ExecutionSummary>();
-	let lastId: string | undefined;
-	for (;;) {
-		const query: Record<string, string> = { filter: JSON.stringify({ workflowId }), limit: '100' };
-		if (lastId) query.lastId = lastId;
-		const page = (await client.call<{ results: ExecutionSummary[] }>('GET', '/rest/executions', undefined, { query })).results;
-		for (const summary of page) byId.set(summary.id, summary);
-		if (page.length < 100) return [...byId.values()];
-		lastId = page[page.length - 1].id;
-	}
+	return await client.listExecutions(workflowId, { limit: Number.POSITIVE_INFINITY });
 }
 
 /** Document id → how many executions of the workflow ran it (every execution must be a success). */
