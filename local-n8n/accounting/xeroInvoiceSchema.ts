@@ -50,24 +50,29 @@ export const xeroContactSchema = {
 	},
 } as const;
 
+/** What a bill (invoice) and a credit note share in Xero's Accounting API. */
+const documentProperties = {
+	Contact: xeroContactSchema,
+	LineItems: { type: 'array', minItems: 1, items: xeroLineItemSchema },
+	Date: isoDate,
+	LineAmountTypes: { enum: ['Exclusive', 'Inclusive', 'NoTax'] },
+	Reference: { type: 'string', maxLength: 255 },
+	CurrencyCode: { type: 'string', pattern: '^[A-Z]{3}$' },
+	Status: { enum: ['DRAFT', 'SUBMITTED', 'DELETED', 'AUTHORISED', 'PAID', 'VOIDED'] },
+	SubTotal: money,
+	TotalTax: money,
+	Total: money,
+} as const;
+
 export const xeroInvoiceSchema = {
 	type: 'object',
 	additionalProperties: false,
 	required: ['Type', 'Contact', 'LineItems'],
 	properties: {
+		...documentProperties,
 		Type: { enum: ['ACCPAY', 'ACCPAYCREDIT', 'APOVERPAYMENT', 'APPREPAYMENT', 'ACCREC', 'ACCRECCREDIT', 'AROVERPAYMENT', 'ARPREPAYMENT'] },
-		Contact: xeroContactSchema,
-		LineItems: { type: 'array', minItems: 1, items: xeroLineItemSchema },
-		Date: isoDate,
 		DueDate: isoDate,
-		LineAmountTypes: { enum: ['Exclusive', 'Inclusive', 'NoTax'] },
 		InvoiceNumber: { type: 'string', maxLength: 255 },
-		Reference: { type: 'string', maxLength: 255 },
-		CurrencyCode: { type: 'string', pattern: '^[A-Z]{3}$' },
-		Status: { enum: ['DRAFT', 'SUBMITTED', 'DELETED', 'AUTHORISED', 'PAID', 'VOIDED'] },
-		SubTotal: money,
-		TotalTax: money,
-		Total: money,
 	},
 } as const;
 
@@ -84,18 +89,9 @@ export const xeroCreditNoteSchema = {
 	additionalProperties: false,
 	required: ['Type', 'Contact', 'LineItems'],
 	properties: {
+		...documentProperties,
 		Type: { enum: ['ACCPAYCREDIT', 'ACCRECCREDIT'] },
-		Contact: xeroContactSchema,
-		LineItems: { type: 'array', minItems: 1, items: xeroLineItemSchema },
-		Date: isoDate,
-		LineAmountTypes: { enum: ['Exclusive', 'Inclusive', 'NoTax'] },
 		CreditNoteNumber: { type: 'string', maxLength: 255 },
-		Reference: { type: 'string', maxLength: 255 },
-		CurrencyCode: { type: 'string', pattern: '^[A-Z]{3}$' },
-		Status: { enum: ['DRAFT', 'SUBMITTED', 'DELETED', 'AUTHORISED', 'PAID', 'VOIDED'] },
-		SubTotal: money,
-		TotalTax: money,
-		Total: money,
 	},
 } as const;
 
