@@ -49,19 +49,24 @@ export const quickBooksBillLineSchema = {
 	},
 } as const;
 
+/** What a Bill and a VendorCredit share in QuickBooks Online's Accounting API. */
+const payableProperties = {
+	VendorRef: reference,
+	Line: { type: 'array', minItems: 1, items: quickBooksBillLineSchema },
+	DocNumber: { type: 'string', maxLength: 21 },
+	TxnDate: isoDate,
+	PrivateNote: { type: 'string', maxLength: 4000 },
+	CurrencyRef: reference,
+	APAccountRef: reference,
+} as const;
+
 export const quickBooksBillSchema = {
 	type: 'object',
 	additionalProperties: false,
 	required: ['VendorRef', 'Line'],
 	properties: {
-		VendorRef: reference,
-		Line: { type: 'array', minItems: 1, items: quickBooksBillLineSchema },
-		DocNumber: { type: 'string', maxLength: 21 },
-		TxnDate: isoDate,
+		...payableProperties,
 		DueDate: isoDate,
-		PrivateNote: { type: 'string', maxLength: 4000 },
-		CurrencyRef: reference,
-		APAccountRef: reference,
 		SalesTermRef: reference,
 	},
 } as const;
@@ -81,15 +86,7 @@ export const quickBooksVendorCreditSchema = {
 	type: 'object',
 	additionalProperties: false,
 	required: ['VendorRef', 'Line'],
-	properties: {
-		VendorRef: reference,
-		Line: { type: 'array', minItems: 1, items: quickBooksBillLineSchema },
-		DocNumber: { type: 'string', maxLength: 21 },
-		TxnDate: isoDate,
-		PrivateNote: { type: 'string', maxLength: 4000 },
-		CurrencyRef: reference,
-		APAccountRef: reference,
-	},
+	properties: payableProperties,
 } as const;
 
 export const quickBooksAttachableSchema = {
