@@ -11,7 +11,7 @@ import type { Credential, N8nClient } from './n8nApi.ts';
 import { PACKAGE_NAME, REPO_ROOT } from './paths.ts';
 import type { SandboxHandle } from './sandbox.ts';
 import { sandboxControl } from './sandbox.ts';
-import type { Tier } from '../nodes/shared/tierLimits.ts';
+import type { Tier } from '../nodes/DocumentExtraction/tierLimits.ts';
 import { sandboxAccount } from './sandboxAccounts.ts';
 import type { NodeSpec } from './workflows.ts';
 

@@ -24,7 +24,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { decodeExecution, type DecodedExecution } from './executionData.ts';
 import { log, registerSecret } from './log.ts';
-import type { Tier } from '../nodes/shared/tierLimits.ts';
+import type { Tier } from '../nodes/DocumentExtraction/tierLimits.ts';
 
 export class N8nApiError extends Error {
 	status: number;

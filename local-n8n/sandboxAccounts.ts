@@ -4,7 +4,7 @@
 import type { ResolvedAccount } from '../sandbox/config.ts';
 import { registerSecret } from './log.ts';
 import type { SandboxHandle } from './sandbox.ts';
-import type { Tier } from '../nodes/shared/tierLimits.ts';
+import type { Tier } from '../nodes/DocumentExtraction/tierLimits.ts';
 
 /** The sandbox's account of `tier`, or undefined when it serves none. Its secrets are masked in logs from then on. */
 export function sandboxAccount(sandbox: SandboxHandle, tier: Tier): ResolvedAccount | undefined {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 
 // The tiers are the nodes' (a type-only import: nothing of nodes/ is loaded at run time).
-import type { Tier } from '../nodes/shared/tierLimits.ts';
+import type { Tier } from '../nodes/DocumentExtraction/tierLimits.ts';
 
 export type { Tier };
 

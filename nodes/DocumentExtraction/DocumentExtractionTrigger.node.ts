@@ -7,30 +7,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, WEBHOOK_EVENTS } from '../shared/constants.ts';
-import { deliveryKey, rememberDelivery } from '../shared/deliveryDedupe.ts';
-import { eventOutput } from '../shared/eventMapping.ts';
-import type { OutputMode } from '../shared/invoiceMapping.ts';
-import { NODE_NAMES } from '../shared/nodeTypes.ts';
-import { outputModeProperty } from '../shared/outputMode.description.ts';
-import { answerWithoutRun, readSignedDelivery } from '../shared/signedDelivery.ts';
-import { credentialSigningSecret } from '../shared/signingSecret.ts';
-import { knownSecret, rememberKnownSecret } from './trigger/knownSecrets.ts';
-import { acceptOnce } from './trigger/recentDeliveries.ts';
-import { withRefusal } from './trigger/refusals.ts';
-import { isSample, sendSampleEvent } from './trigger/sampleEvent.ts';
+import { CREDENTIAL_TYPE, WEBHOOK_EVENTS } from './constants.ts';
+import { rememberKnownSecret } from './delivery/knownSecrets.ts';
+import { secretFingerprint } from './delivery/signature.ts';
+import { credentialSigningSecret } from './delivery/signingSecret.ts';
+import { outputModeProperty } from './invoice/outputMode.description.ts';
+import { NODE_NAMES } from './nodeTypes.ts';
+import { receiveDelivery } from './trigger/receive.ts';
 import { currentSecret, registerMissingEvents } from './trigger/registerEvents.ts';
-import type { HeldRegistration } from './trigger/registration.ts';
-import {
-	deliveryOrigin,
-	generatedSecretFor,
-	missingEvents,
-	normalizedEvents,
-	registeredFingerprints,
-	registeredUrl,
-	secretFingerprint,
-} from './trigger/registration.ts';
-import { saveTriggerMemory, triggerMemory, triggerMode } from './trigger/triggerMemory.ts';
+import { missingEvents, normalizedEvents } from './trigger/registration.ts';
+import { sendSampleEvent } from './trigger/sampleEvent.ts';
+import { triggerMemory, triggerMode } from './trigger/triggerMemory.ts';
 
 export class DocumentExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -168,101 +155,7 @@ export class DocumentExtractionTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const mode = triggerMode(this);
-		let memory = triggerMemory(this);
-		const url = registeredUrl(memory.registrations) ?? '';
-		const { payload, refusal, secret, earlier } = await readSignedDelivery.call(
-			this,
-			generatedSecretFor(memory.registrations, url),
-			() => earlierSecrets(memory.registrations, url),
-		);
-		if (refusal) {
-			this.logger.warn(
-				refusal.status === 401
-					? `Document Extraction Trigger: refused a delivery (signature ${refusal.reason})`
-					: 'Document Extraction Trigger: refused a signed delivery whose body is not a JSON object',
-			);
-			if (mode === 'production') {
-				saveTriggerMemory(this, { ...memory, refused: withRefusal(memory.refused, refusalReason(refusal.reason)) });
-			}
-			return answerWithoutRun.call(this, refusal.status, refusal.body);
-		}
-		rememberKnownSecret(secret);
-
-		const events = normalizedEvents(this.getNodeParameter('events', []));
-		if (typeof payload.event !== 'string' || !events.includes(payload.event)) {
-			return { webhookResponse: { received: true, started: false, reason: 'event not subscribed' } };
-		}
-
-		const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
-		if (isSample(payload)) {
-			if (mode === 'production') {
-				return { webhookResponse: { received: true, started: false, reason: 'sample event (test listening only)' } };
-			}
-			const sample = eventOutput(outputMode, payload).map((item) => ({ ...item, sample: true }));
-			return { webhookResponse: { received: true, started: true }, workflowData: [this.helpers.returnJsonArray(sample)] };
-		}
-
-		let memoryChanged = false;
-		if (earlier) {
-			// Signed with a secret the credential no longer holds (docs/spec-decisions.md#n34).
-			const credentialSecret = await credentialSigningSecret(this);
-			const current = currentSecret(memory, url, credentialSecret);
-			const origin = deliveryOrigin(
-				memory.registrations,
-				url,
-				secretFingerprint(secret),
-				secretFingerprint(current),
-				payload.event,
-			);
-			if (origin === 'replaced') {
-				this.logger.info(
-					`Document Extraction Trigger: answered a copy of ${payload.event} sent through a replaced registration`,
-				);
-				return { webhookResponse: { received: true, started: false, reason: 'sent through a replaced registration' } };
-			}
-			if (origin === 'notYetReplaced' && mode === 'production' && url) {
-				try {
-					await registerMissingEvents(this, url, events, credentialSecret);
-					memory = triggerMemory(this);
-					memoryChanged = true;
-				} catch (error) {
-					this.logger.warn(
-						`Document Extraction Trigger: could not register the credential's new signing secret yet (${(error as Error).message}); the next delivery tries again`,
-					);
-				}
-			}
-		}
-
-		const options = this.getNodeParameter('options', {}) as { ignoreDuplicates?: boolean };
-		const workflowData = [this.helpers.returnJsonArray(eventOutput(outputMode, payload))];
-		if (options.ignoreDuplicates === false && !memoryChanged) {
-			// No memory to save: n8n answers only once the run is queued, so a process dying before that
-			// leaves the delivery unanswered and the service delivers it again (at least once).
-			return { webhookResponse: { received: true, started: true }, workflowData };
-		}
-
-		const key = options.ignoreDuplicates === false ? undefined : deliveryKey(payload.event, payload.document_id);
-		if (key) {
-			// Test listening and production each have their own memory: neither takes the other's event
-			// (docs/spec-decisions.md#n30).
-			const scopedKey = `${mode}:${this.getWorkflow().id ?? ''}:${this.getNode().id}:${key}`;
-			const seen = [...(memory.seenDeliveries ?? [])];
-			const isNew = rememberDelivery(seen, key);
-			if (!acceptOnce(scopedKey) || !isNew) {
-				this.logger.info(`Document Extraction Trigger: ignored a duplicate ${key}`);
-				return { webhookResponse: { received: true, started: false, reason: 'duplicate' } };
-			}
-			saveTriggerMemory(this, { ...memory, seenDeliveries: seen });
-		}
-
-		// Answer here, before n8n queues the run. n8n saves the static data (the memory of accepted
-		// deliveries above) when the webhook call is answered; a deferred "onReceived" answer comes only
-		// after the run has started, and starting it clears n8n's "static data changed" flag, so the
-		// memory would never be saved and a copy arriving after a restart would run again (docs/spec-decisions.md#n6). The
-		// price: a process dying between this answer and the queuing loses the event.
-		this.getResponseObject().status(200).json({ received: true, started: true });
-		return { noWebhookResponse: true, workflowData };
+		return await receiveDelivery.call(this);
 	}
 }
 
@@ -272,23 +165,4 @@ function sendSampleIfAsked(context: IHookFunctions, url: string, events: string[
 	const options = context.getNodeParameter('options', {}) as { sendSampleEvent?: boolean };
 	if (options.sendSampleEvent !== true) return;
 	sendSampleEvent(context, url, events.includes('document.verified') ? 'document.verified' : events[0], secret);
-}
-
-/** The secrets the service may still sign deliveries to `url` with, other than the current one. */
-function earlierSecrets(held: HeldRegistration[], url: string): string[] {
-	const secrets: string[] = [];
-	for (const fingerprint of registeredFingerprints(held, url)) {
-		const secret =
-			knownSecret(fingerprint) ??
-			held.find((registration) => registration.secretFingerprint === fingerprint && registration.generatedSecret)
-				?.generatedSecret;
-		if (secret) secrets.push(secret);
-	}
-	return secrets;
-}
-
-function refusalReason(reason: string): string {
-	return reason === 'not a JSON object'
-		? 'signed, but the body is not a JSON object (answered 400)'
-		: `signature ${reason} (answered 401)`;
 }

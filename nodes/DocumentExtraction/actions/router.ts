@@ -7,22 +7,16 @@ import { failedItemOutput, isInvoiceOperation, nodeOutputCount } from './documen
 import { HOLD_NOT_READY_PARAMETER } from './document/holdNotReady.description.ts';
 import * as webhook from './webhook/Webhook.resource.ts';
 
-/** An operation's result for one item: items per output (one-output operations fill only the first). */
+/** Every operation's contract: its result for one item, as items per output (one-output operations fill only the first). */
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[][]>;
-
-const single =
-	(operation: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>): Operation =>
-	async function (this: IExecuteFunctions, itemIndex: number) {
-		return [await operation.call(this, itemIndex)];
-	};
 
 const operations: Record<string, Record<string, Operation>> = {
 	document: {
 		extract: document.extract.execute,
-		getStatus: single(document.getStatus.execute),
+		getStatus: document.getStatus.execute,
 		checkInvoiceDuplicate: document.checkInvoiceDuplicate.execute,
 	},
-	webhook: { register: single(webhook.register.execute) },
+	webhook: { register: webhook.register.execute },
 };
 
 /** The parameters that decide the node's outputs (the same for every item: outputs are per node). */

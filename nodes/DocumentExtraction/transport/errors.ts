@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { TIER_LIMITS } from '../../shared/tierLimits.ts';
+import { TIER_LIMITS } from '../tierLimits.ts';
 
 /** The service's own words from an error body of any shape, trimmed to a readable length. */
 export function serviceErrorText(body: unknown): string | undefined {

@@ -13,7 +13,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../shared/constants.ts';
+import { CREDENTIAL_TYPE } from '../constants.ts';
 import { adviceForStatus, connectionFailure, serviceErrorText } from './errors.ts';
 import { retryDelayMs } from './retryPolicy.ts';
 

@@ -6,10 +6,11 @@
 import { randomBytes } from 'crypto';
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { API_PATHS } from '../../shared/constants.ts';
+import { API_PATHS } from '../constants.ts';
 import { apiRequest } from '../transport/index.ts';
 import type { HeldRegistration } from './registration.ts';
-import { generatedSecretFor, missingEvents, secretFingerprint, withRegistration } from './registration.ts';
+import { generatedSecretFor, missingEvents, withRegistration } from './registration.ts';
+import { secretFingerprint } from '../delivery/signature.ts';
 import type { TriggerMemory } from './triggerMemory.ts';
 import { saveTriggerMemory, triggerMemory, triggerMode } from './triggerMemory.ts';
 

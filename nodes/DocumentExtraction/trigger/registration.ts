@@ -3,7 +3,6 @@
  * list and no unregister, so none of them ever goes away), and which of them are current.
  * Pure helpers: tested without n8n. docs/spec-decisions.md#n32
  */
-import { createHmac } from 'crypto';
 
 export interface HeldRegistration {
 	webhookId: string | null;
@@ -22,11 +21,6 @@ export const MAX_HELD_REGISTRATIONS = 50;
 
 export function normalizedEvents(events: unknown): string[] {
 	return Array.isArray(events) ? [...new Set(events.filter((event) => typeof event === 'string'))].sort() : [];
-}
-
-/** Short and keyed: it tells secrets apart, and is too short to test guesses against. */
-export function secretFingerprint(secret: string): string {
-	return createHmac('sha256', 'document-extraction-trigger').update(secret).digest('hex').slice(0, 8);
 }
 
 /** The events that registrations for `url` made with the secret `fingerprint` deliver. */

@@ -8,8 +8,8 @@ import { randomBytes } from 'crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { SIGNATURE_HEADER } from '../../shared/constants.ts';
-import { computeSignature } from '../../shared/signature.ts';
+import { SIGNATURE_HEADER } from '../constants.ts';
+import { computeSignature } from '../delivery/signature.ts';
 
 export const SAMPLE_DOCUMENT_PREFIX = 'doc_sample_';
 

@@ -9,16 +9,12 @@
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import type { RefusalRecord } from '../delivery/refusals.ts';
+import { RecentMemory } from '../memory/recentMemory.ts';
 import type { HeldRegistration } from './registration.ts';
-import { secretFingerprint } from './registration.ts';
+import { secretFingerprint } from '../delivery/signature.ts';
 
 export type TriggerMode = 'production' | 'test';
-
-export interface RefusalRecord {
-	count: number;
-	lastAt: string;
-	lastReason: string;
-}
 
 export interface TriggerMemory {
 	/** Everything the service holds for this node, oldest first. `delete` keeps it (the service cannot unregister). */
@@ -34,7 +30,8 @@ export const STATIC_DATA_KEY = 'documentExtractionTrigger';
 
 type Context = IHookFunctions | IWebhookFunctions;
 
-const testMemories = new Map<string, TriggerMemory>();
+/** Test listeners' memories by workflow and node; a process listens for few of them at a time. */
+const testMemories = new RecentMemory<TriggerMemory>({ maxEntries: 1000 });
 
 /** n8n runs test hooks and test webhooks in mode 'manual'; production in 'trigger', 'webhook' or 'internal'. */
 export function triggerMode(context: Context): TriggerMode {

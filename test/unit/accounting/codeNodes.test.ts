@@ -4,7 +4,7 @@
 // document whose totals, as Xero and QuickBooks compute them, equal the invoice's to the cent;
 // every other one gets a reason and is not built.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoiceOutput } from '../../../nodes/shared/invoiceMapping.ts';
+import { invoiceOutput } from '../../../nodes/DocumentExtraction/invoice/invoiceMapping.ts';
 import { startQuickBooksStandIn, startXeroStandIn, toCents, type QuickBooksStandIn, type XeroStandIn } from '../../../local-n8n/accounting/index.ts';
 import { exampleCode, exampleSettings, runCodeNode, type BinaryFile, type CodeItem } from './codeNode.ts';
 import { generateInvoices, type GeneratedInvoice } from './generatedInvoices.ts';

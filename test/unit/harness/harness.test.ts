@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { extractParameters, itemWithFile, pdfBytes, useNodeHarness, VERIFIED } from '../node/fixtures.ts';
+import { extractParameters, itemWithFile, pdfBytes, useNodeHarness, VERIFIED } from './fixtures.ts';
 import { API_KEY, Container, n8nCore, parseMultipart, ServiceMock, SOURCE_NODE_NAME } from './index.ts';
 
 const { harness, service } = useNodeHarness();

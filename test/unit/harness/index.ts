@@ -31,8 +31,8 @@ import type {
 } from 'n8n-workflow';
 import { vi } from 'vitest';
 
-import { CREDENTIAL_TYPE } from '../../../nodes/shared/constants.ts';
-import { NODE_TYPES } from '../../../nodes/shared/nodeTypes.ts';
+import { CREDENTIAL_TYPE } from '../../../nodes/DocumentExtraction/constants.ts';
+import { NODE_TYPES } from '../../../nodes/DocumentExtraction/nodeTypes.ts';
 import { TestCredentialsHelper } from './credentialsHelper.ts';
 import type { MemoryDeduplicator } from './deduplicator.ts';
 import { useMemoryDeduplicator } from './deduplicator.ts';
@@ -49,9 +49,9 @@ export type { FixtureFile, FixtureItem } from './sourceNode.ts';
 export type { BinaryMode } from './runtime.ts';
 export { disposeRuntime } from './runtime.ts';
 
-export { PACKAGE_NAME } from '../../../nodes/shared/nodeTypes.ts';
+export { PACKAGE_NAME } from '../../../nodes/DocumentExtraction/nodeTypes.ts';
 export const ACTION_NODE_TYPE = NODE_TYPES.action;
-export { CREDENTIAL_TYPE } from '../../../nodes/shared/constants.ts';
+export { CREDENTIAL_TYPE } from '../../../nodes/DocumentExtraction/constants.ts';
 export const NODE_NAME = 'Document Extraction';
 export const SOURCE_NODE_NAME = 'Source';
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as checkInvoiceDuplicate from './checkInvoiceDuplicate.operation.ts';
-import * as extract from './extract.operation.ts';
+import * as extract from './extract/extract.operation.ts';
 import * as getStatus from './getStatus.operation.ts';
 
 export { checkInvoiceDuplicate, extract, getStatus };

@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { invoiceIdentity, normaliseInvoiceNumber, normaliseVendor } from '../../../shared/invoiceIdentity.ts';
-import { EXPECTED_INVOICE_FIELDS, invoiceOfItem, readinessOfItem } from '../../../shared/invoiceOfItem.ts';
+import { invoiceIdentity, normaliseInvoiceNumber, normaliseVendor } from '../../invoice/invoiceIdentity.ts';
+import { EXPECTED_INVOICE_FIELDS, invoiceOfItem, readinessOfItem } from '../../invoice/invoiceOfItem.ts';
 import type { ExtractOutputSettings } from './extractOutputs.ts';
 import { CHECK_DUPLICATE_OPERATION, checkDuplicateOutputIndex, checkDuplicateOutputNames } from './extractOutputs.ts';
 import { HOLD_NOT_READY_PARAMETER, holdNotReadyProperties } from './holdNotReady.description.ts';
-import { claimInvoice, possibleDuplicateFields } from './sameInvoiceGuard.ts';
+import { runMemory } from '../../memory/runMemory.ts';
+import { claimInvoice, possibleDuplicateFields } from './sameInvoice.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -30,18 +31,9 @@ type Route = { output: number; fields: IDataObject };
 
 /**
  * Every item of one document in one run takes the route of its first item (Split Line Items gives
- * one item per line): the routes of this run's documents, per node run.
+ * one item per line).
  */
-const routesOfRun = new WeakMap<IExecuteFunctions, Map<string, Route>>();
-
-function runRoutes(context: IExecuteFunctions): Map<string, Route> {
-	let routes = routesOfRun.get(context);
-	if (!routes) {
-		routes = new Map();
-		routesOfRun.set(context, routes);
-	}
-	return routes;
-}
+const routesOfRun = runMemory<Route>();
 
 /** Why an invoice without an identity cannot be matched (the hint on its New Invoice item). */
 function uncheckableReason(invoice: { vendor: string | null; invoice_no: string | null }): string {
@@ -77,7 +69,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 
-	const routes = runRoutes(this);
+	const routes = routesOfRun(this);
 	const earlierRoute = documentId ? routes.get(documentId) : undefined;
 	let route: Route;
 	if (earlierRoute) {

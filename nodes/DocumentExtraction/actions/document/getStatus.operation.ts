@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { API_PATHS } from '../../../shared/constants.ts';
-import { asNumber } from '../../../shared/invoiceMapping.ts';
-import { documentIdProblem } from '../../../shared/validation.ts';
+import { API_PATHS } from '../../constants.ts';
+import { asNumber } from '../../invoice/invoiceMapping.ts';
+import { documentIdProblem } from '../validation.ts';
 import { apiRequest } from '../../transport/index.ts';
 
 const properties: INodeProperties[] = [
@@ -60,7 +60,7 @@ function statusOutput(response: IDataObject): IDataObject {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[][]> {
 	const documentId = this.getNodeParameter('documentId', itemIndex) as string;
 	const options = this.getNodeParameter('options', itemIndex, {}) as { retries?: number };
 
@@ -76,5 +76,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		idempotent: true,
 		retries: options.retries ?? 3,
 	});
-	return [{ json: statusOutput(response), pairedItem: { item: itemIndex } }];
+	return [[{ json: statusOutput(response), pairedItem: { item: itemIndex } }]];
 }

@@ -5,9 +5,9 @@
  */
 import type { INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { eventOutput } from '../../../shared/eventMapping.ts';
-import type { OutputMode } from '../../../shared/invoiceMapping.ts';
-import { answerWithoutRun, readSignedDelivery } from '../../../shared/signedDelivery.ts';
+import { eventOutput } from '../../delivery/eventMapping.ts';
+import type { OutputMode } from '../../invoice/invoiceMapping.ts';
+import { answerWithoutRun, readSignedDelivery } from '../../delivery/signedDelivery.ts';
 import type { ExtractOutputSettings } from './extractOutputs.ts';
 import { extractOutputNames, outputIndex } from './extractOutputs.ts';
 import { HOLD_NOT_READY_PARAMETER } from './holdNotReady.description.ts';

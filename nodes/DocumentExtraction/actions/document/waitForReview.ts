@@ -11,10 +11,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { OutputMode } from '../../../shared/invoiceMapping.ts';
-import { documentFields, invoiceOutput } from '../../../shared/invoiceMapping.ts';
-import { credentialSigningSecret } from '../../../shared/signingSecret.ts';
-import { httpsUrlProblem } from '../../../shared/validation.ts';
+import type { OutputMode } from '../../invoice/invoiceMapping.ts';
+import { documentFields, invoiceOutput } from '../../invoice/invoiceMapping.ts';
+import { credentialSigningSecret } from '../../delivery/signingSecret.ts';
+import { httpsUrlProblem } from '../validation.ts';
 import type { ExtractOutputSettings } from './extractOutputs.ts';
 import { extractOutputNames, outputIndex } from './extractOutputs.ts';
 

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { API_PATHS, WEBHOOK_EVENTS } from '../../../shared/constants.ts';
-import { credentialSigningSecret } from '../../../shared/signingSecret.ts';
-import { httpsUrlProblem } from '../../../shared/validation.ts';
+import { API_PATHS, WEBHOOK_EVENTS } from '../../constants.ts';
+import { credentialSigningSecret } from '../../delivery/signingSecret.ts';
+import { httpsUrlProblem } from '../validation.ts';
 import { apiRequest } from '../../transport/index.ts';
 
 const properties: INodeProperties[] = [
@@ -59,7 +59,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[][]> {
 	const url = String(this.getNodeParameter('url', itemIndex) ?? '').trim();
 	const events = this.getNodeParameter('events', itemIndex, []) as string[];
 	const secretParameter = this.getNodeParameter('secret', itemIndex, '') as string;
@@ -99,15 +99,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		retries: 3,
 	});
 	// The secret is never part of the output, even if a service echoed it.
-	return [
-		{
-			json: {
-				webhook_id: response.webhook_id ?? null,
-				url: response.url ?? url,
-				status: response.status ?? null,
-				events,
-			},
-			pairedItem: { item: itemIndex },
-		},
-	];
+	const json = { webhook_id: response.webhook_id ?? null, url: response.url ?? url, status: response.status ?? null, events };
+	return [[{ json, pairedItem: { item: itemIndex } }]];
 }

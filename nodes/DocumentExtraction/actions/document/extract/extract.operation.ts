@@ -1,0 +1,136 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { outputModeProperty } from '../../../invoice/outputMode.description.ts';
+import { extractOutputNames, outputIndex } from '../extractOutputs.ts';
+import { holdNotReadyProperties } from '../holdNotReady.description.ts';
+import { DEFAULT_TIMEOUT_MINUTES } from '../waitForReview.ts';
+import { prepareFile } from './prepareFile.ts';
+import { routeAnswer } from './route.ts';
+import { DEFAULT_RATE_LIMIT_RETRIES, extractSettings } from './settings.ts';
+import { alreadySubmittedItem, claimFile, contentSha256 } from './skipFilesAlreadySubmitted.ts';
+import type { FileClaimHeld } from './submit.ts';
+import { submitFile } from './submit.ts';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		placeholder: 'data',
+		hint: 'The name of the input binary field holding the document (PDF, JPG, PNG, JSON or CSV)',
+		description:
+			'Binary field of the input item that holds the file, e.g. "data" from Read/Write Files from Disk, an HTTP Request download or an email attachment',
+	},
+	outputModeProperty,
+	{
+		displayName: 'Wait for Review',
+		name: 'waitForReview',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to pause the workflow until a human reviewer has finished a document that needs review, then continue with the reviewed data. Confident documents pass straight through. With On Error "Continue (using regular output)", a document that fails comes out with its error on Needs Review (on Rejected when waiting), never on Verified.',
+	},
+	{
+		displayName:
+			'The workflow pauses (holding no resources) until the signed review result arrives at this execution\'s resume URL, then continues on <b>Verified</b> or <b>Rejected</b>; with no result in time it continues on <b>Timed Out</b>. One document per execution: put a Loop Over Items node before this one for several files. Needs the Webhook Signing Secret in the credential and n8n reachable over HTTPS. With On Error "Continue (using regular output)", a document that fails continues on <b>Rejected</b> with its error, never on Verified. To catch an invoice this workflow already saw in another file, put a Document Extraction node with <b>Check Invoice Duplicate</b> after Verified.',
+		name: 'waitForReviewNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { waitForReview: [true] } },
+	},
+	{
+		displayName: 'Timeout (Minutes)',
+		name: 'reviewTimeout',
+		type: 'number',
+		typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		default: DEFAULT_TIMEOUT_MINUTES,
+		displayOptions: { show: { waitForReview: [true] } },
+		hint: 'Review usually takes 1 to 5 minutes',
+		description: 'How long to wait for the review result before continuing on the Timed Out output',
+	},
+	...holdNotReadyProperties(
+		'Without Wait for Review they go to Needs Review; with it, to an extra "Not Ready to Post" output.',
+	),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Webhook URL',
+				name: 'webhookUrl',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { '/waitForReview': [false] } },
+				placeholder: 'https://example.com/webhook/invoices',
+				description:
+					'HTTPS address that receives the result when a human reviewer finishes this document (only documents that need review are delivered later)',
+			},
+			{
+				displayName: 'Skip Files Already Submitted',
+				name: 'skipDuplicates',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to skip a file whose content this workflow already submitted (same SHA-256) and output the earlier document_id on an extra "Already Submitted" output instead of paying for a second extraction',
+			},
+			{
+				displayName: 'Detect Same Invoice',
+				name: 'detectSameInvoice',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { '/waitForReview': [false] } },
+				description:
+					'Whether to send an invoice this workflow already extracted from another file (same vendor and invoice number, ignoring case, accents, punctuation and legal forms like GmbH or Ltd; same total) to an extra "Possible Duplicate" output with the earlier document_id, so it is not paid twice',
+			},
+			{
+				displayName: 'Rate Limit Retries',
+				name: 'rateLimitRetries',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 20 },
+				default: DEFAULT_RATE_LIMIT_RETRIES,
+				description:
+					'How often to wait and retry when the tier\'s requests-per-minute limit is reached (429). The wait follows the service\'s Retry-After header.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['extract'] } },
+	properties,
+);
+
+/**
+ * Extracts one item's document and routes it (items per output, see extractOutputs.ts): prepare and
+ * check the file, skip it if already submitted, submit it, route the answer or wait for the review.
+ */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[][]> {
+	const settings = extractSettings(this, itemIndex);
+	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
+	const file = await prepareFile(this, itemIndex, settings);
+
+	let claim: FileClaimHeld | undefined;
+	if (settings.skipDuplicates) {
+		const sha256 = await contentSha256(file.source);
+		const fileClaim = await claimFile.call(this, sha256, itemIndex);
+		if (fileClaim.alreadySubmitted) {
+			this.logger.info(`Document Extraction: "${file.fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`);
+			outputs[outputIndex(settings, 'alreadySubmitted')].push({
+				json: alreadySubmittedItem(file.fileName, sha256, fileClaim),
+				pairedItem: { item: itemIndex },
+			});
+			return outputs;
+		}
+		claim = { sha256, claimKey: fileClaim.claimKey };
+	}
+
+	const response = await submitFile(this, itemIndex, file, settings.rateLimitRetries, claim);
+	await routeAnswer(this, itemIndex, response, settings, outputs);
+	return outputs;
+}

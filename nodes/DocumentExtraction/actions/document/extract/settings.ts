@@ -1,0 +1,39 @@
+/** Extract's parameters for one item, read once, in the shape the steps use. */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { OutputMode } from '../../../invoice/invoiceMapping.ts';
+import type { ExtractOutputSettings } from '../extractOutputs.ts';
+import { HOLD_NOT_READY_PARAMETER } from '../holdNotReady.description.ts';
+
+export interface ExtractSettings extends ExtractOutputSettings {
+	binaryPropertyName: string;
+	outputMode: OutputMode;
+	/** The Webhook URL option (unused with Wait for Review, which uses the execution's resume URL). */
+	webhookUrl?: string;
+	rateLimitRetries: number;
+	detectSameInvoice: boolean;
+	holdNotReady: boolean;
+}
+
+export const DEFAULT_RATE_LIMIT_RETRIES = 5;
+
+export function extractSettings(context: IExecuteFunctions, itemIndex: number): ExtractSettings {
+	const options = context.getNodeParameter('options', itemIndex, {}) as {
+		webhookUrl?: string;
+		rateLimitRetries?: number;
+		skipDuplicates?: boolean;
+		detectSameInvoice?: boolean;
+	};
+	const waitForReview = context.getNodeParameter('waitForReview', itemIndex, false) as boolean;
+	return {
+		binaryPropertyName: String(context.getNodeParameter('binaryPropertyName', itemIndex) ?? '').trim(),
+		outputMode: context.getNodeParameter('outputMode', itemIndex, 'simplified') as OutputMode,
+		webhookUrl: options.webhookUrl?.trim() || undefined,
+		rateLimitRetries: options.rateLimitRetries ?? DEFAULT_RATE_LIMIT_RETRIES,
+		waitForReview,
+		skipDuplicates: options.skipDuplicates === true,
+		// Only without waiting: a reviewed invoice arrives where Extract no longer runs.
+		detectSameInvoice: options.detectSameInvoice === true && !waitForReview,
+		holdNotReady: context.getNodeParameter(HOLD_NOT_READY_PARAMETER, itemIndex, false) === true,
+	};
+}

@@ -1,0 +1,45 @@
+/**
+ * The credential's Webhook Signing Secret, and the same secret as this n8n process last read it, kept
+ * for a few seconds. In a webhook, every credential read makes n8n take an expression isolate of its
+ * own (a new V8 isolate whenever its small pool is empty), which made reading the secret a large part
+ * of each delivery's cost. A delivery is first checked against the remembered secret; one that does
+ * not verify reads the credential again, so a new secret works at once and a replaced one stops
+ * working within REMEMBER_SECRET_MS.
+ */
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../constants.ts';
+import { RecentMemory } from '../memory/recentMemory.ts';
+
+export const REMEMBER_SECRET_MS = 10_000;
+
+/** Secret by credential id ('' = the credential has none). */
+const recentlyRead = new RecentMemory<string>({ maxEntries: 1000, ttlMs: REMEMBER_SECRET_MS });
+
+/** Any n8n context that can read the node's credential (execute, hook and webhook contexts). */
+interface CredentialReader {
+	getCredentials(type: string, itemIndex?: number): Promise<ICredentialDataDecryptedObject>;
+}
+
+/** The Webhook Signing Secret of the credential, or '' when it has none. */
+export async function credentialSigningSecret(context: CredentialReader, itemIndex?: number): Promise<string> {
+	const credentials =
+		itemIndex === undefined
+			? await context.getCredentials(CREDENTIAL_TYPE)
+			: await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
+}
+
+/** The secret read for `credentialId` less than REMEMBER_SECRET_MS ago ('' = it has none). */
+export function rememberedSecret(credentialId: string, now = Date.now()): string | undefined {
+	return recentlyRead.get(credentialId, now);
+}
+
+export function rememberSecret(credentialId: string, secret: string, now = Date.now()): void {
+	recentlyRead.set(credentialId, secret, now);
+}
+
+/** Forgets every remembered secret (tests). */
+export function forgetSecrets(): void {
+	recentlyRead.clear();
+}

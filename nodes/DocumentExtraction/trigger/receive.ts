@@ -1,0 +1,161 @@
+/**
+ * A delivery to the trigger, step by step: verify it (delivery/signedDelivery.ts), refuse or answer
+ * what starts nothing, follow a changed signing secret, ignore a duplicate, start the run.
+ */
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import type { Refusal } from '../delivery/signedDelivery.ts';
+import { answerWithoutRun, readSignedDelivery } from '../delivery/signedDelivery.ts';
+import { eventOutput } from '../delivery/eventMapping.ts';
+import { knownSecret, rememberKnownSecret } from '../delivery/knownSecrets.ts';
+import { withRefusal } from '../delivery/refusals.ts';
+import { deliveryKey, isNewDelivery } from '../delivery/seenDeliveries.ts';
+import { secretFingerprint } from '../delivery/signature.ts';
+import { credentialSigningSecret } from '../delivery/signingSecret.ts';
+import type { OutputMode } from '../invoice/invoiceMapping.ts';
+import { currentSecret, registerMissingEvents } from './registerEvents.ts';
+import type { HeldRegistration } from './registration.ts';
+import { deliveryOrigin, generatedSecretFor, normalizedEvents, registeredFingerprints, registeredUrl } from './registration.ts';
+import { isSample } from './sampleEvent.ts';
+import type { TriggerMemory, TriggerMode } from './triggerMemory.ts';
+import { saveTriggerMemory, triggerMemory, triggerMode } from './triggerMemory.ts';
+
+/** An answer that starts no run, with the reason the service (and the person reading its log) sees. */
+function notStarted(reason: string): IWebhookResponseData {
+	return { webhookResponse: { received: true, started: false, reason } };
+}
+
+export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const mode = triggerMode(this);
+	const memory = triggerMemory(this);
+	const url = registeredUrl(memory.registrations) ?? '';
+	const delivery = await readSignedDelivery.call(
+		this,
+		generatedSecretFor(memory.registrations, url),
+		() => earlierSecrets(memory.registrations, url),
+	);
+	if (delivery.refusal) return refuse(this, mode, memory, delivery.refusal);
+	rememberKnownSecret(delivery.secret);
+	const { payload } = delivery;
+
+	const events = normalizedEvents(this.getNodeParameter('events', []));
+	if (typeof payload.event !== 'string' || !events.includes(payload.event)) return notStarted('event not subscribed');
+	const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
+	if (isSample(payload)) {
+		if (mode === 'production') return notStarted('sample event (test listening only)');
+		const sample = eventOutput(outputMode, payload).map((item) => ({ ...item, sample: true }));
+		return { webhookResponse: { received: true, started: true }, workflowData: [this.helpers.returnJsonArray(sample)] };
+	}
+
+	let registered = { memory, changed: false };
+	if (delivery.earlier) {
+		const followed = await followSecretChange(this, mode, memory, url, events, delivery.secret, payload.event);
+		if (followed === 'replaced') return notStarted('sent through a replaced registration');
+		registered = followed;
+	}
+	return startRun(this, mode, registered, payload, outputMode);
+}
+
+/** Answers 401 or 400 and counts the refusal where the workflow's owner sees it (production only). */
+function refuse(context: IWebhookFunctions, mode: TriggerMode, memory: TriggerMemory, refusal: Refusal): IWebhookResponseData {
+	context.logger.warn(
+		refusal.status === 401
+			? `Document Extraction Trigger: refused a delivery (signature ${refusal.reason})`
+			: 'Document Extraction Trigger: refused a signed delivery whose body is not a JSON object',
+	);
+	if (mode === 'production') {
+		saveTriggerMemory(context, { ...memory, refused: withRefusal(memory.refused, refusalReason(refusal.reason)) });
+	}
+	return answerWithoutRun.call(context, refusal.status, refusal.body);
+}
+
+/**
+ * Signed with a secret the credential no longer holds (docs/spec-decisions.md#n34): a copy through a
+ * replaced registration is answered and dropped; a delivery the service sent before learning the new
+ * secret runs, and in production the new secret is registered now.
+ */
+async function followSecretChange(
+	context: IWebhookFunctions,
+	mode: TriggerMode,
+	memory: TriggerMemory,
+	url: string,
+	events: string[],
+	secret: string,
+	event: string,
+): Promise<'replaced' | { memory: TriggerMemory; changed: boolean }> {
+	const credentialSecret = await credentialSigningSecret(context);
+	const current = currentSecret(memory, url, credentialSecret);
+	const origin = deliveryOrigin(memory.registrations, url, secretFingerprint(secret), secretFingerprint(current), event);
+	if (origin === 'replaced') {
+		context.logger.info(`Document Extraction Trigger: answered a copy of ${event} sent through a replaced registration`);
+		return 'replaced';
+	}
+	if (origin !== 'notYetReplaced' || mode !== 'production' || !url) return { memory, changed: false };
+	try {
+		await registerMissingEvents(context, url, events, credentialSecret);
+		return { memory: triggerMemory(context), changed: true };
+	} catch (error) {
+		context.logger.warn(
+			`Document Extraction Trigger: could not register the credential's new signing secret yet (${(error as Error).message}); the next delivery tries again`,
+		);
+		return { memory, changed: false };
+	}
+}
+
+/** Starts the run, unless Ignore Duplicates recognises the event. */
+function startRun(
+	context: IWebhookFunctions,
+	mode: TriggerMode,
+	registered: { memory: TriggerMemory; changed: boolean },
+	payload: IDataObject,
+	outputMode: OutputMode,
+): IWebhookResponseData {
+	const options = context.getNodeParameter('options', {}) as { ignoreDuplicates?: boolean };
+	const workflowData = [context.helpers.returnJsonArray(eventOutput(outputMode, payload))];
+	if (options.ignoreDuplicates === false && !registered.changed) {
+		// No memory to save: n8n answers only once the run is queued, so a process dying before that
+		// leaves the delivery unanswered and the service delivers it again (at least once).
+		return { webhookResponse: { received: true, started: true }, workflowData };
+	}
+
+	const key = options.ignoreDuplicates === false ? undefined : deliveryKey(payload.event, payload.document_id);
+	if (key) {
+		// Test listening and production each have their own memory: neither takes the other's event
+		// (docs/spec-decisions.md#n30).
+		const scope = `${mode}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+		const seen = [...(registered.memory.seenDeliveries ?? [])];
+		if (!isNewDelivery(seen, key, scope)) {
+			context.logger.info(`Document Extraction Trigger: ignored a duplicate ${key}`);
+			return notStarted('duplicate');
+		}
+		saveTriggerMemory(context, { ...registered.memory, seenDeliveries: seen });
+	}
+
+	// Answer here, before n8n queues the run. n8n saves the static data (the memory of accepted
+	// deliveries above) when the webhook call is answered; a deferred "onReceived" answer comes only
+	// after the run has started, and starting it clears n8n's "static data changed" flag, so the
+	// memory would never be saved and a copy arriving after a restart would run again
+	// (docs/spec-decisions.md#n6). The price: a process dying between this answer and the queuing
+	// loses the event.
+	context.getResponseObject().status(200).json({ received: true, started: true });
+	return { noWebhookResponse: true, workflowData };
+}
+
+/** The secrets the service may still sign deliveries to `url` with, other than the current one. */
+function earlierSecrets(held: HeldRegistration[], url: string): string[] {
+	const secrets: string[] = [];
+	for (const fingerprint of registeredFingerprints(held, url)) {
+		const secret =
+			knownSecret(fingerprint) ??
+			held.find((registration) => registration.secretFingerprint === fingerprint && registration.generatedSecret)
+				?.generatedSecret;
+		if (secret) secrets.push(secret);
+	}
+	return secrets;
+}
+
+function refusalReason(reason: string): string {
+	return reason === 'not a JSON object'
+		? 'signed, but the body is not a JSON object (answered 400)'
+		: `signature ${reason} (answered 401)`;
+}

@@ -1,0 +1,109 @@
+/**
+ * The secrets: neither the API key nor the signing secret may show up in anything a run leaves behind
+ * (output items, errors with their description, cause and stack, the execution's logs).
+ */
+import { describe, expect, it } from 'vitest';
+
+import type { MockReply, RunOptions, RunResult } from '../../harness/index.ts';
+import { API_KEY, SIGNING_SECRET } from '../../harness/index.ts';
+import { DOCUMENT_ID, extractParameters, itemWithFile, pdfBytes, serviceError, useNodeHarness, VERIFIED } from '../../harness/fixtures.ts';
+
+const { harness, service } = useNodeHarness();
+
+describe('Secrets stay out of outputs, errors and logs', () => {
+	const hook = 'https://hooks.example.com/document-extraction';
+	const scenarios: Array<[string, RunOptions, Array<['GET' | 'POST', string, MockReply[]]>]> = [
+		['extract verified', { parameters: extractParameters(), items: [itemWithFile(pdfBytes())] }, [['POST', '/v1/extract', [{ status: 200, body: VERIFIED }]]]],
+		[
+			'extract 400',
+			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] },
+			[['POST', '/v1/extract', [{ status: 400, body: serviceError('invalid_file', 'Bad file') }]]],
+		],
+		[
+			'extract 401',
+			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] },
+			[['POST', '/v1/extract', [{ status: 401, body: serviceError('unauthorized', 'Invalid API key') }]]],
+		],
+		[
+			'extract 429 exhausted',
+			{ parameters: extractParameters({ options: { rateLimitRetries: 1 } }), items: [itemWithFile(pdfBytes())] },
+			[['POST', '/v1/extract', [{ status: 429, body: '', headers: { 'Retry-After': '0' } }, { status: 429, body: '', headers: { 'Retry-After': '0' } }]]],
+		],
+		[
+			'extract connection reset',
+			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] },
+			[['POST', '/v1/extract', [{ error: { code: 'ECONNRESET', message: 'socket hang up' } }]]],
+		],
+		[
+			'extract refused before upload',
+			{ parameters: extractParameters(), items: [itemWithFile(Buffer.alloc(0))] },
+			[],
+		],
+		[
+			'extract 500 with Continue On Fail',
+			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())], continueOnFail: true },
+			[['POST', '/v1/extract', [{ status: 500, body: serviceError('server_error', 'Internal error') }]]],
+		],
+		[
+			'status 503 exhausted',
+			{ parameters: { resource: 'document', operation: 'getStatus', documentId: DOCUMENT_ID, options: { retries: 1 } } },
+			[['GET', `/v1/status/${DOCUMENT_ID}`, [{ status: 503, body: '', headers: { 'Retry-After': '0' } }, { status: 503, body: '', headers: { 'Retry-After': '0' } }]]],
+		],
+		[
+			'register with the credential secret',
+			{ parameters: { resource: 'webhook', operation: 'register', url: hook } },
+			[['POST', '/webhooks/register', [{ status: 200, body: { webhook_id: 'wh_1', url: hook, status: 'active' } }]]],
+		],
+		[
+			'register refused (400)',
+			{ parameters: { resource: 'webhook', operation: 'register', url: hook } },
+			[['POST', '/webhooks/register', [{ status: 400, body: serviceError('invalid_url', 'URL not reachable') }]]],
+		],
+		[
+			'register connection reset',
+			{ parameters: { resource: 'webhook', operation: 'register', url: hook } },
+			[['POST', '/webhooks/register', [{ error: { code: 'ECONNRESET', message: 'socket hang up' } }]]],
+		],
+		[
+			'register refused before sending (http URL)',
+			{ parameters: { resource: 'webhook', operation: 'register', url: 'http://hooks.example.com/x' } },
+			[],
+		],
+	];
+
+	function expectNoSecrets(result: RunResult) {
+		const everything = result.everything();
+		// The scan covers what it should: the run's items and errors are in it.
+		expect(everything.length).toBeGreaterThan(200);
+		for (const secret of [API_KEY, SIGNING_SECRET]) {
+			expect(everything).not.toContain(secret);
+			// Not even a recognisable part of it.
+			expect(everything).not.toContain(secret.slice(-16));
+		}
+		const error = result.error();
+		if (error) {
+			for (const text of [error.message, error.description ?? '', JSON.stringify(error)]) {
+				expect(text).not.toContain(API_KEY);
+				expect(text).not.toContain(SIGNING_SECRET);
+			}
+		}
+	}
+
+	it.each(scenarios)('%s', async (_name, options, replies) => {
+		for (const [method, path, answers] of replies) service().on(method, path, ...answers);
+		const result = await harness().run(options);
+
+		// Each scenario reached the point it is about (an answer was used, or nothing was sent).
+		expect(service().requests.length).toBe(replies.reduce((sum, [, , answers]) => sum + answers.length, 0));
+		expectNoSecrets(result);
+	});
+
+	it('the scan would notice a secret in the output (the check itself works)', async () => {
+		service().on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, echoed: API_KEY } });
+		const result = await harness().run({
+			parameters: extractParameters({ outputMode: 'raw' }),
+			items: [itemWithFile(pdfBytes())],
+		});
+		expect(result.everything()).toContain(API_KEY);
+	});
+});

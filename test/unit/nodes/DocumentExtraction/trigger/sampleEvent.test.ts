@@ -1,0 +1,61 @@
+// The sample event (docs/spec-decisions.md#n37), and the hook that sends it.
+import type { IHookFunctions } from 'n8n-workflow';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
+import { verifySignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import { NODE_TYPES } from '../../../../../nodes/DocumentExtraction/nodeTypes.ts';
+import { isSample, samplePayload } from '../../../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
+import { forgetTestMemories } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+
+afterEach(() => {
+	vi.useRealTimers();
+	forgetTestMemories();
+});
+
+describe('the sample event', () => {
+	it('is shaped like the service delivers it and clearly marked', () => {
+		const verified = samplePayload('document.verified');
+		expect(verified).toMatchObject({ event: 'document.verified', sample: true, verified_by: 'human_reviewer' });
+		expect(String(verified.document_id)).toMatch(/^doc_sample_[0-9a-f]{16}$/);
+		expect(verified.data).toMatchObject({ header: { vendor: 'Sample Supplies Ltd' }, amounts: { total: 119 } });
+		expect(samplePayload('document.rejected')).toMatchObject({ event: 'document.rejected', sample: true, reason: expect.stringContaining('Sample') });
+		expect(isSample(verified)).toBe(true);
+		expect(isSample({ document_id: 'doc_sample_x' })).toBe(false);
+		expect(isSample({ document_id: 'doc_sample_x', sample: true })).toBe(true);
+		expect(isSample({ document_id: 'doc_real_1' })).toBe(false);
+	});
+
+	it('is posted, signed with the registration secret, to the test URL when listening starts with the option on, and never in production', async () => {
+		const posted: Array<{ url: string; body: string; headers: Record<string, string> }> = [];
+		const context = (mode: string, sendSampleEvent: boolean) =>
+			({
+				getMode: () => mode,
+				getNodeWebhookUrl: () => 'https://n8n.example/webhook-test/abc/webhook',
+				getNodeParameter: (name: string, fallback: unknown) => (name === 'events' ? ['document.verified', 'document.rejected'] : name === 'options' ? { sendSampleEvent } : fallback),
+				getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: 'whsec_UNITTEST_sample', tier: 'pilot' }),
+				getWorkflowStaticData: () => ({}),
+				getWorkflow: () => ({ id: 'wf-sample', name: 'sample', active: false }),
+				getNode: () => ({ id: 'node-sample', name: 'Review finished', type: NODE_TYPES.trigger, typeVersion: 1.1, position: [0, 0], parameters: {} }),
+				logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined },
+				helpers: {
+					httpRequestWithAuthentication: async () => ({ statusCode: 200, headers: {}, body: { webhook_id: 'wh_test', status: 'active' } }),
+					httpRequest: async (request: { url: string; body: string; headers: Record<string, string> }) => {
+						posted.push(request);
+						return '';
+					},
+				},
+			}) as unknown as IHookFunctions;
+		vi.useFakeTimers({ toFake: ['setTimeout'] });
+		const methods = new DocumentExtractionTrigger().webhookMethods.default;
+		await methods.create.call(context('trigger', true)); // production: no sample
+		await methods.create.call(context('manual', false)); // option off: no sample
+		await methods.create.call(context('manual', true));
+		// The sample leaves after a short delay (n8n finishes setting up the listener first).
+		await vi.advanceTimersByTimeAsync(2_000);
+		expect(posted).toHaveLength(1);
+		expect(posted[0].url).toBe('https://n8n.example/webhook-test/abc/webhook');
+		expect(JSON.parse(posted[0].body)).toMatchObject({ event: 'document.verified', sample: true });
+		expect(verifySignature(posted[0].body, posted[0].headers['x-service-signature'], 'whsec_UNITTEST_sample')).toBe('valid');
+	});
+});
