@@ -62,6 +62,48 @@ function transportErrorCode(error: unknown): string {
 	return typeof code === 'string' ? code : 'connection error';
 }
 
+/** One attempt: the full response, or the transport's error as it was thrown. */
+async function send(this: ApiContext, request: ApiRequest, baseURL: string): Promise<IN8nHttpFullResponse> {
+	return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+		method: request.method,
+		baseURL,
+		url: request.path,
+		body: request.body ? await request.body() : undefined,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+	})) as IN8nHttpFullResponse;
+}
+
+/** The error for an answer that is not a success and is not retried. */
+function statusError(this: ApiContext, request: ApiRequest, response: IN8nHttpFullResponse): NodeApiError {
+	const serviceText = serviceErrorText(response.body);
+	const errorBody =
+		typeof response.body === 'object' && response.body !== null
+			? (response.body as JsonObject)
+			: ({ body: serviceText ?? '' } as JsonObject);
+	return new NodeApiError(this.getNode(), errorBody, {
+		itemIndex: request.itemIndex,
+		httpCode: String(response.statusCode),
+		message: adviceForStatus(response.statusCode, request.operation, request.idempotent),
+		description: serviceText ? `The service said: ${serviceText}` : undefined,
+	});
+}
+
+/** A success's body, which must be a JSON object. */
+function successBody(this: ApiContext, request: ApiRequest, response: IN8nHttpFullResponse): IDataObject {
+	const body = response.body;
+	if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as IDataObject;
+	throw new NodeApiError(this.getNode(), { body: String(body).slice(0, 500) } as JsonObject, {
+		itemIndex: request.itemIndex,
+		httpCode: String(response.statusCode),
+		message: `The service answered ${response.statusCode} with a body that is not a JSON object while trying to ${request.operation}`,
+		description: 'This is unexpected for this service; check that the Base URL points at the Document Extraction service.',
+	});
+}
+
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
 	const baseURL = await baseUrlOf.call(this, request.itemIndex);
 	const { itemIndex } = request;
@@ -69,22 +111,12 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	for (let attempt = 1; ; attempt++) {
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-				method: request.method,
-				baseURL,
-				url: request.path,
-				body: request.body ? await request.body() : undefined,
-				json: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				disableFollowRedirect: true,
-				timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-			})) as IN8nHttpFullResponse;
+			response = await send.call(this, request, baseURL);
 		} catch (error) {
 			// A problem with the credential itself: already a clear node error.
 			if (error instanceof NodeOperationError) throw new NodeOperationError(this.getNode(), error, { itemIndex });
-			// No HTTP answer (status errors are returned, not thrown). Only a plain error code goes into the message: the raw error carries the
-			// request's headers, and with them the API key.
+			// No HTTP answer (status errors are returned, not thrown). Only a plain error code goes into
+			// the message: the raw error carries the request's headers, and with them the API key.
 			const code = transportErrorCode(error);
 			if (request.idempotent && attempt <= request.retries) {
 				const waitMs = retryDelayMs(undefined, attempt);
@@ -103,37 +135,13 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		}
 
 		const { statusCode } = response;
-		if (statusCode >= 200 && statusCode < 300) {
-			const body = response.body;
-			if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as IDataObject;
-			throw new NodeApiError(this.getNode(), { body: String(body).slice(0, 500) } as JsonObject, {
-				itemIndex,
-				httpCode: String(statusCode),
-				message: `The service answered ${statusCode} with a body that is not a JSON object while trying to ${request.operation}`,
-				description: 'This is unexpected for this service; check that the Base URL points at the Document Extraction service.',
-			});
-		}
-
+		if (statusCode >= 200 && statusCode < 300) return successBody.call(this, request, response);
 		const retryable = statusCode === 429 || (request.idempotent && TRANSIENT_STATUS.has(statusCode));
-		if (retryable && attempt <= request.retries) {
-			const waitMs = retryDelayMs(response.headers?.['retry-after'], attempt);
-			this.logger.info(
-				`Document Extraction: HTTP ${statusCode} while trying to ${request.operation}; waiting ${Math.round(waitMs / 1000)} s before retry ${attempt} of ${request.retries}`,
-			);
-			await sleep(waitMs);
-			continue;
-		}
-
-		const serviceText = serviceErrorText(response.body);
-		const errorBody =
-			typeof response.body === 'object' && response.body !== null
-				? (response.body as JsonObject)
-				: ({ body: serviceText ?? '' } as JsonObject);
-		throw new NodeApiError(this.getNode(), errorBody, {
-			itemIndex,
-			httpCode: String(statusCode),
-			message: adviceForStatus(statusCode, request.operation, request.idempotent),
-			description: serviceText ? `The service said: ${serviceText}` : undefined,
-		});
+		if (!retryable || attempt > request.retries) throw statusError.call(this, request, response);
+		const waitMs = retryDelayMs(response.headers?.['retry-after'], attempt);
+		this.logger.info(
+			`Document Extraction: HTTP ${statusCode} while trying to ${request.operation}; waiting ${Math.round(waitMs / 1000)} s before retry ${attempt} of ${request.retries}`,
+		);
+		await sleep(waitMs);
 	}
 }

@@ -101,3 +101,16 @@ export function useNodeHarness(): { harness: () => Harness; service: () => Servi
 	});
 	return { harness: () => harness!, service: () => service! };
 }
+
+/** Answers that would be given if a request did come, so a stray request cannot hide as an error. */
+export function serviceWouldAnswer(service: ServiceMock): void {
+	service
+		.on('POST', '/v1/extract', { status: 200, body: VERIFIED })
+		.on('GET', '/v1/status/doc_x', { status: 200, body: { status: 'verified' } });
+}
+
+/** Nothing reached the service: no request, and both prepared answers still unused. */
+export function expectNothingSent(service: ServiceMock): void {
+	expect(service.requests).toEqual([]);
+	expect(service.pending()).toHaveLength(2);
+}

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { API_KEY } from '../../../../harness/index.ts';
-import { DOCUMENT_ID, REVIEW_ID, useNodeHarness } from '../../../../harness/fixtures.ts';
+import { DOCUMENT_ID, expectNothingSent, REVIEW_ID, serviceWouldAnswer, useNodeHarness } from '../../../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
@@ -68,5 +68,53 @@ describe('Get Status', () => {
 			['doc_two', 'processing', { item: 1 }],
 		]);
 		expect(service().requests.map((request) => request.path)).toEqual(['/v1/status/doc_one', '/v1/status/doc_two']);
+	});
+});
+
+describe('Get Status refuses a document ID that could change the request path', () => {
+	it.each([
+		['../x', '../x'],
+		['doc_a/b', 'doc_a/b'],
+		['doc_%2F', 'doc_%2F'],
+		['doc_../../webhooks/register', 'doc_../../webhooks/register'],
+		['doc_a b', 'doc_a b'],
+		['rev_abc123', 'rev_abc123'],
+		['200 characters', `doc_${'a'.repeat(196)}`],
+	])('%s', async (_label, documentId) => {
+		serviceWouldAnswer(service());
+		const result = await harness().run({ parameters: { resource: 'document', operation: 'getStatus', documentId } });
+
+		expect(result.error()?.message).toMatch(/is not a document ID\. IDs look like "doc_abc123"/);
+		expectNothingSent(service());
+	});
+
+	it.each([
+		['empty (mapped from a field that is empty)', '={{ $json.document_id }}', { document_id: '' }],
+		['missing (mapped from a field that is not there)', '={{ $json.document_id }}', {}],
+		['blank', '   ', {}],
+	])('%s', async (_label, documentId, json) => {
+		serviceWouldAnswer(service());
+		const result = await harness().run({
+			parameters: { resource: 'document', operation: 'getStatus', documentId },
+			items: [{ json }],
+		});
+		expect(result.error()?.message).toMatch(/^The Document ID is empty/);
+		expectNothingSent(service());
+	});
+
+	it('left empty in the node: n8n itself refuses to run (required parameter)', async () => {
+		serviceWouldAnswer(service());
+		await expect(
+			harness().run({ parameters: { resource: 'document', operation: 'getStatus', documentId: '' } }),
+		).rejects.toThrow(/node has issues/);
+		expectNothingSent(service());
+	});
+
+	it('the longest valid ID (doc_ + 120 characters) is sent as the path', async () => {
+		const documentId = `doc_${'Ab1_-'.repeat(24)}`;
+		service().on('GET', `/v1/status/${documentId}`, { status: 200, body: { document_id: documentId, status: 'processing' } });
+		const result = await harness().run({ parameters: { resource: 'document', operation: 'getStatus', documentId: ` ${documentId} ` } });
+		expect(result.error()).toBeUndefined();
+		expect(service().requests.map((request) => request.path)).toEqual([`/v1/status/${documentId}`]);
 	});
 });

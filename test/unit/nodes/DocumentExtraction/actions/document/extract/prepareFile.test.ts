@@ -5,63 +5,51 @@
 import { describe, expect, it } from 'vitest';
 
 import { SOURCE_NODE_NAME } from '../../../../../harness/index.ts';
-import { extractParameters, itemWithFile, pdfBytes, useNodeHarness, VERIFIED } from '../../../../../harness/fixtures.ts';
+import { expectNothingSent, extractParameters, itemWithFile, pdfBytes, serviceWouldAnswer, useNodeHarness, VERIFIED } from '../../../../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
 const MIB = 1024 * 1024;
 
-/** Answers that would be given if a request did come, so a stray request cannot hide as an error. */
-function serviceWouldAnswer() {
-	service()
-		.on('POST', '/v1/extract', { status: 200, body: VERIFIED })
-		.on('GET', '/v1/status/doc_x', { status: 200, body: { status: 'verified' } });
-}
-
-function expectNothingSent() {
-	expect(service().requests).toEqual([]);
-	expect(service().pending()).toHaveLength(2);
-}
-
 describe('Extract refuses before uploading', () => {
 	it.each(['filesystem', 'default'] as const)('%s mode: no binary data on the item', async (mode) => {
 		await harness().useBinaryMode(mode);
-		serviceWouldAnswer();
+		serviceWouldAnswer(service());
 		const result = await harness().run({ parameters: extractParameters(), items: [{ json: { id: 1 } }] });
 
 		// n8n's own assertBinaryData says so.
 		expect(result.error()?.message).toMatch(/expects the node's input data to contain a binary file 'data'/);
-		expectNothingSent();
+		expectNothingSent(service());
 	});
 
 	it('the binary field named in the parameter does not exist', async () => {
-		serviceWouldAnswer();
+		serviceWouldAnswer(service());
 		const result = await harness().run({
 			parameters: extractParameters({ binaryPropertyName: 'invoice' }),
 			items: [itemWithFile(pdfBytes())],
 		});
 		expect(result.error()?.message).toMatch(/has no binary field 'invoice'/);
-		expectNothingSent();
+		expectNothingSent(service());
 	});
 
 	it('an Input Binary Field expression that resolves to nothing is a missing field, not a crash', async () => {
-		serviceWouldAnswer();
+		serviceWouldAnswer(service());
 		const result = await harness().run({
 			parameters: extractParameters({ binaryPropertyName: '={{ $json.field }}' }),
 			items: [itemWithFile(pdfBytes())],
 		});
 		expect(result.error()?.message).toMatch(/has no binary field ''/);
-		expectNothingSent();
+		expectNothingSent(service());
 	});
 
 	it.each(['filesystem', 'default'] as const)('%s mode: an empty file (0 bytes)', async (mode) => {
 		await harness().useBinaryMode(mode);
-		serviceWouldAnswer();
+		serviceWouldAnswer(service());
 		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(Buffer.alloc(0), 'empty.pdf')] });
 
 		expect(result.error()?.message).toBe('The file "empty.pdf" is empty (0 bytes)');
 		expect(result.error()?.description).toMatch(/Check the step that produced it/);
-		expectNothingSent();
+		expectNothingSent(service());
 	});
 
 	it.each([
@@ -70,7 +58,7 @@ describe('Extract refuses before uploading', () => {
 		['archive.zip', 'application/zip'],
 		['no-extension', 'application/octet-stream'],
 	])('an unsupported type: %s (%s)', async (fileName, mimeType) => {
-		serviceWouldAnswer();
+		serviceWouldAnswer(service());
 		const result = await harness().run({
 			parameters: extractParameters(),
 			items: [itemWithFile(Buffer.from('PK\u0003\u0004 some content'), fileName, mimeType)],
@@ -78,11 +66,11 @@ describe('Extract refuses before uploading', () => {
 
 		expect(result.error()?.message).toBe(`The file "${fileName}" (${mimeType}) is not a type the service reads`);
 		expect(result.error()?.description).toMatch(/Supported types: PDF, JPG, PNG, JSON or CSV/);
-		expectNothingSent();
+		expectNothingSent(service());
 	});
 
 	it('a file above the Pilot limit (10 MiB + 1 byte, kept on disk by the filesystem mode)', async () => {
-		serviceWouldAnswer();
+		serviceWouldAnswer(service());
 		const result = await harness().run({
 			parameters: extractParameters(),
 			items: [itemWithFile(pdfBytes(10 * MIB + 1), 'scan.pdf')],
@@ -92,18 +80,18 @@ describe('Extract refuses before uploading', () => {
 		expect(result.output(SOURCE_NODE_NAME)[0].binary?.data.id).toBeDefined();
 		expect(result.error()?.message).toBe('"scan.pdf" is too large for your tier');
 		expect(result.error()?.description).toMatch(/above the 10\.0 MB limit of the Pilot \(free\) tier/);
-		expectNothingSent();
+		expectNothingSent(service());
 	});
 
 	it('an unknown tier in the credential gets the smallest (Pilot) limit', async () => {
-		serviceWouldAnswer();
+		serviceWouldAnswer(service());
 		const result = await harness().run({
 			parameters: extractParameters(),
 			items: [itemWithFile(pdfBytes(10 * MIB + 1), 'scan.pdf')],
 			credentials: { tier: 'platinum' },
 		});
 		expect(result.error()?.description).toMatch(/Pilot/);
-		expectNothingSent();
+		expectNothingSent(service());
 	});
 
 	it('a file of exactly 10 MiB is within the Pilot limit and is uploaded', async () => {
@@ -120,72 +108,24 @@ describe('Extract refuses before uploading', () => {
 	it.each(['http://hooks.example.com/x', 'ftp://hooks.example.com/x', 'not a url', 'https://user:pw@hooks.example.com/x'])(
 		'a Webhook URL option that is not a plain https URL: %s',
 		async (webhookUrl) => {
-			serviceWouldAnswer();
+			serviceWouldAnswer(service());
 			const result = await harness().run({
 				parameters: extractParameters({ options: { webhookUrl } }),
 				items: [itemWithFile(pdfBytes())],
 			});
 			expect(result.error()?.message).toMatch(/^The Webhook URL option /);
-			expectNothingSent();
+			expectNothingSent(service());
 		},
 	);
 
 	it('a Base URL in the credential that is not http(s)', async () => {
-		serviceWouldAnswer();
+		serviceWouldAnswer(service());
 		const result = await harness().run({
 			parameters: extractParameters(),
 			items: [itemWithFile(pdfBytes())],
 			credentials: { baseUrl: 'api.docextract.test' },
 		});
 		expect(result.error()?.message).toMatch(/Base URL in the Document Extraction API credential .* is not a valid http\(s\) address/);
-		expectNothingSent();
-	});
-});
-
-describe('Get Status refuses a document ID that could change the request path', () => {
-	it.each([
-		['../x', '../x'],
-		['doc_a/b', 'doc_a/b'],
-		['doc_%2F', 'doc_%2F'],
-		['doc_../../webhooks/register', 'doc_../../webhooks/register'],
-		['doc_a b', 'doc_a b'],
-		['rev_abc123', 'rev_abc123'],
-		['200 characters', `doc_${'a'.repeat(196)}`],
-	])('%s', async (_label, documentId) => {
-		serviceWouldAnswer();
-		const result = await harness().run({ parameters: { resource: 'document', operation: 'getStatus', documentId } });
-
-		expect(result.error()?.message).toMatch(/is not a document ID\. IDs look like "doc_abc123"/);
-		expectNothingSent();
-	});
-
-	it.each([
-		['empty (mapped from a field that is empty)', '={{ $json.document_id }}', { document_id: '' }],
-		['missing (mapped from a field that is not there)', '={{ $json.document_id }}', {}],
-		['blank', '   ', {}],
-	])('%s', async (_label, documentId, json) => {
-		serviceWouldAnswer();
-		const result = await harness().run({
-			parameters: { resource: 'document', operation: 'getStatus', documentId },
-			items: [{ json }],
-		});
-		expect(result.error()?.message).toMatch(/^The Document ID is empty/);
-		expectNothingSent();
-	});
-
-	it('left empty in the node: n8n itself refuses to run (required parameter)', async () => {
-		serviceWouldAnswer();
-		await expect(
-			harness().run({ parameters: { resource: 'document', operation: 'getStatus', documentId: '' } }),
-		).rejects.toThrow(/node has issues/);
-		expectNothingSent();
-	});
-
-	it('the longest valid ID (doc_ + 120 characters) is sent as the path', async () => {
-		const documentId = `doc_${'Ab1_-'.repeat(24)}`;
-		service().on('GET', `/v1/status/${documentId}`, { status: 200, body: { document_id: documentId, status: 'processing' } });
-		const result = await harness().run({ parameters: { resource: 'document', operation: 'getStatus', documentId: ` ${documentId} ` } });
-		expect(result.error()).toBeUndefined();
-		expect(service().requests.map((request) => request.path)).toEqual([`/v1/status/${documentId}`]);
+		expectNothingSent(service());
 	});
 });
