@@ -1,0 +1,146 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- made-up test signing secrets, never real ones */
+// The credential's Webhook Signing Secret, and this process's short memory of it (REMEMBER_SECRET_MS).
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
+import {
+	credentialSigningSecret,
+	forgetSecrets,
+	REMEMBER_SECRET_MS,
+	rememberedSecret,
+	rememberSecret,
+} from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
+
+const FAKE_SECRET = 'whsec_UNITTEST_signing_secret_1';
+const OTHER_FAKE_SECRET = 'whsec_UNITTEST_signing_secret_2';
+
+function reader(credentials: ICredentialDataDecryptedObject) {
+	const getCredentials = vi.fn<(type: string, itemIndex?: number) => Promise<ICredentialDataDecryptedObject>>(async () => credentials);
+	return { context: { getCredentials }, getCredentials };
+}
+
+afterEach(() => {
+	forgetSecrets();
+	vi.useRealTimers();
+});
+
+describe('credentialSigningSecret', () => {
+	it("gives the credential's signingSecret, reading the Document Extraction credential without an item index", async () => {
+		const { context, getCredentials } = reader({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: FAKE_SECRET });
+		expect(await credentialSigningSecret(context)).toBe(FAKE_SECRET);
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+		// Exactly one argument: no explicit `undefined` item index.
+		expect(getCredentials.mock.calls[0]).toEqual([CREDENTIAL_TYPE]);
+	});
+
+	it.each([
+		['an item index', 3],
+		['item index 0 (falsy, still passed)', 0],
+	])('with %s passes it on', async (_case, itemIndex) => {
+		const { context, getCredentials } = reader({ signingSecret: FAKE_SECRET });
+		expect(await credentialSigningSecret(context, itemIndex)).toBe(FAKE_SECRET);
+		expect(getCredentials.mock.calls[0]).toEqual([CREDENTIAL_TYPE, itemIndex]);
+	});
+
+	it.each([
+		['missing', {}],
+		['empty', { signingSecret: '' }],
+		['a number', { signingSecret: 12345 }],
+		['a boolean', { signingSecret: true }],
+		['null', { signingSecret: null }],
+		['an object', { signingSecret: { value: FAKE_SECRET } }],
+		['an array', { signingSecret: [FAKE_SECRET] }],
+	])("is '' when the secret is %s", async (_case, credentials) => {
+		const { context } = reader(credentials as ICredentialDataDecryptedObject);
+		expect(await credentialSigningSecret(context)).toBe('');
+	});
+
+	it('keeps surrounding whitespace (the secret is used exactly as entered)', async () => {
+		const { context } = reader({ signingSecret: ` ${FAKE_SECRET} ` });
+		expect(await credentialSigningSecret(context)).toBe(` ${FAKE_SECRET} `);
+	});
+
+	it('a failing credential read is passed on', async () => {
+		const context = { getCredentials: async () => Promise.reject(new Error('Node does not have any credentials set')) };
+		await expect(credentialSigningSecret(context)).rejects.toThrow('Node does not have any credentials set');
+	});
+});
+
+describe('rememberedSecret / rememberSecret', () => {
+	const T0 = 1_700_000_000_000;
+
+	it('REMEMBER_SECRET_MS is 10 seconds', () => {
+		expect(REMEMBER_SECRET_MS).toBe(10_000);
+	});
+
+	it('nothing is remembered for an unknown credential', () => {
+		expect(rememberedSecret('cred-unknown', T0)).toBeUndefined();
+	});
+
+	it('remembers up to 1 ms before REMEMBER_SECRET_MS; at exactly REMEMBER_SECRET_MS it is gone', () => {
+		rememberSecret('cred-1', FAKE_SECRET, T0);
+		expect(rememberedSecret('cred-1', T0)).toBe(FAKE_SECRET);
+		expect(rememberedSecret('cred-1', T0 + REMEMBER_SECRET_MS - 1)).toBe(FAKE_SECRET);
+		expect(rememberedSecret('cred-1', T0 + REMEMBER_SECRET_MS)).toBeUndefined();
+	});
+
+	it('once expired, it stays forgotten even when asked with an earlier time', () => {
+		rememberSecret('cred-1', FAKE_SECRET, T0);
+		expect(rememberedSecret('cred-1', T0 + REMEMBER_SECRET_MS)).toBeUndefined();
+		expect(rememberedSecret('cred-1', T0 + 1)).toBeUndefined();
+	});
+
+	it('a clock that went back counts as expired (and the entry is dropped)', () => {
+		rememberSecret('cred-1', FAKE_SECRET, T0);
+		expect(rememberedSecret('cred-1', T0 - 1)).toBeUndefined();
+		expect(rememberedSecret('cred-1', T0)).toBeUndefined();
+	});
+
+	it("'' is remembered as \"the credential has none\", distinct from nothing remembered", () => {
+		rememberSecret('cred-none', '', T0);
+		expect(rememberedSecret('cred-none', T0 + 1)).toBe('');
+		expect(rememberedSecret('cred-none', T0 + 1)).not.toBeUndefined();
+		expect(rememberedSecret('cred-none', T0 + REMEMBER_SECRET_MS)).toBeUndefined();
+	});
+
+	it('remembering again replaces the secret and restarts the period', () => {
+		rememberSecret('cred-1', FAKE_SECRET, T0);
+		rememberSecret('cred-1', OTHER_FAKE_SECRET, T0 + 9_000);
+		expect(rememberedSecret('cred-1', T0 + REMEMBER_SECRET_MS)).toBe(OTHER_FAKE_SECRET);
+		expect(rememberedSecret('cred-1', T0 + 9_000 + REMEMBER_SECRET_MS - 1)).toBe(OTHER_FAKE_SECRET);
+		expect(rememberedSecret('cred-1', T0 + 9_000 + REMEMBER_SECRET_MS)).toBeUndefined();
+	});
+
+	it('keeps credentials apart by id', () => {
+		rememberSecret('cred-1', FAKE_SECRET, T0);
+		rememberSecret('cred-2', OTHER_FAKE_SECRET, T0);
+		expect(rememberedSecret('cred-1', T0 + 1)).toBe(FAKE_SECRET);
+		expect(rememberedSecret('cred-2', T0 + 1)).toBe(OTHER_FAKE_SECRET);
+	});
+
+	it('without a time, uses the current clock', () => {
+		vi.useFakeTimers();
+		vi.setSystemTime(T0);
+		rememberSecret('cred-1', FAKE_SECRET);
+		vi.setSystemTime(T0 + REMEMBER_SECRET_MS - 1);
+		expect(rememberedSecret('cred-1')).toBe(FAKE_SECRET);
+		vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
+		expect(rememberedSecret('cred-1')).toBeUndefined();
+	});
+
+	it('keeps at most 1000 credentials, forgetting the oldest first', () => {
+		for (let index = 0; index <= 1000; index++) rememberSecret(`cred-${index}`, `whsec_UNITTEST_many_${index}`, T0);
+		expect(rememberedSecret('cred-0', T0 + 1)).toBeUndefined();
+		expect(rememberedSecret('cred-1', T0 + 1)).toBe('whsec_UNITTEST_many_1');
+		expect(rememberedSecret('cred-1000', T0 + 1)).toBe('whsec_UNITTEST_many_1000');
+	});
+
+	it('forgetSecrets forgets every credential', () => {
+		rememberSecret('cred-1', FAKE_SECRET, T0);
+		rememberSecret('cred-none', '', T0);
+		forgetSecrets();
+		expect(rememberedSecret('cred-1', T0 + 1)).toBeUndefined();
+		expect(rememberedSecret('cred-none', T0 + 1)).toBeUndefined();
+	});
+});
