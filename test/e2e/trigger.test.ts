@@ -9,34 +9,21 @@
 // a few seconds (n8n saves an execution well within it), "one execution" by polling.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
 	PACKAGE_NAME,
-	documentInReview as submitForReview,
 	eventually,
 	nodeJson,
 	registerSecret,
 	reviewTriggerNode,
 	sandboxControl,
-	sandboxDeliveries,
-	sandboxState,
-	sandboxCredential,
-	signBody,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
 	triggerWorkflow,
 	type Credential,
 	type DeliveryAttempt,
-	type SandboxHandle,
-	type Stack,
 } from '../../local-n8n/index.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
-let credential: Credential;
-let apiKey: string;
-let signingSecret: string;
+const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
 /** What the tests observed, printed once at the end (for the report; assertions are in the tests). */
 const observed: string[] = [];
 
@@ -46,61 +33,14 @@ interface Target {
 	path: string;
 }
 
-const SETTLE_MS = 2_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const sign = (body: string, secret = signingSecret) => signBody(body, secret);
-
-async function registrationsFor(url: string) {
-	const state = await sandboxState(sandbox.url);
-	return state.webhooks.filter((webhook) => webhook.url === url);
-}
-
-/** The registrations for `url` once at least `atLeast` exist and a settle has passed (so a late extra one is seen too). */
-async function settledRegistrations(url: string, atLeast: number) {
-	await eventually(`${atLeast} registration(s) for ${url}`, () => registrationsFor(url), (found) => found.length >= atLeast, 30_000);
-	await sleep(SETTLE_MS);
-	return await registrationsFor(url);
-}
-
-async function deliveries(filter: (delivery: DeliveryAttempt) => boolean): Promise<DeliveryAttempt[]> {
-	const all = await sandboxDeliveries(sandbox.url);
-	return all.filter(filter);
-}
-
-/** A document sent to human review (confidence 0.7), straight to the sandbox's service API. */
-async function documentInReview(fileName = 'invoice-blurry.json'): Promise<{ document_id: string; review_id: string }> {
-	const body = await submitForReview(sandbox.url, apiKey, fileName);
-	expect(body.status).toBe('needs_review');
-	return body;
-}
-
 /** Waits until the sandbox has delivered `event` for the document successfully `count` times (all targets, all copies). */
 async function deliveredOk(documentId: string, event: string, count: number): Promise<DeliveryAttempt[]> {
-	return await eventually(
-		`successful ${event} deliveries for ${documentId}`,
-		() => deliveries((d) => d.documentId === documentId && d.event === event && d.ok),
-		(list) => list.length >= count,
-	);
-}
-
-async function executionCount(workflowId: string): Promise<number> {
-	return (await stack.client.listExecutions(workflowId)).length;
-}
-
-/**
- * Waits until each workflow has its expected number of executions, lets things settle, and checks
- * that no more arrived: `exactlyExecutions(id, 1)` or `exactlyExecutions([[id1, 2], [id2, 0]])`.
- */
-async function exactlyExecutions(workflowIdOrList: string | Array<[string, number]>, expected = 0): Promise<void> {
-	const list: Array<[string, number]> = typeof workflowIdOrList === 'string' ? [[workflowIdOrList, expected]] : workflowIdOrList;
-	for (const [workflowId, count] of list) if (count > 0) await stack.client.waitForExecutions(workflowId, count);
-	await sleep(SETTLE_MS);
-	for (const [workflowId, count] of list) expect(await executionCount(workflowId), `executions of workflow ${workflowId}`).toBe(count);
+	return await fixture.deliveriesOnceOk(`successful ${event} deliveries for ${documentId}`, (d) => d.documentId === documentId && d.event === event && d.ok, count);
 }
 
 /** A signed delivery sent by the test itself to a production webhook path. */
-async function deliver(path: string, payload: string, headers: Record<string, string> = { 'x-service-signature': sign(payload) }) {
-	return await stack.client.callWebhook(path, { body: payload, headers: { 'content-type': 'application/json', ...headers } });
+async function deliver(path: string, payload: string, headers: Record<string, string> = { 'x-service-signature': fixture.sign(payload) }) {
+	return await fixture.stack.client.callWebhook(path, { body: payload, headers: { 'content-type': 'application/json', ...headers } });
 }
 
 function verifiedPayload(documentId: string): string {
@@ -116,7 +56,7 @@ function verifiedPayload(documentId: string): string {
 	});
 }
 
-function triggerDefinition(name: string, events: string[], withCredential: Credential = credential) {
+function triggerDefinition(name: string, events: string[], withCredential: Credential = fixture.credential) {
 	return triggerWorkflow({
 		name,
 		trigger: reviewTriggerNode(withCredential, events),
@@ -125,71 +65,61 @@ function triggerDefinition(name: string, events: string[], withCredential: Crede
 
 async function createTrigger(name: string, events: string[], withCredential?: Credential): Promise<Target & { webhookId: string }> {
 	const definition = triggerDefinition(name, events, withCredential);
-	const workflow = await stack.client.createWorkflow(definition);
+	const workflow = await fixture.stack.client.createWorkflow(definition);
 	const path = `${definition.webhookId}/webhook`;
-	return { id: workflow.id, path, url: `${stack.n8n.baseUrl}/webhook/${path}`, webhookId: definition.webhookId };
+	return { id: workflow.id, path, url: `${fixture.stack.n8n.baseUrl}/webhook/${path}`, webhookId: definition.webhookId };
 }
 
 async function activate(target: Target): Promise<void> {
-	await stack.client.activateWorkflow(target.id);
-	await stack.client.waitForWebhook(target.path);
+	await fixture.stack.client.activateWorkflow(target.id);
+	await fixture.stack.client.waitForWebhook(target.path);
 }
 
 describe('Document Extraction Trigger in a real n8n', () => {
 	let all: Target;
 	let verifiedOnly: Target;
 
-	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		// Reviews finish only when a test approves or rejects them; failed deliveries are retried fast.
-		sandbox = await startSandboxInProcess(stack.tls, { retryBaseMs: 300, reviewDelayMs: 600_000 });
-		({ credential, apiKey, signingSecret } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
-	});
-
 	afterAll(async () => {
 		if (observed.length > 0) process.stdout.write(`trigger e2e observed:\n  ${observed.join('\n  ')}\n`);
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
 	});
 
 	it('registers once on activation, and not again after a restart or a deactivate/activate (no unregister: D17/D18/N32)', async () => {
 		// The installed package's node type, as a user gets it.
-		expect(stack.installedNodeTypes).toContain(`${PACKAGE_NAME}.documentExtractionTrigger`);
+		expect(fixture.stack.installedNodeTypes).toContain(`${PACKAGE_NAME}.documentExtractionTrigger`);
 		all = await createTrigger('review results (both events)', ['document.verified', 'document.rejected']);
 		expect(all.url).toMatch(/^https:\/\/localhost:\d+\/webhook\//);
 		await activate(all);
-		const first = await settledRegistrations(all.url, 1);
+		const first = await fixture.settledRegistrations(all.url, 1);
 		expect(first).toHaveLength(1);
 		expect(first[0].events.sort()).toEqual(['document.rejected', 'document.verified']);
 
 		// A delivery accepted before the restart ...
 		const beforeRestart = verifiedPayload('doc_lifecycle0000000000001');
 		expect((await deliver(all.path, beforeRestart)).status).toBe(200);
-		await exactlyExecutions(all.id, 1);
+		await fixture.exactlyExecutions(all.id, 1);
 
-		await stack.restartN8n();
-		await stack.client.waitForWebhook(all.path);
-		const afterRestart = await settledRegistrations(all.url, 1);
+		await fixture.stack.restartN8n();
+		await fixture.stack.client.waitForWebhook(all.path);
+		const afterRestart = await fixture.settledRegistrations(all.url, 1);
 		expect(afterRestart.map((webhook) => webhook.id)).toEqual([first[0].id]);
 		// ... is still known after it (N6: the memory lives in the workflow's static data, not only in the process).
 		expect((await deliver(all.path, beforeRestart)).status).toBe(200);
-		await exactlyExecutions(all.id, 1);
+		await fixture.exactlyExecutions(all.id, 1);
 
-		await stack.client.deactivateWorkflow(all.id);
-		await stack.client.waitForWebhook(all.path, 'POST', { gone: true });
-		expect(await registrationsFor(all.url)).toHaveLength(1); // the remote registration stays (D18)
+		await fixture.stack.client.deactivateWorkflow(all.id);
+		await fixture.stack.client.waitForWebhook(all.path, 'POST', { gone: true });
+		expect(await fixture.registrationsFor(all.url)).toHaveLength(1); // the remote registration stays (D18)
 		// What the service's deliveries meet meanwhile: n8n answers 404 and runs nothing.
 		expect((await deliver(all.path, verifiedPayload('doc_lifecycle0000000000002'))).status).toBe(404);
-		await stack.client.activateWorkflow(all.id);
-		await stack.client.waitForWebhook(all.path);
-		const reactivated = await settledRegistrations(all.url, 1);
+		await fixture.stack.client.activateWorkflow(all.id);
+		await fixture.stack.client.waitForWebhook(all.path);
+		const reactivated = await fixture.settledRegistrations(all.url, 1);
 		expect(reactivated.map((webhook) => webhook.id)).toEqual([first[0].id]); // N32: the registration is reused
-		expect(await executionCount(all.id)).toBe(1);
+		expect(await fixture.executionCount(all.id)).toBe(1);
 
 		verifiedOnly = await createTrigger('review results (verified only)', ['document.verified']);
 		await activate(verifiedOnly);
-		const registrations = await settledRegistrations(verifiedOnly.url, 1);
+		const registrations = await fixture.settledRegistrations(verifiedOnly.url, 1);
 		expect(registrations).toHaveLength(1);
 		expect(registrations[0].events).toEqual(['document.verified']);
 		observed.push(
@@ -199,17 +129,17 @@ describe('Document Extraction Trigger in a real n8n', () => {
 	});
 
 	it('starts exactly one execution with the mapped invoice when a review is approved', async () => {
-		const beforeBoth = await executionCount(all.id);
-		const beforeVerified = await executionCount(verifiedOnly.id);
-		const document = await documentInReview();
-		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, { corrections: { amounts: { tax: 80 } } });
+		const beforeBoth = await fixture.executionCount(all.id);
+		const beforeVerified = await fixture.executionCount(verifiedOnly.id);
+		const document = await fixture.documentInReview();
+		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, { corrections: { amounts: { tax: 80 } } });
 		const delivered = await deliveredOk(document.document_id, 'document.verified', 2);
 		const toAll = delivered.filter((delivery) => delivery.url === all.url);
 		expect(toAll).toHaveLength(1); // one registration, one delivery
 		expect(delivered.filter((delivery) => delivery.url === verifiedOnly.url)).toHaveLength(1);
 
-		await exactlyExecutions([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified + 1]]);
-		const [execution] = (await stack.client.waitForExecutions(all.id, beforeBoth + 1)).slice(-1);
+		await fixture.exactlyExecutionsOfEach([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified + 1]]);
+		const [execution] = (await fixture.stack.client.waitForExecutions(all.id, beforeBoth + 1)).slice(-1);
 		expect(execution.status).toBe('success');
 		const [item] = nodeJson(execution, 'Review finished');
 		expect(item).toMatchObject({
@@ -232,17 +162,17 @@ describe('Document Extraction Trigger in a real n8n', () => {
 	});
 
 	it('starts one execution on a rejection when subscribed, and none in the workflow subscribed only to document.verified', async () => {
-		const beforeBoth = await executionCount(all.id);
-		const beforeVerified = await executionCount(verifiedOnly.id);
-		const document = await documentInReview();
-		await sandboxControl(sandbox.url, `reviews/${document.review_id}/reject`, { reason: 'Total is unreadable' });
+		const beforeBoth = await fixture.executionCount(all.id);
+		const beforeVerified = await fixture.executionCount(verifiedOnly.id);
+		const document = await fixture.documentInReview();
+		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/reject`, { reason: 'Total is unreadable' });
 		const delivered = await deliveredOk(document.document_id, 'document.rejected', 1);
 		expect(delivered.every((delivery) => delivery.url === all.url)).toBe(true);
 
 		// Not registered for rejections: no delivery reaches it, and nothing runs.
-		expect(await deliveries((delivery) => delivery.documentId === document.document_id && delivery.url === verifiedOnly.url)).toHaveLength(0);
-		await exactlyExecutions([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified]]);
-		const [execution] = (await stack.client.waitForExecutions(all.id, beforeBoth + 1)).slice(-1);
+		expect(await fixture.deliveries((delivery) => delivery.documentId === document.document_id && delivery.url === verifiedOnly.url)).toHaveLength(0);
+		await fixture.exactlyExecutionsOfEach([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified]]);
+		const [execution] = (await fixture.stack.client.waitForExecutions(all.id, beforeBoth + 1)).slice(-1);
 		expect(nodeJson(execution, 'Review finished')[0]).toMatchObject({
 			event: 'document.rejected',
 			document_id: document.document_id,
@@ -258,95 +188,95 @@ describe('Document Extraction Trigger in a real n8n', () => {
 	});
 
 	it('answers forged deliveries to the production URL with 401 and starts nothing', async () => {
-		const before = await executionCount(all.id);
+		const before = await fixture.executionCount(all.id);
 		const payload = verifiedPayload('doc_forged000000000000001');
 		const attempts: Array<{ name: string; body: string; headers: Record<string, string> }> = [
-			{ name: 'forged body (valid signature of another body)', body: payload.replace('doc_forged', 'doc_FORGED'), headers: { 'x-service-signature': sign(payload) } },
-			{ name: 'wrong secret', body: payload, headers: { 'x-service-signature': sign(payload, 'not-the-secret') } },
+			{ name: 'forged body (valid signature of another body)', body: payload.replace('doc_forged', 'doc_FORGED'), headers: { 'x-service-signature': fixture.sign(payload) } },
+			{ name: 'wrong secret', body: payload, headers: { 'x-service-signature': fixture.sign(payload, 'not-the-secret') } },
 			{ name: 'missing header', body: payload, headers: {} },
-			{ name: 'empty body', body: '', headers: { 'x-service-signature': sign(payload) } },
-			{ name: 'uppercase hex', body: payload, headers: { 'x-service-signature': sign(payload).toUpperCase() } },
-			{ name: 'sha256= prefix', body: payload, headers: { 'x-service-signature': `sha256=${sign(payload)}` } },
+			{ name: 'empty body', body: '', headers: { 'x-service-signature': fixture.sign(payload) } },
+			{ name: 'uppercase hex', body: payload, headers: { 'x-service-signature': fixture.sign(payload).toUpperCase() } },
+			{ name: 'sha256= prefix', body: payload, headers: { 'x-service-signature': `sha256=${fixture.sign(payload)}` } },
 		];
 		const statuses: number[] = [];
 		for (const attempt of attempts) {
 			const res = await deliver(all.path, attempt.body, attempt.headers);
 			statuses.push(res.status);
 			expect(res.status, attempt.name).toBe(401);
-			expect(res.text, attempt.name).not.toContain(signingSecret);
-			expect(res.text, attempt.name).not.toContain(sign(payload));
+			expect(res.text, attempt.name).not.toContain(fixture.signingSecret);
+			expect(res.text, attempt.name).not.toContain(fixture.sign(payload));
 		}
-		await exactlyExecutions(all.id, before);
+		await fixture.exactlyExecutions(all.id, before);
 
 		// Control: the same payload, correctly signed (header name in another case), starts one.
-		const valid = await deliver(all.path, payload, { 'X-SERVICE-SIGNATURE': sign(payload) });
+		const valid = await deliver(all.path, payload, { 'X-SERVICE-SIGNATURE': fixture.sign(payload) });
 		expect(valid.status).toBe(200);
-		await exactlyExecutions(all.id, before + 1);
+		await fixture.exactlyExecutions(all.id, before + 1);
 		observed.push(`forged deliveries: ${statuses.filter((status) => status === 401).length}/${attempts.length} answered 401, 0 executions; the valid control → 1 execution`);
 	});
 
 	it('answers a signed but unsubscribed event with 200 and starts nothing', async () => {
-		const before = await executionCount(verifiedOnly.id);
+		const before = await fixture.executionCount(verifiedOnly.id);
 		const payload = JSON.stringify({ event: 'document.rejected', timestamp: new Date().toISOString(), document_id: 'doc_unsubscribed0000000001', review_id: 'rev_z', rejected_by: 'human_reviewer', reason: 'x' });
 		const answer = await deliver(verifiedOnly.path, payload);
 		expect(answer.status).toBe(200);
-		await exactlyExecutions(verifiedOnly.id, before);
+		await fixture.exactlyExecutions(verifiedOnly.id, before);
 	});
 
 	it('keeps to one execution per event with the sandbox duplicating every delivery, and with 5 concurrent copies', async () => {
-		await sandboxControl(sandbox.url, 'config', { duplicateDeliveries: true });
+		await sandboxControl(fixture.sandbox.url, 'config', { duplicateDeliveries: true });
 		try {
-			const beforeBoth = await executionCount(all.id);
-			const beforeVerified = await executionCount(verifiedOnly.id);
-			const document = await documentInReview();
-			await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
+			const beforeBoth = await fixture.executionCount(all.id);
+			const beforeVerified = await fixture.executionCount(verifiedOnly.id);
+			const document = await fixture.documentInReview();
+			await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {});
 			const delivered = await deliveredOk(document.document_id, 'document.verified', 4); // 2 targets, each twice
 			expect(delivered.filter((delivery) => delivery.url === all.url)).toHaveLength(2);
-			await exactlyExecutions([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified + 1]]);
+			await fixture.exactlyExecutionsOfEach([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified + 1]]);
 			observed.push(`duplicate switch on: ${delivered.length} successful deliveries (2 to the both-events URL, 2 to the verified-only URL) → 1 execution each`);
 		} finally {
-			await sandboxControl(sandbox.url, 'config', { duplicateDeliveries: false });
+			await sandboxControl(fixture.sandbox.url, 'config', { duplicateDeliveries: false });
 		}
 
-		const before = await executionCount(all.id);
+		const before = await fixture.executionCount(all.id);
 		const payload = verifiedPayload('doc_concurrent00000000001');
 		const answers = await Promise.all(Array.from({ length: 5 }, () => deliver(all.path, payload)));
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
-		await exactlyExecutions(all.id, before + 1);
+		await fixture.exactlyExecutions(all.id, before + 1);
 		observed.push('5 concurrent copies of one signed delivery: 5 × 200 → 1 execution');
 	});
 
 	it('works with "Listen for test event": registers the test URL and runs once when a review finishes', async () => {
 		const definition = triggerDefinition('review results (test event)', ['document.verified']);
-		const workflow = await stack.client.createWorkflow(definition);
-		const testUrl = `${stack.n8n.baseUrl}/webhook-test/${definition.webhookId}/webhook`;
-		const started = await stack.client.call<{ waitingForWebhook?: boolean }>('POST', `/rest/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: 'Review finished' } });
+		const workflow = await fixture.stack.client.createWorkflow(definition);
+		const testUrl = `${fixture.stack.n8n.baseUrl}/webhook-test/${definition.webhookId}/webhook`;
+		const started = await fixture.stack.client.call<{ waitingForWebhook?: boolean }>('POST', `/rest/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: 'Review finished' } });
 		expect(started.waitingForWebhook).toBe(true);
-		const [registration] = await eventually('the test URL registration', () => registrationsFor(testUrl), (found) => found.length > 0, 20_000);
+		const [registration] = await eventually('the test URL registration', () => fixture.registrationsFor(testUrl), (found) => found.length > 0, 20_000);
 		expect(registration.events).toEqual(['document.verified']);
 
-		const document = await documentInReview();
-		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
-		const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
+		const document = await fixture.documentInReview();
+		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {});
+		const [execution] = await fixture.stack.client.waitForExecutions(workflow.id, 1);
 		expect(execution.status).toBe('success');
 		expect(nodeJson(execution, 'Review finished')[0]).toMatchObject({ event: 'document.verified', document_id: document.document_id });
 	});
 
 	it('with no signing secret in the credential, registers a generated secret that verifies deliveries (N5)', async () => {
-		const bare = await stack.client.createDocumentExtractionCredential('Document Extraction (no signing secret)', { baseUrl: sandbox.url, apiKey, tier: 'enterprise' });
+		const bare = await fixture.stack.client.createDocumentExtractionCredential('Document Extraction (no signing secret)', { baseUrl: fixture.sandbox.url, apiKey: fixture.apiKey, tier: 'enterprise' });
 		const generated = await createTrigger('review results (generated secret)', ['document.verified'], bare);
 		await activate(generated);
-		const [registration] = await eventually('the generated-secret registration', () => registrationsFor(generated.url), (found) => found.length === 1);
+		const [registration] = await eventually('the generated-secret registration', () => fixture.registrationsFor(generated.url), (found) => found.length === 1);
 		expect(registration.secret).toMatch(/^[0-9a-f]{64}$/);
 		registerSecret(registration.secret); // from now on also looked for in n8n's output
-		const document = await documentInReview();
-		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
-		await exactlyExecutions(generated.id, 1);
+		const document = await fixture.documentInReview();
+		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {});
+		await fixture.exactlyExecutions(generated.id, 1);
 		// The account secret does not sign for this registration; the generated one does.
 		const payload = verifiedPayload('doc_generated0000000000001');
 		expect((await deliver(generated.path, payload)).status).toBe(401);
-		expect((await deliver(generated.path, payload, { 'x-service-signature': sign(payload, registration.secret) })).status).toBe(200);
-		await exactlyExecutions(generated.id, 2);
+		expect((await deliver(generated.path, payload, { 'x-service-signature': fixture.sign(payload, registration.secret) })).status).toBe(200);
+		await fixture.exactlyExecutions(generated.id, 2);
 		observed.push('generated secret (credential without one): the sandbox-signed approval → 1 execution; the account secret → 401; the generated secret → 1 more execution');
 	});
 
@@ -357,22 +287,22 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		const canary = await createTrigger('canary', ['document.verified']);
 		registerSecret(canary.webhookId);
 		await activate(canary);
-		await eventually('the canary in n8n\'s output', async () => stack.n8n.secretsSeenInOutput(), (seen) => seen.includes(canary.webhookId), 30_000);
+		await eventually('the canary in n8n\'s output', async () => fixture.stack.n8n.secretsSeenInOutput(), (seen) => seen.includes(canary.webhookId), 30_000);
 
-		const generatedSecrets = (await sandboxState(sandbox.url)).webhooks.map((webhook) => webhook.secret).filter((secret) => secret !== signingSecret);
-		const secrets = [apiKey, signingSecret, ...generatedSecrets];
+		const generatedSecrets = (await fixture.sandboxState()).webhooks.map((webhook) => webhook.secret).filter((secret) => secret !== fixture.signingSecret);
+		const secrets = [fixture.apiKey, fixture.signingSecret, ...generatedSecrets];
 		let checked = 0;
-		for (const workflow of await stack.client.listWorkflows()) {
-			for (const summary of await stack.client.listExecutions(workflow.id)) {
-				const text = JSON.stringify((await stack.client.getExecution(summary.id)).raw);
+		for (const workflow of await fixture.stack.client.listWorkflows()) {
+			for (const summary of await fixture.stack.client.listExecutions(workflow.id)) {
+				const text = JSON.stringify((await fixture.stack.client.getExecution(summary.id)).raw);
 				for (const secret of secrets) expect(text.includes(secret), `a secret in execution ${summary.id} of "${workflow.name}"`).toBe(false);
 				checked++;
 			}
 		}
 		expect(checked).toBeGreaterThanOrEqual(10);
-		const seen = stack.n8n.secretsSeenInOutput();
+		const seen = fixture.stack.n8n.secretsSeenInOutput();
 		for (const secret of secrets) expect(seen.includes(secret), 'a secret in n8n\'s output').toBe(false);
-		const log = readFileSync(stack.n8n.logFile, 'utf8');
+		const log = readFileSync(fixture.stack.n8n.logFile, 'utf8');
 		for (const secret of secrets) expect(log.includes(secret), 'a secret in n8n\'s log file').toBe(false);
 		observed.push(`secrets: ${secrets.length} secret values absent from ${checked} executions and from n8n's output (canary seen: yes)`);
 	});
