@@ -9,7 +9,7 @@ import { answerWithoutRun, readSignedDelivery } from '../delivery/signedDelivery
 import { eventOutput } from '../delivery/eventMapping.ts';
 import { knownSecret, rememberKnownSecret } from '../delivery/knownSecrets.ts';
 import { withRefusal } from '../delivery/refusals.ts';
-import { deliveryKey, isNewDelivery } from '../delivery/seenDeliveries.ts';
+import { deliveryKey, isNewDelivery } from '../delivery/ignoreDuplicates.ts';
 import { secretFingerprint } from '../delivery/signature.ts';
 import { credentialSigningSecret } from '../delivery/signingSecret.ts';
 import type { OutputMode } from '../invoice/invoiceMapping.ts';

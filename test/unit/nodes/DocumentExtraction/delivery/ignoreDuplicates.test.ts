@@ -5,7 +5,7 @@ import {
 	forgetAcceptedDeliveries,
 	isNewDelivery,
 	MAX_REMEMBERED_DELIVERIES,
-} from '../../../../../nodes/DocumentExtraction/delivery/seenDeliveries.ts';
+} from '../../../../../nodes/DocumentExtraction/delivery/ignoreDuplicates.ts';
 
 afterEach(() => forgetAcceptedDeliveries());
 
