@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // The trigger while a person edits it, in queue mode (main runs the activation hooks, the webhook
 // processes behind HAProxy run the deliveries, each loading the static data per request): toggles, a
 // rename and publishing register nothing again; a changed signing secret is registered once by a
@@ -8,7 +8,7 @@
 // its own copy of a real review. Counts printed at the end.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REMEMBER_SECRET_MS } from '../../nodes/shared/recentSigningSecrets.ts';
+import { REMEMBER_SECRET_MS } from '../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 import { documentInReview, eventually, nodeJson, sandboxControl, sandboxDeliveries, sandboxState, type QueueStack, type SandboxHandle } from '../../local-n8n/index.ts';
 import { allExecutions, deliverCopy, runsPerDocument, sleep, TRIGGER_NODE, verifiedPayload } from './support/queueDeliveries.ts';
 import { activeTrigger, startQueueFixture, stopQueueFixture, waitForPublicWebhook, type QueueFixture } from './support/queueFixture.ts';
