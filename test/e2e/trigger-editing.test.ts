@@ -216,7 +216,7 @@ describe('the trigger while a person edits, tests, toggles and changes the secre
 		const newSecret = `whsec_rotated_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 		const { credential } = fixture;
 		await fixture.stack.client.updateCredential(credential.id, { name: credential.name, type: credential.type, data: { baseUrl: fixture.sandbox.url, apiKey: fixture.apiKey, signingSecret: newSecret, tier: 'enterprise' } });
-		// Past the few seconds the process trusts the secret it last read (recentSigningSecrets).
+		// Past the few seconds the process trusts the secret it last read (delivery/signingSecret.ts).
 		await sleep(REMEMBER_SECRET_MS + 1_000);
 		const noDuplicatesRuns = (await fixture.executions(noDuplicates.id)).length;
 
