@@ -1,53 +1,34 @@
- 
 // Continue On Fail (regular output) on Extract, in a real n8n (HTTPS, the package installed as n8n
 // documents manual installation) against the sandbox: a failed item is an error item on the output that
 // needs a person (Needs Review; Rejected with Wait for Review), paired with its input, and never on
 // Verified. Each workflow also runs once without a fault, so the Verified branch is shown to work.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	extractParameters,
-	createExtractRouteWorkflow,
-	actionNode,
-	nodeItems,
-	nodeJson,
-	sandboxControl,
-	sandboxCredential,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
-	type Credential,
-	type DecodedExecution,
-	type SandboxHandle,
-	type Stack,
-} from '../../local-n8n/index.ts';
+import { describe, expect, it } from 'vitest';
+import { extractParameters, createExtractRouteWorkflow, actionNode, nodeItems, nodeJson, sandboxControl, type DecodedExecution } from '../../local-n8n/index.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
-let credential: Credential;
-const secrets: string[] = [];
+const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
 
 /** Webhook → Read a confident invoice → Extract (Continue On Fail) → one Code node per output. */
 async function createWorkflow(name: string, waitForReview: boolean) {
-	return await createExtractRouteWorkflow(stack.client, {
+	return await createExtractRouteWorkflow(fixture.stack.client, {
 		name,
-		fileDir: stack.n8n.fileAccessDirs[0],
+		fileDir: fixture.stack.n8n.fileAccessDirs[0],
 		fileName: 'invoice-acme.json',
-		extract: actionNode('Extract', credential, extractParameters({ waitForReview }), { onError: 'continueRegularOutput' }),
+		extract: actionNode('Extract', fixture.credential, extractParameters({ waitForReview }), { onError: 'continueRegularOutput' }),
 		outputs: waitForReview ? ['On Verified', 'On Rejected', 'On Timed Out'] : ['On Verified', 'On Needs Review'],
 	});
 }
 
 /** Calls the workflow and returns its finished execution (checked for secrets). */
 async function run(workflow: { id: string; path: string }, caller: string): Promise<DecodedExecution> {
-	const known = (await stack.client.listExecutions(workflow.id)).length;
-	const response = await stack.client.callWebhook(workflow.path, { json: { caller } });
+	const known = (await fixture.stack.client.listExecutions(workflow.id)).length;
+	const response = await fixture.stack.client.callWebhook(workflow.path, { json: { caller } });
 	expect(response.status, response.text).toBe(200);
-	const executions = await stack.client.waitForExecutions(workflow.id, known + 1);
+	const executions = await fixture.stack.client.waitForExecutions(workflow.id, known + 1);
 	const newest = executions.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b));
-	const execution = await stack.client.waitForExecution(newest.id);
-	const raw = JSON.stringify(execution.raw);
-	for (const secret of secrets) expect(raw.includes(secret), 'a secret in the execution').toBe(false);
+	const execution = await fixture.stack.client.waitForExecution(newest.id);
+	fixture.expectNoSecretIn(execution);
 	return execution;
 }
 
@@ -56,23 +37,9 @@ function outputsOf(execution: DecodedExecution, names: string[]): Record<string,
 	return Object.fromEntries(names.map((name) => [name, nodeJson(execution, name)]).filter(([, items]) => (items as unknown[]).length > 0));
 }
 
-const failExtractOnce = async () => await sandboxControl(sandbox.url, 'faults', { mode: '500', count: 1, paths: ['/v1/extract'] });
+const failExtractOnce = async () => await sandboxControl(fixture.sandbox.url, 'faults', { mode: '500', count: 1, paths: ['/v1/extract'] });
 
 describe('Continue On Fail on Extract in a real n8n', () => {
-	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
-		const account = await sandboxCredential(stack.client, sandbox, 'enterprise');
-		credential = account.credential;
-		secrets.push(account.apiKey, account.signingSecret);
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
-	});
-
 	it('without waiting: the failed item arrives on Needs Review, paired with its input; nothing on Verified', async () => {
 		const names = ['On Verified', 'On Needs Review'];
 		const workflow = await createWorkflow('e2e continue on fail', false);

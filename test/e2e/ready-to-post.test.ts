@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // Hold Invoices Not Ready to Post (docs/spec-decisions.md#n18) in a real n8n (HTTPS, the package
 // installed through n8n's community-packages API) against the sandbox, which parses JSON invoices as
 // documents (D19): partial invoices land on the not-ready route with their reasons, a complete one on
@@ -7,31 +7,11 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	actionNode,
-	extractParameters,
-	nodeItems,
-	nodeJson,
-	readFileNode,
-	sandboxControl,
-	sandboxCredential,
-	sandboxState,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
-	webhookWorkflow,
-	type Credential,
-	type DecodedExecution,
-	type NodeSpec,
-	type SandboxHandle,
-	type Stack,
-} from '../../local-n8n/index.ts';
+import { describe, expect, it } from 'vitest';
+import { actionNode, extractParameters, nodeItems, nodeJson, readFileNode, sandboxControl, webhookWorkflow, type DecodedExecution, type NodeSpec } from '../../local-n8n/index.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
-let credential: Credential;
-const secrets: string[] = [];
+const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
 
 const LINES = [
 	{ description: 'Consulting hours', quantity: 10, unit_price: 125, amount: 1250 },
@@ -56,7 +36,7 @@ const INVOICES: Record<string, { content: Record<string, unknown>; held: RegExp 
 
 /** Writes the invoices into a folder n8n may read, and returns a glob over them. */
 function writeInvoices(folder: string, invoices: Record<string, Record<string, unknown>>): string {
-	const dir = join(stack.n8n.fileAccessDirs[0], folder);
+	const dir = join(fixture.stack.n8n.fileAccessDirs[0], folder);
 	mkdirSync(dir, { recursive: true });
 	for (const [name, content] of Object.entries(invoices)) writeFileSync(join(dir, name), JSON.stringify({ confidence: 0.99, ...content }));
 	return join(dir, '*.json');
@@ -72,18 +52,18 @@ async function createRoutedWorkflow(name: string, glob: string, chain: NodeSpec[
 	names.slice(0, -1).forEach((from, index) => (connections[from] = { main: [link(names[index + 1])] }));
 	connections[names[names.length - 1]] = { main: outputs.map(link) };
 	const definition = webhookWorkflow({ name, responseMode: 'onReceived', nodes: [readFileNode('Read invoices', glob), ...chain, ...outputs.map(noOp)], connections });
-	const workflow = await stack.client.createWorkflow(definition);
-	await stack.client.activateWorkflow(workflow.id);
-	await stack.client.waitForWebhook(definition.webhookPath);
+	const workflow = await fixture.stack.client.createWorkflow(definition);
+	await fixture.stack.client.activateWorkflow(workflow.id);
+	await fixture.stack.client.waitForWebhook(definition.webhookPath);
 	return { id: workflow.id, path: definition.webhookPath };
 }
 
 async function runOnce(workflow: { id: string; path: string }): Promise<DecodedExecution> {
-	const response = await stack.client.callWebhook(workflow.path, { json: {} });
+	const response = await fixture.stack.client.callWebhook(workflow.path, { json: {} });
 	expect(response.status, response.text).toBe(200);
-	const [listed] = await stack.client.waitForExecutions(workflow.id, 1);
-	const execution = await stack.client.waitForExecution(listed.id);
-	for (const secret of secrets) expect(JSON.stringify(execution.raw).includes(secret), 'a secret in the execution').toBe(false);
+	const [listed] = await fixture.stack.client.waitForExecutions(workflow.id, 1);
+	const execution = await fixture.stack.client.waitForExecution(listed.id);
+	fixture.expectNoSecretIn(execution);
 	expect(execution.status).toBe('success');
 	return execution;
 }
@@ -99,20 +79,6 @@ function expectHeldWithReasons(items: Array<Record<string, unknown>>, byNumber: 
 }
 
 describe('Hold Invoices Not Ready to Post in a real n8n', () => {
-	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
-		const account = await sandboxCredential(stack.client, sandbox, 'enterprise');
-		credential = account.credential;
-		secrets.push(account.apiKey, account.signingSecret);
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
-	});
-
 	const heldReasons = Object.fromEntries(
 		Object.values(INVOICES)
 			.filter((invoice) => invoice.held)
@@ -121,7 +87,7 @@ describe('Hold Invoices Not Ready to Post in a real n8n', () => {
 
 	it('Extract (new node, 1.1): the complete invoice on Verified with its currency; every partial one on Needs Review with its reason', async () => {
 		const glob = writeInvoices('extract', Object.fromEntries(Object.entries(INVOICES).map(([name, invoice]) => [name, invoice.content])));
-		const workflow = await createRoutedWorkflow('e2e ready to post: extract', glob, [{ ...actionNode('Extract', credential, extractParameters()), typeVersion: 1.1 }], ['Post', 'Held']);
+		const workflow = await createRoutedWorkflow('e2e ready to post: extract', glob, [{ ...actionNode('Extract', fixture.credential, extractParameters()), typeVersion: 1.1 }], ['Post', 'Held']);
 		const execution = await runOnce(workflow);
 
 		const posted = nodeJson(execution, 'Post');
@@ -138,7 +104,7 @@ describe('Hold Invoices Not Ready to Post in a real n8n', () => {
 
 	it('Extract version 1 as saved before: unchanged, every verified invoice on Verified, each saying whether it is ready', async () => {
 		const glob = writeInvoices('extract-v1', { 'complete.json': INVOICES['complete.json'].content, 'no-lines.json': INVOICES['no-lines.json'].content });
-		const workflow = await createRoutedWorkflow('e2e ready to post: extract v1', glob, [actionNode('Extract', credential, extractParameters())], ['Post', 'Held']);
+		const workflow = await createRoutedWorkflow('e2e ready to post: extract v1', glob, [actionNode('Extract', fixture.credential, extractParameters())], ['Post', 'Held']);
 		const execution = await runOnce(workflow);
 		expect(nodeJson(execution, 'Held')).toEqual([]);
 		expect(nodeJson(execution, 'Post').map((item) => [item.invoice_no, item.ready_to_post]).sort()).toEqual([
@@ -153,8 +119,8 @@ describe('Hold Invoices Not Ready to Post in a real n8n', () => {
 			...Object.fromEntries(Object.entries(INVOICES).map(([name, invoice]) => [name, invoice.content])),
 			'complete-again.json': copy,
 		});
-		const check = { name: 'Check', type: actionNode('x', credential, {}).type, typeVersion: 1.1, parameters: { resource: 'document', operation: 'checkInvoiceDuplicate' } };
-		const workflow = await createRoutedWorkflow('e2e ready to post: check', glob, [actionNode('Extract', credential, extractParameters()), check], ['Post', 'Duplicate', 'Held']);
+		const check = { name: 'Check', type: actionNode('x', fixture.credential, {}).type, typeVersion: 1.1, parameters: { resource: 'document', operation: 'checkInvoiceDuplicate' } };
+		const workflow = await createRoutedWorkflow('e2e ready to post: check', glob, [actionNode('Extract', fixture.credential, extractParameters()), check], ['Post', 'Duplicate', 'Held']);
 		const execution = await runOnce(workflow);
 
 		// The same invoice in two files: one is new, the other a possible duplicate, both ready.
@@ -169,25 +135,25 @@ describe('Hold Invoices Not Ready to Post in a real n8n', () => {
 
 	it('Wait for Review (1.1): an approval whose corrected total is text ("1.785,00") resumes on Not Ready to Post, never on Verified', async () => {
 		const glob = writeInvoices('wait', { 'to-review.json': { ...INVOICES['complete.json'].content, confidence: 0.5 } });
-		const extract = { ...actionNode('Extract', credential, extractParameters({ waitForReview: true, reviewTimeout: 10 })), typeVersion: 1.1 };
+		const extract = { ...actionNode('Extract', fixture.credential, extractParameters({ waitForReview: true, reviewTimeout: 10 })), typeVersion: 1.1 };
 		const workflow = await createRoutedWorkflow('e2e ready to post: wait', glob, [extract], ['Post', 'Rejected', 'Timed Out', 'Held']);
-		const response = await stack.client.callWebhook(workflow.path, { json: {} });
+		const response = await fixture.stack.client.callWebhook(workflow.path, { json: {} });
 		expect(response.status, response.text).toBe(200);
 
 		let document: { id: string; reviewId?: string | null; state: string } | undefined;
 		for (let attempt = 0; attempt < 200 && !document; attempt++) {
-			document = (await sandboxState(sandbox.url)).documents.find((entry: { webhookUrl?: string }) => entry.webhookUrl?.includes('/webhook-waiting/'));
-			if (!document) await new Promise((resolve) => setTimeout(resolve, 300));
+			document = (await fixture.sandboxState()).documents.find((entry: { webhookUrl?: string }) => entry.webhookUrl?.includes('/webhook-waiting/'));
+			if (!document) await sleep(300);
 		}
 		expect(document?.state).toBe('needs_review');
 		let waiting: { id: string; status?: string } | undefined;
 		for (let attempt = 0; attempt < 200 && !waiting; attempt++) {
-			waiting = (await stack.client.listExecutions(workflow.id)).find((execution) => execution.status === 'waiting');
-			if (!waiting) await new Promise((resolve) => setTimeout(resolve, 300));
+			waiting = (await fixture.stack.client.listExecutions(workflow.id)).find((execution) => execution.status === 'waiting');
+			if (!waiting) await sleep(300);
 		}
 		expect(waiting, 'the execution waits for the review').toBeDefined();
-		await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, { corrections: { amounts: { total: '1.785,00' } } });
-		const execution = await stack.client.waitForExecution(waiting!.id, { timeoutMs: 60_000 });
+		await sandboxControl(fixture.sandbox.url, `reviews/${document!.reviewId}/approve`, { corrections: { amounts: { total: '1.785,00' } } });
+		const execution = await fixture.stack.client.waitForExecution(waiting!.id, { timeoutMs: 60_000 });
 		expect(execution.status).toBe('success');
 		// On failure: what each output of Extract held in its last run.
 		const extractRuns = execution.data.resultData?.runData?.Extract ?? [];

@@ -1,39 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Extract with Wait for Review and with Skip Files Already Submitted, in a real n8n (HTTPS, the
 // package installed as n8n documents manual installation) against the sandbox, which delivers the
 // signed review result to the waiting execution's resume URL. Every workflow: Webhook (answers at
 // once) → Read/Write Files from Disk → Extract → one Code node per output, each echoing its items
 // and the caller from the Webhook item they descend from (so pairedItem lineage is checked too).
 
-import { createHmac } from 'node:crypto';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	createExtractRouteWorkflow,
-	actionNode,
-	extractParameters,
-	log,
-	nodeJson,
-	sandboxControl,
-	sandboxState,
-	sandboxCredential,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
-	type Credential,
-	type DecodedExecution,
-	type NodeSpec,
-	type SandboxHandle,
-	type Stack,
-} from '../../local-n8n/index.ts';
+import { describe, expect, it } from 'vitest';
+import { createExtractRouteWorkflow, actionNode, extractParameters, log, nodeJson, sandboxControl, type DecodedExecution, type NodeSpec } from '../../local-n8n/index.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
-let credential: Credential;
-let signingSecret = '';
-const secrets: string[] = [];
-
-const state = async () => await sandboxState(sandbox.url);
+const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
 
 const OUTPUT_NODES = ['On Verified', 'On Rejected', 'On Timed Out', 'On Already Submitted'];
 
@@ -41,40 +17,39 @@ const OUTPUT_NODES = ['On Verified', 'On Rejected', 'On Timed Out', 'On Already 
 async function createWorkflow(name: string, fileName: string, parameters: Record<string, unknown>) {
 	const outputs = parameters.waitForReview === true ? ['On Verified', 'On Rejected', 'On Timed Out'] : ['On Verified', 'On Needs Review'];
 	if ((parameters.options as { skipDuplicates?: boolean } | undefined)?.skipDuplicates) outputs.push('On Already Submitted');
-	return await createExtractRouteWorkflow(stack.client, {
+	return await createExtractRouteWorkflow(fixture.stack.client, {
 		name,
-		fileDir: stack.n8n.fileAccessDirs[0],
+		fileDir: fixture.stack.n8n.fileAccessDirs[0],
 		fileName,
-		extract: actionNode('Extract', credential, extractParameters(parameters)),
+		extract: actionNode('Extract', fixture.credential, extractParameters(parameters)),
 		outputs,
 	});
 }
 
 /** Starts the workflow and waits until its newest execution is waiting; returns it and its document. */
 async function startAndWait(workflow: { id: string; path: string }, caller: string) {
-	const known = new Set((await stack.client.listExecutions(workflow.id)).map((execution) => execution.id));
-	const response = await stack.client.callWebhook(workflow.path, { json: { caller } });
+	const known = new Set((await fixture.stack.client.listExecutions(workflow.id)).map((execution) => execution.id));
+	const response = await fixture.stack.client.callWebhook(workflow.path, { json: { caller } });
 	expect(response.status, response.text).toBe(200);
 	const deadline = Date.now() + 60_000;
 	for (;;) {
-		const fresh = (await stack.client.listExecutions(workflow.id)).find((execution) => !known.has(execution.id));
+		const fresh = (await fixture.stack.client.listExecutions(workflow.id)).find((execution) => !known.has(execution.id));
 		if (fresh?.status === 'waiting') {
-			const document = (await state()).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${fresh.id}`));
+			const document = (await fixture.sandboxState()).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${fresh.id}`));
 			expect(document, 'the document was uploaded with this execution\'s resume URL').toBeDefined();
 			return { executionId: fresh.id, document: document! };
 		}
 		if (fresh && fresh.status !== 'running' && fresh.status !== 'new') {
-			throw new Error(`execution ${fresh.id} is ${fresh.status}, not waiting: ${JSON.stringify((await stack.client.getExecution(fresh.id)).data.resultData?.error ?? {})}`);
+			throw new Error(`execution ${fresh.id} is ${fresh.status}, not waiting: ${JSON.stringify((await fixture.stack.client.getExecution(fresh.id)).data.resultData?.error ?? {})}`);
 		}
 		if (Date.now() > deadline) throw new Error('no waiting execution after 60 s');
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await sleep(300);
 	}
 }
 
 async function finished(executionId: string, timeoutMs = 60_000): Promise<DecodedExecution> {
-	const execution = await stack.client.waitForExecution(executionId, { timeoutMs });
-	const raw = JSON.stringify(execution.raw);
-	for (const secret of secrets) expect(raw.includes(secret), 'a secret in the execution').toBe(false);
+	const execution = await fixture.stack.client.waitForExecution(executionId, { timeoutMs });
+	fixture.expectNoSecretIn(execution);
 	return execution;
 }
 
@@ -84,34 +59,17 @@ function outputsOf(execution: DecodedExecution): Record<string, Array<Record<str
 }
 
 async function postTo(url: string, body: string, headers: Record<string, string>) {
-	const response = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, dispatcher: stack.client.dispatcher });
+	const response = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, dispatcher: fixture.stack.client.dispatcher });
 	return { status: response.statusCode, text: await response.body.text() };
 }
 
-const sign = (body: string, secret = signingSecret) => createHmac('sha256', secret).update(body).digest('hex');
-
 describe('Extract with Wait for Review and the duplicate guard in a real n8n', () => {
-	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		// Reviews finish only when a test says so.
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
-		const account = await sandboxCredential(stack.client, sandbox, 'enterprise');
-		({ credential, signingSecret } = account);
-		secrets.push(account.apiKey, account.signingSecret);
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
-	});
-
 	it('approve: the waiting execution resumes on Verified with the reviewed data (and its Webhook lineage)', async () => {
 		const workflow = await createWorkflow('e2e wait: approve', 'invoice-blurry.json', { waitForReview: true });
 		const { executionId, document } = await startAndWait(workflow, 'approve-test');
 		expect(document.state).toBe('needs_review');
 
-		await sandboxControl(sandbox.url, `reviews/${document.reviewId}/approve`, {});
+		await sandboxControl(fixture.sandbox.url, `reviews/${document.reviewId}/approve`, {});
 		const execution = await finished(executionId);
 		expect(execution.status).toBe('success');
 		const outputs = outputsOf(execution);
@@ -134,7 +92,7 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 		const workflow = await createWorkflow('e2e wait: reject', 'invoice-blurry.json', { waitForReview: true });
 		const { executionId, document } = await startAndWait(workflow, 'reject-test');
 
-		await sandboxControl(sandbox.url, `reviews/${document.reviewId}/reject`, { reason: 'Total is illegible' });
+		await sandboxControl(fixture.sandbox.url, `reviews/${document.reviewId}/reject`, { reason: 'Total is illegible' });
 		const execution = await finished(executionId);
 		const outputs = outputsOf(execution);
 		expect(Object.keys(outputs)).toEqual(['On Rejected']);
@@ -160,10 +118,10 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 		const body = JSON.stringify(payload);
 		const forgeries: Array<[string, string, Record<string, string>]> = [
 			['no signature', body, {}],
-			['wrong secret', body, { 'x-service-signature': sign(body, 'whsec_not_the_secret') }],
-			['changed body', body.replace('Forged Ltd', 'Forged Ltd.'), { 'x-service-signature': sign(body) }],
-			['uppercase hex', body, { 'x-service-signature': sign(body).toUpperCase() }],
-			['sha256= prefix', body, { 'x-service-signature': `sha256=${sign(body)}` }],
+			['wrong secret', body, { 'x-service-signature': fixture.sign(body, 'whsec_not_the_secret') }],
+			['changed body', body.replace('Forged Ltd', 'Forged Ltd.'), { 'x-service-signature': fixture.sign(body) }],
+			['uppercase hex', body, { 'x-service-signature': fixture.sign(body).toUpperCase() }],
+			['sha256= prefix', body, { 'x-service-signature': `sha256=${fixture.sign(body)}` }],
 		];
 		for (const [name, forgedBody, headers] of forgeries) {
 			const answer = await postTo(resumeUrl, forgedBody, headers);
@@ -172,16 +130,16 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 		// Without n8n's resume token the call does not even reach the node.
 		const withoutToken = new URL(resumeUrl);
 		withoutToken.search = '';
-		expect((await postTo(withoutToken.toString(), body, { 'x-service-signature': sign(body) })).status).toBe(401);
+		expect((await postTo(withoutToken.toString(), body, { 'x-service-signature': fixture.sign(body) })).status).toBe(401);
 		// Correctly signed, but for another document: acknowledged and not taken.
 		const otherBody = JSON.stringify({ ...payload, document_id: 'doc_someotherdocument' });
-		expect((await postTo(resumeUrl, otherBody, { 'x-service-signature': sign(otherBody) })).status).toBe(200);
+		expect((await postTo(resumeUrl, otherBody, { 'x-service-signature': fixture.sign(otherBody) })).status).toBe(200);
 
-		const stillWaiting = await stack.client.getExecution(executionId);
+		const stillWaiting = await fixture.stack.client.getExecution(executionId);
 		expect(stillWaiting.status).toBe('waiting');
 		log('wait-for-review', `wait for review: ${forgeries.length + 1} forged callbacks → 401, 1 signed result for another document → ignored; execution still waiting`);
 
-		await sandboxControl(sandbox.url, `reviews/${document.reviewId}/approve`, {});
+		await sandboxControl(fixture.sandbox.url, `reviews/${document.reviewId}/approve`, {});
 		const execution = await finished(executionId);
 		const outputs = outputsOf(execution);
 		expect(Object.keys(outputs)).toEqual(['On Verified']);
@@ -191,8 +149,8 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 
 	it('an auto-verified document passes straight through on Verified without waiting', async () => {
 		const workflow = await createWorkflow('e2e wait: auto-verified', 'invoice-acme.json', { waitForReview: true });
-		await stack.client.callWebhook(workflow.path, { json: { caller: 'auto-test' } });
-		const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
+		await fixture.stack.client.callWebhook(workflow.path, { json: { caller: 'auto-test' } });
+		const [execution] = await fixture.stack.client.waitForExecutions(workflow.id, 1);
 		expect(execution.status).toBe('success');
 		expect(execution.waitTill ?? null).toBeNull();
 		const outputs = outputsOf(execution);
@@ -212,13 +170,13 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 			expect.objectContaining({ document_id: document.id, status: 'needs_review', timed_out: true, waited_minutes: 0.1, vendor: null, caller: 'timeout-test' }),
 		]);
 		// The review is still open at the service: nothing was decided for it.
-		expect((await state()).documents.find((entry) => entry.id === document.id)?.state).toBe('needs_review');
+		expect((await fixture.sandboxState()).documents.find((entry) => entry.id === document.id)?.state).toBe('needs_review');
 	});
 
 	it('Skip Files Already Submitted: the same file again is not extracted a second time (the earlier document_id comes out) until the store is reset', async () => {
 		const { id, path } = await createWorkflow('e2e duplicate guard', 'invoice-acme.json', { options: { skipDuplicates: true } });
 		// The documented reset: a Remove Duplicates node in the same workflow clears the workflow-scoped store.
-		const workflow = await stack.client.getWorkflow(id);
+		const workflow = await fixture.stack.client.getWorkflow(id);
 		const resetPath = `${path}-reset`;
 		const nodes = [
 			...(workflow.nodes as NodeSpec[]),
@@ -226,32 +184,32 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 			{ name: 'Forget submitted files', type: 'n8n-nodes-base.removeDuplicates', typeVersion: 2, position: [250, 400], parameters: { operation: 'clearDeduplicationHistory', mode: 'cleanDatabase', options: { scope: 'workflow' } } },
 		];
 		const connections = { ...(workflow.connections as Record<string, unknown>), 'Reset webhook': { main: [[{ node: 'Forget submitted files', type: 'main', index: 0 }]] } };
-		await stack.client.deactivateWorkflow(id);
-		await stack.client.updateWorkflow(id, { nodes, connections } as never);
-		await stack.client.activateWorkflow(id);
-		await stack.client.waitForWebhook(path);
-		await stack.client.waitForWebhook(resetPath);
-		const extracts = async () => (await state()).counts.extractRequests;
+		await fixture.stack.client.deactivateWorkflow(id);
+		await fixture.stack.client.updateWorkflow(id, { nodes, connections } as never);
+		await fixture.stack.client.activateWorkflow(id);
+		await fixture.stack.client.waitForWebhook(path);
+		await fixture.stack.client.waitForWebhook(resetPath);
+		const extracts = async () => (await fixture.sandboxState()).counts.extractRequests;
 		const before = await extracts();
 
-		await stack.client.callWebhook(path, { json: { caller: 'first' } });
-		const [first] = await stack.client.waitForExecutions(id, 1);
+		await fixture.stack.client.callWebhook(path, { json: { caller: 'first' } });
+		const [first] = await fixture.stack.client.waitForExecutions(id, 1);
 		const firstItem = outputsOf(first)['On Verified']?.[0];
 		expect(firstItem).toMatchObject({ status: 'verified', caller: 'first' });
 
-		await stack.client.callWebhook(path, { json: { caller: 'second' } });
-		const second = (await stack.client.waitForExecutions(id, 2))[1];
+		await fixture.stack.client.callWebhook(path, { json: { caller: 'second' } });
+		const second = (await fixture.stack.client.waitForExecutions(id, 2))[1];
 		expect(Object.keys(outputsOf(second))).toEqual(['On Already Submitted']);
 		expect(outputsOf(second)['On Already Submitted']).toEqual([
 			expect.objectContaining({ document_id: firstItem.document_id, duplicate: true, status: 'already_submitted', caller: 'second' }),
 		]);
 		expect((await extracts()) - before).toBe(1);
 
-		const reset = await stack.client.callWebhook(resetPath, { json: {} });
+		const reset = await fixture.stack.client.callWebhook(resetPath, { json: {} });
 		expect(reset.status, reset.text).toBe(200);
-		await stack.client.waitForExecutions(id, 3);
-		await stack.client.callWebhook(path, { json: { caller: 'after reset' } });
-		const afterReset = (await stack.client.waitForExecutions(id, 4))[3];
+		await fixture.stack.client.waitForExecutions(id, 3);
+		await fixture.stack.client.callWebhook(path, { json: { caller: 'after reset' } });
+		const afterReset = (await fixture.stack.client.waitForExecutions(id, 4))[3];
 		expect(Object.keys(outputsOf(afterReset))).toEqual(['On Verified']);
 		expect((await extracts()) - before).toBe(2);
 		log('wait-for-review', `duplicate guard: 2 submissions of one file → 1 extraction; after the documented reset → extracted again (${(await extracts()) - before} in all)`);
