@@ -6,39 +6,17 @@
 
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	PACKAGE_NAME,
-	REPO_ROOT,
-	actionNode,
-	executionError,
-	extractParameters,
-	nodeJson,
-	readFileNode,
-	sandboxState,
-	sandboxCredential,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
-	webhookWorkflow,
-	type Credential,
-	type NodeSpec,
-	type SandboxHandle,
-	type Stack,
-} from '../../local-n8n/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_NAME, REPO_ROOT, actionNode, executionError, extractParameters, nodeJson, readFileNode, sandboxCredential, webhookWorkflow, type Credential, type NodeSpec } from '../../local-n8n/index.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
-let enterprise: Credential;
+const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
+/** The pilot account's credential besides the fixture's enterprise one: its 10 MiB limit is the one the oversize test meets. */
 let pilot: Credential;
-const secrets: string[] = [];
-
-const state = async () => await sandboxState(sandbox.url);
-
 
 /** Copies an example file into n8n's allowed folder and returns its path there. */
 function allowedCopy(fileName: string): string {
-	const target = join(stack.n8n.fileAccessDirs[0], fileName);
+	const target = join(fixture.stack.n8n.fileAccessDirs[0], fileName);
 	copyFileSync(join(REPO_ROOT, 'examples', 'files', fileName), target);
 	return target;
 }
@@ -46,39 +24,28 @@ function allowedCopy(fileName: string): string {
 /** Creates and activates Webhook → nodes, calls it once, and returns the answer and the stored execution. */
 async function runWorkflow(name: string, nodes: NodeSpec[], connections?: Record<string, unknown>) {
 	const definition = webhookWorkflow({ name, nodes, connections });
-	const workflow = await stack.client.createWorkflow(definition);
-	await stack.client.activateWorkflow(workflow.id);
-	await stack.client.waitForWebhook(definition.webhookPath);
-	const response = await stack.client.callWebhook(definition.webhookPath, { json: {} });
-	const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
-	for (const secret of secrets) expect(JSON.stringify(execution.raw).includes(secret), `a secret in the execution of "${name}"`).toBe(false);
+	const workflow = await fixture.stack.client.createWorkflow(definition);
+	await fixture.stack.client.activateWorkflow(workflow.id);
+	await fixture.stack.client.waitForWebhook(definition.webhookPath);
+	const response = await fixture.stack.client.callWebhook(definition.webhookPath, { json: {} });
+	const [execution] = await fixture.stack.client.waitForExecutions(workflow.id, 1);
+	fixture.expectNoSecretIn(execution, `a secret in the execution of "${name}"`);
 	return { response, execution };
 }
 
 describe('Document Extraction action node in a real n8n', () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		// Reviews finish only when a test says so.
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
-		const big = await sandboxCredential(stack.client, sandbox, 'enterprise');
-		const small = await sandboxCredential(stack.client, sandbox, 'pilot', 'Document Extraction (pilot)');
-		secrets.push(big.apiKey, small.apiKey, big.signingSecret);
-		({ credential: enterprise } = big);
-		({ credential: pilot } = small);
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
+		const small = await sandboxCredential(fixture.stack.client, fixture.sandbox, 'pilot', 'Document Extraction (pilot)');
+		fixture.secrets.push(small.apiKey);
+		pilot = small.credential;
 	});
 
 	it('is installed as a user gets it (community package node types)', () => {
-		expect(stack.installedNodeTypes).toEqual(expect.arrayContaining([`${PACKAGE_NAME}.documentExtraction`, `${PACKAGE_NAME}.documentExtractionTrigger`]));
+		expect(fixture.stack.installedNodeTypes).toEqual(expect.arrayContaining([`${PACKAGE_NAME}.documentExtraction`, `${PACKAGE_NAME}.documentExtractionTrigger`]));
 	});
 
 	it('extracts a confident invoice (auto-verified) into the simplified fields', async () => {
-		const before = (await state()).counts.extractRequests;
+		const before = (await fixture.sandboxState()).counts.extractRequests;
 		const { response, execution } = await runWorkflow('e2e extract (verified)', [readFileNode('Read invoice', allowedCopy('invoice-acme.json')), actionNode('Extract', pilot, extractParameters())]);
 		expect(response.status, response.text).toBe(200);
 		expect(execution.status).toBe('success');
@@ -106,7 +73,7 @@ describe('Document Extraction action node in a real n8n', () => {
 		});
 		// The webhook answers with the same item, and exactly one extract request reached the service.
 		expect(response.json).toEqual([item]);
-		const after = await state();
+		const after = await fixture.sandboxState();
 		expect(after.counts.extractRequests).toBe(before + 1);
 		expect(after.documents.map((document) => document.id)).toContain(item.document_id);
 	});
@@ -114,8 +81,8 @@ describe('Document Extraction action node in a real n8n', () => {
 	it('extracts a low-confidence invoice (needs review: review_id, invoice fields null) and looks up its status', async () => {
 		const { response, execution } = await runWorkflow('e2e extract (needs review) + status', [
 			readFileNode('Read invoice', allowedCopy('invoice-blurry.json')),
-			actionNode('Extract', enterprise, extractParameters()),
-			actionNode('Get Status', enterprise, { resource: 'document', operation: 'getStatus', documentId: '={{ $json.document_id }}', options: {} }),
+			actionNode('Extract', fixture.credential, extractParameters()),
+			actionNode('Get Status', fixture.credential, { resource: 'document', operation: 'getStatus', documentId: '={{ $json.document_id }}', options: {} }),
 		], {
 			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
 			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
@@ -150,27 +117,27 @@ describe('Document Extraction action node in a real n8n', () => {
 		// Secret left empty: the credential's signing secret signs the deliveries and appears nowhere in
 		// the execution (runWorkflow checks every secret).
 		const url = 'https://hooks.example/accounting';
-		const { execution } = await runWorkflow('e2e register', [actionNode('Register', enterprise, { resource: 'webhook', operation: 'register', url, events: ['document.verified'], secret: '' })]);
+		const { execution } = await runWorkflow('e2e register', [actionNode('Register', fixture.credential, { resource: 'webhook', operation: 'register', url, events: ['document.verified'], secret: '' })]);
 		const [item] = nodeJson(execution, 'Register');
 		expect(item).toEqual({ webhook_id: expect.stringMatching(/^wh_/), url, status: 'active', events: ['document.verified'] });
 		expect(Object.keys(item)).not.toContain('secret');
-		const registered = (await state()).webhooks.filter((webhook) => webhook.url === url);
+		const registered = (await fixture.sandboxState()).webhooks.filter((webhook) => webhook.url === url);
 		expect(registered.map((webhook) => ({ id: webhook.id, events: webhook.events }))).toEqual([{ id: item.webhook_id, events: ['document.verified'] }]);
-		expect(registered[0].secret).toBe(secrets[2]); // the credential's signing secret was sent, and only there
+		expect(registered[0].secret).toBe(fixture.signingSecret); // the credential's signing secret was sent, and only there
 	});
 
 	it('refuses a file above the tier limit before uploading it, with a clear message, and nothing reaches the service', async () => {
-		const path = join(stack.n8n.fileAccessDirs[0], 'too-big.pdf');
+		const path = join(fixture.stack.n8n.fileAccessDirs[0], 'too-big.pdf');
 		const bytes = Buffer.alloc(10 * 1024 * 1024 + 1, 0x20); // 10 MiB + 1 byte, the Pilot limit + 1 (D20)
 		bytes.write('%PDF-1.4\n');
 		writeFileSync(path, bytes);
-		const before = await state();
+		const before = await fixture.sandboxState();
 		const { execution } = await runWorkflow('e2e oversize', [readFileNode('Read invoice', path), actionNode('Extract', pilot, extractParameters())]);
 		expect(execution.status).toBe('error');
 		const error = executionError(execution, 'Extract');
 		expect(error?.message).toBe('"too-big.pdf" is too large for your tier');
 		expect(error?.description).toMatch(/10\.0 MB limit of the Pilot \(free\) tier/);
-		const after = await state();
+		const after = await fixture.sandboxState();
 		expect(after.counts).toEqual(before.counts); // no extract request (not even a refused or rate-limited one)
 		expect(after.documents).toHaveLength(before.documents.length);
 	});

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // Hardening in a real n8n against the sandbox: events are not lost across an n8n restart
 // and never run twice; service faults give clear errors, one output item per input item and never a
 // second document; bad input is refused before any request; no secret reaches n8n's log or any
@@ -6,77 +6,52 @@
 
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
 	REPO_ROOT,
 	actionNode,
 	codeNode,
-	documentInReview as submitForReview,
 	eventually,
 	extractParameters,
 	log,
 	reviewTriggerNode,
-	signBody,
 	nodeItems,
 	readFileNode,
-	registerSecret,
 	sandboxControl,
-	sandboxDeliveries,
-	sandboxState,
-	sandboxCredential,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
 	triggerWorkflow,
 	webhookWorkflow,
-	type Credential,
 	type DecodedExecution,
 	type NodeSpec,
-	type SandboxHandle,
-	type Stack,
 } from '../../local-n8n/index.ts';
+import { sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
-let credential: Credential;
-let apiKey = '';
-let signingSecret = '';
+// Reviews finish only when a test says so; a failed delivery is retried after 4, 8 and 16 s, long
+// enough to span an n8n restart.
+const fixture = useN8nAndSandbox({ sandbox: { reviewDelayMs: 600_000, retryBaseMs: 4_000 } });
 const seenExecutions: DecodedExecution[] = [];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const sign = (body: string) => signBody(body, signingSecret);
-const state = async () => await sandboxState(sandbox.url);
-const deliveries = async () => await sandboxDeliveries(sandbox.url);
-
 async function executionsOf(workflowId: string): Promise<DecodedExecution[]> {
-	const list = await stack.client.listExecutions(workflowId);
+	const list = await fixture.stack.client.listExecutions(workflowId);
 	const decoded: DecodedExecution[] = [];
-	for (const entry of list.slice().reverse()) decoded.push(await stack.client.getExecution(entry.id));
+	for (const entry of list.slice().reverse()) decoded.push(await fixture.stack.client.getExecution(entry.id));
 	seenExecutions.push(...decoded);
 	return decoded;
 }
 
-/** A document in human review, submitted straight to the sandbox's service API. */
-async function documentInReview(): Promise<{ document_id: string; review_id: string }> {
-	const body = await submitForReview(sandbox.url, apiKey);
-	expect(body.status).toBe('needs_review');
-	return body;
-}
-
 /** The action node with "On Error: Continue": a failed item goes on with its error. */
 function extractNode(name: string, parameters: Record<string, unknown>): NodeSpec {
-	return actionNode(name, credential, parameters, { onError: 'continueRegularOutput' });
+	return actionNode(name, fixture.credential, parameters, { onError: 'continueRegularOutput' });
 }
 
 /** Creates and activates Webhook → nodes, calls it once, returns the execution. */
 async function runOnce(name: string, nodes: NodeSpec[]): Promise<DecodedExecution> {
 	const definition = webhookWorkflow({ name, nodes, responseMode: 'onReceived' });
-	const workflow = await stack.client.createWorkflow(definition);
-	await stack.client.activateWorkflow(workflow.id);
-	await stack.client.waitForWebhook(definition.webhookPath);
-	const answer = await stack.client.callWebhook(definition.webhookPath, { json: {} });
+	const workflow = await fixture.stack.client.createWorkflow(definition);
+	await fixture.stack.client.activateWorkflow(workflow.id);
+	await fixture.stack.client.waitForWebhook(definition.webhookPath);
+	const answer = await fixture.stack.client.callWebhook(definition.webhookPath, { json: {} });
 	expect(answer.status, answer.text).toBe(200);
-	const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
+	const [execution] = await fixture.stack.client.waitForExecutions(workflow.id, 1);
 	seenExecutions.push(execution);
 	return execution;
 }
@@ -89,61 +64,45 @@ function allOutputItems(execution: DecodedExecution, nodeName: string) {
 }
 
 describe('Hardening in a real n8n', () => {
-	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		// Reviews finish only when a test says so; a failed delivery is retried after 4, 8 and 16 s,
-		// long enough to span an n8n restart.
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 4_000 });
-		({ credential, apiKey, signingSecret } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
-		registerSecret(apiKey);
-		registerSecret(signingSecret);
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
-	});
-
 	it('an approval delivered while n8n is down is not lost (the sandbox retries), and copies after the restart start nothing', async () => {
 		const definition = triggerWorkflow({
 			name: 'hardening: review results across a restart',
-			trigger: reviewTriggerNode(credential),
+			trigger: reviewTriggerNode(fixture.credential),
 		});
-		const workflow = await stack.client.createWorkflow(definition);
+		const workflow = await fixture.stack.client.createWorkflow(definition);
 		const path = `${definition.webhookId}/webhook`;
-		const url = `${stack.n8n.baseUrl}/webhook/${path}`;
-		await stack.client.activateWorkflow(workflow.id);
-		await stack.client.waitForWebhook(path);
-		await eventually('the registration', async () => (await state()).webhooks.filter((webhook) => webhook.url === url), (found) => found.length === 1, 30_000);
+		const url = `${fixture.stack.n8n.baseUrl}/webhook/${path}`;
+		await fixture.stack.client.activateWorkflow(workflow.id);
+		await fixture.stack.client.waitForWebhook(path);
+		await fixture.waitForRegistrations(url);
 
 		// 1. An event delivered while n8n runs, to have one already processed before the restart.
-		const before = await documentInReview();
-		await sandboxControl(sandbox.url, `reviews/${before.review_id}/approve`, {});
-		await stack.client.waitForExecutions(workflow.id, 1);
+		const before = await fixture.documentInReview();
+		await sandboxControl(fixture.sandbox.url, `reviews/${before.review_id}/approve`, {});
+		await fixture.stack.client.waitForExecutions(workflow.id, 1);
 
 		// 2. n8n goes down; a reviewer approves meanwhile; the first delivery attempt fails.
-		await stack.n8n.stop();
-		const during = await documentInReview();
-		await sandboxControl(sandbox.url, `reviews/${during.review_id}/approve`, {});
+		await fixture.stack.n8n.stop();
+		const during = await fixture.documentInReview();
+		await sandboxControl(fixture.sandbox.url, `reviews/${during.review_id}/approve`, {});
 		const failed = await eventually(
 			'a failed delivery while n8n is down',
-			async () => (await deliveries()).filter((delivery) => delivery.documentId === during.document_id && delivery.url === url),
+			() => fixture.deliveries((delivery) => delivery.documentId === during.document_id && delivery.url === url),
 			(list) => list.length >= 1,
 			20_000,
 		);
 		expect(failed[0].ok).toBe(false);
 
 		// 3. n8n comes back with the same data; the sandbox's next attempt reaches the trigger.
-		await stack.restartN8n();
-		await stack.client.waitForWebhook(path);
+		await fixture.stack.restartN8n();
+		await fixture.stack.client.waitForWebhook(path);
 		const delivered = await eventually(
 			'a successful retry after the restart',
-			async () => (await deliveries()).filter((delivery) => delivery.documentId === during.document_id && delivery.url === url),
+			() => fixture.deliveries((delivery) => delivery.documentId === during.document_id && delivery.url === url),
 			(list) => list.some((delivery) => delivery.ok),
 			60_000,
 		);
-		await stack.client.waitForExecutions(workflow.id, 2);
+		await fixture.stack.client.waitForExecutions(workflow.id, 2);
 
 		// 4. Copies of both events after the restart (the service may duplicate): nothing runs again,
 		//    because the trigger's memory of accepted deliveries was saved with the workflow.
@@ -151,12 +110,12 @@ describe('Hardening in a real n8n', () => {
 		for (const documentId of [before.document_id, during.document_id]) {
 			for (let copy = 0; copy < 5; copy++) {
 				const body = JSON.stringify({ event: 'document.verified', timestamp: new Date().toISOString(), document_id: documentId, review_id: 'rev_copy', verified_by: 'human_reviewer', corrections_made: false, data: {}, confidence: { original: 0.7, final: 0.99 } });
-				const answer = await stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': sign(body) } });
+				const answer = await fixture.stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': fixture.sign(body) } });
 				expect(answer.status).toBe(200);
 				copiesAnswered++;
 			}
 		}
-		await sleep(2_000);
+		await fixture.settle();
 		const executions = await executionsOf(workflow.id);
 		const handled = executions.flatMap((execution) => nodeItems(execution, 'Review finished').map((item) => item.json.document_id));
 		expect(handled.sort()).toEqual([before.document_id, during.document_id].sort());
@@ -167,14 +126,14 @@ describe('Hardening in a real n8n', () => {
 	it('the same event 12 times in a row and 12 times at once starts exactly one execution each', async () => {
 		const definition = triggerWorkflow({
 			name: 'hardening: duplicate deliveries',
-			trigger: reviewTriggerNode(credential, ['document.verified']),
+			trigger: reviewTriggerNode(fixture.credential, ['document.verified']),
 		});
-		const workflow = await stack.client.createWorkflow(definition);
+		const workflow = await fixture.stack.client.createWorkflow(definition);
 		const path = `${definition.webhookId}/webhook`;
-		await stack.client.activateWorkflow(workflow.id);
-		await stack.client.waitForWebhook(path);
+		await fixture.stack.client.activateWorkflow(workflow.id);
+		await fixture.stack.client.waitForWebhook(path);
 		const payload = (documentId: string) => JSON.stringify({ event: 'document.verified', timestamp: new Date().toISOString(), document_id: documentId, review_id: 'rev_dup', verified_by: 'human_reviewer', corrections_made: false, data: {}, confidence: { original: 0.7, final: 1 } });
-		const send = async (body: string) => await stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': sign(body) } });
+		const send = async (body: string) => await fixture.stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': fixture.sign(body) } });
 
 		const sequential = payload('doc_hardening_sequential');
 		const sequentialAnswers: number[] = [];
@@ -186,8 +145,8 @@ describe('Hardening in a real n8n', () => {
 		const concurrentAnswers = (await Promise.all(Array.from({ length: 12 }, async () => await send(concurrent)))).map((answer) => answer.status);
 		expect([...sequentialAnswers, ...concurrentAnswers].every((status) => status === 200)).toBe(true);
 
-		await stack.client.waitForExecutions(workflow.id, 2);
-		await sleep(2_000);
+		await fixture.stack.client.waitForExecutions(workflow.id, 2);
+		await fixture.settle();
 		const executions = await executionsOf(workflow.id);
 		const handled = executions.flatMap((execution) => nodeItems(execution, 'Review finished').map((item) => item.json.document_id));
 		expect(handled.sort()).toEqual(['doc_hardening_concurrent', 'doc_hardening_sequential']);
@@ -196,17 +155,17 @@ describe('Hardening in a real n8n', () => {
 
 	it('service faults (500, reset, malformed JSON, 503, slow): one output item per input item, paired, clear errors, never a second document', async () => {
 		const files = Array.from({ length: 6 }, (_, index) => {
-			const target = join(stack.n8n.fileAccessDirs[0], `fault-${index}.json`);
+			const target = join(fixture.stack.n8n.fileAccessDirs[0], `fault-${index}.json`);
 			copyFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-acme.json'), target);
 			return target;
 		});
 		// Applied to the next extract requests in this order; the sixth gets a normal answer.
 		for (const fault of [{ mode: '500' }, { mode: 'reset' }, { mode: 'malformed' }, { mode: '503' }, { mode: 'slow', delayMs: 2_000 }]) {
-			await sandboxControl(sandbox.url, 'faults', { ...fault, count: 1, paths: ['/v1/extract'] });
+			await sandboxControl(fixture.sandbox.url, 'faults', { ...fault, count: 1, paths: ['/v1/extract'] });
 		}
-		const documentsBefore = (await state()).documents.length;
+		const documentsBefore = (await fixture.sandboxState()).documents.length;
 		const execution = await runOnce('hardening: faults', [
-			readFileNode('Read invoices', join(stack.n8n.fileAccessDirs[0], 'fault-*.json')),
+			readFileNode('Read invoices', join(fixture.stack.n8n.fileAccessDirs[0], 'fault-*.json')),
 			extractNode('Extract', extractParameters()),
 		]);
 		expect(execution.status).toBe('success');
@@ -224,7 +183,7 @@ describe('Hardening in a real n8n', () => {
 		expect(advice.filter((text) => text.includes('Do not turn on "Retry On Fail"'))).toHaveLength(3);
 		expect(documents).toHaveLength(2);
 		// Exactly the documents the node reports exist at the sandbox: a fault never produced a second one.
-		const after = (await state()).documents;
+		const after = (await fixture.sandboxState()).documents;
 		expect(after.length - documentsBefore).toBe(2);
 		expect(new Set(documents).size).toBe(2);
 		for (const id of documents) expect(after.map((document) => document.id)).toContain(id);
@@ -242,7 +201,7 @@ describe('Hardening in a real n8n', () => {
 		];
 		const makeItems = `return ${JSON.stringify(refusedBinaries)}.map((file) => ({ json: { name: file.fileName }, binary: { data: { data: file.data, mimeType: file.mimeType, fileName: file.fileName } } })).concat([{ json: { name: 'no binary at all' } }]);`;
 		const badIds = ['../../etc/passwd', 'doc_a/../b', 'doc_%2F..%2Fx', 'doc_a?x=1', 'doc_a#x', `doc_${'x'.repeat(500)}`, 'rev_notadocument', ' ', 'doc_ä'];
-		const before = (await state()).counts;
+		const before = (await fixture.sandboxState()).counts;
 		const extract = await runOnce('hardening: bad files', [
 			codeNode('Bad files', makeItems),
 			extractNode('Extract', extractParameters()),
@@ -251,7 +210,7 @@ describe('Hardening in a real n8n', () => {
 			codeNode('Bad ids', `return ${JSON.stringify(badIds)}.map((id) => ({ json: { id } }));`),
 			extractNode('Get Status', { resource: 'document', operation: 'getStatus', documentId: '={{ $json.id }}', options: {} }),
 		]);
-		const after = (await state()).counts;
+		const after = (await fixture.sandboxState()).counts;
 
 		const extractErrors = allOutputItems(extract, 'Extract').map((item) => String(item.json.error ?? ''));
 		expect(extractErrors).toHaveLength(refusedBinaries.length + 1);
@@ -272,7 +231,7 @@ describe('Hardening in a real n8n', () => {
 		const invoice = readFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-acme.json'), 'utf8');
 		const names = ['Rechnung "März" №7 – ü.json', 'spaces   and\ttab.json', `${'long-'.repeat(60)}name.json`, "o'brien; rm -rf.json", 'looks-like.pdf'];
 		const files = names.map((fileName) => ({ fileName, data: Buffer.from(invoice).toString('base64'), mimeType: fileName.endsWith('.pdf') ? 'application/pdf' : 'application/json' }));
-		const before = (await state()).documents.length;
+		const before = (await fixture.sandboxState()).documents.length;
 		const execution = await runOnce('hardening: odd names', [
 			codeNode('Odd names', `return ${JSON.stringify(files)}.map((file) => ({ json: { name: file.fileName }, binary: { data: { data: file.data, mimeType: file.mimeType, fileName: file.fileName } } }));`),
 			extractNode('Extract', extractParameters()),
@@ -280,7 +239,7 @@ describe('Hardening in a real n8n', () => {
 		const items = allOutputItems(execution, 'Extract');
 		expect(items).toHaveLength(names.length);
 		expect(items.filter((item) => item.json.error)).toEqual([]);
-		const after = (await state()).documents.slice(before);
+		const after = (await fixture.sandboxState()).documents.slice(before);
 		expect(after).toHaveLength(names.length);
 		// A JSON body named .pdf is uploaded as a PDF (the name decides, N4/D22); the service finds no PDF in it (D5).
 		const mismatched = items.find((item) => item.json.status === 'processing');
@@ -289,12 +248,12 @@ describe('Hardening in a real n8n', () => {
 	});
 
 	it('no API key or signing secret in n8n\'s log or in any execution of the tests above', async () => {
-		expect(stack.n8n.secretsSeenInOutput()).toEqual([]);
+		expect(fixture.stack.n8n.secretsSeenInOutput()).toEqual([]);
 		let scanned = 0;
 		for (const execution of seenExecutions) {
 			const raw = JSON.stringify(execution.raw);
-			expect(raw.includes(apiKey), `API key in execution ${execution.id}`).toBe(false);
-			expect(raw.includes(signingSecret), `signing secret in execution ${execution.id}`).toBe(false);
+			expect(raw.includes(fixture.apiKey), `API key in execution ${execution.id}`).toBe(false);
+			expect(raw.includes(fixture.signingSecret), `signing secret in execution ${execution.id}`).toBe(false);
 			scanned++;
 		}
 		expect(scanned).toBeGreaterThan(5);
