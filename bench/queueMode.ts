@@ -31,7 +31,21 @@ export const LAZY_ISOLATE_ENV = 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** HAProxy checks every second and marks a backend down or up after 2 checks. */
-const LB_SETTLE_MS = 4_000;
+export const LB_SETTLE_MS = 4_000;
+
+/**
+ * Waits until the worker has run every queued execution. A target measured while the worker still
+ * runs the previous target's backlog would share the 2 cores with it.
+ */
+export async function waitForQueueDrained(stack: QueueStack, timeoutMs = 300_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const pending = Number(stack.sql("SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running')").trim());
+		if (pending === 0) return;
+		if (Date.now() > deadline) throw new Error(`${pending} executions still queued or running after ${timeoutMs / 1000} s`);
+		await sleep(500);
+	}
+}
 
 function workerPid(stack: QueueStack): number {
 	const pid = stack.workers[0].pid();
@@ -120,7 +134,7 @@ async function activeWebhookV1Workflow(context: BenchContext, name: string) {
 }
 
 /** Restarts every webhook process with `LAZY_ISOLATE_ENV` set or unset, and proves it took effect. */
-async function setLazyIsolate(stack: QueueStack, on: boolean): Promise<void> {
+export async function setLazyIsolate(stack: QueueStack, on: boolean): Promise<void> {
 	for (const instance of stack.webhooks) {
 		// A restart reuses the instance's environment object: this is how an operator changes it.
 		if (on) instance.env[LAZY_ISOLATE_ENV] = 'true';

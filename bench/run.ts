@@ -4,7 +4,7 @@
 // writes bench/results.json. Exits non-zero only when something could not be measured.
 
 import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { N8N_VERSION, REPO_ROOT, sandboxCredential, startSandboxInProcess, startStack, stopAll } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
@@ -14,6 +14,8 @@ import { rateLimitedBatch } from './rateLimitedBatch.ts';
 import type { ResultRow } from './stats.ts';
 import { renderTable } from './stats.ts';
 import { queueModeBenchmarks } from './queueMode.ts';
+import type { ProfileTarget } from './profileWebhooks.ts';
+import { profileWebhookProcesses, renderProfiles } from './profileWebhooks.ts';
 import { triggerThroughput } from './triggerThroughput.ts';
 import { uploadMemory } from './uploadMemory.ts';
 
@@ -28,6 +30,29 @@ const uploadRounds = roundsArgument ? Number(roundsArgument.slice('--rounds='.le
 if (uploadRounds !== undefined && !(Number.isInteger(uploadRounds) && uploadRounds > 0)) throw new Error(`--rounds needs a whole number above 0, not "${roundsArgument}"`);
 const rows: ResultRow[] = [];
 let failure: unknown;
+const cpu = cpus();
+const machine = { cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10, node: process.version, n8n: N8N_VERSION };
+const argumentValue = (name: string) => process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
+
+// `--profile`: only CPU profiles of the webhook processes (profileWebhooks.ts), written to
+// bench/results-profile.json; `--lazy` with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, `--targets=a,b`
+// (webhook, minimal, ours, oursNoDedupe), `--deliveries=N` per target.
+if (process.argv.includes('--profile')) {
+	const targets = argumentValue('targets')?.split(',') as ProfileTarget[] | undefined;
+	const deliveries = argumentValue('deliveries');
+	const prefill = argumentValue('prefill');
+	const profiled = await profileWebhookProcesses({
+		targets,
+		deliveries: deliveries ? Number(deliveries) : undefined,
+		prefill: prefill ? Number(prefill) : undefined,
+		lazy: process.argv.includes('--lazy'),
+	});
+	const text = renderProfiles(profiled.results);
+	const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+	process.stdout.write(`\n${text}\n\nsetting: ${profiled.setting}; profiles in ${profiled.dir}; load average at the end ${load}\n`);
+	writeFileSync(join(REPO_ROOT, 'bench', `results-profile${process.argv.includes('--lazy') ? '-lazy' : ''}.json`), `${JSON.stringify({ date: new Date().toISOString(), machine, loadAverageAtEnd: load, setting: profiled.setting, results: profiled.results, text }, null, 2)}\n`);
+	process.exit(0);
+}
 
 async function singleProcessBenchmarks(): Promise<void> {
 	const stack = await startStack({ package: 'repo' });
@@ -69,8 +94,6 @@ if (!failure) {
 	}
 }
 
-const cpu = cpus();
-const machine = { cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10, node: process.version, n8n: N8N_VERSION };
 const table = renderTable(rows);
 process.stdout.write(`\n${table}\n\n${rows.filter((row) => row.notes).map((row) => `- ${row.benchmark} / ${row.metric}: ${row.notes}`).join('\n')}\n`);
 process.stdout.write(`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);

@@ -24,6 +24,8 @@ export interface StackOptions {
 	 * 'none' (start n8n without installing a package).
 	 */
 	package?: 'repo' | 'probe' | 'none' | { dir: string };
+	/** Further packed packages installed next to it (e.g. a benchmark's reference node). */
+	extraPackages?: PackedPackage[];
 	/** Run `npm run build` before packing the repository (default true). */
 	build?: boolean;
 	/** HTTPS port for n8n (default: a free port). */
@@ -46,6 +48,8 @@ export interface Stack {
 	tls: TlsMaterial;
 	/** The tarball installed into n8n's user folder (also what queue-mode processes install). */
 	packed?: PackedPackage;
+	/** Every tarball installed into n8n's user folder: `packed` and the extra packages. */
+	packages: PackedPackage[];
 	n8n: N8nInstance;
 	/** Logged in as the owner. */
 	client: N8nClient;
@@ -90,11 +94,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			if (!existsSync(join(dir, 'package.json'))) throw new Error(`no package.json in ${dir}`);
 			packed = await packPackage(dir);
 		}
+		const packages = [...(packed ? [packed] : []), ...(options.extraPackages ?? [])];
 		n8n = await step('stack', 'start n8n over HTTPS', () =>
 			startN8n({
 				install,
 				tls,
-				packages: packed ? [packed] : [],
+				packages,
 				port: options.n8nPort,
 				userFolder: options.userFolder,
 				fileAccessDirs: options.fileAccessDirs,
@@ -114,6 +119,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			install,
 			tls,
 			packed,
+			packages,
 			n8n,
 			client,
 			owner,

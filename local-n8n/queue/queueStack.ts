@@ -28,6 +28,7 @@ export interface QueueStackOptions {
 	/** Main's port (default: a free one). */
 	mainPort?: number;
 	package?: StackOptions['package'];
+	extraPackages?: StackOptions['extraPackages'];
 	build?: boolean;
 	fileAccessDirs?: string[];
 	/** Extra environment for every n8n process. */
@@ -91,6 +92,7 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 		};
 		const base = await startStack({
 			package: options.package,
+			extraPackages: options.extraPackages,
 			build: options.build,
 			n8nPort: options.mainPort,
 			fileAccessDirs: options.fileAccessDirs,
@@ -99,7 +101,7 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 		});
 		const start = (command: 'worker' | 'webhook', name: string) =>
 			step('queue', `start ${name}`, () =>
-				startN8n({ install: base.install, tls: base.tls, packages: base.packed ? [base.packed] : [], command, name, env: sharedEnv, fileAccessDirs: options.fileAccessDirs }),
+				startN8n({ install: base.install, tls: base.tls, packages: base.packages, command, name, env: sharedEnv, fileAccessDirs: options.fileAccessDirs }),
 			);
 		const workers: N8nInstance[] = [];
 		for (let i = 1; i <= (options.workers ?? 2); i++) workers.push(await start('worker', `n8n-worker${i}`));

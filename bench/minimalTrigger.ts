@@ -1,0 +1,74 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling runs in plain Node, never inside n8n */
+// The reference for what any community trigger can reach in n8n: a package `n8n-nodes-minimal-trigger`
+// whose one node's webhook() only hands the body to the workflow. Written as plain JavaScript into a
+// temporary folder, packed and installed into n8n's user folder next to ours, as n8n documents manual
+// installation. Its webhook description mirrors our trigger's (POST, path `webhook`, responseMode
+// `onReceived`, responseData '', versions 1 and 1.1), so the two differ only in what webhook() does.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PackedPackage } from '../local-n8n/index.ts';
+import { makeTmpDir, packPackage, triggerWorkflow } from '../local-n8n/index.ts';
+import type { BenchContext } from './context.ts';
+
+export const MINIMAL_PACKAGE = 'n8n-nodes-minimal-trigger';
+export const MINIMAL_NODE_TYPE = `${MINIMAL_PACKAGE}.minimalTrigger`;
+
+const NODE_SOURCE = `class MinimalTrigger {
+	constructor() {
+		this.description = {
+			displayName: 'Minimal Trigger',
+			name: 'minimalTrigger',
+			group: ['trigger'],
+			version: [1, 1.1],
+			defaultVersion: 1.1,
+			description: 'Starts the workflow with the body of a POST, nothing else',
+			defaults: { name: 'Minimal Trigger' },
+			inputs: [],
+			outputs: ['main'],
+			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
+			properties: [],
+		};
+	}
+	async webhook() {
+		return { workflowData: [[{ json: this.getBodyData() }]] };
+	}
+}
+module.exports = { MinimalTrigger };
+`;
+
+/** Writes the package to a temporary folder and returns the folder. */
+export function makeMinimalTriggerPackage(version = '0.0.1'): string {
+	const dir = makeTmpDir('minimal-trigger-package');
+	mkdirSync(join(dir, 'dist', 'nodes', 'MinimalTrigger'), { recursive: true });
+	const manifest = {
+		name: MINIMAL_PACKAGE,
+		version,
+		description: 'Benchmark reference: a community trigger that does nothing but start the workflow',
+		license: 'MIT',
+		keywords: ['n8n-community-node-package'],
+		main: 'dist/index.js',
+		files: ['dist'],
+		n8n: { n8nNodesApiVersion: 1, credentials: [], nodes: ['dist/nodes/MinimalTrigger/MinimalTrigger.node.js'] },
+		peerDependencies: { 'n8n-workflow': '*' },
+	};
+	writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+	writeFileSync(join(dir, 'dist', 'index.js'), 'module.exports = {};\n');
+	writeFileSync(join(dir, 'dist', 'nodes', 'MinimalTrigger', 'MinimalTrigger.node.js'), NODE_SOURCE);
+	return dir;
+}
+
+/** The package, packed (`npm pack`) for installation into n8n's user folder. */
+export async function packMinimalTrigger(): Promise<PackedPackage> {
+	return await packPackage(makeMinimalTriggerPackage());
+}
+
+/** Creates and activates a workflow started by the minimal trigger; returns its id and webhook path. */
+export async function activeMinimalTriggerWorkflow(context: BenchContext, name: string, typeVersion = 1.1) {
+	const definition = triggerWorkflow({ name, trigger: { name: 'Minimal Trigger', type: MINIMAL_NODE_TYPE, typeVersion, parameters: {} } });
+	const workflow = await context.stack.client.createWorkflow(definition);
+	await context.stack.client.activateWorkflow(workflow.id);
+	const path = `${definition.webhookId}/webhook`;
+	for (const client of context.servingClients ?? [context.stack.client]) await client.waitForWebhook(path);
+	return { id: workflow.id, path };
+}
