@@ -19,29 +19,23 @@ import {
 	nodeJson,
 	sandboxControl,
 	sandboxCredential,
-	sandboxState,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
 	webhookWorkflow,
 	type Credential,
 	type DecodedExecution,
-	type SandboxHandle,
-	type Stack,
 } from '../../local-n8n/index.ts';
 import { connectedOAuth2Credential, createActiveExample, startXeroStandIn, type XeroStandIn } from '../../local-n8n/accounting/index.ts';
-import { approveReviewOf, executionWhere, invoiceFile, postInvoiceFile, triggerRegistered } from './support/laterInvoices.ts';
+import { approveReviewOf, executionWhere, invoiceFile, postInvoiceFile } from './support/laterInvoices.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const XERO_EXAMPLE = 'invoice-to-xero.workflow.json';
 const ACCESS_TOKEN = 'stand-in-access-token';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
+const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, tier: 'pilot' });
 let xero: XeroStandIn;
 let xeroWorkflowId: string;
 let xeroPath: string;
 
-const postFile = (path: string, fileName: string, invoice: unknown) => postInvoiceFile(stack.client, path, fileName, invoice);
+const postFile = (path: string, fileName: string, invoice: unknown) => postInvoiceFile(fixture.stack.client, path, fileName, invoice);
 
 /** The bills the stand-in received since the last call (each must have passed its schema check). */
 function billNumbers(): string[] {
@@ -52,22 +46,15 @@ function billNumbers(): string[] {
 
 describe('Invoices arriving later (trigger, Wait for Review) are checked against the same invoices, in a real n8n', () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		// Reviews finish only when a test approves them.
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
 		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
-		const { credential } = await sandboxCredential(stack.client, sandbox, 'pilot');
-		const xeroCredential = await connectedOAuth2Credential(stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
-		({ id: xeroWorkflowId, webhookPath: xeroPath } = await createActiveExample(stack.client, XERO_EXAMPLE, { xero_api_url: xero.url, xero_tenant_id: 'stand-in-tenant' }, [credential, xeroCredential]));
+		const xeroCredential = await connectedOAuth2Credential(fixture.stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
+		({ id: xeroWorkflowId, webhookPath: xeroPath } = await createActiveExample(fixture.stack.client, XERO_EXAMPLE, { xero_api_url: xero.url, xero_tenant_id: 'stand-in-tenant' }, [fixture.credential, xeroCredential]));
 		// The example's trigger registers its HTTPS URL with the sandbox on activation.
-		await triggerRegistered(sandbox.url, stack.n8n.baseUrl);
+		await fixture.waitForTriggerRegistrations(1);
 	});
 
 	afterAll(async () => {
 		await xero?.close();
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
 	});
 
 	it('an invoice billed at once, arriving again in another file through review and the trigger, is a possible duplicate: one bill', async () => {
@@ -79,9 +66,9 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 		expect(pending).toMatchObject({ route: 'review', reason: expect.stringContaining('Review finished') });
 		const laterId = String(pending.document_id);
 		expect(laterId).not.toBe(first.document_id);
-		await approveReviewOf(sandbox.url, laterId);
+		await approveReviewOf(fixture.sandbox.url, laterId);
 
-		const execution = await executionWhere(stack.client, xeroWorkflowId, 'Review: possible duplicate', laterId);
+		const execution = await executionWhere(fixture.stack.client, xeroWorkflowId, 'Review: possible duplicate', laterId);
 		expect(execution.status).toBe('success');
 		expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Review: possible duplicate']);
 		expect(nodeJson(execution, 'Review: possible duplicate')).toEqual([
@@ -94,9 +81,9 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 	it('another invoice of the same vendor through the trigger is a second bill; that invoice in another file at the intake is then a possible duplicate', async () => {
 		const [pending] = await postFile(xeroPath, 'hooli-next.json', invoiceFile('Hooli Süd GmbH', 'HS-0078', 42, 0.7));
 		const reviewedId = String(pending.document_id);
-		await approveReviewOf(sandbox.url, reviewedId);
+		await approveReviewOf(fixture.sandbox.url, reviewedId);
 
-		const execution = await executionWhere(stack.client, xeroWorkflowId, 'Posted to Xero', reviewedId);
+		const execution = await executionWhere(fixture.stack.client, xeroWorkflowId, 'Posted to Xero', reviewedId);
 		expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Settings', 'Build Xero bill', 'Can be booked?', 'Create bill in Xero', 'Prepare attachment', 'Original to attach?', 'Posted to Xero']);
 		expect(nodeJson(execution, 'Posted to Xero')).toEqual([expect.objectContaining({ route: 'xero', invoice_number: 'HS-0078', totals_match: true })]);
 		expect(billNumbers()).toEqual(['HS-0078']);
@@ -113,11 +100,11 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 
 		/** Starts the workflow with a file; resolves with the execution it started. */
 		async function start(fileName: string, invoice: unknown): Promise<string> {
-			const known = new Set((await stack.client.listExecutions(workflow.id)).map((execution) => execution.id));
+			const known = new Set((await fixture.stack.client.listExecutions(workflow.id)).map((execution) => execution.id));
 			await postFile(workflow.path, fileName, invoice);
 			const fresh = await eventually(
 				'the execution the file started',
-				async () => (await stack.client.listExecutions(workflow.id)).find((execution) => !known.has(execution.id)),
+				async () => (await fixture.stack.client.listExecutions(workflow.id)).find((execution) => !known.has(execution.id)),
 				(execution) => execution !== undefined,
 			);
 			return fresh!.id;
@@ -125,14 +112,14 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 
 		/** Waits until the execution waits for its review, approves it, and returns the resumed, finished execution. */
 		async function approveWaiting(executionId: string): Promise<DecodedExecution> {
-			await stack.client.waitForExecution(executionId, { until: (execution) => execution.status === 'waiting' });
+			await fixture.stack.client.waitForExecution(executionId, { until: (execution) => execution.status === 'waiting' });
 			const document = await eventually(
 				'the document uploaded with the resume URL',
-				async () => (await sandboxState(sandbox.url)).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${executionId}`)),
+				async () => (await fixture.sandboxState()).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${executionId}`)),
 				(entry) => entry !== undefined,
 			);
-			await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, {});
-			return await stack.client.waitForExecution(executionId);
+			await sandboxControl(fixture.sandbox.url, `reviews/${document!.reviewId}/approve`, {});
+			return await fixture.stack.client.waitForExecution(executionId);
 		}
 
 		const routed = (execution: DecodedExecution) => ({
@@ -142,7 +129,7 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 
 		beforeAll(async () => {
 			// Another account than the example's, so its approvals are not delivered to the example's trigger.
-			({ credential: waitingCredential } = await sandboxCredential(stack.client, sandbox, 'enterprise', 'Document Extraction (waiting)'));
+			({ credential: waitingCredential } = await sandboxCredential(fixture.stack.client, fixture.sandbox, 'enterprise', 'Document Extraction (waiting)'));
 			const definition = webhookWorkflow({
 				name: 'e2e: Wait for Review, then Check Invoice Duplicate',
 				responseMode: 'onReceived',
@@ -159,14 +146,14 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 					'Check Invoice Duplicate': { main: [[{ node: 'On New Invoice', type: 'main', index: 0 }], [{ node: 'On Possible Duplicate', type: 'main', index: 0 }]] },
 				},
 			});
-			const created = await stack.client.createWorkflow(definition);
-			await stack.client.activateWorkflow(created.id);
-			await stack.client.waitForWebhook(definition.webhookPath);
+			const created = await fixture.stack.client.createWorkflow(definition);
+			await fixture.stack.client.activateWorkflow(created.id);
+			await fixture.stack.client.waitForWebhook(definition.webhookPath);
 			workflow = { id: created.id, path: definition.webhookPath };
 		});
 
 		it('a confident invoice passes at once as new; the same invoice in another file, reviewed and resumed, is a possible duplicate; another invoice is new', async () => {
-			const confident = await stack.client.waitForExecution(await start('initech.json', invoiceFile('Initech Ltd', 'IT-501', 95.2, 0.98)));
+			const confident = await fixture.stack.client.waitForExecution(await start('initech.json', invoiceFile('Initech Ltd', 'IT-501', 95.2, 0.98)));
 			expect(confident.status).toBe('success');
 			const [firstId] = routed(confident).new;
 			expect(routed(confident)).toEqual({ new: [expect.stringMatching(/^doc_/)], duplicate: [] });

@@ -1,29 +1,18 @@
- 
 // "To the books" in a real n8n, QuickBooks Online: the Invoice to QuickBooks example imported as a
 // user imports it, its Settings pointed at the local QuickBooks stand-in, an n8n QuickBooks OAuth2
 // credential already connected. Every body reaching the stand-in is checked there against Intuit's
 // published Bill and Vendor rules (a refused body fails the test here).
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-	executedNodes,
-	executionError,
-	nodeJson,
-	sandboxCredential,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
-	type SandboxHandle,
-	type Stack,
-} from '../../local-n8n/index.ts';
+import { executedNodes, nodeJson } from '../../local-n8n/index.ts';
 import { connectedOAuth2Credential, createActiveExample, startQuickBooksStandIn, type QuickBooksStandIn } from '../../local-n8n/accounting/index.ts';
-import { approveReviewOf, executionWhere, invoiceFile, postInvoiceFile, triggerRegistered } from './support/laterInvoices.ts';
+import { approveReviewOf, executionWhere, invoiceFile, postInvoiceFile, sendToExample } from './support/laterInvoices.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const ACCESS_TOKEN = 'stand-in-access-token';
 const REALM = '9130350000000001';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
+const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, tier: 'pilot' });
 let quickBooks: QuickBooksStandIn;
 let path: string;
 let workflowId: string;
@@ -31,20 +20,7 @@ let workflowId: string;
 interface QuickBooksLine { LineNum: number; Amount: number; Description: string; AccountBasedExpenseLineDetail: { AccountRef: { value: string } } }
 interface QuickBooksBill { VendorRef: { value: string }; DocNumber: string; TxnDate?: string; DueDate?: string; Line: QuickBooksLine[] }
 
-async function send(fileName: string, invoice: unknown) {
-	const form = new FormData();
-	form.append('file', new Blob([JSON.stringify(invoice)], { type: 'application/json' }), fileName);
-	const encoded = new Response(form);
-	const body = Buffer.from(await encoded.arrayBuffer());
-	const answer = await stack.client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
-	if (answer.status !== 200) {
-		const [latest] = await stack.client.listExecutions(workflowId, { limit: 1 });
-		const failed = latest ? await stack.client.getExecution(latest.id) : undefined;
-		const error = failed ? executionError(failed) : undefined;
-		throw new Error(`${fileName}: HTTP ${answer.status} ${answer.text}; ${JSON.stringify({ nodes: failed && executedNodes(failed), error: error && { message: error.message, description: error.description } })}`);
-	}
-	return answer.json as Array<Record<string, unknown>>;
-}
+const send = async (fileName: string, invoice: unknown) => await sendToExample(fixture.stack.client, { id: workflowId, webhookPath: path }, fileName, invoice);
 
 /** Every request since the last call; each must have passed the stand-in's checks. */
 function received() {
@@ -58,20 +34,16 @@ const cents = (amounts: number[]) => amounts.reduce((sum, amount) => sum + Math.
 
 describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		// Reviews finish only when a test approves them.
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
 		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
-		const { credential } = await sandboxCredential(stack.client, sandbox, 'pilot');
-		const quickBooksCredential = await connectedOAuth2Credential(stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
+		const quickBooksCredential = await connectedOAuth2Credential(fixture.stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
 		({ id: workflowId, webhookPath: path } = await createActiveExample(
-			stack.client,
+			fixture.stack.client,
 			'invoice-to-quickbooks.workflow.json',
 			{ quickbooks_api_url: quickBooks.url, quickbooks_realm_id: REALM, quickbooks_expense_account_id: '7', quickbooks_tax_account_id: '88' },
-			[credential, quickBooksCredential],
+			[fixture.credential, quickBooksCredential],
 		));
 		// The example's trigger registers its HTTPS URL with the sandbox on activation.
-		await triggerRegistered(sandbox.url, stack.n8n.baseUrl);
+		await fixture.waitForTriggerRegistrations(1);
 	});
 
 	beforeEach(() => {
@@ -80,9 +52,6 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 
 	afterAll(async () => {
 		await quickBooks?.close();
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
 	});
 
 	it('creates the vendor (accents, ampersand) once, and a bill with every line plus tax adding up to the total', async () => {
@@ -155,11 +124,11 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 	});
 
 	describe('invoices arriving later', () => {
-		const postFile = (fileName: string, invoice: unknown) => postInvoiceFile(stack.client, path, fileName, invoice);
+		const postFile = (fileName: string, invoice: unknown) => postInvoiceFile(fixture.stack.client, path, fileName, invoice);
 		const billNumbers = () => bills(received()).map((bill) => bill.DocNumber);
 
 		it('the Check node has no credential: it calls no API', async () => {
-			const stored = await stack.client.getWorkflow(workflowId);
+			const stored = await fixture.stack.client.getWorkflow(workflowId);
 			const check = stored.nodes.find((node) => node.name === 'Check for duplicate');
 			expect(check?.parameters).toMatchObject({ operation: 'checkInvoiceDuplicate' });
 			expect(check?.credentials).toBeUndefined();
@@ -174,9 +143,9 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 			expect(pending).toMatchObject({ route: 'review', reason: expect.stringContaining('Review finished') });
 			const laterId = String(pending.document_id);
 			expect(laterId).not.toBe(first.document_id);
-			await approveReviewOf(sandbox.url, laterId);
+			await approveReviewOf(fixture.sandbox.url, laterId);
 
-			const execution = await executionWhere(stack.client, workflowId, 'Review: possible duplicate', laterId);
+			const execution = await executionWhere(fixture.stack.client, workflowId, 'Review: possible duplicate', laterId);
 			expect(execution.status).toBe('success');
 			expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Review: possible duplicate']);
 			expect(nodeJson(execution, 'Review: possible duplicate')).toEqual([
@@ -188,9 +157,9 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 		it('another invoice of the same vendor through the trigger is a second bill for the vendor found, not created again', async () => {
 			const [pending] = await postFile('globex-next.json', invoiceFile('Globex Bürobedarf AG', 'GB-2202', 58.4, 0.7));
 			const reviewedId = String(pending.document_id);
-			await approveReviewOf(sandbox.url, reviewedId);
+			await approveReviewOf(fixture.sandbox.url, reviewedId);
 
-			const execution = await executionWhere(stack.client, workflowId, 'Posted to QuickBooks', reviewedId);
+			const execution = await executionWhere(fixture.stack.client, workflowId, 'Posted to QuickBooks', reviewedId);
 			expect(executedNodes(execution)).toEqual([
 				'Review finished',
 				'Check for duplicate',

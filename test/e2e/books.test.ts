@@ -7,26 +7,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-	REPO_ROOT,
-	executedNodes,
-	executionError,
-	sandboxControl,
-	sandboxCredential,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
-	type SandboxHandle,
-	type Stack,
-} from '../../local-n8n/index.ts';
+import { REPO_ROOT } from '../../local-n8n/index.ts';
 import { connectedOAuth2Credential, createActiveExample, startXeroStandIn, type XeroStandIn } from '../../local-n8n/accounting/index.ts';
+import { queueExtraction, sendToExample } from './support/laterInvoices.ts';
+import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const XERO_EXAMPLE = 'invoice-to-xero.workflow.json';
 const ACCESS_TOKEN = 'stand-in-access-token';
 const TENANT = 'stand-in-tenant';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
+const fixture = useN8nAndSandbox({ sandbox: { reviewDelayMs: 600_000 }, tier: 'pilot' });
 let xero: XeroStandIn;
 let xeroPath: string;
 let workflowId: string;
@@ -34,23 +24,7 @@ let workflowId: string;
 interface XeroLine { Description: string; Quantity: number; UnitAmount: number; AccountCode: string; LineAmount: number; TaxAmount?: number }
 interface XeroBill { Type: string; Contact: { Name: string }; InvoiceNumber: string; Date?: string; DueDate?: string; LineAmountTypes: string; LineItems: XeroLine[] }
 
-/** POSTs a JSON invoice file as multipart field `file` (the sandbox parses JSON files as they are). */
-async function send(fileName: string, invoice: unknown) {
-	const form = new FormData();
-	const content = Buffer.isBuffer(invoice) ? invoice : JSON.stringify(invoice);
-	form.append('file', new Blob([content], { type: Buffer.isBuffer(invoice) ? 'application/octet-stream' : 'application/json' }), fileName);
-	const encoded = new Response(form);
-	const body = Buffer.from(await encoded.arrayBuffer());
-	const answer = await stack.client.callWebhook(xeroPath, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
-	if (answer.status !== 200) {
-		// Say which node failed and why: the webhook answer only says "Error in workflow".
-		const [latest] = await stack.client.listExecutions(workflowId, { limit: 1 });
-		const failed = latest ? await stack.client.getExecution(latest.id) : undefined;
-		const error = failed ? executionError(failed) : undefined;
-		throw new Error(`${fileName}: HTTP ${answer.status} ${answer.text}; ${JSON.stringify({ nodes: failed && executedNodes(failed), error: error && { message: error.message, description: error.description, node: (error.node as { name?: string } | undefined)?.name } })}`);
-	}
-	return answer.json as Array<Record<string, unknown>>;
-}
+const send = async (fileName: string, invoice: unknown) => await sendToExample(fixture.stack.client, { id: workflowId, webhookPath: xeroPath }, fileName, invoice);
 
 /** The bills the stand-in received since the last call (every request must have passed its checks). */
 function received(): XeroBill[] {
@@ -63,13 +37,10 @@ const cents = (amounts: Array<number | undefined>) => amounts.reduce<number>((su
 
 describe('Verified invoices into Xero, in a real n8n', () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
 		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
-		const { credential } = await sandboxCredential(stack.client, sandbox, 'pilot');
-		const xeroCredential = await connectedOAuth2Credential(stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
+		const xeroCredential = await connectedOAuth2Credential(fixture.stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
 
-		({ id: workflowId, webhookPath: xeroPath } = await createActiveExample(stack.client, XERO_EXAMPLE, { xero_api_url: xero.url, xero_tenant_id: TENANT }, [credential, xeroCredential]));
+		({ id: workflowId, webhookPath: xeroPath } = await createActiveExample(fixture.stack.client, XERO_EXAMPLE, { xero_api_url: xero.url, xero_tenant_id: TENANT }, [fixture.credential, xeroCredential]));
 	});
 
 	beforeEach(() => {
@@ -78,9 +49,6 @@ describe('Verified invoices into Xero, in a real n8n', () => {
 
 	afterAll(async () => {
 		await xero?.close();
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
 	});
 
 	it('posts every line (a zero line, 0.1 + 0.2) as one ACCPAY bill whose Xero totals equal the invoice, with a bearer token', async () => {
@@ -194,8 +162,7 @@ describe('Verified invoices into Xero, in a real n8n', () => {
 		const invoice = { header: { vendor: 'Initech Ltd', date: '2026-10-11', invoice_no: 'IT-2026-501' }, amounts: { subtotal: 80, tax: 15.2, total: 95.2 }, line_items: [{ description: 'TPS report covers', quantity: 8, unit_price: 10, amount: 80 }] };
 		// The sandbox derives PDF and PNG results from the file's hash: queue the same invoice for both.
 		for (let file = 0; file < 2; file++) {
-			await sandboxControl(sandbox.url, 'next-extraction', { data: invoice });
-			await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.99 });
+			await queueExtraction(fixture.sandbox.url, invoice, 0.99);
 		}
 		const examples = (name: string) => readFileSync(join(REPO_ROOT, 'examples', 'files', name));
 		const [fromPdf] = await send('invoice-initech.pdf', examples('invoice-initech.pdf'));

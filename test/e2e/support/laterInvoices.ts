@@ -1,9 +1,9 @@
 // Shared by the "to the books" tests of invoices that arrive later: invoice files as the sandbox
 // reads them, posting them to an example's intake, approving their reviews in the sandbox, and
-// finding the execution the example's Document Extraction Trigger started for a document.
+// finding the execution in which a node of an example handled a document.
 
 import { expect } from 'vitest';
-import { eventually, nodeJson, sandboxControl, sandboxState, type DecodedExecution, type N8nClient } from '../../../local-n8n/index.ts';
+import { eventually, executedNodes, executionError, nodeJson, sandboxControl, sandboxState, type DecodedExecution, type N8nClient } from '../../../local-n8n/index.ts';
 
 /** An invoice file as the sandbox reads JSON files: its data, and the confidence it asks for. */
 export function invoiceFile(vendor: string, invoiceNo: string, total: number, confidence: number) {
@@ -26,6 +26,28 @@ export async function postInvoiceFile(client: N8nClient, path: string, fileName:
 	return answer.json as Array<Record<string, unknown>>;
 }
 
+/**
+ * POSTs an invoice to an example's webhook as multipart field `file`: JSON data as a .json file (the
+ * sandbox parses JSON files as they are), a Buffer as the file's bytes; the workflow's answer. Any
+ * other status than 200 fails with the node that failed and why (the answer only says "Error in
+ * workflow").
+ */
+export async function sendToExample(client: N8nClient, example: { id: string; webhookPath: string }, fileName: string, invoice: unknown) {
+	const form = new FormData();
+	const content = Buffer.isBuffer(invoice) ? invoice : JSON.stringify(invoice);
+	form.append('file', new Blob([content], { type: Buffer.isBuffer(invoice) ? 'application/octet-stream' : 'application/json' }), fileName);
+	const encoded = new Response(form);
+	const body = Buffer.from(await encoded.arrayBuffer());
+	const answer = await client.callWebhook(example.webhookPath, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
+	if (answer.status !== 200) {
+		const [latest] = await client.listExecutions(example.id, { limit: 1 });
+		const failed = latest ? await client.getExecution(latest.id) : undefined;
+		const error = failed ? executionError(failed) : undefined;
+		throw new Error(`${fileName}: HTTP ${answer.status} ${answer.text}; ${JSON.stringify({ nodes: failed && executedNodes(failed), error: error && { message: error.message, description: error.description, node: (error.node as { name?: string } | undefined)?.name } })}`);
+	}
+	return answer.json as Array<Record<string, unknown>>;
+}
+
 /** Approves the pending review of `documentId` in the sandbox (which then delivers document.verified). */
 export async function approveReviewOf(sandboxUrl: string, documentId: string): Promise<void> {
 	const document = (await sandboxState(sandboxUrl)).documents.find((entry) => entry.id === documentId);
@@ -44,16 +66,6 @@ export async function executionWhere(client: N8nClient, workflowId: string, node
 		(execution) => execution !== undefined,
 	);
 	return found!;
-}
-
-/** Waits until the one active Document Extraction Trigger of the n8n at `n8nBaseUrl` registered its URL with the sandbox. */
-export async function triggerRegistered(sandboxUrl: string, n8nBaseUrl: string): Promise<void> {
-	await eventually(
-		'the example trigger registered with the sandbox',
-		async () => (await sandboxState(sandboxUrl)).webhooks.filter((webhook) => webhook.url.startsWith(`${n8nBaseUrl}/webhook/`)),
-		(registrations) => registrations.length === 1,
-		30_000,
-	);
 }
 
 /**
