@@ -16,14 +16,8 @@ import {
 	nodeJson,
 	sandboxControl,
 	sandboxCredential,
-	sandboxState,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
 	withCredentialsByName,
 	type Credential,
-	type SandboxHandle,
-	type Stack,
 	type WorkflowDefinition,
 } from '../../local-n8n/index.ts';
 import {
@@ -37,11 +31,12 @@ import {
 	type XeroStandIn,
 } from '../../local-n8n/accounting/index.ts';
 import { approveReviewOf, executionWhere, postFile, queueExtraction } from './support/laterInvoices.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const ACCESS_TOKEN = 'stand-in-access-token';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
+// Enterprise: no rate limit (the pilot tier's 10 requests a minute would make n8n wait).
+const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, tier: 'enterprise' });
 let xero: XeroStandIn;
 let quickBooks: QuickBooksStandIn;
 let xeroCredential: Credential;
@@ -65,8 +60,8 @@ const PDF = readFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-initech.p
 
 /** Sends the invoice through one example as a confident extraction of `file`; the workflow's answer. */
 async function through(example: 'xero' | 'quickbooks', data: Invoice, file: { name: string; bytes: Buffer; type: string } = { name: 'invoice.json', bytes: Buffer.from('{}'), type: 'application/json' }) {
-	await queueExtraction(sandbox.url, data, 0.99);
-	const answer = await postFile(stack.client, workflows[example].webhookPath, file.name, file.bytes, file.type);
+	await queueExtraction(fixture.sandbox.url, data, 0.99);
+	const answer = await postFile(fixture.stack.client, workflows[example].webhookPath, file.name, file.bytes, file.type);
 	expect(answer.status, answer.text).toBe(200);
 	expect(answer.items).toHaveLength(1);
 	return answer.items[0];
@@ -81,28 +76,19 @@ const refused = (requests: Array<{ errors: string[]; method: string; path: strin
 
 describe('Never a wrong bill: both examples in a real n8n against the Xero and QuickBooks stand-ins', () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
 		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
 		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
-		// Enterprise: no rate limit (the pilot tier's 10 requests a minute would make n8n wait).
-		const { credential } = await sandboxCredential(stack.client, sandbox, 'enterprise');
-		xeroCredential = await connectedOAuth2Credential(stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
-		const quickBooksCredential = await connectedOAuth2Credential(stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
-		workflows.xero = await createActiveExample(stack.client, 'invoice-to-xero.workflow.json', { xero_api_url: xero.url, xero_tenant_id: 'tenant', default_currency: 'GBP' }, [credential, xeroCredential]);
+		xeroCredential = await connectedOAuth2Credential(fixture.stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
+		const quickBooksCredential = await connectedOAuth2Credential(fixture.stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
+		workflows.xero = await createActiveExample(fixture.stack.client, 'invoice-to-xero.workflow.json', { xero_api_url: xero.url, xero_tenant_id: 'tenant', default_currency: 'GBP' }, [fixture.credential, xeroCredential]);
 		workflows.quickbooks = await createActiveExample(
-			stack.client,
+			fixture.stack.client,
 			'invoice-to-quickbooks.workflow.json',
 			{ quickbooks_api_url: quickBooks.url, quickbooks_realm_id: '9130', quickbooks_tax_account_id: '88', default_currency: 'GBP' },
-			[credential, quickBooksCredential],
+			[fixture.credential, quickBooksCredential],
 		);
 		// Both examples' triggers register their HTTPS URLs with the sandbox on activation.
-		await eventually(
-			'both example triggers registered with the sandbox',
-			async () => (await sandboxState(sandbox.url)).webhooks.filter((webhook) => webhook.url.startsWith(`${stack.n8n.baseUrl}/webhook/`)).length,
-			(count) => count === 2,
-			30_000,
-		);
+		await fixture.waitForTriggerRegistrations(2);
 	});
 
 	beforeEach(() => {
@@ -113,9 +99,6 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 	afterAll(async () => {
 		await xero?.close();
 		await quickBooks?.close();
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
 	});
 
 	it('unknown is never ready: no lines, a line amount that could not be read, amounts as text → review with the reason, nothing posted', async () => {
@@ -234,15 +217,15 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 	});
 
 	it('an invoice approved later comes back through the trigger without its file: posted exactly, and it says the original must be attached by hand', async () => {
-		await queueExtraction(sandbox.url, invoice({ header: { vendor: 'Later Supplies Ltd', invoice_no: 'LATE-1' } }), 0.6);
-		const pending = await postFile(stack.client, workflows.xero.webhookPath, 'late.pdf', PDF, 'application/pdf');
+		await queueExtraction(fixture.sandbox.url, invoice({ header: { vendor: 'Later Supplies Ltd', invoice_no: 'LATE-1' } }), 0.6);
+		const pending = await postFile(fixture.stack.client, workflows.xero.webhookPath, 'late.pdf', PDF, 'application/pdf');
 		expect(pending.items[0]).toMatchObject({ route: 'review' });
 		const documentId = String(pending.items[0].document_id);
-		await approveReviewOf(sandbox.url, documentId);
+		await approveReviewOf(fixture.sandbox.url, documentId);
 		// Both examples' triggers are registered for the same account: each posts the approved invoice.
-		const toXero = await executionWhere(stack.client, workflows.xero.id, 'Posted to Xero', documentId);
+		const toXero = await executionWhere(fixture.stack.client, workflows.xero.id, 'Posted to Xero', documentId);
 		expect(nodeJson(toXero, 'Posted to Xero')).toEqual([expect.objectContaining({ totals_match: true, original_attached: false, attachment_note: expect.stringContaining('attach it to the bill by hand') })]);
-		const toQuickBooks = await executionWhere(stack.client, workflows.quickbooks.id, 'Posted to QuickBooks', documentId);
+		const toQuickBooks = await executionWhere(fixture.stack.client, workflows.quickbooks.id, 'Posted to QuickBooks', documentId);
 		expect(nodeJson(toQuickBooks, 'Posted to QuickBooks')).toEqual([expect.objectContaining({ totals_match: true, original_attached: false })]);
 		const bill = quickBooks.transactions.find((transaction) => transaction.DocNumber === 'LATE-1')!;
 		expect(bill.PrivateNote).toContain(`attach it to the bill by hand (Document Extraction document ${documentId})`);
@@ -253,7 +236,7 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 		// The Xero example as a user changes it: Extract waits for the review, Check for duplicate
 		// follows its Verified output, no trigger. Another sandbox account, so its approval reaches only
 		// this execution.
-		const { credential: waiting } = await sandboxCredential(stack.client, sandbox, 'growth', 'Document Extraction (waiting)');
+		const { credential: waiting } = await sandboxCredential(fixture.stack.client, fixture.sandbox, 'growth', 'Document Extraction (waiting)');
 		const example = loadExampleWorkflows().find(({ file }) => file === 'invoice-to-xero.workflow.json')!.workflow;
 		const nodes = example.nodes
 			.filter((node) => node.name !== 'Review finished')
@@ -270,22 +253,22 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 		const to = (node: string) => [{ node, type: 'main', index: 0 }];
 		connections['Extract invoice'] = { main: [to('Check for duplicate'), to('Review: waiting for a reviewer'), to('Review: waiting for a reviewer'), to('Review: not ready to post')] };
 		const variant = withSettings({ ...example, name: 'Invoice to Xero, Wait for Review', nodes, connections } as WorkflowDefinition, { xero_api_url: xero.url, xero_tenant_id: 'tenant' });
-		const created = await stack.client.createWorkflow(withCredentialsByName(variant, [waiting, xeroCredential]));
-		await stack.client.activateWorkflow(created.id);
-		await stack.client.waitForWebhook('invoice-to-xero-waiting');
+		const created = await fixture.stack.client.createWorkflow(withCredentialsByName(variant, [waiting, xeroCredential]));
+		await fixture.stack.client.activateWorkflow(created.id);
+		await fixture.stack.client.waitForWebhook('invoice-to-xero-waiting');
 
-		await queueExtraction(sandbox.url, invoice({ header: { vendor: 'Waiting Supplies Ltd', invoice_no: 'WAIT-1' } }), 0.6);
-		expect((await postFile(stack.client, 'invoice-to-xero-waiting', 'waiting.pdf', PDF, 'application/pdf')).status).toBe(200);
-		const started = (await eventually('the execution the file started', async () => (await stack.client.listExecutions(created.id))[0], (execution) => execution !== undefined))!;
-		await stack.client.waitForExecution(started.id, { until: (execution) => execution.status === 'waiting' });
+		await queueExtraction(fixture.sandbox.url, invoice({ header: { vendor: 'Waiting Supplies Ltd', invoice_no: 'WAIT-1' } }), 0.6);
+		expect((await postFile(fixture.stack.client, 'invoice-to-xero-waiting', 'waiting.pdf', PDF, 'application/pdf')).status).toBe(200);
+		const started = (await eventually('the execution the file started', async () => (await fixture.stack.client.listExecutions(created.id))[0], (execution) => execution !== undefined))!;
+		await fixture.stack.client.waitForExecution(started.id, { until: (execution) => execution.status === 'waiting' });
 		const document = await eventually(
 			'the document uploaded with the resume URL',
-			async () => (await sandboxState(sandbox.url)).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${started.id}`)),
+			async () => (await fixture.sandboxState()).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${started.id}`)),
 			(entry) => entry !== undefined,
 		);
 		expect(xero.documents.some((entry) => entry.InvoiceNumber === 'WAIT-1')).toBe(false);
-		await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, {});
-		const resumed = await stack.client.waitForExecution(started.id);
+		await sandboxControl(fixture.sandbox.url, `reviews/${document!.reviewId}/approve`, {});
+		const resumed = await fixture.stack.client.waitForExecution(started.id);
 		expect(nodeJson(resumed, 'Posted to Xero')).toEqual([expect.objectContaining({ totals_match: true, original_attached: true, attachment_note: null })]);
 		const bill = xero.documents.find((entry) => entry.InvoiceNumber === 'WAIT-1')!;
 		expect(xero.attachments.filter((attachment) => attachment.ownerId === bill.id).map((attachment) => [attachment.fileName, attachment.bytes.equals(PDF)])).toEqual([['waiting.pdf', true]]);

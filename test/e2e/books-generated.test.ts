@@ -7,7 +7,6 @@
 // with a reason and nothing reaches the books.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxCredential, startSandboxInProcess, startStack, stopAll, type SandboxHandle, type Stack } from '../../local-n8n/index.ts';
 import {
 	connectedOAuth2Credential,
 	createActiveExample,
@@ -19,20 +18,20 @@ import {
 } from '../../local-n8n/accounting/index.ts';
 import { generateInvoices, type GeneratedInvoice } from '../unit/accounting/generatedInvoices.ts';
 import { postFile, queueExtraction } from './support/laterInvoices.ts';
+import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const ACCESS_TOKEN = 'stand-in-access-token';
 const SEED = 4242;
 const COUNT = 36;
 
-let stack: Stack;
-let sandbox: SandboxHandle;
+const fixture = useN8nAndSandbox({ sandbox: { reviewDelayMs: 600_000 }, tier: 'enterprise' });
 let xero: XeroStandIn;
 let quickBooks: QuickBooksStandIn;
 const paths = { xero: '', quickbooks: '' };
 
 async function through(example: 'xero' | 'quickbooks', invoice: GeneratedInvoice) {
-	await queueExtraction(sandbox.url, invoice.data, 0.99);
-	const answer = await postFile(stack.client, paths[example], `${invoice.data.header.invoice_no ?? 'no-number'}.json`, Buffer.from('{}'), 'application/json');
+	await queueExtraction(fixture.sandbox.url, invoice.data, 0.99);
+	const answer = await postFile(fixture.stack.client, paths[example], `${invoice.data.header.invoice_no ?? 'no-number'}.json`, Buffer.from('{}'), 'application/json');
 	expect(answer.status, `${invoice.name}: ${answer.text}`).toBe(200);
 	expect(answer.items, invoice.name).toHaveLength(1);
 	return answer.items[0];
@@ -42,23 +41,17 @@ describe(`${COUNT} generated invoices (seed ${SEED}) through both examples in a 
 	const invoices = generateInvoices(SEED, COUNT);
 
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
 		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
 		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
-		const { credential } = await sandboxCredential(stack.client, sandbox, 'enterprise');
-		const xeroCredential = await connectedOAuth2Credential(stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
-		const quickBooksCredential = await connectedOAuth2Credential(stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
-		paths.xero = (await createActiveExample(stack.client, 'invoice-to-xero.workflow.json', { xero_api_url: xero.url, xero_tenant_id: 'tenant' }, [credential, xeroCredential])).webhookPath;
-		paths.quickbooks = (await createActiveExample(stack.client, 'invoice-to-quickbooks.workflow.json', { quickbooks_api_url: quickBooks.url, quickbooks_realm_id: '9130' }, [credential, quickBooksCredential])).webhookPath;
+		const xeroCredential = await connectedOAuth2Credential(fixture.stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
+		const quickBooksCredential = await connectedOAuth2Credential(fixture.stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
+		paths.xero = (await createActiveExample(fixture.stack.client, 'invoice-to-xero.workflow.json', { xero_api_url: xero.url, xero_tenant_id: 'tenant' }, [fixture.credential, xeroCredential])).webhookPath;
+		paths.quickbooks = (await createActiveExample(fixture.stack.client, 'invoice-to-quickbooks.workflow.json', { quickbooks_api_url: quickBooks.url, quickbooks_realm_id: '9130' }, [fixture.credential, quickBooksCredential])).webhookPath;
 	});
 
 	afterAll(async () => {
 		await xero?.close();
 		await quickBooks?.close();
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
 	});
 
 	it('covers posted bills and credit notes, and stopped invoices', () => {
