@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // The core of the package on the OLDEST n8n the README claims (N8N_OLDEST_VERSION), installed the way a
 // user installs it: both nodes and the credential load, Extract routes a confident invoice to Verified,
 // the trigger starts exactly one execution when a review is approved, and Extract with Wait for Review
@@ -6,54 +6,39 @@
 
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
 	N8N_OLDEST_VERSION,
 	PACKAGE_NAME,
 	REPO_ROOT,
 	codeNode,
-	documentInReview,
-	eventually,
 	installedPackageVersion,
 	log,
 	nodeJson,
 	readFileNode,
 	reviewTriggerNode,
 	sandboxControl,
-	sandboxCredential,
-	sandboxState,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
 	triggerWorkflow,
 	webhookWorkflow,
-	type Credential,
 	type NodeSpec,
-	type SandboxHandle,
-	type Stack,
 } from '../../local-n8n/index.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const ACTION = `${PACKAGE_NAME}.documentExtraction`;
 const TRIGGER = `${PACKAGE_NAME}.documentExtractionTrigger`;
-const SETTLE_MS = 2_000;
 
-let stack: Stack;
-let sandbox: SandboxHandle;
-let credential: Credential;
-let apiKey: string;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const fixture = useN8nAndSandbox({ stack: { n8nVersion: N8N_OLDEST_VERSION }, sandbox: REVIEWS_DECIDED_BY_THE_TEST });
 
 /** Webhook (answers at once) → Read invoice → Extract → one Code node per output, echoing its items. */
 async function extractWorkflow(name: string, parameters: Record<string, unknown>, outputs: string[]) {
-	const file = join(stack.n8n.fileAccessDirs[0], 'invoice-blurry.json');
+	const file = join(fixture.stack.n8n.fileAccessDirs[0], 'invoice-blurry.json');
 	copyFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-blurry.json'), file);
 	const extract: NodeSpec = {
 		name: 'Extract',
 		type: ACTION,
 		typeVersion: 1,
 		parameters: { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'simplified', ...parameters },
-		credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
+		credentials: { documentExtractionApi: { id: fixture.credential.id, name: fixture.credential.name } },
 	};
 	const definition = webhookWorkflow({
 		name,
@@ -65,9 +50,9 @@ async function extractWorkflow(name: string, parameters: Record<string, unknown>
 			Extract: { main: outputs.map((node) => [{ node, type: 'main', index: 0 }]) },
 		},
 	});
-	const workflow = await stack.client.createWorkflow(definition);
-	await stack.client.activateWorkflow(workflow.id);
-	await stack.client.waitForWebhook(definition.webhookPath);
+	const workflow = await fixture.stack.client.createWorkflow(definition);
+	await fixture.stack.client.activateWorkflow(workflow.id);
+	await fixture.stack.client.waitForWebhook(definition.webhookPath);
 	return { id: workflow.id, path: definition.webhookPath };
 }
 
@@ -77,33 +62,21 @@ function outputsWithItems(execution: Parameters<typeof nodeJson>[0], outputs: st
 }
 
 describe(`the core of the package on the oldest supported n8n (${N8N_OLDEST_VERSION})`, () => {
-	beforeAll(async () => {
-		stack = await startStack({ package: 'repo', n8nVersion: N8N_OLDEST_VERSION });
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
-		({ credential, apiKey } = await sandboxCredential(stack.client, sandbox, 'enterprise'));
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
-	});
-
 	it(`runs n8n ${N8N_OLDEST_VERSION} with both nodes and the credential type loaded from the installed package`, async () => {
-		expect(stack.install.version).toBe(N8N_OLDEST_VERSION);
-		expect(stack.installedNodeTypes.sort()).toEqual([ACTION, TRIGGER].sort());
-		expect(installedPackageVersion(stack.n8n.userFolder, PACKAGE_NAME)).toBe(stack.packed?.version);
-		const names = (await stack.client.nodeTypes()).map((t) => t.name);
+		expect(fixture.stack.install.version).toBe(N8N_OLDEST_VERSION);
+		expect(fixture.stack.installedNodeTypes.sort()).toEqual([ACTION, TRIGGER].sort());
+		expect(installedPackageVersion(fixture.stack.n8n.userFolder, PACKAGE_NAME)).toBe(fixture.stack.packed?.version);
+		const names = (await fixture.stack.client.nodeTypes()).map((t) => t.name);
 		expect(names).toEqual(expect.arrayContaining([ACTION, TRIGGER, `${ACTION}Tool`]));
-		expect((await stack.client.credentialTypes()).map((t) => t.name)).toContain('documentExtractionApi');
+		expect((await fixture.stack.client.credentialTypes()).map((t) => t.name)).toContain('documentExtractionApi');
 	});
 
 	it('Extract: a confident invoice comes out on Verified with its fields', async () => {
 		const outputs = ['On Verified', 'On Needs Review'];
 		const workflow = await extractWorkflow('compat: extract', {}, outputs);
-		await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.99 });
-		expect((await stack.client.callWebhook(workflow.path, { json: {} })).status).toBe(200);
-		const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
+		await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: 0.99 });
+		expect((await fixture.stack.client.callWebhook(workflow.path, { json: {} })).status).toBe(200);
+		const [execution] = await fixture.stack.client.waitForExecutions(workflow.id, 1);
 		expect(execution.status).toBe('success');
 		expect(outputsWithItems(execution, outputs)).toEqual(['On Verified']);
 		expect(nodeJson(execution, 'On Verified')).toEqual([
@@ -112,19 +85,18 @@ describe(`the core of the package on the oldest supported n8n (${N8N_OLDEST_VERS
 	});
 
 	it('the trigger starts exactly one execution when a review is approved', async () => {
-		const definition = triggerWorkflow({ name: 'compat: trigger', trigger: reviewTriggerNode(credential) });
-		const workflow = await stack.client.createWorkflow(definition);
-		await stack.client.activateWorkflow(workflow.id);
-		await stack.client.waitForWebhook(`${definition.webhookId}/webhook`);
-		const url = `${stack.n8n.baseUrl}/webhook/${definition.webhookId}/webhook`;
-		await eventually('the trigger registered its webhook', async () => (await sandboxState(sandbox.url)).webhooks.filter((w) => w.url === url), (found) => found.length === 1, 30_000);
+		const definition = triggerWorkflow({ name: 'compat: trigger', trigger: reviewTriggerNode(fixture.credential) });
+		const workflow = await fixture.stack.client.createWorkflow(definition);
+		await fixture.stack.client.activateWorkflow(workflow.id);
+		await fixture.stack.client.waitForWebhook(`${definition.webhookId}/webhook`);
+		const url = `${fixture.stack.n8n.baseUrl}/webhook/${definition.webhookId}/webhook`;
+		await fixture.waitForRegistrations(url);
 
-		const document = await documentInReview(sandbox.url, apiKey);
-		expect(document.status).toBe('needs_review');
-		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
-		const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
-		await sleep(SETTLE_MS);
-		expect(await stack.client.listExecutions(workflow.id)).toHaveLength(1);
+		const document = await fixture.documentInReview();
+		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {});
+		const [execution] = await fixture.stack.client.waitForExecutions(workflow.id, 1);
+		await fixture.settle();
+		expect(await fixture.stack.client.listExecutions(workflow.id)).toHaveLength(1);
 		expect(nodeJson(execution, 'Review finished')).toEqual([
 			expect.objectContaining({ event: 'document.verified', document_id: document.document_id, status: 'verified', verified_by: 'human_reviewer' }),
 		]);
@@ -133,14 +105,14 @@ describe(`the core of the package on the oldest supported n8n (${N8N_OLDEST_VERS
 	it('Wait for Review: the execution waits, and resumes on Verified when the reviewer approves', async () => {
 		const outputs = ['On Verified', 'On Rejected', 'On Timed Out'];
 		const workflow = await extractWorkflow('compat: wait for review', { waitForReview: true }, outputs);
-		await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.7 });
-		expect((await stack.client.callWebhook(workflow.path, { json: {} })).status).toBe(200);
-		const [waiting] = await stack.client.waitForExecutions(workflow.id, 1, { filter: (e) => e.status === 'waiting' });
-		const document = (await sandboxState(sandbox.url)).documents.find((d) => d.webhookUrl?.includes(`/webhook-waiting/${waiting.id}`));
+		await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: 0.7 });
+		expect((await fixture.stack.client.callWebhook(workflow.path, { json: {} })).status).toBe(200);
+		const [waiting] = await fixture.stack.client.waitForExecutions(workflow.id, 1, { filter: (e) => e.status === 'waiting' });
+		const document = (await fixture.sandboxState()).documents.find((d) => d.webhookUrl?.includes(`/webhook-waiting/${waiting.id}`));
 		expect(document?.state).toBe('needs_review');
 
-		await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, {});
-		const execution = await stack.client.waitForExecution(waiting.id);
+		await sandboxControl(fixture.sandbox.url, `reviews/${document!.reviewId}/approve`, {});
+		const execution = await fixture.stack.client.waitForExecution(waiting.id);
 		expect(execution.status).toBe('success');
 		expect(outputsWithItems(execution, outputs)).toEqual(['On Verified']);
 		expect(nodeJson(execution, 'On Verified')).toEqual([

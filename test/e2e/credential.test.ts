@@ -2,18 +2,12 @@
 // the spec has no "who am I" call, so the test looks up a document that cannot exist (D15):
 // 404 = the key was accepted, 401 = the key is wrong.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	sandboxAccount,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
-	type SandboxHandle,
-	type Stack,
-} from '../../local-n8n/index.ts';
+import { describe, expect, it } from 'vitest';
+import { sandboxAccount } from '../../local-n8n/index.ts';
+import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
+// Each test makes the credential it tests.
+const fixture = useN8nAndSandbox({ tier: null });
 
 interface TestResult {
 	status: 'OK' | 'Error';
@@ -21,32 +15,21 @@ interface TestResult {
 }
 
 async function testCredential(data: { baseUrl: string; apiKey: string; tier: string }): Promise<TestResult> {
-	const credential = await stack.client.createDocumentExtractionCredential(`credential test ${Date.now()}`, { ...data, tier: data.tier as 'pilot' });
-	return await stack.client.call<TestResult>('POST', '/rest/credentials/test', {
+	const credential = await fixture.stack.client.createDocumentExtractionCredential(`credential test ${Date.now()}`, { ...data, tier: data.tier as 'pilot' });
+	return await fixture.stack.client.call<TestResult>('POST', '/rest/credentials/test', {
 		credentials: { id: credential.id, name: credential.name, type: 'documentExtractionApi', data: { ...data, signingSecret: '' } },
 	});
 }
 
 describe('Credential test in a real n8n', () => {
-	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		sandbox = await startSandboxInProcess(stack.tls);
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
-	});
-
 	it('accepts a valid key (the service answers 404 for the probe document)', async () => {
-		const account = sandboxAccount(sandbox, 'growth');
-		const result = await testCredential({ baseUrl: `${sandbox.url}/`, apiKey: account!.apiKey, tier: 'growth' });
+		const account = sandboxAccount(fixture.sandbox, 'growth');
+		const result = await testCredential({ baseUrl: `${fixture.sandbox.url}/`, apiKey: account!.apiKey, tier: 'growth' });
 		expect(result).toMatchObject({ status: 'OK' });
 	});
 
 	it('says the key was refused when the service answers 401', async () => {
-		const result = await testCredential({ baseUrl: sandbox.url, apiKey: 'sk_not_a_real_key', tier: 'pilot' });
+		const result = await testCredential({ baseUrl: fixture.sandbox.url, apiKey: 'sk_not_a_real_key', tier: 'pilot' });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/refused the API key \(401\)/);
 		expect(result.message).not.toContain('sk_not_a_real_key');

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // The example workflows (examples/*.workflow.json) imported into a real n8n as a user imports
 // them (credential reference matched by its name, "Document Extraction (sandbox)"), activated, and
 // run against the sandbox: files are POSTed to the intake webhooks as multipart field `file` (the
@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
 	REPO_ROOT,
 	executedNodes,
@@ -15,17 +15,12 @@ import {
 	loadExampleWorkflows,
 	nodeJson,
 	sandboxControl,
-	sandboxCredential,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
 	waitForWorkflowWebhooks,
 	withCredentialsByName,
-	type Credential,
 	type DecodedExecution,
-	type SandboxHandle,
-	type Stack,
 } from '../../local-n8n/index.ts';
+import { executionWhere } from './support/laterInvoices.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const INTAKE = 'Invoice intake: extract and route';
 const REVIEW_RESULTS = 'Review results: accounting record or notification';
@@ -33,13 +28,10 @@ const SPLIT = 'Split line items into rows';
 const APPROVAL = 'Invoice approval: extract and wait for review';
 const AI_AGENT = "AI agent: ask about an invoice's review";
 
-let stack: Stack;
-let sandbox: SandboxHandle;
-let credential: Credential;
+// The credential `npm start` creates: the sandbox's pilot account, under the name the examples use.
+const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, tier: 'pilot' });
 const ids: Record<string, string> = {};
 const paths: Record<string, string> = {};
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** POSTs an example file as multipart field `file`, as `curl -F file=@…` does. */
 async function upload(path: string, fileName: string) {
@@ -47,54 +39,32 @@ async function upload(path: string, fileName: string) {
 	form.append('file', new Blob([readFileSync(join(REPO_ROOT, 'examples', 'files', fileName))]), fileName);
 	const encoded = new Response(form);
 	const body = Buffer.from(await encoded.arrayBuffer());
-	return await stack.client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
+	return await fixture.stack.client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
 }
 
-/** The execution of `workflow` in which `nodeName` output an item for `documentId` (polled). */
+/** The execution of the example named `workflow` in which `nodeName` output an item for `documentId`. */
 async function executionFor(workflow: string, nodeName: string, documentId: string): Promise<DecodedExecution> {
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		const executions = await stack.client.waitForExecutions(ids[workflow], 1);
-		const found = executions.find((execution) => nodeJson(execution, nodeName).some((item) => item.document_id === documentId));
-		if (found) return found;
-		if (Date.now() > deadline) throw new Error(`no execution of "${workflow}" where "${nodeName}" handled ${documentId}`);
-		await sleep(500);
-	}
+	return await executionWhere(fixture.stack.client, ids[workflow], nodeName, documentId);
 }
 
 describe('Example workflows in a real n8n against the sandbox', () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		// Reviews finish only when a test approves or rejects them.
-		sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000, retryBaseMs: 300 });
-		// The credential `npm start` creates: the sandbox's pilot account, under the name the examples use.
-		({ credential } = await sandboxCredential(stack.client, sandbox, 'pilot'));
-
 		// The examples that post to an accounting system run in books.test.ts, next to their stand-ins.
 		const examples = loadExampleWorkflows().filter(({ file }) => file.endsWith('.workflow.json') && !file.startsWith('invoice-to-'));
 		expect(examples.map(({ workflow }) => workflow.name).sort()).toEqual([AI_AGENT, APPROVAL, INTAKE, REVIEW_RESULTS, SPLIT]);
 		for (const { workflow } of examples) {
-			const created = await stack.client.createWorkflow(withCredentialsByName(workflow, [credential]));
+			const created = await fixture.stack.client.createWorkflow(withCredentialsByName(workflow, [fixture.credential]));
 			ids[workflow.name] = created.id;
 			// The AI agent example starts by hand (and needs a chat model credential): imported, not activated.
 			if (!isActivatable(workflow)) continue;
-			await stack.client.activateWorkflow(created.id);
-			await waitForWorkflowWebhooks(stack.client, workflow);
+			await fixture.stack.client.activateWorkflow(created.id);
+			await waitForWorkflowWebhooks(fixture.stack.client, workflow);
 			const hook = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
 			if (hook) paths[workflow.name] = String(hook.parameters.path);
 		}
 		expect(Object.keys(paths).sort()).toEqual([APPROVAL, INTAKE, SPLIT]);
 		// The review-results trigger registers its HTTPS URL with the sandbox on activation.
-		const deadline = Date.now() + 30_000;
-		const ours = async () => (await sandboxControl<{ webhooks: Array<{ url: string }> }>(sandbox.url, 'state')).webhooks.filter((webhook) => webhook.url.startsWith(`${stack.n8n.baseUrl}/webhook/`));
-		while ((await ours()).length === 0 && Date.now() < deadline) await sleep(250);
-		expect(await ours()).toHaveLength(1);
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
+		await fixture.waitForTriggerRegistrations(1);
 	});
 
 	it('invoice intake routes a confident invoice to "Ready for accounting"', async () => {
@@ -119,7 +89,7 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		const execution = await executionFor(INTAKE, 'Waiting for human review', documentId);
 		expect(executedNodes(execution)).toEqual(['Receive invoice', 'Extract invoice', 'Route by status', 'Waiting for human review']);
 
-		await sandboxControl(sandbox.url, 'next-status', { status: 'processing' });
+		await sandboxControl(fixture.sandbox.url, 'next-status', { status: 'processing' });
 		const later = await upload(paths[INTAKE], 'invoice-acme.json');
 		expect(later.json).toEqual([{ route: 'check_status_later', document_id: expect.stringMatching(/^doc_/) }]);
 		const processing = await executionFor(INTAKE, 'Still processing', (later.json as Array<{ document_id: string }>)[0].document_id);
@@ -128,7 +98,7 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 
 	it('review results turns an approval into an "Accounting record" and a rejection into a "Rejection notification"', async () => {
 		const approved = ((await upload(paths[INTAKE], 'invoice-blurry.json')).json as Array<{ review_id: string; document_id: string }>)[0];
-		await sandboxControl(sandbox.url, `reviews/${approved.review_id}/approve`, {});
+		await sandboxControl(fixture.sandbox.url, `reviews/${approved.review_id}/approve`, {});
 		const approval = await executionFor(REVIEW_RESULTS, 'Accounting record', approved.document_id);
 		expect(approval.status).toBe('success');
 		expect(executedNodes(approval)).toEqual(['Review finished', 'Verified or rejected', 'Accounting record']);
@@ -148,27 +118,27 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		]);
 
 		const rejected = ((await upload(paths[INTAKE], 'invoice-blurry.json')).json as Array<{ review_id: string; document_id: string }>)[0];
-		await sandboxControl(sandbox.url, `reviews/${rejected.review_id}/reject`, { reason: 'Stamp covers the total' });
+		await sandboxControl(fixture.sandbox.url, `reviews/${rejected.review_id}/reject`, { reason: 'Stamp covers the total' });
 		const rejection = await executionFor(REVIEW_RESULTS, 'Rejection notification', rejected.document_id);
 		expect(executedNodes(rejection)).toEqual(['Review finished', 'Verified or rejected', 'Rejection notification']);
 		expect(nodeJson(rejection, 'Rejection notification')).toEqual([
 			expect.objectContaining({ channel: 'accounts-payable', document_id: rejected.document_id, text: `Document ${rejected.document_id} was rejected by the reviewer: Stamp covers the total` }),
 		]);
 		// One execution per review outcome.
-		await sleep(2_000);
-		expect(await stack.client.listExecutions(ids[REVIEW_RESULTS])).toHaveLength(2);
+		await fixture.settle();
+		expect(await fixture.stack.client.listExecutions(ids[REVIEW_RESULTS])).toHaveLength(2);
 	});
 
 	it('split line items gives one row per line of invoice-globex.csv', async () => {
 		// A CSV carries no confidence of its own: choose the auto-verified path.
-		await sandboxControl(sandbox.url, 'next-confidence', { confidence: 0.99 });
+		await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: 0.99 });
 		const rows = await upload(paths[SPLIT], 'invoice-globex.csv');
 		expect(rows.status, rows.text).toBe(200);
 		expect(rows.json).toEqual([
 			expect.objectContaining({ invoice_no: 'GX-2026-311', vendor: 'Globex Corporation', line_number: 1, description: 'Consulting hours', quantity: 10, unit_price: 120, amount: 1200 }),
 			expect.objectContaining({ invoice_no: 'GX-2026-311', vendor: 'Globex Corporation', line_number: 2, description: 'Travel expenses', quantity: 1, unit_price: 300, amount: 300 }),
 		]);
-		const [execution] = await stack.client.waitForExecutions(ids[SPLIT], 1);
+		const [execution] = await fixture.stack.client.waitForExecutions(ids[SPLIT], 1);
 		expect(nodeJson(execution, 'Extract line items')).toHaveLength(2);
 		expect(nodeJson(execution, 'Line item rows')).toHaveLength(2);
 	});
@@ -179,16 +149,16 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		const deadline = Date.now() + 60_000;
 		let waiting: { id: string } | undefined;
 		while (!waiting && Date.now() < deadline) {
-			waiting = (await stack.client.listExecutions(ids[APPROVAL])).find((execution) => execution.status === 'waiting');
+			waiting = (await fixture.stack.client.listExecutions(ids[APPROVAL])).find((execution) => execution.status === 'waiting');
 			if (!waiting) await sleep(300);
 		}
 		expect(waiting, 'an execution waiting for the review').toBeDefined();
-		const documents = (await sandboxControl<{ documents: Array<{ id: string; reviewId?: string; webhookUrl?: string }> }>(sandbox.url, 'state')).documents;
+		const { documents } = await fixture.sandboxState();
 		const document = documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${waiting!.id}`));
 		expect(document?.reviewId).toMatch(/^rev_/);
 
-		await sandboxControl(sandbox.url, `reviews/${document!.reviewId}/approve`, {});
-		const approved = await stack.client.waitForExecution(waiting!.id);
+		await sandboxControl(fixture.sandbox.url, `reviews/${document!.reviewId}/approve`, {});
+		const approved = await fixture.stack.client.waitForExecution(waiting!.id);
 		expect(approved.status).toBe('success');
 		expect(executedNodes(approved)).toEqual(['Receive invoice', 'Extract and wait for review', 'Post to accounting']);
 		expect(nodeJson(approved, 'Post to accounting')).toEqual([
@@ -202,10 +172,10 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 	});
 
 	it('the AI agent example imports with the action node as the agent\'s tool (n8n knows the tool type; running it needs a chat model)', async () => {
-		const workflow = await stack.client.getWorkflow(ids[AI_AGENT]);
+		const workflow = await fixture.stack.client.getWorkflow(ids[AI_AGENT]);
 		const tool = (workflow.nodes as Array<{ name: string; type: string }>).find((node) => node.name === 'Look up document status');
 		expect(tool?.type).toBe('n8n-nodes-document-extraction.documentExtractionTool');
-		const known = (await stack.client.nodeTypes()).map((type) => type.name);
+		const known = (await fixture.stack.client.nodeTypes()).map((type) => type.name);
 		expect(known).toEqual(expect.arrayContaining(['n8n-nodes-document-extraction.documentExtractionTool', '@n8n/n8n-nodes-langchain.agent', '@n8n/n8n-nodes-langchain.lmChatOpenAi']));
 		expect((workflow.connections as Record<string, { ai_tool?: unknown }>)['Look up document status'].ai_tool).toBeDefined();
 	});
