@@ -10,11 +10,13 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeNeeding } from './support/requirements.ts';
-import { REPO_ROOT, sandboxAccount, startSandboxInProcess, startStack, stopAll, type RunningSandbox, type Stack } from '../../local-n8n/index.ts';
+import { REPO_ROOT, sandboxAccount } from '../../local-n8n/index.ts';
 import { launchChromium } from './support/browser.ts';
+import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
-let stack: Stack;
-let sandbox: RunningSandbox | undefined;
+// A reachable service for the credential (its test runs when the credential dialog opens); the
+// credential, without a signing secret, is made below.
+const fixture = useN8nAndSandbox({ tier: null });
 let browser: Browser;
 let page: Page;
 const artifacts = join(REPO_ROOT, 'test', 'artifacts');
@@ -59,12 +61,9 @@ async function dropdownOptions(target: Page, parameter: string): Promise<string[
 
 describeNeeding(['chromium'], 'The editor in a real browser', () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		// A reachable service for the credential (its test runs when the credential dialog opens).
-		sandbox = await startSandboxInProcess(stack.tls);
-		const account = sandboxAccount(sandbox, 'pilot');
+		const account = sandboxAccount(fixture.sandbox, 'pilot');
 		if (!account) throw new Error('the sandbox serves no pilot account');
-		await stack.client.createDocumentExtractionCredential(CREDENTIAL_NAME, { baseUrl: sandbox.url, apiKey: account.apiKey, tier: 'pilot' });
+		await fixture.stack.client.createDocumentExtractionCredential(CREDENTIAL_NAME, { baseUrl: fixture.sandbox.url, apiKey: account.apiKey, tier: 'pilot' });
 		browser = await launchChromium();
 		const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1440, height: 900 } });
 		page = await context.newPage();
@@ -77,19 +76,16 @@ describeNeeding(['chromium'], 'The editor in a real browser', () => {
 			await page.screenshot({ path: join(artifacts, 'editor-last-state.png') }).catch(() => undefined);
 		}
 		await browser?.close();
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
 	});
 
 	it('logs in, adds the Document Extraction node and shows its resources, operations and credential type', async () => {
-		await page.goto(`${stack.n8n.baseUrl}/signin`);
-		await (await visible(page.getByLabel(/email/i), 'the sign-in form')).fill(stack.owner.email);
-		await page.getByLabel(/password/i).first().fill(stack.owner.password);
+		await page.goto(`${fixture.stack.n8n.baseUrl}/signin`);
+		await (await visible(page.getByLabel(/email/i), 'the sign-in form')).fill(fixture.stack.owner.email);
+		await page.getByLabel(/password/i).first().fill(fixture.stack.owner.password);
 		await page.getByRole('button', { name: /sign in/i }).click();
 		await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 60_000 });
 
-		await page.goto(`${stack.n8n.baseUrl}/workflow/new`);
+		await page.goto(`${fixture.stack.n8n.baseUrl}/workflow/new`);
 		await visible(page.getByText(/add first step/i), 'the empty canvas ("Add first step")', 60_000);
 		const search = await openNodePanel(page);
 		await search.fill('Document Extraction');
@@ -132,14 +128,14 @@ describeNeeding(['chromium'], 'The editor in a real browser', () => {
 			await visible(dialog.getByText(new RegExp(`^${field}\\b`)), `the credential field "${field}"`);
 		}
 		// n8n tests the credential when the dialog opens: the sandbox accepted the key (D15).
-		if (sandbox) await visible(dialog.locator('[data-test-id="credentials-config-container-test-success"]'), 'the "Connection tested successfully" banner', 60_000);
+		await visible(dialog.locator('[data-test-id="credentials-config-container-test-success"]'), 'the "Connection tested successfully" banner', 60_000);
 		await page.screenshot({ path: join(artifacts, 'editor-credential.png') });
 	});
 
 	it('asks for no credential for Check Invoice Duplicate, which calls no API, and asks again for Extract', async () => {
 		// A new tab of the signed-in session, with a new workflow.
 		page = await page.context().newPage();
-		await page.goto(`${stack.n8n.baseUrl}/workflow/new`);
+		await page.goto(`${fixture.stack.n8n.baseUrl}/workflow/new`);
 		await visible(page.getByText(/add first step/i), 'the empty canvas ("Add first step")', 60_000);
 		const search = await openNodePanel(page);
 		await search.fill('Document Extraction');

@@ -6,22 +6,11 @@
 // application/json is refused by n8n's own body parser (422) before any node runs; every other
 // forgery reaches the trigger and is answered 401.
 
-import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	reviewTriggerNode,
-	sandboxCredential,
-	startSandboxInProcess,
-	startStack,
-	stopAll,
-	triggerWorkflow,
-	type SandboxHandle,
-	type Stack,
-} from '../../local-n8n/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { reviewTriggerNode, triggerWorkflow } from '../../local-n8n/index.ts';
+import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
-let stack: Stack;
-let sandbox: SandboxHandle;
-let secret: string;
+const fixture = useN8nAndSandbox();
 let path: string;
 let workflowId: string;
 
@@ -31,15 +20,14 @@ interface Forgery {
 	headers: Record<string, string>;
 }
 
-const sign = (body: Buffer | string, key: string) => createHmac('sha256', key).update(body).digest('hex');
-
 function payload(documentId: string): Buffer {
 	return Buffer.from(JSON.stringify({ event: 'document.verified', timestamp: '2026-11-22T10:00:00.000Z', document_id: documentId, review_id: 'rev_h', verified_by: 'human_reviewer', corrections_made: false, data: { header: { vendor: 'Forged Ltd' } }, confidence: { original: 0.5, final: 0.99 } }));
 }
 
 /** Bad deliveries built from one valid delivery (body + signature). */
 function forgeries(valid: Buffer): Forgery[] {
-	const signature = sign(valid, secret);
+	const secret = fixture.signingSecret;
+	const signature = fixture.sign(valid);
 	const header = (value: string) => ({ 'x-service-signature': value });
 	const list: Forgery[] = [];
 	for (let index = 0; index < 80; index++) {
@@ -55,7 +43,7 @@ function forgeries(valid: Buffer): Forgery[] {
 	}
 	for (let index = 0; index < 25; index++) {
 		const wrong = index === 0 ? '' : index === 1 ? secret.toUpperCase() : index === 2 ? `${secret} ` : `${secret}${index}`;
-		list.push({ name: `wrong secret ${index}`, body: valid, headers: header(sign(valid, wrong)) });
+		list.push({ name: `wrong secret ${index}`, body: valid, headers: header(fixture.sign(valid, wrong)) });
 	}
 	list.push({ name: 'uppercase hex', body: valid, headers: header(signature.toUpperCase()) });
 	for (let count = 1; count <= 10; count++) {
@@ -74,33 +62,23 @@ function forgeries(valid: Buffer): Forgery[] {
 	list.push({ name: 'signature in the query-like header', body: valid, headers: { 'x-service-signature-256': signature } });
 	list.push({ name: 'empty body', body: Buffer.alloc(0), headers: header(signature) });
 	list.push({ name: 'non-JSON body', body: Buffer.from('event=document.verified&document_id=doc_x'), headers: header(signature) });
-	list.push({ name: 'non-JSON body, its own signature with a wrong secret', body: Buffer.from('not json'), headers: header(sign('not json', 'nope')) });
+	list.push({ name: 'non-JSON body, its own signature with a wrong secret', body: Buffer.from('not json'), headers: header(fixture.sign('not json', 'nope')) });
 	list.push({ name: 'huge body', body: Buffer.concat([valid.subarray(0, valid.length - 1), Buffer.from(`,"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`)]), headers: header(signature) });
-	list.push({ name: 'signature of another document', body: valid, headers: header(sign(payload('doc_other'), secret)) });
+	list.push({ name: 'signature of another document', body: valid, headers: header(fixture.sign(payload('doc_other'))) });
 	return list;
 }
 
 describe('Forged deliveries to the trigger in a real n8n', () => {
 	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-		sandbox = await startSandboxInProcess(stack.tls);
-		const { credential, signingSecret } = await sandboxCredential(stack.client, sandbox, 'enterprise');
-		secret = signingSecret;
 		const definition = triggerWorkflow({
 			name: 'forged deliveries',
-			trigger: reviewTriggerNode(credential),
+			trigger: reviewTriggerNode(fixture.credential),
 		});
-		const workflow = await stack.client.createWorkflow(definition);
+		const workflow = await fixture.stack.client.createWorkflow(definition);
 		workflowId = workflow.id;
 		path = `${definition.webhookId}/webhook`;
-		await stack.client.activateWorkflow(workflow.id);
-		await stack.client.waitForWebhook(path);
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-		await stack?.stop();
-		await stopAll();
+		await fixture.stack.client.activateWorkflow(workflow.id);
+		await fixture.stack.client.waitForWebhook(path);
 	});
 
 	it('refuses every one of over 200 bad deliveries (401 from the trigger, 422 from n8n for unparseable JSON) and starts no execution; valid controls start one each', async () => {
@@ -111,7 +89,7 @@ describe('Forged deliveries to the trigger in a real n8n', () => {
 		for (let start = 0; start < bad.length; start += 16) {
 			const batch = bad.slice(start, start + 16);
 			const answers = await Promise.all(
-				batch.map((forgery) => stack.client.callWebhook(path, { body: forgery.body, headers: { 'content-type': 'application/json', ...forgery.headers } })),
+				batch.map((forgery) => fixture.stack.client.callWebhook(path, { body: forgery.body, headers: { 'content-type': 'application/json', ...forgery.headers } })),
 			);
 			answers.forEach((answer, index) => statuses.push({ name: batch[index].name, status: answer.status }));
 		}
@@ -128,15 +106,15 @@ describe('Forged deliveries to the trigger in a real n8n', () => {
 		const refusedByTrigger = statuses.filter((entry) => entry.status === 401).length;
 		const refusedByParser = statuses.filter((entry) => entry.status === 422).length;
 		expect(refusedByTrigger).toBeGreaterThanOrEqual(100);
-		await new Promise((resolve) => setTimeout(resolve, 2000));
-		expect(await stack.client.listExecutions(workflowId)).toHaveLength(0);
+		await fixture.settle();
+		expect(await fixture.stack.client.listExecutions(workflowId)).toHaveLength(0);
 
 		const controls = ['doc_control0000000000001', 'doc_control0000000000002', 'doc_control0000000000003'].map(payload);
 		for (const body of controls) {
-			const answer = await stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': sign(body, secret) } });
+			const answer = await fixture.stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': fixture.sign(body) } });
 			expect(answer.status).toBe(200);
 		}
-		const executions = await stack.client.waitForExecutions(workflowId, 3);
+		const executions = await fixture.stack.client.waitForExecutions(workflowId, 3);
 		expect(executions).toHaveLength(3);
 		process.stdout.write(`forged deliveries: tried ${bad.length}, refused ${refusedByTrigger + refusedByParser} (401 by the trigger: ${refusedByTrigger}, 422 by n8n's JSON parser: ${refusedByParser}), executions 0; valid controls 3 → executions ${executions.length}\n`);
 	});
