@@ -12,13 +12,14 @@
 // of the main thread does not see). Profiles stay in test/artifacts/cpu-profiles/; the summary goes to
 // bench/results-profile.json.
 
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { N8nInstance, QueueStack } from '../local-n8n/index.ts';
 import { artifactsDir, makeTmpDir, sandboxCredential, startQueueStack, startSandboxInProcess, stopAll, timestampForFiles } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { activeWebhookWorkflow, progress } from './context.ts';
 import type { ProfileSummary } from './cpuProfile.ts';
+import { cpuByRole, cpuSnapshot, difference, perDelivery } from './cpuTime.ts';
 import { readProfile, renderSummary, summarize } from './cpuProfile.ts';
 import { behindHttps } from './httpsFront.ts';
 import { activeMinimalTriggerWorkflow, packMinimalTrigger } from './minimalTrigger.ts';
@@ -34,8 +35,6 @@ export const PROFILE_TARGET_NAMES: Record<ProfileTarget, string> = {
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** USER_HZ, the unit of /proc's CPU times: 100 on every Linux architecture n8n runs on. */
-const CLOCK_TICKS = 100;
 /** After the worker ran the last delivery: the webhook processes' last answers and saves. */
 const TAIL_MS = 2_000;
 /** Functions whose inclusive time the summaries show: n8n's webhook path and our trigger's steps. */
@@ -52,81 +51,6 @@ const FOCUS = [
 	'readSignedDelivery',
 	'credentialSigningSecret',
 ];
-
-/** `/proc/<pid>/stat` (or a thread's): name, parent, and user + system CPU in ms. */
-function statCpu(file: string): { name: string; ppid: number; ms: number } {
-	const stat = readFileSync(file, 'utf8');
-	const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-	// Fields from the 3rd on (state, ppid, …); utime and stime are the 14th and 15th.
-	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-	return { name, ppid: Number(fields[1]), ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS };
-}
-
-/**
- * CPU ms of every process this benchmark started, by role: each direct child (n8n main, worker,
- * webhook processes, Postgres, Redis, HAProxy) with all its descendants (Postgres backends, n8n's
- * task runner), and this process (load generator, sandbox, HTTPS front).
- */
-function cpuByRole(): Map<string, number> {
-	const processes = new Map<number, { ppid: number; ms: number }>();
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const { ppid, ms } = statCpu(`/proc/${entry}/stat`);
-			processes.set(Number(entry), { ppid, ms });
-		} catch {
-			// ended meanwhile
-		}
-	}
-	const roleOf = (child: number): string => {
-		const command = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
-		const n8n = command.findIndex((part) => part.endsWith('/n8n/bin/n8n'));
-		if (n8n >= 0) return { start: 'n8n main', worker: 'n8n worker', webhook: 'n8n webhook processes' }[command[n8n + 1]] ?? 'n8n';
-		const program = command[0].split('/').pop() ?? '';
-		return /postgres/.test(command.join(' ')) ? 'postgres' : program.startsWith('redis') ? 'redis' : program || 'other';
-	};
-	const roles = new Map<string, number>([['bench (load, sandbox)', statCpu(`/proc/${process.pid}/stat`).ms]]);
-	const topChild = new Map<number, number | null>();
-	const findTop = (pid: number): number | null => {
-		if (topChild.has(pid)) return topChild.get(pid) as number | null;
-		const parent = processes.get(pid)?.ppid;
-		const top = parent === undefined || parent <= 1 ? null : parent === process.pid ? pid : findTop(parent);
-		topChild.set(pid, top);
-		return top;
-	};
-	for (const [pid, { ms }] of processes) {
-		const top = findTop(pid);
-		if (top === null) continue;
-		try {
-			const role = roleOf(top);
-			roles.set(role, (roles.get(role) ?? 0) + ms);
-		} catch {
-			// ended meanwhile
-		}
-	}
-	return roles;
-}
-
-interface CpuSnapshot {
-	/** The whole process (threads that ended included). */
-	processMs: number;
-	/** Per thread name (several threads can share one), the main thread as `main`. */
-	threads: Map<string, number>;
-}
-
-function cpuSnapshot(pid: number): CpuSnapshot {
-	const threads = new Map<string, number>();
-	for (const tid of readdirSync(`/proc/${pid}/task`)) {
-		try {
-			const { name, ms } = statCpu(`/proc/${pid}/task/${tid}/stat`);
-			const key = tid === String(pid) ? 'main' : name;
-			threads.set(key, (threads.get(key) ?? 0) + ms);
-		} catch {
-			// the thread ended meanwhile
-		}
-	}
-	return { processMs: statCpu(`/proc/${pid}/stat`).ms, threads };
-}
 
 export interface TargetProfile {
 	target: ProfileTarget;
@@ -153,18 +77,6 @@ function pidOf(instance: N8nInstance): number {
 	const pid = instance.pid();
 	if (pid === undefined) throw new Error(`${instance.baseUrl} is not running`);
 	return pid;
-}
-
-const perDelivery = (byName: Map<string, number>, deliveries: number): Record<string, number> =>
-	Object.fromEntries(
-		[...byName.entries()]
-			.filter(([, ms]) => ms > 0)
-			.sort((a, b) => b[1] - a[1])
-			.map(([name, ms]) => [name, ms / deliveries]),
-	);
-
-function difference(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
-	return new Map([...after.entries()].map(([name, ms]) => [name, ms - (before.get(name) ?? 0)]));
 }
 
 async function profileTarget(

@@ -3,26 +3,31 @@
 // PostgreSQL, Redis, n8n main, 2 webhook processes behind HAProxy, 1 worker, binary data in the
 // database; the sandbox behind HTTPS, as the service is reached), `npm run bench -- --queue`:
 // - trigger throughput through the load balancer: ours (version 1.1, and version 1 as in workflows
-//   made before 1.1) vs n8n's Webhook node (answering at once, static parameters: n8n 2.40.7 skips
-//   the expression isolate for it) and vs the Webhook node typeVersion 1 (which, like every other
-//   trigger node, gets an isolate per request); with 2 and with 1 webhook process; with n8n's
-//   defaults and with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on the webhook processes
-//   (docs/queue-mode.md); and ours with Ignore Duplicates off;
+//   made before 1.1) vs the minimal community trigger (minimalTrigger.ts: what any community
+//   trigger can reach), n8n's Webhook node (answering at once, static parameters: the one start
+//   node n8n runs without an expression isolate) and the Webhook node typeVersion 1 (which, like
+//   every other trigger node, gets an isolate per request); with 2 and with 1 webhook process; with
+//   n8n's defaults and with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on the webhook processes
+//   (docs/queue-mode.md); and ours with Ignore Duplicates off. The worker runs every delivery of a
+//   target before the next target is measured, so none shares the cores with another's backlog;
 // - Extract of a 100 MB file read from disk into the database: the worker's peak RSS growth, ours vs
 //   the HTTP Request node doing the same upload, and reading the file alone. The worker restarts
 //   before every run (RSS does not shrink after a peak), then a warm-up with a 1 KB file and a
 //   steady RSS; runs alternate ours / HTTP Request / read only.
 
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { N8nInstance, QueueStack } from '../local-n8n/index.ts';
 import { makeTmpDir, readFileNode, sandboxCredential, startQueueStack, startSandboxInProcess, stopAll, webhookWorkflow } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { behindHttps } from './httpsFront.ts';
 import { activeWebhookWorkflow, extractNode, httpRequestUploadNode, progress } from './context.ts';
+import { BENCH_ROLE, cpuByRole, processesCpuMs } from './cpuTime.ts';
 import { peakRssDuring, waitForSteadyRss } from './rss.ts';
 import type { ResultRow } from './stats.ts';
 import { median, MiB } from './stats.ts';
+import { activeMinimalTriggerWorkflow, packMinimalTrigger } from './minimalTrigger.ts';
 import { activeTriggerWorkflow, executionsAfterSettling, fireDeliveries } from './triggerThroughput.ts';
 import { FILE_BYTES, writeBigPdf } from './uploadMemory.ts';
 
@@ -114,11 +119,27 @@ async function workerUploadMemory(context: BenchContext, stack: QueueStack, roun
 	];
 }
 
-type Target = 'ours' | 'oursV1' | 'oursNoDedupe' | 'webhook' | 'webhookV1';
+/** Medians per target: 200-answers per second, CPU ms per delivery of the webhook processes and of every process of the stack. */
+interface Measured {
+	rate: Record<Target, number>;
+	webhookCpu: Record<Target, number>;
+	stackCpu: Record<Target, number>;
+}
+
+/** CPU ms of every process of the stack (not this process: load generator and sandbox). */
+function stackCpuMs(): number {
+	let sum = 0;
+	for (const [role, ms] of cpuByRole()) if (role !== BENCH_ROLE) sum += ms;
+	return sum;
+}
+
+type Target = 'ours' | 'oursV1' | 'oursNoDedupe' | 'minimal' | 'minimalV1' | 'webhook' | 'webhookV1';
 const TARGET_NAMES: Record<Target, string> = {
 	ours: 'our trigger',
 	oursV1: 'our trigger v1',
 	oursNoDedupe: 'our trigger, Ignore Duplicates off',
+	minimal: 'minimal trigger',
+	minimalV1: 'minimal trigger v1',
 	webhook: 'Webhook node',
 	webhookV1: 'Webhook node v1',
 };
@@ -159,42 +180,63 @@ async function withOneWebhookProcess<T>(stack: QueueStack, work: () => Promise<T
 }
 
 /** Trigger throughput through the load balancer, every setting side by side with the baselines. */
-async function queueTriggerThroughput(context: BenchContext, stack: QueueStack, deliveries = 100, concurrency = 10, rounds = 3): Promise<ResultRow[]> {
+async function queueTriggerThroughput(
+	context: BenchContext,
+	stack: QueueStack,
+	settings: QueueSetting[],
+	only?: string[],
+	deliveries = 100,
+	concurrency = 10,
+	rounds = 3,
+): Promise<ResultRow[]> {
 	const paths: Record<Target, { id: string; path: string }> = {
 		ours: await activeTriggerWorkflow(context, 'bench queue: trigger (ours)'),
 		oursV1: await activeTriggerWorkflow(context, 'bench queue: trigger (ours, version 1)', {}, 1),
 		oursNoDedupe: await activeTriggerWorkflow(context, 'bench queue: trigger (ours, Ignore Duplicates off)', { ignoreDuplicates: false }),
+		minimal: await activeMinimalTriggerWorkflow(context, 'bench queue: trigger (minimal trigger)'),
+		minimalV1: await activeMinimalTriggerWorkflow(context, 'bench queue: trigger (minimal trigger, version 1)', 1),
 		webhook: await activeWebhookWorkflow(context, 'bench queue: trigger (Webhook node)', [], 'onReceived'),
 		webhookV1: await activeWebhookV1Workflow(context, 'bench queue: trigger (Webhook node v1)'),
 	};
 	const accepted: Partial<Record<Target, number>> = {};
-	const measure = async (label: string, targets: Target[]) => {
-		const rates = Object.fromEntries(targets.map((t) => [t, [] as number[]])) as Record<Target, number[]>;
+	const measure = async (label: string, targets: Target[]): Promise<Measured> => {
+		const samples = Object.fromEntries(targets.map((t) => [t, { rate: [] as number[], webhookCpu: [] as number[], stackCpu: [] as number[] }])) as Record<Target, Record<keyof Measured, number[]>>;
 		for (let round = 1; round <= rounds; round++) {
 			const line: string[] = [];
 			for (const target of targets) {
+				// CPU from the first delivery until the worker ran the last one.
+				const webhookPids = stack.webhooks.filter((instance) => instance.isRunning()).map((instance) => instance.pid() as number);
+				const before = { webhook: processesCpuMs(webhookPids), stack: stackCpuMs() };
 				const result = await fireDeliveries(stack.lbClient, paths[target].path, context.enterprise.signingSecret, { deliveries, concurrency, tag: `${label}_${round}`.replace(/\W+/g, '_') });
 				if (result.ok !== deliveries) throw new Error(`${TARGET_NAMES[target]} (${label}) answered ${result.ok} of ${deliveries} deliveries with 200`);
+				await waitForQueueDrained(stack);
 				accepted[target] = (accepted[target] ?? 0) + result.ok;
-				rates[target].push(result.perSecond);
-				line.push(`${TARGET_NAMES[target]} ${result.perSecond.toFixed(1)}/s`);
+				samples[target].rate.push(result.perSecond);
+				samples[target].webhookCpu.push((processesCpuMs(webhookPids) - before.webhook) / deliveries);
+				samples[target].stackCpu.push((stackCpuMs() - before.stack) / deliveries);
+				line.push(`${TARGET_NAMES[target]} ${result.perSecond.toFixed(1)}/s (webhook processes ${samples[target].webhookCpu.at(-1)?.toFixed(0)} ms CPU per delivery)`);
 			}
-			context.progress(`queue trigger throughput (${label}), round ${round}/${rounds}: ${line.join(', ')}`);
+			context.progress(`queue trigger throughput (${label}), round ${round}/${rounds}, load average ${loadavg()[0].toFixed(1)}: ${line.join(', ')}`);
 		}
-		return Object.fromEntries(targets.map((t) => [t, median(rates[t])])) as Record<Target, number>;
+		const medians = (key: keyof Measured) => Object.fromEntries(targets.map((t) => [t, median(samples[t][key])])) as Record<Target, number>;
+		return { rate: medians('rate'), webhookCpu: medians('webhookCpu'), stackCpu: medians('stackCpu') };
 	};
 
-	const all: Target[] = ['ours', 'oursV1', 'oursNoDedupe', 'webhook', 'webhookV1'];
-	const core: Target[] = ['ours', 'oursV1', 'webhook', 'webhookV1'];
-	const results: { setting: string; processes: number; rates: Record<Target, number> }[] = [];
-	results.push({ setting: 'defaults', processes: 2, rates: await measure('defaults, 2 webhook processes', all) });
-	results.push({ setting: 'defaults', processes: 1, rates: await withOneWebhookProcess(stack, () => measure('defaults, 1 webhook process', core)) });
-	await setLazyIsolate(stack, true);
-	try {
-		results.push({ setting: `${LAZY_ISOLATE_ENV}=true`, processes: 2, rates: await measure(`${LAZY_ISOLATE_ENV}=true, 2 webhook processes`, core) });
-		results.push({ setting: `${LAZY_ISOLATE_ENV}=true`, processes: 1, rates: await withOneWebhookProcess(stack, () => measure(`${LAZY_ISOLATE_ENV}=true, 1 webhook process`, core)) });
-	} finally {
-		await setLazyIsolate(stack, false);
+	// `only`: development runs measure some targets (rows of the others show NaN).
+	const chosen = (targets: Target[]) => targets.filter((target) => !only || only.includes(target));
+	const all = chosen(['ours', 'minimal', 'webhook', 'oursV1', 'minimalV1', 'webhookV1', 'oursNoDedupe']);
+	const core = chosen(['ours', 'minimal', 'webhook', 'oursV1', 'minimalV1', 'webhookV1']);
+	const results: { setting: string; processes: number; measured: Measured }[] = [];
+	if (settings.includes('defaults-2')) results.push({ setting: 'defaults', processes: 2, measured: await measure('defaults, 2 webhook processes', all) });
+	if (settings.includes('defaults-1')) results.push({ setting: 'defaults', processes: 1, measured: await withOneWebhookProcess(stack, () => measure('defaults, 1 webhook process', core)) });
+	if (settings.some((setting) => setting.startsWith('lazy-'))) {
+		await setLazyIsolate(stack, true);
+		try {
+			if (settings.includes('lazy-2')) results.push({ setting: `${LAZY_ISOLATE_ENV}=true`, processes: 2, measured: await measure(`${LAZY_ISOLATE_ENV}=true, 2 webhook processes`, core) });
+			if (settings.includes('lazy-1')) results.push({ setting: `${LAZY_ISOLATE_ENV}=true`, processes: 1, measured: await withOneWebhookProcess(stack, () => measure(`${LAZY_ISOLATE_ENV}=true, 1 webhook process`, core)) });
+		} finally {
+			await setLazyIsolate(stack, false);
+		}
 	}
 
 	// Every accepted delivery of our trigger started exactly one execution (none lost, none doubled).
@@ -202,44 +244,58 @@ async function queueTriggerThroughput(context: BenchContext, stack: QueueStack, 
 	const benchmark = (processes: number, setting: string) =>
 		`queue mode (${processes} webhook process${processes > 1 ? 'es' : ''} behind HAProxy, 1 worker, ${setting}): trigger throughput (${deliveries} signed deliveries x ${rounds}, concurrency ${concurrency})`;
 	const rows: ResultRow[] = [];
-	for (const { setting, processes, rates } of results) {
-		const others = (Object.keys(rates) as Target[]).map((t) => `${TARGET_NAMES[t]} ${rates[t].toFixed(1)}/s`).join(', ');
-		rows.push({
+	for (const { setting, processes, measured } of results) {
+		const rates = measured.rate;
+		const others = (Object.keys(rates) as Target[])
+			.map((t) => `${TARGET_NAMES[t]} ${rates[t].toFixed(1)}/s, ${measured.webhookCpu[t].toFixed(0)} ms`)
+			.join('; ');
+		const row = (metric: string, ours: Target, baseline: Target, target: string, pass: boolean | null, notes?: string): ResultRow => ({
 			benchmark: benchmark(processes, setting),
-			metric: 'deliveries per second (median)',
-			ours: rates.ours,
-			baseline: rates.webhook,
-			baselineName: 'Webhook node',
-			ratio: rates.ours / rates.webhook,
-			target: '>= 0.9 x Webhook node',
-			pass: rates.ours / rates.webhook >= 0.9,
-			notes: others,
+			metric,
+			ours: rates[ours],
+			baseline: rates[baseline],
+			baselineName: TARGET_NAMES[baseline],
+			ratio: rates[ours] / rates[baseline],
+			target,
+			pass,
+			...(notes ? { notes } : {}),
 		});
-		rows.push({
+		const cpuRow = (key: 'webhookCpu' | 'stackCpu', what: string, ours: Target, baseline: Target): ResultRow => ({
 			benchmark: benchmark(processes, setting),
-			metric: 'deliveries per second (median), our trigger v1 (workflows made before 1.1) vs a v1 start node',
-			ours: rates.oursV1,
-			baseline: rates.webhookV1,
-			baselineName: 'Webhook node v1',
-			ratio: rates.oursV1 / rates.webhookV1,
-			target: 'same cost as any v1 start node',
+			metric: `${what} CPU ms per delivery (median), ${TARGET_NAMES[ours]} vs ${TARGET_NAMES[baseline]}`,
+			ours: measured[key][ours],
+			baseline: measured[key][baseline],
+			baselineName: TARGET_NAMES[baseline],
+			ratio: measured[key][ours] / measured[key][baseline],
+			target: 'info (lower is cheaper)',
 			pass: null,
 		});
+		rows.push(row('deliveries per second (median), our trigger vs the minimal trigger', 'ours', 'minimal', '>= 0.95 x minimal trigger', rates.ours / rates.minimal >= 0.95, `deliveries per second and webhook processes' CPU ms per delivery: ${others}`));
+		rows.push(row("deliveries per second (median), minimal trigger vs n8n's Webhook node: n8n's cost for any community trigger", 'minimal', 'webhook', 'info', null));
+		rows.push(row('deliveries per second (median), our trigger vs the Webhook node', 'ours', 'webhook', "info (n8n's share: row above)", null));
+		rows.push(row('deliveries per second (median), our trigger v1 (workflows made before 1.1) vs the minimal trigger v1', 'oursV1', 'minimalV1', 'info', null));
+		rows.push(row('deliveries per second (median), minimal trigger v1 vs the Webhook node v1', 'minimalV1', 'webhookV1', 'info', null));
+		if (rates.oursNoDedupe !== undefined) {
+			rows.push(row('deliveries per second (median), our trigger with Ignore Duplicates off vs the minimal trigger', 'oursNoDedupe', 'minimal', 'info', null));
+		}
+		rows.push(cpuRow('webhookCpu', "webhook processes'", 'ours', 'minimal'));
+		rows.push(cpuRow('webhookCpu', "webhook processes'", 'minimal', 'webhook'));
+		rows.push(cpuRow('stackCpu', 'whole stack (webhook processes, worker, main, Postgres, Redis, HAProxy)', 'ours', 'minimal'));
 	}
 	for (const setting of ['defaults', `${LAZY_ISOLATE_ENV}=true`]) {
-		const two = results.find((r) => r.setting === setting && r.processes === 2)?.rates;
-		const one = results.find((r) => r.setting === setting && r.processes === 1)?.rates;
+		const two = results.find((r) => r.setting === setting && r.processes === 2)?.measured.rate;
+		const one = results.find((r) => r.setting === setting && r.processes === 1)?.measured.rate;
 		if (!two || !one) continue;
 		rows.push({
 			benchmark: `queue mode (${setting}): trigger throughput, 2 webhook processes / 1 (2-core machine, shared with HAProxy, Postgres, Redis, main, worker)`,
 			metric: 'scaling factor',
 			ours: two.ours / one.ours,
-			baseline: two.webhook / one.webhook,
-			baselineName: 'Webhook node',
+			baseline: two.minimal / one.minimal,
+			baselineName: 'minimal trigger',
 			ratio: null,
 			target: 'info',
 			pass: null,
-			notes: `our trigger v1 ${(two.oursV1 / one.oursV1).toFixed(2)}, Webhook node v1 ${(two.webhookV1 / one.webhookV1).toFixed(2)}`,
+			notes: `Webhook node ${(two.webhook / one.webhook).toFixed(2)}, our trigger v1 ${(two.oursV1 / one.oursV1).toFixed(2)}, minimal trigger v1 ${(two.minimalV1 / one.minimalV1).toFixed(2)}, Webhook node v1 ${(two.webhookV1 / one.webhookV1).toFixed(2)}`,
 		});
 	}
 	rows.push({
@@ -255,9 +311,17 @@ async function queueTriggerThroughput(context: BenchContext, stack: QueueStack, 
 	return rows;
 }
 
-/** Starts its own queue-mode stack and sandbox, measures, stops them (`throughput: false`: the upload only). */
-export async function queueModeBenchmarks(rounds = 3, parts = { throughput: true }): Promise<ResultRow[]> {
-	const stack = await startQueueStack({ workers: 1, webhooks: 2, fileAccessDirs: [makeTmpDir('bench-queue-files')] });
+/** The settings of the trigger throughput: n8n's defaults or lazy acquisition, with 2 or 1 webhook processes. */
+export const QUEUE_SETTINGS = ['defaults-2', 'defaults-1', 'lazy-2', 'lazy-1'] as const;
+export type QueueSetting = (typeof QUEUE_SETTINGS)[number];
+
+/** Starts its own queue-mode stack and sandbox, measures the parts asked for, stops them. */
+export async function queueModeBenchmarks(
+	rounds = 3,
+	parts: { throughput: boolean; upload: boolean; settings?: QueueSetting[]; targets?: string[] } = { throughput: true, upload: true },
+): Promise<ResultRow[]> {
+	const minimal = await packMinimalTrigger();
+	const stack = await startQueueStack({ workers: 1, webhooks: 2, extraPackages: [minimal], fileAccessDirs: [makeTmpDir('bench-queue-files')] });
 	const sandbox = await behindHttps(await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 }), stack.tls);
 	try {
 		const context: BenchContext = {
@@ -269,8 +333,8 @@ export async function queueModeBenchmarks(rounds = 3, parts = { throughput: true
 			webhookClient: stack.lbClient,
 			servingClients: [...stack.webhookClients, stack.lbClient],
 		};
-		const throughput = parts.throughput ? await queueTriggerThroughput(context, stack) : [];
-		return [...throughput, ...(await workerUploadMemory(context, stack, rounds))];
+		const throughput = parts.throughput ? await queueTriggerThroughput(context, stack, parts.settings ?? [...QUEUE_SETTINGS], parts.targets) : [];
+		return [...throughput, ...(parts.upload ? await workerUploadMemory(context, stack, rounds) : [])];
 	} finally {
 		await sandbox.close();
 		await stack.stop();

@@ -13,6 +13,8 @@ import { footprint } from './footprint.ts';
 import { rateLimitedBatch } from './rateLimitedBatch.ts';
 import type { ResultRow } from './stats.ts';
 import { renderTable } from './stats.ts';
+import { packMinimalTrigger } from './minimalTrigger.ts';
+import type { QueueSetting } from './queueMode.ts';
 import { queueModeBenchmarks } from './queueMode.ts';
 import type { ProfileTarget } from './profileWebhooks.ts';
 import { profileWebhookProcesses, renderProfiles } from './profileWebhooks.ts';
@@ -25,6 +27,9 @@ const started = Date.now();
 // `--rounds=N` sets their rounds.
 const queueOnly = process.argv.includes('--queue');
 const uploadOnly = process.argv.includes('--upload');
+// `--throughput` (with `--queue`): only the trigger throughput; `--settings=defaults-2,lazy-1,…` and
+// `--targets=ours,minimal,…` only those settings and targets (development runs; a full run measures all).
+const throughputOnly = process.argv.includes('--throughput');
 const roundsArgument = process.argv.find((argument) => argument.startsWith('--rounds='));
 const uploadRounds = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : undefined;
 if (uploadRounds !== undefined && !(Number.isInteger(uploadRounds) && uploadRounds > 0)) throw new Error(`--rounds needs a whole number above 0, not "${roundsArgument}"`);
@@ -55,7 +60,7 @@ if (process.argv.includes('--profile')) {
 }
 
 async function singleProcessBenchmarks(): Promise<void> {
-	const stack = await startStack({ package: 'repo' });
+	const stack = await startStack({ package: 'repo', extraPackages: [await packMinimalTrigger()] });
 	const sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
 	try {
 		const context: BenchContext = {
@@ -88,7 +93,9 @@ if (!queueOnly) await singleProcessBenchmarks();
 if (!failure) {
 	try {
 		progress('queue mode ...');
-		rows.push(...(await queueModeBenchmarks(uploadRounds, { throughput: !uploadOnly })));
+		const settings = argumentValue('settings')?.split(',') as QueueSetting[] | undefined;
+		const targets = argumentValue('targets')?.split(',');
+		rows.push(...(await queueModeBenchmarks(uploadRounds, { throughput: !uploadOnly, upload: !throughputOnly, settings, targets })));
 	} catch (error) {
 		failure = error;
 	}
@@ -97,7 +104,7 @@ if (!failure) {
 const table = renderTable(rows);
 process.stdout.write(`\n${table}\n\n${rows.filter((row) => row.notes).map((row) => `- ${row.benchmark} / ${row.metric}: ${row.notes}`).join('\n')}\n`);
 process.stdout.write(`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-const resultsFile = `results${uploadOnly ? '-upload' : ''}${queueOnly ? '-queue' : ''}.json`;
+const resultsFile = `results${uploadOnly ? '-upload' : ''}${throughputOnly ? '-throughput' : ''}${queueOnly ? '-queue' : ''}.json`;
 writeFileSync(join(REPO_ROOT, 'bench', resultsFile), `${JSON.stringify({ date: new Date().toISOString(), machine, rows, table }, null, 2)}\n`);
 if (failure) {
 	process.stderr.write(`\nA benchmark could not be measured: ${(failure as Error).stack ?? String(failure)}\n`);
