@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // n8n in queue mode (Postgres, Redis, main + 2 workers + 2 webhook processes, HAProxy over HTTPS in
 // front of the webhook processes), the package installed into every process's own user folder the way
 // n8n documents manual installation (`.n8n/nodes`) and loaded by each; the trigger's webhook
@@ -32,7 +32,7 @@ import {
 	type SandboxCredential,
 	type SandboxHandle,
 } from '../../local-n8n/index.ts';
-import { allExecutions, runsPerDocument } from './support/queueDeliveries.ts';
+import { allExecutions, runsPerDocument, sleep } from './support/queueDeliveries.ts';
 import { activeExtractRoute, activeTrigger, startQueueFixture, stopQueueFixture, waitForPublicWebhook, type QueueFixture } from './support/queueFixture.ts';
 
 let fixture: QueueFixture;
@@ -43,7 +43,6 @@ let workflowId: string;
 let path: string;
 let publicWebhookUrl: string;
 const SETTLE_MS = 3_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function verifiedPayload(documentId: string): string {
 	return JSON.stringify({

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Shared by the queue-mode tests: signed deliveries of the trigger's events sent by the test itself,
 // and which events a workflow's executions ran (to count duplicates and losses per event).
 
@@ -6,7 +5,7 @@ import { nodeJson, signBody, type ExecutionSummary, type N8nClient } from '../..
 
 export const TRIGGER_NODE = 'Review finished';
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { sleep } from './n8nAndSandbox.ts';
 
 /** A `document.verified` delivery body as the service sends it. */
 export function verifiedPayload(documentId: string): string {
