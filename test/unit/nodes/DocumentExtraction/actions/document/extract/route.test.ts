@@ -112,7 +112,7 @@ describe('Extract: the answer to its output', () => {
 	});
 
 	it('waiting: an answer without a document_id cannot be waited for, and says what to do', async () => {
-		const withoutId: Record<string, unknown> = { ...NEEDS_REVIEW };
+		const withoutId: IDataObject = { ...NEEDS_REVIEW };
 		delete withoutId.document_id;
 		await expect(route(withoutId, { waitForReview: true })).rejects.toThrow(/without a document_id/);
 	});
