@@ -164,11 +164,17 @@ async function profileTarget(
 
 /** Profiles the webhook processes for each target in turn, on one queue stack; with `lazy`, with LAZY_ISOLATE_ENV set. */
 export async function profileWebhookProcesses(
-	options: { targets?: ProfileTarget[]; deliveries?: number; concurrency?: number; warmUp?: number; prefill?: number; lazy?: boolean } = {},
+	options: { targets?: ProfileTarget[]; deliveries?: number; concurrency?: number; warmUp?: number; prefill?: number; lazy?: boolean; packageDir?: string } = {},
 ): Promise<{ setting: string; dir: string; results: TargetProfile[] }> {
 	const targets = options.targets ?? ['webhook', 'minimal', 'ours'];
 	const minimal = await packMinimalTrigger();
-	const stack = await startQueueStack({ workers: 1, webhooks: 2, extraPackages: [minimal], fileAccessDirs: [makeTmpDir('bench-profile-files')] });
+	const stack = await startQueueStack({
+		workers: 1,
+		webhooks: 2,
+		...(options.packageDir ? { package: { dir: options.packageDir } } : {}),
+		extraPackages: [minimal],
+		fileAccessDirs: [makeTmpDir('bench-profile-files')],
+	});
 	const sandbox = await behindHttps(await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 }), stack.tls);
 	const dir = join(artifactsDir(), 'cpu-profiles', timestampForFiles());
 	try {

@@ -249,7 +249,8 @@ async function queueTriggerThroughput(
 		const others = (Object.keys(rates) as Target[])
 			.map((t) => `${TARGET_NAMES[t]} ${rates[t].toFixed(1)}/s, ${measured.webhookCpu[t].toFixed(0)} ms`)
 			.join('; ');
-		const row = (metric: string, ours: Target, baseline: Target, target: string, pass: boolean | null, notes?: string): ResultRow => ({
+		const row = (metric: string, ours: Target, baseline: Target, target: string, pass: boolean | null, notes?: string): ResultRow[] =>
+			rates[ours] === undefined || rates[baseline] === undefined ? [] : [{
 			benchmark: benchmark(processes, setting),
 			metric,
 			ours: rates[ours],
@@ -259,8 +260,9 @@ async function queueTriggerThroughput(
 			target,
 			pass,
 			...(notes ? { notes } : {}),
-		});
-		const cpuRow = (key: 'webhookCpu' | 'stackCpu', what: string, ours: Target, baseline: Target): ResultRow => ({
+		}];
+		const cpuRow = (key: 'webhookCpu' | 'stackCpu', what: string, ours: Target, baseline: Target): ResultRow[] =>
+			rates[ours] === undefined || rates[baseline] === undefined ? [] : [{
 			benchmark: benchmark(processes, setting),
 			metric: `${what} CPU ms per delivery (median), ${TARGET_NAMES[ours]} vs ${TARGET_NAMES[baseline]}`,
 			ours: measured[key][ours],
@@ -269,18 +271,16 @@ async function queueTriggerThroughput(
 			ratio: measured[key][ours] / measured[key][baseline],
 			target: 'info (lower is cheaper)',
 			pass: null,
-		});
-		rows.push(row('deliveries per second (median), our trigger vs the minimal trigger', 'ours', 'minimal', '>= 0.95 x minimal trigger', rates.ours / rates.minimal >= 0.95, `deliveries per second and webhook processes' CPU ms per delivery: ${others}`));
-		rows.push(row("deliveries per second (median), minimal trigger vs n8n's Webhook node: n8n's cost for any community trigger", 'minimal', 'webhook', 'info', null));
-		rows.push(row('deliveries per second (median), our trigger vs the Webhook node', 'ours', 'webhook', "info (n8n's share: row above)", null));
-		rows.push(row('deliveries per second (median), our trigger v1 (workflows made before 1.1) vs the minimal trigger v1', 'oursV1', 'minimalV1', 'info', null));
-		rows.push(row('deliveries per second (median), minimal trigger v1 vs the Webhook node v1', 'minimalV1', 'webhookV1', 'info', null));
-		if (rates.oursNoDedupe !== undefined) {
-			rows.push(row('deliveries per second (median), our trigger with Ignore Duplicates off vs the minimal trigger', 'oursNoDedupe', 'minimal', 'info', null));
-		}
-		rows.push(cpuRow('webhookCpu', "webhook processes'", 'ours', 'minimal'));
-		rows.push(cpuRow('webhookCpu', "webhook processes'", 'minimal', 'webhook'));
-		rows.push(cpuRow('stackCpu', 'whole stack (webhook processes, worker, main, Postgres, Redis, HAProxy)', 'ours', 'minimal'));
+		}];
+		rows.push(...row('deliveries per second (median), our trigger vs the minimal trigger', 'ours', 'minimal', '>= 0.95 x minimal trigger', rates.ours / rates.minimal >= 0.95, `deliveries per second and webhook processes' CPU ms per delivery: ${others}`));
+		rows.push(...row("deliveries per second (median), minimal trigger vs n8n's Webhook node: n8n's cost for any community trigger", 'minimal', 'webhook', 'info', null));
+		rows.push(...row('deliveries per second (median), our trigger vs the Webhook node', 'ours', 'webhook', "info (n8n's share: row above)", null));
+		rows.push(...row('deliveries per second (median), our trigger v1 (workflows made before 1.1) vs the minimal trigger v1', 'oursV1', 'minimalV1', 'info', null));
+		rows.push(...row('deliveries per second (median), minimal trigger v1 vs the Webhook node v1', 'minimalV1', 'webhookV1', 'info', null));
+		rows.push(...row('deliveries per second (median), our trigger with Ignore Duplicates off vs the minimal trigger', 'oursNoDedupe', 'minimal', 'info', null));
+		rows.push(...cpuRow('webhookCpu', "webhook processes'", 'ours', 'minimal'));
+		rows.push(...cpuRow('webhookCpu', "webhook processes'", 'minimal', 'webhook'));
+		rows.push(...cpuRow('stackCpu', 'whole stack (webhook processes, worker, main, Postgres, Redis, HAProxy)', 'ours', 'minimal'));
 	}
 	for (const setting of ['defaults', `${LAZY_ISOLATE_ENV}=true`]) {
 		const two = results.find((r) => r.setting === setting && r.processes === 2)?.measured.rate;
@@ -318,10 +318,19 @@ export type QueueSetting = (typeof QUEUE_SETTINGS)[number];
 /** Starts its own queue-mode stack and sandbox, measures the parts asked for, stops them. */
 export async function queueModeBenchmarks(
 	rounds = 3,
-	parts: { throughput: boolean; upload: boolean; settings?: QueueSetting[]; targets?: string[] } = { throughput: true, upload: true },
+	parts: { throughput: boolean; upload: boolean; settings?: QueueSetting[]; targets?: string[]; throughputRounds?: number; packageDir?: string } = {
+		throughput: true,
+		upload: true,
+	},
 ): Promise<ResultRow[]> {
 	const minimal = await packMinimalTrigger();
-	const stack = await startQueueStack({ workers: 1, webhooks: 2, extraPackages: [minimal], fileAccessDirs: [makeTmpDir('bench-queue-files')] });
+	const stack = await startQueueStack({
+		workers: 1,
+		webhooks: 2,
+		...(parts.packageDir ? { package: { dir: parts.packageDir } } : {}),
+		extraPackages: [minimal],
+		fileAccessDirs: [makeTmpDir('bench-queue-files')],
+	});
 	const sandbox = await behindHttps(await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 }), stack.tls);
 	try {
 		const context: BenchContext = {
@@ -333,7 +342,7 @@ export async function queueModeBenchmarks(
 			webhookClient: stack.lbClient,
 			servingClients: [...stack.webhookClients, stack.lbClient],
 		};
-		const throughput = parts.throughput ? await queueTriggerThroughput(context, stack, parts.settings ?? [...QUEUE_SETTINGS], parts.targets) : [];
+		const throughput = parts.throughput ? await queueTriggerThroughput(context, stack, parts.settings ?? [...QUEUE_SETTINGS], parts.targets, 100, 10, parts.throughputRounds) : [];
 		return [...throughput, ...(parts.upload ? await workerUploadMemory(context, stack, rounds) : [])];
 	} finally {
 		await sandbox.close();

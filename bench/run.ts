@@ -28,7 +28,8 @@ const started = Date.now();
 const queueOnly = process.argv.includes('--queue');
 const uploadOnly = process.argv.includes('--upload');
 // `--throughput` (with `--queue`): only the trigger throughput; `--settings=defaults-2,lazy-1,…` and
-// `--targets=ours,minimal,…` only those settings and targets (development runs; a full run measures all).
+// `--targets=ours,minimal,…` only those settings and targets, `--throughput-rounds=N` its rounds
+// (development runs; a full run measures all, 3 rounds).
 const throughputOnly = process.argv.includes('--throughput');
 const roundsArgument = process.argv.find((argument) => argument.startsWith('--rounds='));
 const uploadRounds = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : undefined;
@@ -38,6 +39,9 @@ let failure: unknown;
 const cpu = cpus();
 const machine = { cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10, node: process.version, n8n: N8N_VERSION };
 const argumentValue = (name: string) => process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
+// `--package-dir=<folder>` (queue mode and --profile): measure that built package folder instead of
+// this repository, e.g. a candidate change to the trigger built elsewhere.
+const packageDir = argumentValue('package-dir');
 
 // `--profile`: only CPU profiles of the webhook processes (profileWebhooks.ts), written to
 // bench/results-profile.json; `--lazy` with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, `--targets=a,b`
@@ -51,6 +55,7 @@ if (process.argv.includes('--profile')) {
 		deliveries: deliveries ? Number(deliveries) : undefined,
 		prefill: prefill ? Number(prefill) : undefined,
 		lazy: process.argv.includes('--lazy'),
+		packageDir,
 	});
 	const text = renderProfiles(profiled.results);
 	const load = loadavg().map((value) => value.toFixed(2)).join(' ');
@@ -95,7 +100,17 @@ if (!failure) {
 		progress('queue mode ...');
 		const settings = argumentValue('settings')?.split(',') as QueueSetting[] | undefined;
 		const targets = argumentValue('targets')?.split(',');
-		rows.push(...(await queueModeBenchmarks(uploadRounds, { throughput: !uploadOnly, upload: !throughputOnly, settings, targets })));
+		const throughputRounds = argumentValue('throughput-rounds');
+		rows.push(
+			...(await queueModeBenchmarks(uploadRounds, {
+				throughput: !uploadOnly,
+				upload: !throughputOnly,
+				settings,
+				targets,
+				throughputRounds: throughputRounds ? Number(throughputRounds) : undefined,
+				packageDir,
+			})),
+		);
 	} catch (error) {
 		failure = error;
 	}
