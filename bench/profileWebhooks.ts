@@ -164,7 +164,17 @@ async function profileTarget(
 
 /** Profiles the webhook processes for each target in turn, on one queue stack; with `lazy`, with LAZY_ISOLATE_ENV set. */
 export async function profileWebhookProcesses(
-	options: { targets?: ProfileTarget[]; deliveries?: number; concurrency?: number; warmUp?: number; prefill?: number; lazy?: boolean; packageDir?: string } = {},
+	options: {
+		targets?: ProfileTarget[];
+		deliveries?: number;
+		concurrency?: number;
+		warmUp?: number;
+		prefill?: number;
+		lazy?: boolean;
+		packageDir?: string;
+		/** Extra environment of the webhook processes (n8n settings to compare). */
+		webhookEnv?: Record<string, string>;
+	} = {},
 ): Promise<{ setting: string; dir: string; results: TargetProfile[] }> {
 	const targets = options.targets ?? ['webhook', 'minimal', 'ours'];
 	const minimal = await packMinimalTrigger();
@@ -194,6 +204,13 @@ export async function profileWebhookProcesses(
 			oursNoDedupe: () => activeTriggerWorkflow(context, 'bench profile: our trigger, Ignore Duplicates off', { ignoreDuplicates: false }),
 		};
 		if (options.lazy) await setLazyIsolate(stack, true);
+		if (options.webhookEnv) {
+			for (const instance of stack.webhooks) {
+				Object.assign(instance.env, options.webhookEnv);
+				await instance.restart();
+			}
+			await sleep(LB_SETTLE_MS);
+		}
 		const results: TargetProfile[] = [];
 		for (const target of targets) {
 			const workflow = await paths[target]();
@@ -214,7 +231,9 @@ export async function profileWebhookProcesses(
 			);
 			results.push(result);
 		}
-		return { setting: options.lazy ? `${LAZY_ISOLATE_ENV}=true` : 'defaults', dir, results };
+		const env = Object.entries(options.webhookEnv ?? {}).map(([key, value]) => `${key}=${value}`);
+		const setting = [...(options.lazy ? [`${LAZY_ISOLATE_ENV}=true`] : []), ...env].join(', ') || 'defaults';
+		return { setting, dir, results };
 	} finally {
 		await sandbox.close();
 		await stack.stop();

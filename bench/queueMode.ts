@@ -203,7 +203,9 @@ async function queueTriggerThroughput(
 		const samples = Object.fromEntries(targets.map((t) => [t, { rate: [] as number[], webhookCpu: [] as number[], stackCpu: [] as number[] }])) as Record<Target, Record<keyof Measured, number[]>>;
 		for (let round = 1; round <= rounds; round++) {
 			const line: string[] = [];
-			for (const target of targets) {
+			// Each round starts with another target, so that none always follows the same one.
+			const order = targets.map((_, i) => targets[(i + round - 1) % targets.length]);
+			for (const target of order) {
 				// CPU from the first delivery until the worker ran the last one.
 				const webhookPids = stack.webhooks.filter((instance) => instance.isRunning()).map((instance) => instance.pid() as number);
 				const before = { webhook: processesCpuMs(webhookPids), stack: stackCpuMs() };

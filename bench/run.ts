@@ -44,23 +44,27 @@ const argumentValue = (name: string) => process.argv.find((argument) => argument
 const packageDir = argumentValue('package-dir');
 
 // `--profile`: only CPU profiles of the webhook processes (profileWebhooks.ts), written to
-// bench/results-profile.json; `--lazy` with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, `--targets=a,b`
-// (webhook, minimal, ours, oursNoDedupe), `--deliveries=N` per target.
+// bench/results-profile.json; `--lazy` with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, `--env=K=V,…`
+// with other settings on the webhook processes, `--targets=a,b` (webhook, minimal, ours,
+// oursNoDedupe), `--deliveries=N` per target, `--prefill=N` deliveries to ours before it is measured.
 if (process.argv.includes('--profile')) {
 	const targets = argumentValue('targets')?.split(',') as ProfileTarget[] | undefined;
 	const deliveries = argumentValue('deliveries');
 	const prefill = argumentValue('prefill');
+	const webhookEnv = argumentValue('env');
 	const profiled = await profileWebhookProcesses({
 		targets,
 		deliveries: deliveries ? Number(deliveries) : undefined,
 		prefill: prefill ? Number(prefill) : undefined,
 		lazy: process.argv.includes('--lazy'),
 		packageDir,
+		webhookEnv: webhookEnv ? Object.fromEntries(webhookEnv.split(',').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])) : undefined,
 	});
 	const text = renderProfiles(profiled.results);
 	const load = loadavg().map((value) => value.toFixed(2)).join(' ');
 	process.stdout.write(`\n${text}\n\nsetting: ${profiled.setting}; profiles in ${profiled.dir}; load average at the end ${load}\n`);
-	writeFileSync(join(REPO_ROOT, 'bench', `results-profile${process.argv.includes('--lazy') ? '-lazy' : ''}.json`), `${JSON.stringify({ date: new Date().toISOString(), machine, loadAverageAtEnd: load, setting: profiled.setting, results: profiled.results, text }, null, 2)}\n`);
+	const suffix = `${process.argv.includes('--lazy') ? '-lazy' : ''}${webhookEnv ? `-${webhookEnv.replace(/^N8N_EXPRESSION_ENGINE_?/, '').replace(/\W+/g, '-').toLowerCase()}` : ''}`;
+	writeFileSync(join(REPO_ROOT, 'bench', `results-profile${suffix}.json`), `${JSON.stringify({ date: new Date().toISOString(), machine, loadAverageAtEnd: load, setting: profiled.setting, results: profiled.results, text }, null, 2)}\n`);
 	process.exit(0);
 }
 
