@@ -9,7 +9,7 @@ import { parseJsonObject } from './jsonBody.ts';
 
 import type { SignatureVerdict } from './signature.ts';
 import { signatureHeader, verifySignature } from './signature.ts';
-import { credentialSigningSecret, rememberedSecret, rememberSecret } from './signingSecret.ts';
+import { freshSigningSecret, rememberedSecret } from './signingSecret.ts';
 
 export interface Refusal {
 	status: 400 | 401;
@@ -53,8 +53,7 @@ export async function readSignedDelivery(
 	let secret = remembered === undefined ? '' : remembered || fallbackSecret;
 	let verdict = remembered === undefined ? undefined : verdictFor(rawBody, header, secret);
 	if (verdict !== 'valid') {
-		const credentialSecret = await credentialSigningSecret(this);
-		if (credentialId) rememberSecret(credentialId, credentialSecret);
+		const credentialSecret = await freshSigningSecret(this, credentialId);
 		secret = credentialSecret || fallbackSecret;
 		verdict = verdictFor(rawBody, header, secret);
 	}

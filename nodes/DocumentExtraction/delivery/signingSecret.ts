@@ -39,6 +39,26 @@ export function rememberSecret(credentialId: string, secret: string, now = Date.
 	recentlyRead.set(credentialId, secret, now);
 }
 
+/** Credential reads under way, by credential id. */
+const readsInFlight = new Map<string, Promise<string>>();
+
+/**
+ * The credential's secret read now, and remembered. Deliveries that arrive while a read for the same
+ * credential is under way wait for that read instead of starting their own: when the remembered
+ * secret expires under load, every delivery in flight would otherwise read the credential at once.
+ */
+export async function freshSigningSecret(context: CredentialReader, credentialId?: string): Promise<string> {
+	if (!credentialId) return await credentialSigningSecret(context);
+	let reading = readsInFlight.get(credentialId);
+	if (!reading) {
+		reading = credentialSigningSecret(context).finally(() => readsInFlight.delete(credentialId));
+		readsInFlight.set(credentialId, reading);
+	}
+	const secret = await reading;
+	rememberSecret(credentialId, secret);
+	return secret;
+}
+
 /** Forgets every remembered secret (tests). */
 export function forgetSecrets(): void {
 	recentlyRead.clear();

@@ -7,6 +7,7 @@ import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constan
 import {
 	credentialSigningSecret,
 	forgetSecrets,
+	freshSigningSecret,
 	REMEMBER_SECRET_MS,
 	rememberedSecret,
 	rememberSecret,
@@ -142,5 +143,47 @@ describe('rememberedSecret / rememberSecret', () => {
 		forgetSecrets();
 		expect(rememberedSecret('cred-1', T0 + 1)).toBeUndefined();
 		expect(rememberedSecret('cred-none', T0 + 1)).toBeUndefined();
+	});
+});
+
+describe('freshSigningSecret', () => {
+	it('deliveries arriving during a read of the same credential share that read, and the secret is remembered', async () => {
+		let finish: (credentials: ICredentialDataDecryptedObject) => void = () => undefined;
+		const getCredentials = vi.fn(async () => await new Promise<ICredentialDataDecryptedObject>((resolve) => (finish = resolve)));
+		const context = { getCredentials };
+		const reads = Array.from({ length: 10 }, async () => await freshSigningSecret(context, 'cred-1'));
+		finish({ signingSecret: FAKE_SECRET });
+		expect(await Promise.all(reads)).toEqual(Array(10).fill(FAKE_SECRET));
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+		expect(rememberedSecret('cred-1')).toBe(FAKE_SECRET);
+	});
+
+	it('a read after the shared one has finished reads again (a new secret is seen at once)', async () => {
+		const { context, getCredentials } = reader({ signingSecret: FAKE_SECRET });
+		expect(await freshSigningSecret(context, 'cred-1')).toBe(FAKE_SECRET);
+		getCredentials.mockResolvedValue({ signingSecret: OTHER_FAKE_SECRET });
+		expect(await freshSigningSecret(context, 'cred-1')).toBe(OTHER_FAKE_SECRET);
+		expect(getCredentials).toHaveBeenCalledTimes(2);
+		expect(rememberedSecret('cred-1')).toBe(OTHER_FAKE_SECRET);
+	});
+
+	it('other credentials are read on their own; without an id nothing is shared or remembered', async () => {
+		const { context, getCredentials } = reader({ signingSecret: FAKE_SECRET });
+		await Promise.all([freshSigningSecret(context, 'cred-1'), freshSigningSecret(context, 'cred-2'), freshSigningSecret(context), freshSigningSecret(context)]);
+		expect(getCredentials).toHaveBeenCalledTimes(4);
+		expect(rememberedSecret('cred-2')).toBe(FAKE_SECRET);
+	});
+
+	it('a failed read fails every delivery waiting for it, and the next delivery reads again', async () => {
+		const getCredentials = vi.fn(async (): Promise<ICredentialDataDecryptedObject> => {
+			throw new Error('credential unavailable');
+		});
+		const context = { getCredentials };
+		const results = await Promise.allSettled([freshSigningSecret(context, 'cred-1'), freshSigningSecret(context, 'cred-1')]);
+		expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+		getCredentials.mockResolvedValue({ signingSecret: FAKE_SECRET });
+		expect(await freshSigningSecret(context, 'cred-1')).toBe(FAKE_SECRET);
+		expect(rememberedSecret('cred-1')).toBe(FAKE_SECRET);
 	});
 });
