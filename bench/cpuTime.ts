@@ -8,13 +8,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** USER_HZ, the unit of /proc's CPU times: 100 on every Linux architecture n8n runs on. */
 const CLOCK_TICKS = 100;
 
-/** `/proc/<pid>/stat` (or a thread's): name, parent, and user + system CPU in ms. */
-export function statCpu(file: string): { name: string; ppid: number; ms: number } {
+/**
+ * `/proc/<pid>/stat` (or a thread's): name, parent, user + system CPU in ms, and the same of the
+ * children it has reaped (a Postgres backend that ended moves its time there).
+ */
+export function statCpu(file: string): { name: string; ppid: number; ms: number; reapedMs: number } {
 	const stat = readFileSync(file, 'utf8');
 	const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-	// Fields from the 3rd on (state, ppid, …); utime and stime are the 14th and 15th.
+	// Fields from the 3rd on (state, ppid, …); utime, stime, cutime, cstime are the 14th to 17th.
 	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-	return { name, ppid: Number(fields[1]), ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS };
+	const ms = (from: number) => ((Number(fields[from]) + Number(fields[from + 1])) * 1000) / CLOCK_TICKS;
+	return { name, ppid: Number(fields[1]), ms: ms(11), reapedMs: ms(13) };
 }
 
 /** The role of this process in cpuByRole(). */
@@ -30,8 +34,9 @@ export function cpuByRole(): Map<string, number> {
 	for (const entry of readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) continue;
 		try {
-			const { ppid, ms } = statCpu(`/proc/${entry}/stat`);
-			processes.set(Number(entry), { ppid, ms });
+			// With the time of reaped children, so that a process ending in the window takes nothing back.
+			const { ppid, ms, reapedMs } = statCpu(`/proc/${entry}/stat`);
+			processes.set(Number(entry), { ppid, ms: ms + reapedMs });
 		} catch {
 			// ended meanwhile
 		}
