@@ -202,8 +202,13 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (qu
 		expect(failed).toBe(0);
 		expect(lost).toEqual([]);
 		expect(twice).toEqual([]);
-		expect(executions.length).toBe(expected);
-		expect(duplicateTotal).toBe(expected - EVENTS);
-		for (const documentId of documentIds) expect(possibleDuplicates.get(documentId), documentId).toBe(1 + REDELIVERED);
+		// At least once: an attempt the sandbox saw fail (on a loaded machine, n8n may answer after the
+		// sandbox's timeout, having queued the run) is delivered again, and that copy runs too. So there
+		// are at least the planned runs, and at most one more per attempt beyond the two per event.
+		const retriedAttempts = deliveries.length - 2 * EVENTS;
+		expect(executions.length).toBeGreaterThanOrEqual(expected);
+		expect(executions.length).toBeLessThanOrEqual(expected + retriedAttempts);
+		expect(duplicateTotal).toBe(executions.length - EVENTS);
+		for (const documentId of documentIds) expect(possibleDuplicates.get(documentId), documentId).toBeGreaterThanOrEqual(1 + REDELIVERED);
 	});
 });
