@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling runs in plain Node, never inside n8n */
 // Benchmark 3: signed deliveries per second through our trigger (signature check, duplicate memory,
 // mapping) vs the minimal community trigger (minimalTrigger.ts) and n8n's plain Webhook node
-// answering at once, same payload, same concurrency, in alternating rounds. Every delivery has its
-// own document_id, so none is a duplicate.
+// answering at once, same payload, same concurrency, in alternating rounds; every run of a target
+// has finished before the next target is measured. Every delivery has its own document_id, so none
+// is a duplicate.
 
 import { randomUUID } from 'node:crypto';
 import type { N8nClient } from '../local-n8n/index.ts';
@@ -87,6 +88,22 @@ export async function executionsAfterSettling(context: BenchContext, workflowId:
 	return await count();
 }
 
+/**
+ * Waits until the workflow has `expected` executions and none is still new or running. Our trigger
+ * answers before its run starts, so without this its runs would still be going on while the next
+ * target is measured.
+ */
+async function waitForRunsFinished(context: BenchContext, workflowId: string, expected: number): Promise<void> {
+	const client = context.stack.client;
+	const deadline = Date.now() + 300_000;
+	while (Date.now() < deadline) {
+		const { count } = await client.call<{ count: number }>('GET', '/rest/executions', undefined, { query: { filter: JSON.stringify({ workflowId }), limit: '1' } });
+		if (count >= expected && (await client.listExecutions(workflowId, { status: ['new', 'running'], limit: 1 })).length === 0) return;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	throw new Error(`workflow ${workflowId}: its runs did not finish within 300 s`);
+}
+
 export async function triggerThroughput(context: BenchContext, deliveries = 200, concurrency = 10, rounds = 3): Promise<ResultRow[]> {
 	const { enterprise } = context;
 	const client = webhookClient(context);
@@ -96,6 +113,7 @@ export async function triggerThroughput(context: BenchContext, deliveries = 200,
 		webhook: await activeWebhookWorkflow(context, 'bench: trigger (Webhook node)', [], 'onReceived'),
 	};
 	const rates: Record<keyof typeof workflows, number[]> = { ours: [], minimal: [], webhook: [] };
+	const accepted: Record<keyof typeof workflows, number> = { ours: 0, minimal: 0, webhook: 0 };
 	let oursOk = 0;
 	for (let round = 1; round <= rounds; round++) {
 		const line: string[] = [];
@@ -104,6 +122,8 @@ export async function triggerThroughput(context: BenchContext, deliveries = 200,
 		for (const target of targets.map((_, i) => targets[(i + round - 1) % targets.length])) {
 			const result = await fireDeliveries(client, workflows[target].path, enterprise.signingSecret, { deliveries, concurrency, tag: `r${round}` });
 			if (target === 'ours') oursOk += result.ok;
+			accepted[target] += result.ok;
+			await waitForRunsFinished(context, workflows[target].id, accepted[target]);
 			rates[target].push(result.perSecond);
 			line.push(`${target} ${result.perSecond.toFixed(1)}/s (${result.ok} × 200)`);
 		}
