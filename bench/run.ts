@@ -63,7 +63,7 @@ if (process.argv.includes('--profile')) {
 	const text = renderProfiles(profiled.results);
 	const load = loadavg().map((value) => value.toFixed(2)).join(' ');
 	process.stdout.write(`\n${text}\n\nsetting: ${profiled.setting}; profiles in ${profiled.dir}; load average at the end ${load}\n`);
-	const suffix = `${process.argv.includes('--lazy') ? '-lazy' : ''}${webhookEnv ? `-${webhookEnv.toLowerCase().replace(/^n8n_/, '').replace(/[\W_]+/g, '-')}` : ''}`;
+	const suffix = `${process.argv.includes('--lazy') ? '-lazy' : ''}${webhookEnv ? `-${webhookEnv.toLowerCase().replace(/^n8n_/, '').replace(/[\W_]+/g, '-')}` : ''}${prefill ? `-prefill-${prefill}` : ''}`;
 	writeFileSync(join(REPO_ROOT, 'bench', `results-profile${suffix}.json`), `${JSON.stringify({ date: new Date().toISOString(), machine, loadAverageAtEnd: load, setting: profiled.setting, results: profiled.results, text }, null, 2)}\n`);
 	process.exit(0);
 }
