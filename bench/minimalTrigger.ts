@@ -4,11 +4,13 @@
 // temporary folder, packed and installed into n8n's user folder next to ours, as n8n documents manual
 // installation. Its webhook description mirrors our trigger's (POST, path `webhook`, responseMode
 // `onReceived`, responseData '', versions 1 and 1.1), so the two differ only in what webhook() does.
+// It accepts our credential type without reading it: with the credential attached, n8n does for it
+// what it does for any start node with a credential (checks the credential may be used, per run).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PackedPackage } from '../local-n8n/index.ts';
-import { makeTmpDir, packPackage, triggerWorkflow } from '../local-n8n/index.ts';
+import type { Credential, PackedPackage } from '../local-n8n/index.ts';
+import { credentialReference, makeTmpDir, packPackage, triggerWorkflow } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 
 export const MINIMAL_PACKAGE = 'n8n-nodes-minimal-trigger';
@@ -27,6 +29,7 @@ const NODE_SOURCE = `class MinimalTrigger {
 			inputs: [],
 			outputs: ['main'],
 			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
+			credentials: [{ name: 'documentExtractionApi', required: false }],
 			properties: [],
 		};
 	}
@@ -63,9 +66,13 @@ export async function packMinimalTrigger(): Promise<PackedPackage> {
 	return await packPackage(makeMinimalTriggerPackage());
 }
 
-/** Creates and activates a workflow started by the minimal trigger; returns its id and webhook path. */
-export async function activeMinimalTriggerWorkflow(context: BenchContext, name: string, typeVersion = 1.1) {
-	const definition = triggerWorkflow({ name, trigger: { name: 'Minimal Trigger', type: MINIMAL_NODE_TYPE, typeVersion, parameters: {} } });
+/**
+ * Creates and activates a workflow started by the minimal trigger, with `credential` attached if
+ * given (never read); returns its id and webhook path.
+ */
+export async function activeMinimalTriggerWorkflow(context: BenchContext, name: string, typeVersion = 1.1, credential?: Credential) {
+	const trigger = { name: 'Minimal Trigger', type: MINIMAL_NODE_TYPE, typeVersion, parameters: {}, ...(credential ? { credentials: credentialReference(credential) } : {}) };
+	const definition = triggerWorkflow({ name, trigger });
 	const workflow = await context.stack.client.createWorkflow(definition);
 	await context.stack.client.activateWorkflow(workflow.id);
 	const path = `${definition.webhookId}/webhook`;

@@ -26,10 +26,11 @@ import { activeMinimalTriggerWorkflow, packMinimalTrigger } from './minimalTrigg
 import { LAZY_ISOLATE_ENV, LB_SETTLE_MS, setLazyIsolate, waitForQueueDrained } from './queueMode.ts';
 import { activeTriggerWorkflow, fireDeliveries } from './triggerThroughput.ts';
 
-export type ProfileTarget = 'webhook' | 'minimal' | 'ours' | 'oursNoDedupe';
+export type ProfileTarget = 'webhook' | 'minimal' | 'minimalCredential' | 'ours' | 'oursNoDedupe';
 export const PROFILE_TARGET_NAMES: Record<ProfileTarget, string> = {
 	webhook: "n8n's Webhook node (v2, static parameters)",
 	minimal: 'minimal community trigger (webhook() returns the body)',
+	minimalCredential: 'minimal community trigger with our credential attached (never read)',
 	ours: 'our trigger (1.1, defaults)',
 	oursNoDedupe: 'our trigger (1.1, Ignore Duplicates off)',
 };
@@ -200,6 +201,8 @@ export async function profileWebhookProcesses(
 		const paths: Record<ProfileTarget, () => Promise<{ id: string; path: string }>> = {
 			webhook: () => activeWebhookWorkflow(context, 'bench profile: Webhook node', [], 'onReceived'),
 			minimal: () => activeMinimalTriggerWorkflow(context, 'bench profile: minimal trigger'),
+			minimalCredential: () =>
+				activeMinimalTriggerWorkflow(context, 'bench profile: minimal trigger with a credential', 1.1, context.enterprise.credential),
 			ours: () => activeTriggerWorkflow(context, 'bench profile: our trigger'),
 			oursNoDedupe: () => activeTriggerWorkflow(context, 'bench profile: our trigger, Ignore Duplicates off', { ignoreDuplicates: false }),
 		};

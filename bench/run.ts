@@ -46,7 +46,7 @@ const packageDir = argumentValue('package-dir');
 // `--profile`: only CPU profiles of the webhook processes (profileWebhooks.ts), written to
 // bench/results-profile.json; `--lazy` with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, `--env=K=V,…`
 // with other settings on the webhook processes, `--targets=a,b` (webhook, minimal, ours,
-// oursNoDedupe), `--deliveries=N` per target, `--prefill=N` deliveries to ours before it is measured.
+// minimalCredential, oursNoDedupe), `--deliveries=N` per target, `--prefill=N` deliveries to ours before it is measured.
 if (process.argv.includes('--profile')) {
 	const targets = argumentValue('targets')?.split(',') as ProfileTarget[] | undefined;
 	const deliveries = argumentValue('deliveries');

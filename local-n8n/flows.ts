@@ -43,7 +43,8 @@ export async function documentInReview(sandboxUrl: string, apiKey: string, fileN
 	return (await res.body.json()) as { status: string; document_id: string; review_id: string };
 }
 
-function credentialReference(credential: Credential): NodeSpec['credentials'] {
+/** How a workflow node refers to a Document Extraction API credential. */
+export function credentialReference(credential: Credential): NodeSpec['credentials'] {
 	return { documentExtractionApi: { id: credential.id, name: credential.name } };
 }
 
