@@ -218,7 +218,7 @@ async function queueTriggerThroughput(
 				samples[target].rate.push(result.perSecond);
 				samples[target].webhookCpu.push((processesCpuMs(webhookPids) - before.webhook) / deliveries);
 				samples[target].stackCpu.push((stackCpuMs() - before.stack) / deliveries);
-				line.push(`${TARGET_NAMES[target]} ${result.perSecond.toFixed(1)}/s (webhook processes ${samples[target].webhookCpu.at(-1)?.toFixed(0)} ms CPU per delivery)`);
+				line.push(`${TARGET_NAMES[target]} ${result.perSecond.toFixed(1)}/s (webhook processes ${samples[target].webhookCpu.at(-1)?.toFixed(0)} ms CPU per delivery${result.retried ? `; ${result.retried} sent again on a closed connection` : ''})`);
 			}
 			context.progress(`queue trigger throughput (${label}), round ${round}/${rounds}, load average ${loadavg()[0].toFixed(1)}: ${line.join(', ')}`);
 		}
