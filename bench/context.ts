@@ -1,7 +1,14 @@
 // What every benchmark gets: a real n8n with this package, the sandbox, credentials, and helpers to
 // create, activate and call workflows.
 
-import type { Credential, N8nClient, NodeSpec, SandboxCredential, SandboxHandle, Stack } from '../local-n8n/index.ts';
+import type {
+	Credential,
+	N8nClient,
+	NodeSpec,
+	SandboxCredential,
+	SandboxHandle,
+	Stack,
+} from '../local-n8n/index.ts';
 import { actionNode, extractParameters, log, webhookWorkflow } from '../local-n8n/index.ts';
 
 export interface BenchContext {
@@ -25,21 +32,34 @@ export function progress(message: string): void {
 }
 
 /** Creates and activates Webhook → nodes; returns its id and webhook path. */
-export async function activeWebhookWorkflow(context: BenchContext, name: string, nodes: NodeSpec[], responseMode: 'lastNode' | 'onReceived' = 'lastNode') {
+export async function activeWebhookWorkflow(
+	context: BenchContext,
+	name: string,
+	nodes: NodeSpec[],
+	responseMode: 'lastNode' | 'onReceived' = 'lastNode',
+) {
 	const definition = webhookWorkflow({ name, nodes, responseMode });
 	const workflow = await context.stack.client.createWorkflow(definition);
 	await context.stack.client.activateWorkflow(workflow.id);
-	for (const client of context.servingClients ?? [context.stack.client]) await client.waitForWebhook(definition.webhookPath);
+	for (const client of context.servingClients ?? [context.stack.client])
+		await client.waitForWebhook(definition.webhookPath);
 	return { id: workflow.id, path: definition.webhookPath };
 }
 
 /** Extract with the service's raw answer as output. */
-export function extractNode(credential: Credential, overrides: Record<string, unknown> = {}): NodeSpec {
+export function extractNode(
+	credential: Credential,
+	overrides: Record<string, unknown> = {},
+): NodeSpec {
 	return actionNode('Extract', credential, extractParameters({ outputMode: 'raw', ...overrides }));
 }
 
 /** n8n's HTTP Request node doing the same multipart upload by hand (what a user would build). */
-export function httpRequestUploadNode(sandboxUrl: string, apiKey: string, extraOptions: Record<string, unknown> = {}): NodeSpec {
+export function httpRequestUploadNode(
+	sandboxUrl: string,
+	apiKey: string,
+	extraOptions: Record<string, unknown> = {},
+): NodeSpec {
 	return {
 		name: 'HTTP Request',
 		type: 'n8n-nodes-base.httpRequest',
@@ -51,7 +71,9 @@ export function httpRequestUploadNode(sandboxUrl: string, apiKey: string, extraO
 			headerParameters: { parameters: [{ name: 'X-API-Key', value: apiKey }] },
 			sendBody: true,
 			contentType: 'multipart-form-data',
-			bodyParameters: { parameters: [{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' }] },
+			bodyParameters: {
+				parameters: [{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' }],
+			},
 			options: { ...extraOptions },
 		},
 	};

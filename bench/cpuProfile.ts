@@ -111,7 +111,14 @@ function add(map: Map<string, number>, key: string, us: number): void {
 /** Adds up `profiles` (only samples within [from, to] when given); `count` entries per list. */
 export function summarize(
 	profiles: CpuProfile[],
-	options: { from?: number; to?: number; deliveries?: number; count?: number; focus?: string[]; under?: string } = {},
+	options: {
+		from?: number;
+		to?: number;
+		deliveries?: number;
+		count?: number;
+		focus?: string[];
+		under?: string;
+	} = {},
 ): ProfileSummary {
 	const count = options.count ?? 15;
 	const focus = options.focus ?? [];
@@ -129,7 +136,8 @@ export function summarize(
 	for (const profile of profiles) {
 		const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 		const parent = new Map<number, number>();
-		for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+		for (const node of profile.nodes)
+			for (const child of node.children ?? []) parent.set(child, node.id);
 		// The packages on each node's stack, computed once per node.
 		const stackPackages = new Map<number, Set<string>>();
 		const stackFocus = new Map<number, Set<string>>();
@@ -140,7 +148,12 @@ export function summarize(
 			const node = byId.get(id);
 			const above = parent.has(id) ? focusOnStack(parent.get(id) as number) : new Set<string>();
 			const frame = node?.callFrame;
-			const own = frame ? focus.filter((name) => name === frame.functionName || name === `${frame.functionName} ${fileOf(frame)}`) : [];
+			const own = frame
+				? focus.filter(
+						(name) =>
+							name === frame.functionName || name === `${frame.functionName} ${fileOf(frame)}`,
+					)
+				: [];
 			const set = own.some((name) => !above.has(name)) ? new Set([...above, ...own]) : above;
 			stackFocus.set(id, set);
 			return set;
@@ -181,7 +194,8 @@ export function summarize(
 			add(selfByPackage, packageOf(frame), us);
 			const packages = packagesOnStack(node.id);
 			for (const name of packages) add(inclusiveByPackage, name, us);
-			if (focus.length > 0) for (const name of focusOnStack(node.id)) add(inclusiveByFocus, name, us);
+			if (focus.length > 0)
+				for (const name of focusOnStack(node.id)) add(inclusiveByFocus, name, us);
 			if (options.under && packages.has(options.under)) add(selfUnder, functionOf(frame), us);
 		}
 	}
@@ -199,7 +213,9 @@ export function summarize(
 		selfByPackage: top(selfByPackage, busyMs, count),
 		inclusiveByPackage: top(inclusiveByPackage, busyMs, count),
 		...(focus.length > 0 ? { inclusiveByFocus: top(inclusiveByFocus, busyMs, focus.length) } : {}),
-		...(options.under ? { selfUnder: { package: options.under, entries: top(selfUnder, busyMs, count) } } : {}),
+		...(options.under
+			? { selfUnder: { package: options.under, entries: top(selfUnder, busyMs, count) } }
+			: {}),
 	};
 }
 
@@ -207,27 +223,37 @@ export function summarize(
 export function renderSummary(summary: ProfileSummary, title = 'CPU profile'): string {
 	const lines = [
 		`${title}: wall ${summary.wallMs.toFixed(0)} ms, busy ${summary.busyMs.toFixed(0)} ms (GC ${summary.gcMs.toFixed(0)}, program ${summary.programMs.toFixed(0)}), idle ${summary.idleMs.toFixed(0)} ms` +
-			(summary.busyMsPerDelivery === undefined ? '' : `; busy ${summary.busyMsPerDelivery.toFixed(2)} ms per delivery`),
+			(summary.busyMsPerDelivery === undefined
+				? ''
+				: `; busy ${summary.busyMsPerDelivery.toFixed(2)} ms per delivery`),
 	];
 	const table = (heading: string, entries: Entry[]) => {
 		lines.push('', `| ${heading} | ms | share of busy |`, '|---|---|---|');
-		for (const entry of entries) lines.push(`| ${entry.name} | ${entry.ms.toFixed(0)} | ${(entry.share * 100).toFixed(1)} % |`);
+		for (const entry of entries)
+			lines.push(
+				`| ${entry.name} | ${entry.ms.toFixed(0)} | ${(entry.share * 100).toFixed(1)} % |`,
+			);
 	};
 	table('self time by function', summary.selfByFunction);
 	table('self time by file', summary.selfByFile);
 	table('self time by package', summary.selfByPackage);
 	table('time under the package (inclusive)', summary.inclusiveByPackage);
-	if (summary.inclusiveByFocus) table('time under the function (inclusive)', summary.inclusiveByFocus);
-	if (summary.selfUnder) table(`self time by function, under ${summary.selfUnder.package}`, summary.selfUnder.entries);
+	if (summary.inclusiveByFocus)
+		table('time under the function (inclusive)', summary.inclusiveByFocus);
+	if (summary.selfUnder)
+		table(`self time by function, under ${summary.selfUnder.package}`, summary.selfUnder.entries);
 	return lines.join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
 	const files = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
-	const text = (name: string) => process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
+	const text = (name: string) =>
+		process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
 	const option = (name: string) => (text(name) === undefined ? undefined : Number(text(name)));
 	if (files.length === 0) {
-		process.stderr.write('usage: node bench/cpuProfile.ts <file.cpuprofile>... [--deliveries=N] [--top=15] [--from=µs] [--to=µs] [--focus=name,…] [--under=package]\n');
+		process.stderr.write(
+			'usage: node bench/cpuProfile.ts <file.cpuprofile>... [--deliveries=N] [--top=15] [--from=µs] [--to=µs] [--focus=name,…] [--under=package]\n',
+		);
 		process.exit(2);
 	}
 	const summary = summarize(files.map(readProfile), {

@@ -12,12 +12,18 @@ const CLOCK_TICKS = 100;
  * `/proc/<pid>/stat` (or a thread's): name, parent, user + system CPU in ms, and the same of the
  * children it has reaped (a Postgres backend that ended moves its time there).
  */
-export function statCpu(file: string): { name: string; ppid: number; ms: number; reapedMs: number } {
+export function statCpu(file: string): {
+	name: string;
+	ppid: number;
+	ms: number;
+	reapedMs: number;
+} {
 	const stat = readFileSync(file, 'utf8');
 	const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
 	// Fields from the 3rd on (state, ppid, …); utime, stime, cutime, cstime are the 14th to 17th.
 	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-	const ms = (from: number) => ((Number(fields[from]) + Number(fields[from + 1])) * 1000) / CLOCK_TICKS;
+	const ms = (from: number) =>
+		((Number(fields[from]) + Number(fields[from + 1])) * 1000) / CLOCK_TICKS;
 	return { name, ppid: Number(fields[1]), ms: ms(11), reapedMs: ms(13) };
 }
 
@@ -44,16 +50,26 @@ export function cpuByRole(): Map<string, number> {
 	const roleOf = (child: number): string => {
 		const command = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
 		const n8n = command.findIndex((part) => part.endsWith('/n8n/bin/n8n'));
-		if (n8n >= 0) return { start: 'n8n main', worker: 'n8n worker', webhook: 'n8n webhook processes' }[command[n8n + 1]] ?? 'n8n';
+		if (n8n >= 0)
+			return (
+				{ start: 'n8n main', worker: 'n8n worker', webhook: 'n8n webhook processes' }[
+					command[n8n + 1]
+				] ?? 'n8n'
+			);
 		const program = command[0].split('/').pop() ?? '';
-		return /postgres/.test(command.join(' ')) ? 'postgres' : program.startsWith('redis') ? 'redis' : program || 'other';
+		return /postgres/.test(command.join(' '))
+			? 'postgres'
+			: program.startsWith('redis')
+				? 'redis'
+				: program || 'other';
 	};
 	const roles = new Map<string, number>([[BENCH_ROLE, statCpu(`/proc/${process.pid}/stat`).ms]]);
 	const topChild = new Map<number, number | null>();
 	const findTop = (pid: number): number | null => {
 		if (topChild.has(pid)) return topChild.get(pid) as number | null;
 		const parent = processes.get(pid)?.ppid;
-		const top = parent === undefined || parent <= 1 ? null : parent === process.pid ? pid : findTop(parent);
+		const top =
+			parent === undefined || parent <= 1 ? null : parent === process.pid ? pid : findTop(parent);
 		topChild.set(pid, top);
 		return top;
 	};
@@ -96,7 +112,10 @@ export function processesCpuMs(pids: number[]): number {
 	return pids.reduce((sum, pid) => sum + statCpu(`/proc/${pid}/stat`).ms, 0);
 }
 
-export const perDelivery = (byName: Map<string, number>, deliveries: number): Record<string, number> =>
+export const perDelivery = (
+	byName: Map<string, number>,
+	deliveries: number,
+): Record<string, number> =>
 	Object.fromEntries(
 		[...byName.entries()]
 			.filter(([, ms]) => ms > 0)
@@ -104,6 +123,9 @@ export const perDelivery = (byName: Map<string, number>, deliveries: number): Re
 			.map(([name, ms]) => [name, ms / deliveries]),
 	);
 
-export function difference(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
+export function difference(
+	after: Map<string, number>,
+	before: Map<string, number>,
+): Map<string, number> {
 	return new Map([...after.entries()].map(([name, ms]) => [name, ms - (before.get(name) ?? 0)]));
 }

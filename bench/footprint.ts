@@ -24,12 +24,22 @@ async function restartTimes(stack: Stack, times: number): Promise<number[]> {
 }
 
 export async function footprint(context: BenchContext, restarts = 2): Promise<ResultRow[]> {
-	const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{ size: number; unpackedSize: number; entryCount: number }>;
-	const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+	const [packed] = JSON.parse(
+		execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+			cwd: REPO_ROOT,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}),
+	) as Array<{ size: number; unpackedSize: number; entryCount: number }>;
+	const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+		dependencies?: Record<string, string>;
+	};
 	const runtimeDependencies = Object.keys(manifest.dependencies ?? {}).length;
 
 	const withPackage = await restartTimes(context.stack, restarts);
-	context.progress(`footprint: n8n restart with the package: ${withPackage.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`);
+	context.progress(
+		`footprint: n8n restart with the package: ${withPackage.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`,
+	);
 	const plain = await startStack({ package: 'none' });
 	let withoutPackage: number[] = [];
 	try {
@@ -37,12 +47,33 @@ export async function footprint(context: BenchContext, restarts = 2): Promise<Re
 	} finally {
 		await plain.stop();
 	}
-	context.progress(`footprint: n8n restart without community packages: ${withoutPackage.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`);
+	context.progress(
+		`footprint: n8n restart without community packages: ${withoutPackage.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`,
+	);
 	const ours = median(withPackage);
 	const baseline = median(withoutPackage);
 	return [
-		{ benchmark: 'footprint', metric: 'packed tarball, KiB', ours: packed.size / 1024, baseline: '—', baselineName: 'n/a', ratio: null, target: 'small', pass: null, notes: `${packed.entryCount} files, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked` },
-		{ benchmark: 'footprint', metric: 'runtime dependencies', ours: runtimeDependencies, baseline: '—', baselineName: 'n/a', ratio: null, target: '0', pass: runtimeDependencies === 0 },
+		{
+			benchmark: 'footprint',
+			metric: 'packed tarball, KiB',
+			ours: packed.size / 1024,
+			baseline: '—',
+			baselineName: 'n/a',
+			ratio: null,
+			target: 'small',
+			pass: null,
+			notes: `${packed.entryCount} files, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked`,
+		},
+		{
+			benchmark: 'footprint',
+			metric: 'runtime dependencies',
+			ours: runtimeDependencies,
+			baseline: '—',
+			baselineName: 'n/a',
+			ratio: null,
+			target: '0',
+			pass: runtimeDependencies === 0,
+		},
 		{
 			benchmark: 'footprint',
 			metric: 'n8n restart until ready, s (median)',

@@ -10,16 +10,22 @@ import { connect } from 'node:net';
 import { createServer } from 'node:tls';
 import type { RunningSandbox, TlsMaterial } from '../local-n8n/index.ts';
 
-export async function behindHttps(sandbox: RunningSandbox, tls: TlsMaterial): Promise<RunningSandbox> {
+export async function behindHttps(
+	sandbox: RunningSandbox,
+	tls: TlsMaterial,
+): Promise<RunningSandbox> {
 	const open = new Set<Socket>();
-	const front = createServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, (client) => {
-		const upstream = connect(sandbox.port, '127.0.0.1');
-		open.add(client);
-		client.on('close', () => open.delete(client));
-		client.pipe(upstream).pipe(client);
-		client.on('error', () => upstream.destroy());
-		upstream.on('error', () => client.destroy());
-	});
+	const front = createServer(
+		{ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) },
+		(client) => {
+			const upstream = connect(sandbox.port, '127.0.0.1');
+			open.add(client);
+			client.on('close', () => open.delete(client));
+			client.pipe(upstream).pipe(client);
+			client.on('error', () => upstream.destroy());
+			upstream.on('error', () => client.destroy());
+		},
+	);
 	await new Promise<void>((resolve, reject) => {
 		front.once('error', reject);
 		front.listen(0, '127.0.0.1', () => resolve());

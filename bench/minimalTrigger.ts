@@ -10,7 +10,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Credential, PackedPackage } from '../local-n8n/index.ts';
-import { credentialReference, makeTmpDir, packPackage, triggerWorkflow } from '../local-n8n/index.ts';
+import {
+	credentialReference,
+	makeTmpDir,
+	packPackage,
+	triggerWorkflow,
+} from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 
 export const MINIMAL_PACKAGE = 'n8n-nodes-minimal-trigger';
@@ -47,17 +52,25 @@ export function makeMinimalTriggerPackage(version = '0.0.1'): string {
 	const manifest = {
 		name: MINIMAL_PACKAGE,
 		version,
-		description: 'Benchmark reference: a community trigger that does nothing but start the workflow',
+		description:
+			'Benchmark reference: a community trigger that does nothing but start the workflow',
 		license: 'MIT',
 		keywords: ['n8n-community-node-package'],
 		main: 'dist/index.js',
 		files: ['dist'],
-		n8n: { n8nNodesApiVersion: 1, credentials: [], nodes: ['dist/nodes/MinimalTrigger/MinimalTrigger.node.js'] },
+		n8n: {
+			n8nNodesApiVersion: 1,
+			credentials: [],
+			nodes: ['dist/nodes/MinimalTrigger/MinimalTrigger.node.js'],
+		},
 		peerDependencies: { 'n8n-workflow': '*' },
 	};
 	writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 	writeFileSync(join(dir, 'dist', 'index.js'), 'module.exports = {};\n');
-	writeFileSync(join(dir, 'dist', 'nodes', 'MinimalTrigger', 'MinimalTrigger.node.js'), NODE_SOURCE);
+	writeFileSync(
+		join(dir, 'dist', 'nodes', 'MinimalTrigger', 'MinimalTrigger.node.js'),
+		NODE_SOURCE,
+	);
 	return dir;
 }
 
@@ -70,12 +83,24 @@ export async function packMinimalTrigger(): Promise<PackedPackage> {
  * Creates and activates a workflow started by the minimal trigger, with `credential` attached if
  * given (never read); returns its id and webhook path.
  */
-export async function activeMinimalTriggerWorkflow(context: BenchContext, name: string, typeVersion = 1.1, credential?: Credential) {
-	const trigger = { name: 'Minimal Trigger', type: MINIMAL_NODE_TYPE, typeVersion, parameters: {}, ...(credential ? { credentials: credentialReference(credential) } : {}) };
+export async function activeMinimalTriggerWorkflow(
+	context: BenchContext,
+	name: string,
+	typeVersion = 1.1,
+	credential?: Credential,
+) {
+	const trigger = {
+		name: 'Minimal Trigger',
+		type: MINIMAL_NODE_TYPE,
+		typeVersion,
+		parameters: {},
+		...(credential ? { credentials: credentialReference(credential) } : {}),
+	};
 	const definition = triggerWorkflow({ name, trigger });
 	const workflow = await context.stack.client.createWorkflow(definition);
 	await context.stack.client.activateWorkflow(workflow.id);
 	const path = `${definition.webhookId}/webhook`;
-	for (const client of context.servingClients ?? [context.stack.client]) await client.waitForWebhook(path);
+	for (const client of context.servingClients ?? [context.stack.client])
+		await client.waitForWebhook(path);
 	return { id: workflow.id, path };
 }

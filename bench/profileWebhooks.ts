@@ -15,7 +15,15 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { N8nInstance, QueueStack } from '../local-n8n/index.ts';
-import { artifactsDir, makeTmpDir, sandboxCredential, startQueueStack, startSandboxInProcess, stopAll, timestampForFiles } from '../local-n8n/index.ts';
+import {
+	artifactsDir,
+	makeTmpDir,
+	sandboxCredential,
+	startQueueStack,
+	startSandboxInProcess,
+	stopAll,
+	timestampForFiles,
+} from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { activeWebhookWorkflow, progress } from './context.ts';
 import type { ProfileSummary } from './cpuProfile.ts';
@@ -23,7 +31,12 @@ import { cpuByRole, cpuSnapshot, difference, perDelivery } from './cpuTime.ts';
 import { readProfile, renderSummary, summarize } from './cpuProfile.ts';
 import { behindHttps } from './httpsFront.ts';
 import { activeMinimalTriggerWorkflow, packMinimalTrigger } from './minimalTrigger.ts';
-import { LAZY_ISOLATE_ENV, LB_SETTLE_MS, setLazyIsolate, waitForQueueDrained } from './queueMode.ts';
+import {
+	LAZY_ISOLATE_ENV,
+	LB_SETTLE_MS,
+	setLazyIsolate,
+	waitForQueueDrained,
+} from './queueMode.ts';
 import { activeTriggerWorkflow, fireDeliveries } from './triggerThroughput.ts';
 
 export type ProfileTarget = 'webhook' | 'minimal' | 'minimalCredential' | 'ours' | 'oursNoDedupe';
@@ -91,8 +104,13 @@ async function profileTarget(
 	const { path } = workflow;
 	const { signingSecret } = context.enterprise;
 	const fire = async (deliveries: number, tag: string) => {
-		const result = await fireDeliveries(stack.lbClient, path, signingSecret, { deliveries, concurrency: options.concurrency, tag: `${tag}_${target}` });
-		if (result.ok !== deliveries) throw new Error(`${target}: ${result.ok} of ${deliveries} deliveries answered 200`);
+		const result = await fireDeliveries(stack.lbClient, path, signingSecret, {
+			deliveries,
+			concurrency: options.concurrency,
+			tag: `${tag}_${target}`,
+		});
+		if (result.ok !== deliveries)
+			throw new Error(`${target}: ${result.ok} of ${deliveries} deliveries answered 200`);
 		return result;
 	};
 	const settle = async () => {
@@ -114,7 +132,8 @@ async function profileTarget(
 	let processMs = 0;
 	for (let i = 0; i < pids.length; i++) {
 		processMs += threadsAfter[i].processMs - threadsBefore[i].processMs;
-		for (const [name, ms] of difference(threadsAfter[i].threads, threadsBefore[i].threads)) threads.set(name, (threads.get(name) ?? 0) + ms);
+		for (const [name, ms] of difference(threadsAfter[i].threads, threadsBefore[i].threads))
+			threads.set(name, (threads.get(name) ?? 0) + ms);
 	}
 
 	// Profiled: the same load on webhook processes started with --cpu-prof.
@@ -145,9 +164,15 @@ async function profileTarget(
 	await sleep(LB_SETTLE_MS);
 	const files = readdirSync(profileDir)
 		// CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: the main thread is thread 0.
-		.filter((file) => file.endsWith('.cpuprofile') && profiledPids.some((pid) => file.includes(`.${pid}.0.`)))
+		.filter(
+			(file) =>
+				file.endsWith('.cpuprofile') && profiledPids.some((pid) => file.includes(`.${pid}.0.`)),
+		)
 		.map((file) => join(profileDir, file));
-	if (files.length !== profiledPids.length) throw new Error(`${target}: expected ${profiledPids.length} profiles in ${profileDir}, found ${files.length}`);
+	if (files.length !== profiledPids.length)
+		throw new Error(
+			`${target}: expected ${profiledPids.length} profiles in ${profileDir}, found ${files.length}`,
+		);
 	return {
 		target,
 		name: PROFILE_TARGET_NAMES[target],
@@ -156,10 +181,23 @@ async function profileTarget(
 		cpuMsPerDelivery: processMs / options.deliveries,
 		cpuMsPerDeliveryByThread: perDelivery(threads, options.deliveries),
 		cpuMsPerDeliveryByRole: perDelivery(roles, options.deliveries),
-		profile: summarize(files.map(readProfile), { from, to, deliveries: options.deliveries, count: 15, focus: FOCUS, under: 'n8n-nodes-document-extraction' }),
+		profile: summarize(files.map(readProfile), {
+			from,
+			to,
+			deliveries: options.deliveries,
+			count: 15,
+			focus: FOCUS,
+			under: 'n8n-nodes-document-extraction',
+		}),
 		profileFiles: files,
 		window: { from, to },
-		staticDataBytes: Number(stack.sql(`SELECT coalesce(length("staticData"::text), 0) FROM workflow_entity WHERE id = '${workflow.id}'`).trim()),
+		staticDataBytes: Number(
+			stack
+				.sql(
+					`SELECT coalesce(length("staticData"::text), 0) FROM workflow_entity WHERE id = '${workflow.id}'`,
+				)
+				.trim(),
+		),
 	};
 }
 
@@ -186,25 +224,42 @@ export async function profileWebhookProcesses(
 		extraPackages: [minimal],
 		fileAccessDirs: [makeTmpDir('bench-profile-files')],
 	});
-	const sandbox = await behindHttps(await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 }), stack.tls);
+	const sandbox = await behindHttps(
+		await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 }),
+		stack.tls,
+	);
 	const dir = join(artifactsDir(), 'cpu-profiles', timestampForFiles());
 	try {
 		const context: BenchContext = {
 			stack,
 			sandbox,
-			enterprise: await sandboxCredential(stack.client, sandbox, 'enterprise', 'Bench profile (enterprise)'),
+			enterprise: await sandboxCredential(
+				stack.client,
+				sandbox,
+				'enterprise',
+				'Bench profile (enterprise)',
+			),
 			pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench profile (pilot)'),
 			progress,
 			webhookClient: stack.lbClient,
 			servingClients: [...stack.webhookClients, stack.lbClient],
 		};
 		const paths: Record<ProfileTarget, () => Promise<{ id: string; path: string }>> = {
-			webhook: () => activeWebhookWorkflow(context, 'bench profile: Webhook node', [], 'onReceived'),
+			webhook: () =>
+				activeWebhookWorkflow(context, 'bench profile: Webhook node', [], 'onReceived'),
 			minimal: () => activeMinimalTriggerWorkflow(context, 'bench profile: minimal trigger'),
 			minimalCredential: () =>
-				activeMinimalTriggerWorkflow(context, 'bench profile: minimal trigger with a credential', 1.1, context.enterprise.credential),
+				activeMinimalTriggerWorkflow(
+					context,
+					'bench profile: minimal trigger with a credential',
+					1.1,
+					context.enterprise.credential,
+				),
 			ours: () => activeTriggerWorkflow(context, 'bench profile: our trigger'),
-			oursNoDedupe: () => activeTriggerWorkflow(context, 'bench profile: our trigger, Ignore Duplicates off', { ignoreDuplicates: false }),
+			oursNoDedupe: () =>
+				activeTriggerWorkflow(context, 'bench profile: our trigger, Ignore Duplicates off', {
+					ignoreDuplicates: false,
+				}),
 		};
 		if (options.lazy) await setLazyIsolate(stack, true);
 		if (options.webhookEnv) {
@@ -221,7 +276,11 @@ export async function profileWebhookProcesses(
 			progress(`profile: ${PROFILE_TARGET_NAMES[target]} ...`);
 			if (target === 'ours' && options.prefill) {
 				// A busy workflow's duplicate memory is full: fill it before measuring.
-				await fireDeliveries(stack.lbClient, path, context.enterprise.signingSecret, { deliveries: options.prefill, concurrency: options.concurrency ?? 10, tag: 'prefill' });
+				await fireDeliveries(stack.lbClient, path, context.enterprise.signingSecret, {
+					deliveries: options.prefill,
+					concurrency: options.concurrency ?? 10,
+					tag: 'prefill',
+				});
 				await waitForQueueDrained(stack);
 			}
 			const result = await profileTarget(context, stack, target, workflow, dir, {
@@ -235,7 +294,8 @@ export async function profileWebhookProcesses(
 			results.push(result);
 		}
 		const env = Object.entries(options.webhookEnv ?? {}).map(([key, value]) => `${key}=${value}`);
-		const setting = [...(options.lazy ? [`${LAZY_ISOLATE_ENV}=true`] : []), ...env].join(', ') || 'defaults';
+		const setting =
+			[...(options.lazy ? [`${LAZY_ISOLATE_ENV}=true`] : []), ...env].join(', ') || 'defaults';
 		return { setting, dir, results };
 	} finally {
 		await sandbox.close();
@@ -246,7 +306,9 @@ export async function profileWebhookProcesses(
 
 /** Text for the console and the docs: per target, CPU per delivery and the profile's tables. */
 export function renderProfiles(results: TargetProfile[]): string {
-	const roles = [...new Set(results.flatMap((result) => Object.keys(result.cpuMsPerDeliveryByRole)))];
+	const roles = [
+		...new Set(results.flatMap((result) => Object.keys(result.cpuMsPerDeliveryByRole))),
+	];
 	const lines = [
 		`| target | deliveries/s | webhook processes: CPU ms per delivery (all threads) | of which main thread | main thread busy ms per delivery (profile) | ${roles.join(' | ')} |`,
 		`|---|---|---|---|---|${roles.map(() => '---|').join('')}`,
@@ -267,7 +329,10 @@ export function renderProfiles(results: TargetProfile[]): string {
 			'',
 			`Webhook processes' CPU ms per delivery by thread: ${threads}`,
 			'',
-			renderSummary(result.profile, `${result.deliveries} deliveries, window ${result.window.from}–${result.window.to} µs`),
+			renderSummary(
+				result.profile,
+				`${result.deliveries} deliveries, window ${result.window.from}–${result.window.to} µs`,
+			),
 		);
 	}
 	return lines.join('\n');

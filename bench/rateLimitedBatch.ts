@@ -19,16 +19,32 @@ interface State {
 	documents: unknown[];
 }
 
-export async function rateLimitedBatch(context: BenchContext, documents = 30, windowMs = 15_000, rounds = 2): Promise<ResultRow[]> {
+export async function rateLimitedBatch(
+	context: BenchContext,
+	documents = 30,
+	windowMs = 15_000,
+	rounds = 2,
+): Promise<ResultRow[]> {
 	const { stack, sandbox, pilot } = context;
 	await sandboxControl(sandbox.url, 'config', { minuteMs: windowMs });
 	const folder = stack.n8n.fileAccessDirs[0];
-	for (let index = 0; index < documents; index++) copyFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-acme.json'), join(folder, `batch-${String(index).padStart(3, '0')}.json`));
+	for (let index = 0; index < documents; index++)
+		copyFileSync(
+			join(REPO_ROOT, 'examples', 'files', 'invoice-acme.json'),
+			join(folder, `batch-${String(index).padStart(3, '0')}.json`),
+		);
 	const glob = join(folder, 'batch-*.json');
-	const ours = await activeWebhookWorkflow(context, 'bench: batch (ours)', [readFileNode('Read files', glob), extractNode(pilot.credential, { options: { rateLimitRetries: 10 } })]);
-	const baseline = await activeWebhookWorkflow(context, 'bench: batch (HTTP Request)', [readFileNode('Read files', glob), httpRequestUploadNode(sandbox.url, pilot.apiKey)]);
+	const ours = await activeWebhookWorkflow(context, 'bench: batch (ours)', [
+		readFileNode('Read files', glob),
+		extractNode(pilot.credential, { options: { rateLimitRetries: 10 } }),
+	]);
+	const baseline = await activeWebhookWorkflow(context, 'bench: batch (HTTP Request)', [
+		readFileNode('Read files', glob),
+		httpRequestUploadNode(sandbox.url, pilot.apiKey),
+	]);
 	const idealMs = (Math.ceil(documents / LIMIT) - 1) * windowMs;
-	const freshWindow = async () => await new Promise((resolve) => setTimeout(resolve, windowMs + 1_000));
+	const freshWindow = async () =>
+		await new Promise((resolve) => setTimeout(resolve, windowMs + 1_000));
 
 	const run = async (workflow: { id: string; path: string }) => {
 		await freshWindow();
@@ -38,7 +54,8 @@ export async function rateLimitedBatch(context: BenchContext, documents = 30, wi
 		const elapsedMs = Date.now() - started;
 		const items = Array.isArray(answer.json) ? (answer.json as Array<Record<string, unknown>>) : [];
 		const succeeded = items.filter((item) => typeof item.document_id === 'string').length;
-		const created = (await sandboxControl<State>(sandbox.url, 'state')).documents.length - createdBefore;
+		const created =
+			(await sandboxControl<State>(sandbox.url, 'state')).documents.length - createdBefore;
 		return { elapsedMs, succeeded, failed: documents - succeeded, created, status: answer.status };
 	};
 
@@ -46,10 +63,14 @@ export async function rateLimitedBatch(context: BenchContext, documents = 30, wi
 	for (let round = 1; round <= rounds; round++) {
 		const result = await run(ours);
 		oursRuns.push(result);
-		context.progress(`batch, round ${round}/${rounds}, ours: ${result.succeeded}/${documents} in ${(result.elapsedMs / 1000).toFixed(1)} s (limit allows ${(idealMs / 1000).toFixed(0)} s)`);
+		context.progress(
+			`batch, round ${round}/${rounds}, ours: ${result.succeeded}/${documents} in ${(result.elapsedMs / 1000).toFixed(1)} s (limit allows ${(idealMs / 1000).toFixed(0)} s)`,
+		);
 	}
 	const baselineRun = await run(baseline);
-	context.progress(`batch, HTTP Request (defaults): ${baselineRun.succeeded}/${documents} items out, ${baselineRun.created} documents created at the service, answer ${baselineRun.status}`);
+	context.progress(
+		`batch, HTTP Request (defaults): ${baselineRun.succeeded}/${documents} items out, ${baselineRun.created} documents created at the service, answer ${baselineRun.status}`,
+	);
 	await sandboxControl(sandbox.url, 'config', { minuteMs: 60_000 });
 
 	const oursFraction = idealMs / median(oursRuns.map((result) => result.elapsedMs));

@@ -37,7 +37,11 @@ export interface RssPeak {
 }
 
 /** Runs `work` while sampling the RSS of `pid` every `intervalMs`; the baseline is the RSS just before. */
-export async function peakRssDuring(pid: number, work: () => Promise<void>, intervalMs = 25): Promise<RssPeak> {
+export async function peakRssDuring(
+	pid: number,
+	work: () => Promise<void>,
+	intervalMs = 25,
+): Promise<RssPeak> {
 	const baselineBytes = rssBytes(pid);
 	const exact = resetPeakRss(pid);
 	let peakBytes = baselineBytes;
@@ -63,7 +67,12 @@ export async function peakRssDuring(pid: number, work: () => Promise<void>, inte
  * Waits until the RSS of `pid` stays within `toleranceBytes` for `windowMs` (garbage collection after
  * the warm-up has settled), so that every measurement starts from a quiet baseline; gives up after `maxMs`.
  */
-export async function waitForSteadyRss(pid: number, windowMs = 3_000, toleranceBytes = 1024 * 1024, maxMs = 30_000): Promise<void> {
+export async function waitForSteadyRss(
+	pid: number,
+	windowMs = 3_000,
+	toleranceBytes = 1024 * 1024,
+	maxMs = 30_000,
+): Promise<void> {
 	const deadline = Date.now() + maxMs;
 	let windowStart = Date.now();
 	let low = rssBytes(pid);

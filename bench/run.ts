@@ -6,7 +6,14 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { N8N_VERSION, REPO_ROOT, sandboxCredential, startSandboxInProcess, startStack, stopAll } from '../local-n8n/index.ts';
+import {
+	N8N_VERSION,
+	REPO_ROOT,
+	sandboxCredential,
+	startSandboxInProcess,
+	startStack,
+	stopAll,
+} from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { progress } from './context.ts';
 import { footprint } from './footprint.ts';
@@ -33,12 +40,20 @@ const uploadOnly = process.argv.includes('--upload');
 const throughputOnly = process.argv.includes('--throughput');
 const roundsArgument = process.argv.find((argument) => argument.startsWith('--rounds='));
 const uploadRounds = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : undefined;
-if (uploadRounds !== undefined && !(Number.isInteger(uploadRounds) && uploadRounds > 0)) throw new Error(`--rounds needs a whole number above 0, not "${roundsArgument}"`);
+if (uploadRounds !== undefined && !(Number.isInteger(uploadRounds) && uploadRounds > 0))
+	throw new Error(`--rounds needs a whole number above 0, not "${roundsArgument}"`);
 const rows: ResultRow[] = [];
 let failure: unknown;
 const cpu = cpus();
-const machine = { cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10, node: process.version, n8n: N8N_VERSION };
-const argumentValue = (name: string) => process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
+const machine = {
+	cpus: cpu.length,
+	cpuModel: cpu[0]?.model ?? 'unknown',
+	memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+	node: process.version,
+	n8n: N8N_VERSION,
+};
+const argumentValue = (name: string) =>
+	process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
 // `--package-dir=<folder>` (queue mode and --profile): measure that built package folder instead of
 // this repository, e.g. a candidate change to the trigger built elsewhere.
 const packageDir = argumentValue('package-dir');
@@ -58,13 +73,33 @@ if (process.argv.includes('--profile')) {
 		prefill: prefill ? Number(prefill) : undefined,
 		lazy: process.argv.includes('--lazy'),
 		packageDir,
-		webhookEnv: webhookEnv ? Object.fromEntries(webhookEnv.split(',').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])) : undefined,
+		webhookEnv: webhookEnv
+			? Object.fromEntries(
+					webhookEnv
+						.split(',')
+						.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+				)
+			: undefined,
 	});
 	const text = renderProfiles(profiled.results);
-	const load = loadavg().map((value) => value.toFixed(2)).join(' ');
-	process.stdout.write(`\n${text}\n\nsetting: ${profiled.setting}; profiles in ${profiled.dir}; load average at the end ${load}\n`);
-	const suffix = `${process.argv.includes('--lazy') ? '-lazy' : ''}${webhookEnv ? `-${webhookEnv.toLowerCase().replace(/^n8n_/, '').replace(/[\W_]+/g, '-')}` : ''}${prefill ? `-prefill-${prefill}` : ''}`;
-	writeFileSync(join(REPO_ROOT, 'bench', `results-profile${suffix}.json`), `${JSON.stringify({ date: new Date().toISOString(), machine, loadAverageAtEnd: load, setting: profiled.setting, results: profiled.results, text }, null, 2)}\n`);
+	const load = loadavg()
+		.map((value) => value.toFixed(2))
+		.join(' ');
+	process.stdout.write(
+		`\n${text}\n\nsetting: ${profiled.setting}; profiles in ${profiled.dir}; load average at the end ${load}\n`,
+	);
+	const suffix = `${process.argv.includes('--lazy') ? '-lazy' : ''}${
+		webhookEnv
+			? `-${webhookEnv
+					.toLowerCase()
+					.replace(/^n8n_/, '')
+					.replace(/[\W_]+/g, '-')}`
+			: ''
+	}${prefill ? `-prefill-${prefill}` : ''}`;
+	writeFileSync(
+		join(REPO_ROOT, 'bench', `results-profile${suffix}.json`),
+		`${JSON.stringify({ date: new Date().toISOString(), machine, loadAverageAtEnd: load, setting: profiled.setting, results: profiled.results, text }, null, 2)}\n`,
+	);
 	process.exit(0);
 }
 
@@ -75,7 +110,12 @@ async function singleProcessBenchmarks(): Promise<void> {
 		const context: BenchContext = {
 			stack,
 			sandbox,
-			enterprise: await sandboxCredential(stack.client, sandbox, 'enterprise', 'Bench (enterprise)'),
+			enterprise: await sandboxCredential(
+				stack.client,
+				sandbox,
+				'enterprise',
+				'Bench (enterprise)',
+			),
 			pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench (pilot)'),
 			progress,
 		};
@@ -121,11 +161,23 @@ if (!failure) {
 }
 
 const table = renderTable(rows);
-process.stdout.write(`\n${table}\n\n${rows.filter((row) => row.notes).map((row) => `- ${row.benchmark} / ${row.metric}: ${row.notes}`).join('\n')}\n`);
-process.stdout.write(`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+process.stdout.write(
+	`\n${table}\n\n${rows
+		.filter((row) => row.notes)
+		.map((row) => `- ${row.benchmark} / ${row.metric}: ${row.notes}`)
+		.join('\n')}\n`,
+);
+process.stdout.write(
+	`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+);
 const resultsFile = `results${uploadOnly ? '-upload' : ''}${throughputOnly ? '-throughput' : ''}${queueOnly ? '-queue' : ''}.json`;
-writeFileSync(join(REPO_ROOT, 'bench', resultsFile), `${JSON.stringify({ date: new Date().toISOString(), machine, rows, table }, null, 2)}\n`);
+writeFileSync(
+	join(REPO_ROOT, 'bench', resultsFile),
+	`${JSON.stringify({ date: new Date().toISOString(), machine, rows, table }, null, 2)}\n`,
+);
 if (failure) {
-	process.stderr.write(`\nA benchmark could not be measured: ${(failure as Error).stack ?? String(failure)}\n`);
+	process.stderr.write(
+		`\nA benchmark could not be measured: ${(failure as Error).stack ?? String(failure)}\n`,
+	);
 	process.exit(1);
 }

@@ -38,9 +38,16 @@ export function renderTable(rows: ResultRow[]): string {
 		row.target,
 		row.pass === null ? 'info' : row.pass ? 'PASS' : 'MISS',
 	]);
-	const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
-	const render = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
-	return [render(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...lines.map(render)].join('\n');
+	const widths = header.map((title, column) =>
+		Math.max(title.length, ...lines.map((line) => line[column].length)),
+	);
+	const render = (cells: string[]) =>
+		`| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+	return [
+		render(header),
+		`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
+		...lines.map(render),
+	].join('\n');
 }
 
 export const MiB = 1024 * 1024;

@@ -50,7 +50,10 @@ export async function fireDeliveries(
 			while (next < options.deliveries) {
 				const index = next++;
 				const body = payload(`doc_bench_${options.tag}_${index}_${randomUUID().slice(0, 8)}`);
-				const headers = { 'content-type': 'application/json', 'x-service-signature': signBody(body, signingSecret) };
+				const headers = {
+					'content-type': 'application/json',
+					'x-service-signature': signBody(body, signingSecret),
+				};
 				const send = () => client.callWebhook(path, { body, headers });
 				// A kept-alive connection the load balancer closed while idle between rounds fails the next
 				// request on it before anything is sent; the service delivers again, and so does this.
@@ -75,21 +78,35 @@ function closedByServer(error: unknown): boolean {
 export const TRIGGER_VERSION = 1.1;
 
 /** Creates and activates a workflow started by our trigger; returns its id and webhook path. */
-export async function activeTriggerWorkflow(context: BenchContext, name: string, options: Record<string, unknown> = {}, typeVersion = TRIGGER_VERSION) {
+export async function activeTriggerWorkflow(
+	context: BenchContext,
+	name: string,
+	options: Record<string, unknown> = {},
+	typeVersion = TRIGGER_VERSION,
+) {
 	const trigger = reviewTriggerNode(context.enterprise.credential, undefined, typeVersion);
 	trigger.parameters = { ...(trigger.parameters as Record<string, unknown>), options };
 	const definition = triggerWorkflow({ name, trigger });
 	const workflow = await context.stack.client.createWorkflow(definition);
 	await context.stack.client.activateWorkflow(workflow.id);
 	const path = `${definition.webhookId}/webhook`;
-	for (const client of context.servingClients ?? [context.stack.client]) await client.waitForWebhook(path);
+	for (const client of context.servingClients ?? [context.stack.client])
+		await client.waitForWebhook(path);
 	return { id: workflow.id, path };
 }
 
 /** Waits until the workflow has at least `accepted` executions (none lost), then counts them. */
-export async function executionsAfterSettling(context: BenchContext, workflowId: string, accepted: number): Promise<number> {
+export async function executionsAfterSettling(
+	context: BenchContext,
+	workflowId: string,
+	accepted: number,
+): Promise<number> {
 	const count = async () =>
-		(await context.stack.client.call<{ count: number }>('GET', '/rest/executions', undefined, { query: { filter: JSON.stringify({ workflowId }), limit: '1' } })).count;
+		(
+			await context.stack.client.call<{ count: number }>('GET', '/rest/executions', undefined, {
+				query: { filter: JSON.stringify({ workflowId }), limit: '1' },
+			})
+		).count;
 	const deadline = Date.now() + 120_000;
 	let executions = 0;
 	while (Date.now() < deadline) {
@@ -106,24 +123,45 @@ export async function executionsAfterSettling(context: BenchContext, workflowId:
  * answers before its run starts, so without this its runs would still be going on while the next
  * target is measured.
  */
-async function waitForRunsFinished(context: BenchContext, workflowId: string, expected: number): Promise<void> {
+async function waitForRunsFinished(
+	context: BenchContext,
+	workflowId: string,
+	expected: number,
+): Promise<void> {
 	const client = context.stack.client;
 	const deadline = Date.now() + 300_000;
 	while (Date.now() < deadline) {
-		const { count } = await client.call<{ count: number }>('GET', '/rest/executions', undefined, { query: { filter: JSON.stringify({ workflowId }), limit: '1' } });
-		if (count >= expected && (await client.listExecutions(workflowId, { status: ['new', 'running'], limit: 1 })).length === 0) return;
+		const { count } = await client.call<{ count: number }>('GET', '/rest/executions', undefined, {
+			query: { filter: JSON.stringify({ workflowId }), limit: '1' },
+		});
+		if (
+			count >= expected &&
+			(await client.listExecutions(workflowId, { status: ['new', 'running'], limit: 1 })).length ===
+				0
+		)
+			return;
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 	throw new Error(`workflow ${workflowId}: its runs did not finish within 300 s`);
 }
 
-export async function triggerThroughput(context: BenchContext, deliveries = 200, concurrency = 10, rounds = 3): Promise<ResultRow[]> {
+export async function triggerThroughput(
+	context: BenchContext,
+	deliveries = 200,
+	concurrency = 10,
+	rounds = 3,
+): Promise<ResultRow[]> {
 	const { enterprise } = context;
 	const client = webhookClient(context);
 	const workflows = {
 		ours: await activeTriggerWorkflow(context, 'bench: trigger (ours)'),
 		minimal: await activeMinimalTriggerWorkflow(context, 'bench: trigger (minimal trigger)'),
-		webhook: await activeWebhookWorkflow(context, 'bench: trigger (Webhook node)', [], 'onReceived'),
+		webhook: await activeWebhookWorkflow(
+			context,
+			'bench: trigger (Webhook node)',
+			[],
+			'onReceived',
+		),
 	};
 	const rates: Record<keyof typeof workflows, number[]> = { ours: [], minimal: [], webhook: [] };
 	const accepted: Record<keyof typeof workflows, number> = { ours: 0, minimal: 0, webhook: 0 };
@@ -133,7 +171,12 @@ export async function triggerThroughput(context: BenchContext, deliveries = 200,
 		// Each round starts with another target, so that none always follows the same one.
 		const targets = ['ours', 'minimal', 'webhook'] as const;
 		for (const target of targets.map((_, i) => targets[(i + round - 1) % targets.length])) {
-			const result = await fireDeliveries(client, workflows[target].path, enterprise.signingSecret, { deliveries, concurrency, tag: `r${round}` });
+			const result = await fireDeliveries(
+				client,
+				workflows[target].path,
+				enterprise.signingSecret,
+				{ deliveries, concurrency, tag: `r${round}` },
+			);
 			if (target === 'ours') oursOk += result.ok;
 			accepted[target] += result.ok;
 			await waitForRunsFinished(context, workflows[target].id, accepted[target]);
@@ -150,8 +193,36 @@ export async function triggerThroughput(context: BenchContext, deliveries = 200,
 	const benchmark = `trigger throughput (${deliveries} signed deliveries x ${rounds}, concurrency ${concurrency})`;
 	const notes = `executions of our trigger: ${executions} for ${oursOk} accepted deliveries`;
 	return [
-		{ benchmark, metric: 'deliveries per second (median), our trigger vs the minimal trigger', ours, baseline: minimal, baselineName: 'minimal trigger', ratio: ours / minimal, target: '>= 0.95 x minimal trigger', pass: ours / minimal >= 0.95, notes },
-		{ benchmark, metric: 'deliveries per second (median), our trigger vs the Webhook node', ours, baseline: webhook, baselineName: 'Webhook node', ratio: ours / webhook, target: '>= 0.9 x Webhook node', pass: ours / webhook >= 0.9 },
-		{ benchmark, metric: "deliveries per second (median), minimal trigger vs n8n's Webhook node", ours: minimal, baseline: webhook, baselineName: 'Webhook node', ratio: minimal / webhook, target: 'info', pass: null },
+		{
+			benchmark,
+			metric: 'deliveries per second (median), our trigger vs the minimal trigger',
+			ours,
+			baseline: minimal,
+			baselineName: 'minimal trigger',
+			ratio: ours / minimal,
+			target: '>= 0.95 x minimal trigger',
+			pass: ours / minimal >= 0.95,
+			notes,
+		},
+		{
+			benchmark,
+			metric: 'deliveries per second (median), our trigger vs the Webhook node',
+			ours,
+			baseline: webhook,
+			baselineName: 'Webhook node',
+			ratio: ours / webhook,
+			target: '>= 0.9 x Webhook node',
+			pass: ours / webhook >= 0.9,
+		},
+		{
+			benchmark,
+			metric: "deliveries per second (median), minimal trigger vs n8n's Webhook node",
+			ours: minimal,
+			baseline: webhook,
+			baselineName: 'Webhook node',
+			ratio: minimal / webhook,
+			target: 'info',
+			pass: null,
+		},
 	];
 }

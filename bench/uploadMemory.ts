@@ -49,29 +49,55 @@ export async function uploadMemory(context: BenchContext, rounds = 5): Promise<R
 	writeBigPdf(halfFile, HALF_FILE_BYTES);
 	writeBigPdf(warmUpFile, 1024);
 	const readRequestedFile = readFileNode('Read file', '={{ $json.body.file }}');
-	const ours = await activeWebhookWorkflow(context, 'bench: upload (ours)', [readRequestedFile, extractNode(enterprise.credential)]);
-	const baseline = await activeWebhookWorkflow(context, 'bench: upload (HTTP Request)', [readRequestedFile, httpRequestUploadNode(sandbox.url, enterprise.apiKey)]);
+	const ours = await activeWebhookWorkflow(context, 'bench: upload (ours)', [
+		readRequestedFile,
+		extractNode(enterprise.credential),
+	]);
+	const baseline = await activeWebhookWorkflow(context, 'bench: upload (HTTP Request)', [
+		readRequestedFile,
+		httpRequestUploadNode(sandbox.url, enterprise.apiKey),
+	]);
 	// Reading the file alone: what both workflows spend before any upload.
-	const readOnly = await activeWebhookWorkflow(context, 'bench: upload (read only)', [readRequestedFile]);
+	const readOnly = await activeWebhookWorkflow(context, 'bench: upload (read only)', [
+		readRequestedFile,
+	]);
 
-	const growth: Record<'ours' | 'baseline' | 'readOnly' | 'oursHalf', number[]> = { ours: [], baseline: [], readOnly: [], oursHalf: [] };
+	const growth: Record<'ours' | 'baseline' | 'readOnly' | 'oursHalf', number[]> = {
+		ours: [],
+		baseline: [],
+		readOnly: [],
+		oursHalf: [],
+	};
 	for (let round = 1; round <= rounds; round++) {
-		for (const [which, workflow] of [['ours', ours], ['baseline', baseline], ['readOnly', readOnly], ['oursHalf', ours]] as const) {
+		for (const [which, workflow] of [
+			['ours', ours],
+			['baseline', baseline],
+			['readOnly', readOnly],
+			['oursHalf', ours],
+		] as const) {
 			await stack.restartN8n();
 			await stack.client.waitForWebhook(workflow.path);
 			const warmUp = await stack.client.callWebhook(workflow.path, { json: { file: warmUpFile } });
-			if (warmUp.status !== 200) throw new Error(`the ${which} upload workflow answered ${warmUp.status} to the warm-up`);
+			if (warmUp.status !== 200)
+				throw new Error(`the ${which} upload workflow answered ${warmUp.status} to the warm-up`);
 			const pid = stack.n8n.pid();
 			if (!pid) throw new Error('n8n has no process id');
 			await waitForSteadyRss(pid);
 			let status = 0;
 			const peak = await peakRssDuring(pid, async () => {
 				const requested = which === 'oursHalf' ? halfFile : file;
-				status = (await stack.client.callWebhook(workflow.path, { json: { file: requested }, timeoutMs: 600_000 })).status;
+				status = (
+					await stack.client.callWebhook(workflow.path, {
+						json: { file: requested },
+						timeoutMs: 600_000,
+					})
+				).status;
 			});
 			if (status !== 200) throw new Error(`the ${which} upload workflow answered ${status}`);
 			growth[which].push(peak.growthBytes);
-			context.progress(`upload memory, round ${round}/${rounds}, ${which}: RSS +${(peak.growthBytes / MiB).toFixed(1)} MiB (${peak.exact ? "the kernel's peak" : `${peak.samples} samples`})`);
+			context.progress(
+				`upload memory, round ${round}/${rounds}, ${which}: RSS +${(peak.growthBytes / MiB).toFixed(1)} MiB (${peak.exact ? "the kernel's peak" : `${peak.samples} samples`})`,
+			);
 		}
 	}
 	const oursMedian = median(growth.ours);

@@ -16,7 +16,8 @@ export class DocumentExtractionApi implements ICredentialType {
 		dark: 'file:../nodes/DocumentExtraction/documentExtraction.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/document-extraction/n8n-nodes-document-extraction#credentials';
+	documentationUrl =
+		'https://github.com/document-extraction/n8n-nodes-document-extraction#credentials';
 
 	properties: INodeProperties[] = [
 		{

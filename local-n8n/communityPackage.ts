@@ -21,7 +21,10 @@ export interface PackedPackage {
 }
 
 function readPackageJson(dir: string): { name: string; version: string } {
-	return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
+	return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+		name: string;
+		version: string;
+	};
 }
 
 /** `npm run build` in `dir` (default: this repository), with Node 24 on PATH. */
@@ -52,7 +55,10 @@ export async function packPackage(dir = REPO_ROOT): Promise<PackedPackage> {
 	);
 	const jsonStart = stdout.search(/^\[/m);
 	if (jsonStart < 0) throw new Error(`npm pack printed no JSON:\n${stdout.slice(-2000)}`);
-	const info = JSON.parse(stdout.slice(jsonStart)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+	const info = JSON.parse(stdout.slice(jsonStart)) as Array<{
+		filename: string;
+		files: Array<{ path: string }>;
+	}>;
 	const tarball = join(dest, info[0].filename.replace(/^@/, '').replace('/', '-'));
 	if (!existsSync(tarball)) throw new Error(`npm pack did not produce ${tarball}`);
 	log('package', `packed ${info[0].files.length} files into ${tarball}`);
@@ -67,7 +73,11 @@ export function n8nNodesDir(userFolder: string): string {
 /** The version of `name` installed in the user folder's nodes directory, if any. */
 export function installedPackageVersion(userFolder: string, name: string): string | undefined {
 	try {
-		return (JSON.parse(readFileSync(join(n8nNodesDir(userFolder), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+		return (
+			JSON.parse(
+				readFileSync(join(n8nNodesDir(userFolder), 'node_modules', name, 'package.json'), 'utf8'),
+			) as { version: string }
+		).version;
 	} catch {
 		return undefined;
 	}
@@ -80,21 +90,47 @@ export function installedPackageVersion(userFolder: string, name: string): strin
  * the module path of the packages it loads. Install scripts are not run. n8n loads the package
  * when it starts next.
  */
-export async function installIntoUserFolder(userFolder: string, packed: PackedPackage): Promise<void> {
+export async function installIntoUserFolder(
+	userFolder: string,
+	packed: PackedPackage,
+): Promise<void> {
 	const nodesDir = n8nNodesDir(userFolder);
 	mkdirSync(nodesDir, { recursive: true });
-	if (!existsSync(join(nodesDir, 'package.json'))) writeFileSync(join(nodesDir, 'package.json'), '{\n  "name": "installed-nodes",\n  "private": true\n}\n');
-	await step('package', `npm install ${packed.name}@${packed.version} into ${nodesDir}`, async () => {
-		await run('npm', ['install', packed.tarball, '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--no-update-notifier'], {
-			name: 'npm-install-package',
-			cwd: nodesDir,
-			env: cleanChildEnv({ npm_config_cache: join(userFolder, 'npm-cache') }),
-			logFile: join(artifactsDir(), `npm-install-package-${timestampForFiles()}.log`),
-			timeoutMs: 5 * 60_000,
-		});
-	});
+	if (!existsSync(join(nodesDir, 'package.json')))
+		writeFileSync(
+			join(nodesDir, 'package.json'),
+			'{\n  "name": "installed-nodes",\n  "private": true\n}\n',
+		);
+	await step(
+		'package',
+		`npm install ${packed.name}@${packed.version} into ${nodesDir}`,
+		async () => {
+			await run(
+				'npm',
+				[
+					'install',
+					packed.tarball,
+					'--legacy-peer-deps',
+					'--ignore-scripts',
+					'--no-audit',
+					'--no-fund',
+					'--no-update-notifier',
+				],
+				{
+					name: 'npm-install-package',
+					cwd: nodesDir,
+					env: cleanChildEnv({ npm_config_cache: join(userFolder, 'npm-cache') }),
+					logFile: join(artifactsDir(), `npm-install-package-${timestampForFiles()}.log`),
+					timeoutMs: 5 * 60_000,
+				},
+			);
+		},
+	);
 	const installed = installedPackageVersion(userFolder, packed.name);
-	if (installed !== packed.version) throw new Error(`npm install left ${packed.name}@${installed ?? 'nothing'} in ${nodesDir}, not ${packed.version}`);
+	if (installed !== packed.version)
+		throw new Error(
+			`npm install left ${packed.name}@${installed ?? 'nothing'} in ${nodesDir}, not ${packed.version}`,
+		);
 }
 
 /**

@@ -17,7 +17,8 @@ export function parseFlatted(text: string): unknown {
 		revived.set(index, out);
 		// Iterative over keys, recursive over depth (execution data is shallow enough).
 		for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-			(out as Record<string, unknown>)[key] = typeof inner === 'string' ? resolveIndex(Number(inner)) : inner;
+			(out as Record<string, unknown>)[key] =
+				typeof inner === 'string' ? resolveIndex(Number(inner)) : inner;
 		}
 		return out;
 	};
@@ -26,7 +27,17 @@ export function parseFlatted(text: string): unknown {
 
 export interface NodeExecutionItem {
 	json: Record<string, unknown>;
-	binary?: Record<string, { mimeType?: string; fileName?: string; fileSize?: string; id?: string; data?: string; [key: string]: unknown }>;
+	binary?: Record<
+		string,
+		{
+			mimeType?: string;
+			fileName?: string;
+			fileSize?: string;
+			id?: string;
+			data?: string;
+			[key: string]: unknown;
+		}
+	>;
 	pairedItem?: unknown;
 	error?: unknown;
 	[key: string]: unknown;
@@ -46,7 +57,12 @@ export interface RunExecutionData {
 	resultData: {
 		runData: Record<string, TaskRun[]>;
 		lastNodeExecuted?: string;
-		error?: { message?: string; description?: string; node?: { name?: string }; [key: string]: unknown };
+		error?: {
+			message?: string;
+			description?: string;
+			node?: { name?: string };
+			[key: string]: unknown;
+		};
 		[key: string]: unknown;
 	};
 	executionData?: unknown;
@@ -72,7 +88,11 @@ export interface DecodedExecution {
 
 export function decodeExecution(raw: Record<string, unknown>): DecodedExecution {
 	const dataField = raw.data;
-	const data = (typeof dataField === 'string' ? parseFlatted(dataField) : dataField ?? { resultData: { runData: {} } }) as RunExecutionData;
+	const data = (
+		typeof dataField === 'string'
+			? parseFlatted(dataField)
+			: (dataField ?? { resultData: { runData: {} } })
+	) as RunExecutionData;
 	return {
 		id: String(raw.id),
 		workflowId: String(raw.workflowId),
@@ -101,7 +121,11 @@ export function executedNodes(execution: DecodedExecution): string[] {
  * The items a node produced on one output (default: its last run, output 0). Empty when the node
  * did not run or produced nothing on that output.
  */
-export function nodeItems(execution: DecodedExecution, nodeName: string, options: { run?: number; output?: number } = {}): NodeExecutionItem[] {
+export function nodeItems(
+	execution: DecodedExecution,
+	nodeName: string,
+	options: { run?: number; output?: number } = {},
+): NodeExecutionItem[] {
 	const runs = execution.data.resultData?.runData?.[nodeName];
 	if (!runs || runs.length === 0) return [];
 	const run = runs[options.run ?? runs.length - 1];
@@ -109,12 +133,19 @@ export function nodeItems(execution: DecodedExecution, nodeName: string, options
 }
 
 /** Just the `json` of `nodeItems`. */
-export function nodeJson(execution: DecodedExecution, nodeName: string, options: { run?: number; output?: number } = {}): Array<Record<string, unknown>> {
+export function nodeJson(
+	execution: DecodedExecution,
+	nodeName: string,
+	options: { run?: number; output?: number } = {},
+): Array<Record<string, unknown>> {
 	return nodeItems(execution, nodeName, options).map((item) => item.json);
 }
 
 /** The error of a node's last run, or of the execution as a whole. */
-export function executionError(execution: DecodedExecution, nodeName?: string): { message?: string; description?: string; [key: string]: unknown } | undefined {
+export function executionError(
+	execution: DecodedExecution,
+	nodeName?: string,
+): { message?: string; description?: string; [key: string]: unknown } | undefined {
 	if (nodeName) {
 		const runs = execution.data.resultData?.runData?.[nodeName];
 		return runs?.[runs.length - 1]?.error;

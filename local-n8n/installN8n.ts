@@ -54,7 +54,11 @@ function readMarker(dir: string): Marker | undefined {
 
 function installedN8nVersion(dir: string): string | undefined {
 	try {
-		return (JSON.parse(readFileSync(join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
+		return (
+			JSON.parse(readFileSync(join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as {
+				version: string;
+			}
+		).version;
 	} catch {
 		return undefined;
 	}
@@ -87,12 +91,18 @@ async function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
 				// pid not written yet
 			}
 			const age = Date.now() - statSync(lock).mtimeMs;
-			if ((Number.isFinite(holder) && !pidAlive(holder)) || (!Number.isFinite(holder) && age > 60_000)) {
+			if (
+				(Number.isFinite(holder) && !pidAlive(holder)) ||
+				(!Number.isFinite(holder) && age > 60_000)
+			) {
 				rmSync(lock, { recursive: true, force: true });
 				continue;
 			}
 			if (!announced) {
-				log('n8n-install', `another process (pid ${holder}) is installing n8n into ${dir}; waiting`);
+				log(
+					'n8n-install',
+					`another process (pid ${holder}) is installing n8n into ${dir}; waiting`,
+				);
 				announced = true;
 			}
 			if (Date.now() > deadline) throw new Error(`timed out waiting for the install lock ${lock}`);
@@ -109,7 +119,10 @@ async function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
 /** Whether `require(name)` works under Node 24 in `dir` (a native module built for it). */
 function loads(dir: string, nodeBin: string, name: string): boolean {
 	try {
-		execFileSync(nodeBin, ['-e', `require(${JSON.stringify(name)})`], { cwd: dir, stdio: 'ignore' });
+		execFileSync(nodeBin, ['-e', `require(${JSON.stringify(name)})`], {
+			cwd: dir,
+			stdio: 'ignore',
+		});
 		return true;
 	} catch {
 		return false;
@@ -126,7 +139,11 @@ function verifyNativeModules(dir: string, nodeBin: string): void {
 		"  const out = iso.compileScriptSync('6 * 7').runSync(iso.createContextSync());",
 		"  if (out !== 42) process.exit(2); process.stdout.write('sqlite ' + r.v + ', isolated-vm ok'); db.close(); });",
 	].join('\n');
-	const out = execFileSync(nodeBin, ['-e', script], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	const out = execFileSync(nodeBin, ['-e', script], {
+		cwd: dir,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	log('n8n-install', `native modules load under Node 24: ${out.trim()}`);
 }
 
@@ -138,10 +155,20 @@ export async function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 	const dir = n8nCacheDir(version);
 	const nodeBin = node24();
 	const nodeVersion = nodeVersionOf(nodeBin);
-	const result: N8nInstall = { version, dir, bin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), node: nodeBin };
+	const result: N8nInstall = {
+		version,
+		dir,
+		bin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		node: nodeBin,
+	};
 	const isComplete = () => {
 		const marker = readMarker(dir);
-		return marker?.version === version && marker.nodeVersion === nodeVersion && installedN8nVersion(dir) === version && existsSync(result.bin);
+		return (
+			marker?.version === version &&
+			marker.nodeVersion === nodeVersion &&
+			installedN8nVersion(dir) === version &&
+			existsSync(result.bin)
+		);
 	};
 	if (isComplete()) return result;
 
@@ -149,9 +176,15 @@ export async function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 	return await withLock(dir, async () => {
 		if (isComplete()) return result;
 		rmSync(join(dir, MARKER), { force: true });
-		log('n8n-install', `installing n8n ${version} for Node ${nodeVersion} into ${dir} (first run only; several minutes)`);
+		log(
+			'n8n-install',
+			`installing n8n ${version} for Node ${nodeVersion} into ${dir} (first run only; several minutes)`,
+		);
 		const logFile = join(dir, 'install.log');
-		writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'n8n-runtime-cache', private: true, description: `n8n ${version} for local tests of n8n-nodes-document-extraction` }, null, 2)}\n`);
+		writeFileSync(
+			join(dir, 'package.json'),
+			`${JSON.stringify({ name: 'n8n-runtime-cache', private: true, description: `n8n ${version} for local tests of n8n-nodes-document-extraction` }, null, 2)}\n`,
+		);
 		const env = cleanChildEnv({
 			npm_config_nodedir: node24HeadersDir(),
 			npm_config_audit: 'false',
@@ -163,14 +196,25 @@ export async function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 		let requests = 0;
 		const t0 = Date.now();
 		const heartbeat = setInterval(() => {
-			log('n8n-install', `npm install n8n@${version}: ${requests} registry requests, ${Math.round((Date.now() - t0) / 1000)} s so far`);
+			log(
+				'n8n-install',
+				`npm install n8n@${version}: ${requests} registry requests, ${Math.round((Date.now() - t0) / 1000)} s so far`,
+			);
 		}, 20_000);
 		try {
 			await step('n8n-install', `npm install n8n@${version} --ignore-scripts`, async () => {
 				const entry = spawnTracked({
 					name: 'npm-install-n8n',
 					command: 'npm',
-					args: ['install', `n8n@${version}`, '--save-exact', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http'],
+					args: [
+						'install',
+						`n8n@${version}`,
+						'--save-exact',
+						'--ignore-scripts',
+						'--no-audit',
+						'--no-fund',
+						'--loglevel=http',
+					],
 					cwd: dir,
 					env,
 					logFile,
@@ -181,7 +225,9 @@ export async function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 				const code = await entry.exited;
 				if (code !== 0) {
 					const tail = readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
-					throw new Error(`npm install n8n@${version} failed (exit ${code}); see ${logFile}\n${tail}`);
+					throw new Error(
+						`npm install n8n@${version} failed (exit ${code}); see ${logFile}\n${tail}`,
+					);
 				}
 			});
 		} finally {
@@ -191,15 +237,8 @@ export async function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 		// 2. isolated-vm: its install script only checks that the bundled Node 24 binary loads.
 		if (!loads(dir, nodeBin, 'isolated-vm')) {
 			await step('n8n-install', 'npm rebuild isolated-vm (prebuilt binary check)', async () => {
-				await run('npm', ['rebuild', 'isolated-vm', '--foreground-scripts'], { name: 'npm-rebuild-isolated-vm', cwd: dir, env, logFile, timeoutMs: 20 * 60_000 });
-			});
-		}
-
-		// 3. sqlite3: the prebuilt binary if it can be downloaded, else compiled against Node 24's headers.
-		if (!loads(dir, nodeBin, 'sqlite3')) {
-			await step('n8n-install', 'npm rebuild sqlite3 (prebuilt binary, or compiled with node-gyp: ~2 min)', async () => {
-				await run('npm', ['rebuild', 'sqlite3', '--foreground-scripts'], {
-					name: 'npm-rebuild-sqlite3',
+				await run('npm', ['rebuild', 'isolated-vm', '--foreground-scripts'], {
+					name: 'npm-rebuild-isolated-vm',
 					cwd: dir,
 					env,
 					logFile,
@@ -208,11 +247,32 @@ export async function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 			});
 		}
 
+		// 3. sqlite3: the prebuilt binary if it can be downloaded, else compiled against Node 24's headers.
+		if (!loads(dir, nodeBin, 'sqlite3')) {
+			await step(
+				'n8n-install',
+				'npm rebuild sqlite3 (prebuilt binary, or compiled with node-gyp: ~2 min)',
+				async () => {
+					await run('npm', ['rebuild', 'sqlite3', '--foreground-scripts'], {
+						name: 'npm-rebuild-sqlite3',
+						cwd: dir,
+						env,
+						logFile,
+						timeoutMs: 20 * 60_000,
+					});
+				},
+			);
+		}
+
 		verifyNativeModules(dir, nodeBin);
-		if (installedN8nVersion(dir) !== version) throw new Error(`n8n ${version} was not installed in ${dir}`);
+		if (installedN8nVersion(dir) !== version)
+			throw new Error(`n8n ${version} was not installed in ${dir}`);
 		const marker: Marker = { version, nodeVersion, installedAt: new Date().toISOString() };
 		writeFileSync(join(dir, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
-		log('n8n-install', `n8n ${version} ready in ${dir} (${Math.round((Date.now() - t0) / 1000)} s)`);
+		log(
+			'n8n-install',
+			`n8n ${version} ready in ${dir} (${Math.round((Date.now() - t0) / 1000)} s)`,
+		);
 		return result;
 	});
 }

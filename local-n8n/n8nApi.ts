@@ -140,19 +140,48 @@ export class N8nClient {
 	 * What a browser (e.g. Playwright) needs to reuse this client's login: the cookie, and the
 	 * localStorage entry that makes the editor send the same browser id. Call after login.
 	 */
-	browserSession(): { cookies: Array<{ name: string; value: string; domain: string; path: string; secure: boolean; httpOnly: boolean; sameSite: 'Lax' }>; localStorage: Record<string, string> } {
+	browserSession(): {
+		cookies: Array<{
+			name: string;
+			value: string;
+			domain: string;
+			path: string;
+			secure: boolean;
+			httpOnly: boolean;
+			sameSite: 'Lax';
+		}>;
+		localStorage: Record<string, string>;
+	} {
 		const { hostname } = new URL(this.baseUrl);
 		return {
-			cookies: [{ name: 'n8n-auth', value: this.authCookie, domain: hostname, path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }],
+			cookies: [
+				{
+					name: 'n8n-auth',
+					value: this.authCookie,
+					domain: hostname,
+					path: '/',
+					secure: true,
+					httpOnly: true,
+					sameSite: 'Lax',
+				},
+			],
 			localStorage: { 'n8n-browserId': this.browserId },
 		};
 	}
 
 	/** Low-level JSON request against n8n; returns `data` of n8n's `{data}` envelope. */
-	async call<T = unknown>(method: Dispatcher.HttpMethod, path: string, body?: unknown, options: { query?: Record<string, string> } = {}): Promise<T> {
+	async call<T = unknown>(
+		method: Dispatcher.HttpMethod,
+		path: string,
+		body?: unknown,
+		options: { query?: Record<string, string> } = {},
+	): Promise<T> {
 		const url = new URL(this.baseUrl + path);
 		for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
-		const headers: Record<string, string> = { accept: 'application/json', 'browser-id': this.browserId };
+		const headers: Record<string, string> = {
+			accept: 'application/json',
+			'browser-id': this.browserId,
+		};
 		if (this.cookie) headers.cookie = this.cookie;
 		if (body !== undefined) headers['content-type'] = 'application/json';
 		const res = await request(url, {
@@ -171,10 +200,17 @@ export class N8nClient {
 		}
 		if (res.statusCode >= 400) {
 			const message =
-				(parsed && typeof parsed === 'object' && 'message' in parsed ? String((parsed as { message: unknown }).message) : text.slice(0, 500)) || `HTTP ${res.statusCode}`;
-			throw new N8nApiError(`${method} ${path} → ${res.statusCode}: ${message}`, res.statusCode, parsed);
+				(parsed && typeof parsed === 'object' && 'message' in parsed
+					? String((parsed as { message: unknown }).message)
+					: text.slice(0, 500)) || `HTTP ${res.statusCode}`;
+			throw new N8nApiError(
+				`${method} ${path} → ${res.statusCode}: ${message}`,
+				res.statusCode,
+				parsed,
+			);
 		}
-		if (parsed && typeof parsed === 'object' && 'data' in parsed) return (parsed as { data: T }).data;
+		if (parsed && typeof parsed === 'object' && 'data' in parsed)
+			return (parsed as { data: T }).data;
 		return parsed as T;
 	}
 
@@ -190,7 +226,10 @@ export class N8nClient {
 
 	/** Whether the owner account has been set up (from the public settings). */
 	async isOwnerSetUp(): Promise<boolean> {
-		const settings = await this.call<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
+		const settings = await this.call<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>(
+			'GET',
+			'/rest/settings',
+		);
 		return settings.userManagement?.showSetupOnFirstLoad === false;
 	}
 
@@ -211,29 +250,47 @@ export class N8nClient {
 	// ---------------------------------------------------------------- types
 
 	/** All node types the editor knows (`/types/nodes.json`). */
-	async nodeTypes(): Promise<Array<{ name: string; version: number | number[]; displayName: string; [key: string]: unknown }>> {
+	async nodeTypes(): Promise<
+		Array<{ name: string; version: number | number[]; displayName: string; [key: string]: unknown }>
+	> {
 		return await this.call('GET', '/types/nodes.json');
 	}
 
 	/** All credential types the editor knows (`/types/credentials.json`). */
-	async credentialTypes(): Promise<Array<{ name: string; displayName: string; properties: Array<{ name: string }>; [key: string]: unknown }>> {
+	async credentialTypes(): Promise<
+		Array<{
+			name: string;
+			displayName: string;
+			properties: Array<{ name: string }>;
+			[key: string]: unknown;
+		}>
+	> {
 		return await this.call('GET', '/types/credentials.json');
 	}
 
 	/** Node descriptions from the backend's node-type registry. */
-	async nodeDescriptions(nodeInfos: Array<{ name: string; version: number }>): Promise<Array<Record<string, unknown>>> {
+	async nodeDescriptions(
+		nodeInfos: Array<{ name: string; version: number }>,
+	): Promise<Array<Record<string, unknown>>> {
 		return await this.call('POST', '/rest/node-types', { nodeInfos });
 	}
 
 	// ---------------------------------------------------------------- credentials
 
-	async createCredential(name: string, type: string, data: Record<string, unknown>): Promise<Credential> {
+	async createCredential(
+		name: string,
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<Credential> {
 		const created = await this.call<Credential>('POST', '/rest/credentials', { name, type, data });
 		return { id: created.id, name: created.name, type: created.type };
 	}
 
 	/** Creates a credential of type `documentExtractionApi` (secrets are masked in all logs). */
-	async createDocumentExtractionCredential(name: string, data: DocumentExtractionCredentialData): Promise<Credential> {
+	async createDocumentExtractionCredential(
+		name: string,
+		data: DocumentExtractionCredentialData,
+	): Promise<Credential> {
 		registerSecret(data.apiKey);
 		registerSecret(data.signingSecret);
 		return await this.createCredential(name, 'documentExtractionApi', {
@@ -245,9 +302,17 @@ export class N8nClient {
 	}
 
 	/** Replaces a credential's data (and name/type if given): `PATCH /rest/credentials/:id`. */
-	async updateCredential(id: string, changes: { name?: string; type?: string; data: Record<string, unknown> }): Promise<Credential> {
-		for (const value of Object.values(changes.data)) if (typeof value === 'string') registerSecret(value);
-		const updated = await this.call<Credential>('PATCH', `/rest/credentials/${encodeURIComponent(id)}`, changes);
+	async updateCredential(
+		id: string,
+		changes: { name?: string; type?: string; data: Record<string, unknown> },
+	): Promise<Credential> {
+		for (const value of Object.values(changes.data))
+			if (typeof value === 'string') registerSecret(value);
+		const updated = await this.call<Credential>(
+			'PATCH',
+			`/rest/credentials/${encodeURIComponent(id)}`,
+			changes,
+		);
 		return { id: updated.id, name: updated.name, type: updated.type };
 	}
 
@@ -262,7 +327,10 @@ export class N8nClient {
 	 * that references that type (in an exported workflow, with ids of another instance) is pointed
 	 * at it.
 	 */
-	async createWorkflow(definition: WorkflowDefinition, options: { credentials?: Record<string, Credential> } = {}): Promise<Workflow> {
+	async createWorkflow(
+		definition: WorkflowDefinition,
+		options: { credentials?: Record<string, Credential> } = {},
+	): Promise<Workflow> {
 		const body = prepareWorkflow(definition, options.credentials ?? {});
 		return await this.call<Workflow>('POST', '/rest/workflows', body);
 	}
@@ -277,13 +345,18 @@ export class N8nClient {
 
 	async updateWorkflow(id: string, changes: Partial<WorkflowDefinition>): Promise<Workflow> {
 		const current = await this.getWorkflow(id);
-		return await this.call('PATCH', `/rest/workflows/${encodeURIComponent(id)}`, { ...changes, versionId: current.versionId });
+		return await this.call('PATCH', `/rest/workflows/${encodeURIComponent(id)}`, {
+			...changes,
+			versionId: current.versionId,
+		});
 	}
 
 	/** Publishes (activates) the workflow's current version. Triggers and webhooks go live. */
 	async activateWorkflow(id: string): Promise<Workflow> {
 		const current = await this.getWorkflow(id);
-		return await this.call('POST', `/rest/workflows/${encodeURIComponent(id)}/activate`, { versionId: current.versionId });
+		return await this.call('POST', `/rest/workflows/${encodeURIComponent(id)}/activate`, {
+			versionId: current.versionId,
+		});
 	}
 
 	async deactivateWorkflow(id: string): Promise<Workflow> {
@@ -303,10 +376,15 @@ export class N8nClient {
 	 * trigger (e.g. a Manual Trigger). Returns the execution id (the run goes on in n8n).
 	 */
 	async runWorkflowManually(id: string, triggerName: string): Promise<string> {
-		const result = await this.call<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/rest/workflows/${encodeURIComponent(id)}/run`, {
-			triggerToStartFrom: { name: triggerName },
-		});
-		if (!result.executionId) throw new Error(`manual run of ${id} started no execution: ${JSON.stringify(result)}`);
+		const result = await this.call<{ executionId?: string; waitingForWebhook?: boolean }>(
+			'POST',
+			`/rest/workflows/${encodeURIComponent(id)}/run`,
+			{
+				triggerToStartFrom: { name: triggerName },
+			},
+		);
+		if (!result.executionId)
+			throw new Error(`manual run of ${id} started no execution: ${JSON.stringify(result)}`);
 		return result.executionId;
 	}
 
@@ -321,7 +399,13 @@ export class N8nClient {
 		});
 		await res.body.text();
 		const allowed = String(res.headers['access-control-allow-methods'] ?? '');
-		return res.statusCode < 300 && allowed.split(',').map((m) => m.trim()).includes(method);
+		return (
+			res.statusCode < 300 &&
+			allowed
+				.split(',')
+				.map((m) => m.trim())
+				.includes(method)
+		);
 	}
 
 	/**
@@ -329,21 +413,37 @@ export class N8nClient {
 	 * `path` for `method`: activation and deactivation take effect asynchronously. Probes with a
 	 * CORS preflight, which never runs the workflow.
 	 */
-	async waitForWebhook(path: string, method = 'POST', options: { timeoutMs?: number; gone?: boolean } = {}): Promise<void> {
+	async waitForWebhook(
+		path: string,
+		method = 'POST',
+		options: { timeoutMs?: number; gone?: boolean } = {},
+	): Promise<void> {
 		const timeoutMs = options.timeoutMs ?? 30_000;
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const served = await this.isWebhookServed(path, method);
 			if (served !== Boolean(options.gone)) return;
 			if (Date.now() > deadline) {
-				throw new Error(`n8n ${options.gone ? 'still serves' : 'does not serve'} ${method} /webhook/${path} after ${timeoutMs} ms`);
+				throw new Error(
+					`n8n ${options.gone ? 'still serves' : 'does not serve'} ${method} /webhook/${path} after ${timeoutMs} ms`,
+				);
 			}
 			await new Promise((r) => setTimeout(r, 250));
 		}
 	}
 
 	/** Calls a production webhook (`/webhook/<path>`) or, with `test: true`, a test webhook. */
-	async callWebhook(path: string, options: { method?: Dispatcher.HttpMethod; json?: unknown; body?: string | Buffer; headers?: Record<string, string>; test?: boolean; timeoutMs?: number } = {}): Promise<WebhookResponse> {
+	async callWebhook(
+		path: string,
+		options: {
+			method?: Dispatcher.HttpMethod;
+			json?: unknown;
+			body?: string | Buffer;
+			headers?: Record<string, string>;
+			test?: boolean;
+			timeoutMs?: number;
+		} = {},
+	): Promise<WebhookResponse> {
 		const url = `${this.baseUrl}/${options.test ? 'webhook-test' : 'webhook'}/${path.replace(/^\/+/, '')}`;
 		const headers: Record<string, string> = { ...(options.headers ?? {}) };
 		let body: string | Buffer | undefined = options.body;
@@ -376,7 +476,10 @@ export class N8nClient {
 	 * n8n answers at most 100 per request (2.41 refuses a larger `limit`), so larger lists are read
 	 * page by page (see below).
 	 */
-	async listExecutions(workflowId: string, options: { limit?: number; status?: string[] } = {}): Promise<ExecutionSummary[]> {
+	async listExecutions(
+		workflowId: string,
+		options: { limit?: number; status?: string[] } = {},
+	): Promise<ExecutionSummary[]> {
 		const filter: Record<string, unknown> = { workflowId };
 		if (options.status) filter.status = options.status;
 		const limit = options.limit ?? 100;
@@ -389,10 +492,18 @@ export class N8nClient {
 		let lastId: string | undefined;
 		while (listed.size < limit) {
 			const pageSize = Math.min(100, limit - listed.size);
-			const query: Record<string, string> = { filter: JSON.stringify(filter), limit: String(pageSize) };
+			const query: Record<string, string> = {
+				filter: JSON.stringify(filter),
+				limit: String(pageSize),
+			};
 			if (cursor) query.cursor = cursor;
 			else if (lastId) query.lastId = lastId;
-			const answer = await this.call<{ results: ExecutionSummary[]; nextCursor?: string | null }>('GET', '/rest/executions', undefined, { query });
+			const answer = await this.call<{ results: ExecutionSummary[]; nextCursor?: string | null }>(
+				'GET',
+				'/rest/executions',
+				undefined,
+				{ query },
+			);
 			for (const summary of answer.results) listed.set(summary.id, summary);
 			if ('nextCursor' in answer) {
 				if (!answer.nextCursor) break;
@@ -407,18 +518,27 @@ export class N8nClient {
 
 	/** One execution with its data decoded (per-node output items: see executionData.ts). */
 	async getExecution(id: string): Promise<DecodedExecution> {
-		const raw = await this.call<Record<string, unknown>>('GET', `/rest/executions/${encodeURIComponent(id)}`);
+		const raw = await this.call<Record<string, unknown>>(
+			'GET',
+			`/rest/executions/${encodeURIComponent(id)}`,
+		);
 		return decodeExecution(raw);
 	}
 
 	/** Polls an execution until it has finished (success/error/canceled/crashed), or `until` says so. */
-	async waitForExecution(id: string, options: { timeoutMs?: number; until?: (e: DecodedExecution) => boolean } = {}): Promise<DecodedExecution> {
+	async waitForExecution(
+		id: string,
+		options: { timeoutMs?: number; until?: (e: DecodedExecution) => boolean } = {},
+	): Promise<DecodedExecution> {
 		const deadline = Date.now() + (options.timeoutMs ?? 60_000);
 		const done = options.until ?? ((e: DecodedExecution) => TERMINAL_STATUSES.has(e.status));
 		for (;;) {
 			const execution = await this.getExecution(id);
 			if (done(execution)) return execution;
-			if (Date.now() > deadline) throw new Error(`execution ${id} still "${execution.status}" after ${options.timeoutMs ?? 60_000} ms`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`execution ${id} still "${execution.status}" after ${options.timeoutMs ?? 60_000} ms`,
+				);
 			await new Promise((r) => setTimeout(r, 500));
 		}
 	}
@@ -442,7 +562,9 @@ export class N8nClient {
 				return decoded;
 			}
 			if (Date.now() > deadline) {
-				throw new Error(`workflow ${workflowId} has ${list.length} matching execution(s), expected ${count}, after ${options.timeoutMs ?? 60_000} ms`);
+				throw new Error(
+					`workflow ${workflowId} has ${list.length} matching execution(s), expected ${count}, after ${options.timeoutMs ?? 60_000} ms`,
+				);
 			}
 			await new Promise((r) => setTimeout(r, 500));
 		}
@@ -453,7 +575,10 @@ export class N8nClient {
  * Strips what an exported workflow carries from its old instance (id, versionId, active flags,
  * ownership) and points its credential references at this instance's credentials by type.
  */
-export function prepareWorkflow(definition: WorkflowDefinition, credentialsByType: Record<string, Credential>): WorkflowDefinition {
+export function prepareWorkflow(
+	definition: WorkflowDefinition,
+	credentialsByType: Record<string, Credential>,
+): WorkflowDefinition {
 	const { name, nodes, connections, settings, pinData, meta } = definition;
 	const preparedNodes = nodes.map((node) => {
 		if (!node.credentials) return node;
@@ -464,7 +589,12 @@ export function prepareWorkflow(definition: WorkflowDefinition, credentialsByTyp
 		}
 		return { ...node, credentials };
 	});
-	const body: WorkflowDefinition = { name, nodes: preparedNodes, connections, settings: settings ?? { executionOrder: 'v1' } };
+	const body: WorkflowDefinition = {
+		name,
+		nodes: preparedNodes,
+		connections,
+		settings: settings ?? { executionOrder: 'v1' },
+	};
 	if (pinData) body.pinData = pinData;
 	if (meta) body.meta = meta;
 	return body;

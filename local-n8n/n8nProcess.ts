@@ -171,10 +171,16 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		const deadline = t0 + (options.readyTimeoutMs ?? 180_000);
 		for (;;) {
 			if (current.hasExited()) {
-				throw new Error(`n8n exited (${await current.exited}) before it was ready. Last lines of ${logFile}:\n${tailFile(logFile, 60)}`);
+				throw new Error(
+					`n8n exited (${await current.exited}) before it was ready. Last lines of ${logFile}:\n${tailFile(logFile, 60)}`,
+				);
 			}
 			try {
-				const res = await request(`${baseUrl}/healthz/readiness`, { dispatcher, headersTimeout: 5_000, bodyTimeout: 5_000 });
+				const res = await request(`${baseUrl}/healthz/readiness`, {
+					dispatcher,
+					headersTimeout: 5_000,
+					bodyTimeout: 5_000,
+				});
 				await res.body.text();
 				if (res.statusCode === 200) break;
 			} catch {
@@ -182,7 +188,9 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			}
 			if (Date.now() > deadline) {
 				await stopProcess(current, 5_000);
-				throw new Error(`n8n was not ready on ${baseUrl} after ${Math.round((Date.now() - t0) / 1000)} s. Last lines of ${logFile}:\n${tailFile(logFile, 60)}`);
+				throw new Error(
+					`n8n was not ready on ${baseUrl} after ${Math.round((Date.now() - t0) / 1000)} s. Last lines of ${logFile}:\n${tailFile(logFile, 60)}`,
+				);
 			}
 			await new Promise((r) => setTimeout(r, 500));
 		}

@@ -7,7 +7,14 @@ import { pathWithNode24 } from './paths.ts';
 
 const DROPPED_PREFIXES = ['npm_config_', 'npm_package_', 'npm_lifecycle_', 'NPM_CONFIG_'];
 // NODE_ENV: vitest sets it to "test", which switches n8n into its unit-test mode; children get their own.
-const DROPPED_NAMES = new Set(['npm_execpath', 'npm_node_execpath', 'npm_command', 'INIT_CWD', 'NODE_OPTIONS', 'NODE_ENV']);
+const DROPPED_NAMES = new Set([
+	'npm_execpath',
+	'npm_node_execpath',
+	'npm_command',
+	'INIT_CWD',
+	'NODE_OPTIONS',
+	'NODE_ENV',
+]);
 
 /** `process.env` without npm's run-script variables and without N8N_* settings, plus Node 24 on PATH. */
 export function cleanChildEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -18,7 +25,13 @@ export function cleanChildEnv(extra: Record<string, string | undefined> = {}): N
 		if (DROPPED_PREFIXES.some((p) => key.startsWith(p))) continue;
 		// Settings meant for the harness itself or a developer's own n8n must not leak into ours.
 		if (key.startsWith('N8N_') || key.startsWith('DB_') || key.startsWith('EXECUTIONS_')) continue;
-		if (key === 'WEBHOOK_URL' || key === 'E2E_TESTS' || key === 'VITEST' || key.startsWith('VITEST_')) continue;
+		if (
+			key === 'WEBHOOK_URL' ||
+			key === 'E2E_TESTS' ||
+			key === 'VITEST' ||
+			key.startsWith('VITEST_')
+		)
+			continue;
 		env[key] = value;
 	}
 	env.PATH = pathWithNode24();

@@ -41,7 +41,13 @@ export function node24(): string {
 
 /** Headers of Node 24, for node-gyp (`npm_config_nodedir`): contains include/node/node.h. */
 export function node24HeadersDir(): string {
-	const dir = join(REPO_ROOT, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
+	const dir = join(
+		REPO_ROOT,
+		'node_modules',
+		'node',
+		'node_modules',
+		`node-${process.platform}-${process.arch}`,
+	);
 	if (!existsSync(join(dir, 'include', 'node', 'node.h'))) {
 		throw new Error(`Node 24 headers not found at ${dir}/include/node/node.h`);
 	}
@@ -71,7 +77,10 @@ export const MINIMUM_NODE_MAJOR = 24;
  * `$XDG_DATA_HOME/<package>` or `~/.local/share/<package>`; `N8N_LOCAL_DATA_DIR` overrides it.
  */
 export function localDataDir(): string {
-	return process.env.N8N_LOCAL_DATA_DIR ?? join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), PACKAGE_NAME);
+	return (
+		process.env.N8N_LOCAL_DATA_DIR ??
+		join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), PACKAGE_NAME)
+	);
 }
 
 /** `<repo>/test/artifacts` (gitignored): logs of every process the harness starts. */

@@ -150,7 +150,8 @@ export function spawnTracked(options: SpawnTrackedOptions): Tracked {
 		stdio: ['ignore', 'pipe', 'pipe'],
 	};
 	const child = spawn(options.command, options.args, spawnOptions);
-	if (child.pid === undefined) throw new Error(`could not start ${options.name} (${options.command})`);
+	if (child.pid === undefined)
+		throw new Error(`could not start ${options.name} (${options.command})`);
 	const pid = child.pid;
 	const fd = openSync(logFile, 'a');
 	const pending = { stdout: '', stderr: '' };
@@ -303,7 +304,11 @@ export interface RunResult {
 }
 
 /** Runs a command to completion (tracked, own process group); rejects on a non-zero exit. */
-export async function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
+export async function run(
+	command: string,
+	args: string[],
+	options: RunOptions,
+): Promise<RunResult> {
 	let output = '';
 	let stdout = '';
 	const entry = spawnTracked({
@@ -327,7 +332,9 @@ export async function run(command: string, args: string[], options: RunOptions):
 	const shown = `${command} ${args.join(' ')}`;
 	if (result === 'timeout') {
 		await stopProcess(entry, 2_000);
-		throw new Error(`${options.name}: "${shown}" timed out after ${options.timeoutMs} ms\n${output.slice(-3000)}`);
+		throw new Error(
+			`${options.name}: "${shown}" timed out after ${options.timeoutMs} ms\n${output.slice(-3000)}`,
+		);
 	}
 	if (result !== 0) {
 		throw new Error(`${options.name}: "${shown}" exited with ${result}\n${output.slice(-3000)}`);

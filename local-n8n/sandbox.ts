@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { accountOptionsFromEnv, resolveAccounts } from '../sandbox/config.ts';
 import type { DeliveryAttempt } from '../sandbox/deliveries.ts';
-import { startSandbox, type RunningSandbox, type SandboxOptions, type SandboxStateSnapshot } from '../sandbox/server.ts';
+import {
+	startSandbox,
+	type RunningSandbox,
+	type SandboxOptions,
+	type SandboxStateSnapshot,
+} from '../sandbox/server.ts';
 import { log } from './log.ts';
 import { cleanChildEnv } from './npmEnv.ts';
 import { REPO_ROOT, artifactsDir, node24, timestampForFiles } from './paths.ts';
@@ -30,14 +35,19 @@ export interface SandboxProcess extends SandboxHandle {
 }
 
 /** A POST to the sandbox's control API (`/__sandbox/...`, not part of the service). */
-export async function sandboxControl<T = unknown>(sandboxUrl: string, path: string, body?: unknown): Promise<T> {
+export async function sandboxControl<T = unknown>(
+	sandboxUrl: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
 	const res = await request(`${sandboxUrl}/__sandbox/${path.replace(/^\/+/, '')}`, {
 		method: body === undefined ? 'GET' : 'POST',
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await res.body.text();
-	if (res.statusCode >= 400) throw new Error(`sandbox ${path} → ${res.statusCode}: ${text.slice(0, 300)}`);
+	if (res.statusCode >= 400)
+		throw new Error(`sandbox ${path} → ${res.statusCode}: ${text.slice(0, 300)}`);
 	return (text ? JSON.parse(text) : undefined) as T;
 }
 
@@ -50,12 +60,21 @@ export type { DeliveryAttempt, SandboxStateSnapshot };
 
 /** Every webhook delivery attempt the sandbox has made, oldest first. */
 export async function sandboxDeliveries(sandboxUrl: string): Promise<DeliveryAttempt[]> {
-	return (await sandboxControl<{ deliveries: DeliveryAttempt[] }>(sandboxUrl, 'deliveries')).deliveries;
+	return (await sandboxControl<{ deliveries: DeliveryAttempt[] }>(sandboxUrl, 'deliveries'))
+		.deliveries;
 }
 
 /** Starts the sandbox inside this process, trusting the local CA. */
-export async function startSandboxInProcess(tls: TlsMaterial, options: SandboxOptions = {}): Promise<RunningSandbox> {
-	const handle = await startSandbox({ port: 0, host: '127.0.0.1', ...options, trustCa: options.trustCa ?? tls.caPem });
+export async function startSandboxInProcess(
+	tls: TlsMaterial,
+	options: SandboxOptions = {},
+): Promise<RunningSandbox> {
+	const handle = await startSandbox({
+		port: 0,
+		host: '127.0.0.1',
+		...options,
+		trustCa: options.trustCa ?? tls.caPem,
+	});
 	log('sandbox', `in-process sandbox on ${handle.url}`);
 	return handle;
 }
@@ -66,13 +85,23 @@ export async function startSandboxInProcess(tls: TlsMaterial, options: SandboxOp
  */
 export async function startSandboxProcess(
 	tls: TlsMaterial,
-	options: { port?: number; env?: Record<string, string>; onLine?: (line: string) => void; timeoutMs?: number } = {},
+	options: {
+		port?: number;
+		env?: Record<string, string>;
+		onLine?: (line: string) => void;
+		timeoutMs?: number;
+	} = {},
 ): Promise<SandboxProcess> {
 	const port = options.port ?? (await freePort(4010));
 	const url = `http://127.0.0.1:${port}`;
 	const logFile = join(artifactsDir(), `sandbox-${timestampForFiles()}-${port}.log`);
 	let output = '';
-	const env = cleanChildEnv({ SANDBOX_PORT: String(port), SANDBOX_TRUST_CA: tls.caCertFile, NODE_ENV: 'development', ...(options.env ?? {}) });
+	const env = cleanChildEnv({
+		SANDBOX_PORT: String(port),
+		SANDBOX_TRUST_CA: tls.caCertFile,
+		NODE_ENV: 'development',
+		...(options.env ?? {}),
+	});
 	const proc = spawnTracked({
 		name: 'sandbox',
 		command: node24(),
@@ -87,9 +116,13 @@ export async function startSandboxProcess(
 	});
 	const deadline = Date.now() + (options.timeoutMs ?? 30_000);
 	for (;;) {
-		if (proc.hasExited()) throw new Error(`the sandbox exited before it was ready:\n${tailFile(logFile)}`);
+		if (proc.hasExited())
+			throw new Error(`the sandbox exited before it was ready:\n${tailFile(logFile)}`);
 		try {
-			const res = await request(`${url}/__sandbox/health`, { headersTimeout: 2_000, bodyTimeout: 2_000 });
+			const res = await request(`${url}/__sandbox/health`, {
+				headersTimeout: 2_000,
+				bodyTimeout: 2_000,
+			});
 			await res.body.text();
 			if (res.statusCode === 200) break;
 		} catch {
@@ -104,5 +137,13 @@ export async function startSandboxProcess(
 	log('sandbox', `ready on ${url}`);
 	// The child reads its accounts from the same environment (sandbox/main.ts).
 	const accounts = resolveAccounts(accountOptionsFromEnv(env));
-	return { url, port, accounts, logFile, output: () => output, exited: proc.exited, close: () => stopProcess(proc, 5_000) };
+	return {
+		url,
+		port,
+		accounts,
+		logFile,
+		output: () => output,
+		exited: proc.exited,
+		close: () => stopProcess(proc, 5_000),
+	};
 }

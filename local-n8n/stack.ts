@@ -14,7 +14,12 @@ import { DEFAULT_OWNER, N8nClient, type OwnerAccount } from './n8nApi.ts';
 import { startN8n, type N8nInstance } from './n8nProcess.ts';
 import { REPO_ROOT, removeTmpDirs, selectedN8nVersion } from './paths.ts';
 import { reapStaleProcesses, stopAll } from './processes.ts';
-import { buildPackage, makeProbePackage, packPackage, type PackedPackage } from './communityPackage.ts';
+import {
+	buildPackage,
+	makeProbePackage,
+	packPackage,
+	type PackedPackage,
+} from './communityPackage.ts';
 import { ensureCerts, type TlsMaterial } from './tls.ts';
 
 export interface StackOptions {
@@ -74,8 +79,16 @@ function packageDir(option: StackOptions['package']): string | undefined {
  * for nodes usable as AI tools.
  */
 export async function loadedNodeTypes(client: N8nClient, packageName: string): Promise<string[]> {
-	const names = (await client.nodeTypes()).map((t) => t.name).filter((name) => name.startsWith(`${packageName}.`));
-	return [...new Set(names.filter((name) => !(name.endsWith('Tool') && names.includes(name.slice(0, -'Tool'.length)))))].sort();
+	const names = (await client.nodeTypes())
+		.map((t) => t.name)
+		.filter((name) => name.startsWith(`${packageName}.`));
+	return [
+		...new Set(
+			names.filter(
+				(name) => !(name.endsWith('Tool') && names.includes(name.slice(0, -'Tool'.length))),
+			),
+		),
+	].sort();
 }
 
 /** Starts everything (see the file comment). On failure, stops what it started and rethrows. */
@@ -112,7 +125,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 		let installedNodeTypes: string[] = [];
 		if (packed) {
 			installedNodeTypes = await loadedNodeTypes(client, packed.name);
-			if (installedNodeTypes.length === 0) throw new Error(`n8n started but did not load ${packed.name} from ${n8n.userFolder}/.n8n/nodes (see ${n8n.logFile})`);
+			if (installedNodeTypes.length === 0)
+				throw new Error(
+					`n8n started but did not load ${packed.name} from ${n8n.userFolder}/.n8n/nodes (see ${n8n.logFile})`,
+				);
 			log('stack', `n8n loaded ${packed.name}@${packed.version}: ${installedNodeTypes.join(', ')}`);
 		}
 		const started: Stack = {

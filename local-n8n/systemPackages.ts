@@ -29,7 +29,14 @@ export interface SystemRequirement {
 }
 
 /** The folders a Homebrew install puts programs in (Apple silicon, Intel), then `/usr/sbin`. */
-const EXTRA_BIN_DIRS = ['/opt/homebrew/bin', '/opt/homebrew/sbin', '/usr/local/bin', '/usr/local/sbin', '/usr/sbin', '/usr/bin'];
+const EXTRA_BIN_DIRS = [
+	'/opt/homebrew/bin',
+	'/opt/homebrew/sbin',
+	'/usr/local/bin',
+	'/usr/local/sbin',
+	'/usr/sbin',
+	'/usr/bin',
+];
 
 /** Whether `path` is a regular file this user may execute. */
 function isExecutableFile(path: string): boolean {
@@ -44,7 +51,11 @@ function isExecutableFile(path: string): boolean {
 
 /** The first of `names` found as an executable file on PATH or in `dirs` (then EXTRA_BIN_DIRS). */
 export function findExecutable(names: string[], dirs: string[] = []): string | undefined {
-	const searched = [...dirs, ...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...EXTRA_BIN_DIRS];
+	const searched = [
+		...dirs,
+		...(process.env.PATH ?? '').split(delimiter).filter(Boolean),
+		...EXTRA_BIN_DIRS,
+	];
 	for (const name of names) {
 		if (name.startsWith('/')) {
 			if (isExecutableFile(name)) return name;
@@ -79,7 +90,9 @@ export function postgresBinDir(): string | undefined {
 		...versionedDirs('/opt/homebrew/opt', /^postgresql@(\d+)$/, 'bin'),
 		...versionedDirs('/usr/local/opt', /^postgresql@(\d+)$/, 'bin'),
 	];
-	for (const dir of candidates) if (isExecutableFile(join(dir, 'initdb')) && isExecutableFile(join(dir, 'postgres'))) return dir;
+	for (const dir of candidates)
+		if (isExecutableFile(join(dir, 'initdb')) && isExecutableFile(join(dir, 'postgres')))
+			return dir;
 	const initdb = findExecutable(['initdb']);
 	if (initdb) {
 		const dir = initdb.slice(0, initdb.lastIndexOf('/'));
@@ -100,10 +113,38 @@ export function chromiumPath(): string | undefined {
 }
 
 export const SYSTEM_REQUIREMENTS: Record<SystemRequirementName, SystemRequirement> = {
-	postgres: { name: 'postgres', title: 'PostgreSQL', purpose: "n8n's database in queue mode", apt: 'postgresql', brew: 'postgresql@17', locate: postgresBinDir },
-	redis: { name: 'redis', title: 'Redis', purpose: "n8n's job queue in queue mode", apt: 'redis-server', brew: 'redis', locate: () => findExecutable(['redis-server']) },
-	haproxy: { name: 'haproxy', title: 'HAProxy', purpose: 'the HTTPS load balancer in front of the webhook processes in queue mode', apt: 'haproxy', brew: 'haproxy', locate: () => findExecutable(['haproxy']) },
-	chromium: { name: 'chromium', title: 'Chromium', purpose: 'the editor test in a real browser', apt: 'chromium', brew: '--cask chromium', locate: chromiumPath },
+	postgres: {
+		name: 'postgres',
+		title: 'PostgreSQL',
+		purpose: "n8n's database in queue mode",
+		apt: 'postgresql',
+		brew: 'postgresql@17',
+		locate: postgresBinDir,
+	},
+	redis: {
+		name: 'redis',
+		title: 'Redis',
+		purpose: "n8n's job queue in queue mode",
+		apt: 'redis-server',
+		brew: 'redis',
+		locate: () => findExecutable(['redis-server']),
+	},
+	haproxy: {
+		name: 'haproxy',
+		title: 'HAProxy',
+		purpose: 'the HTTPS load balancer in front of the webhook processes in queue mode',
+		apt: 'haproxy',
+		brew: 'haproxy',
+		locate: () => findExecutable(['haproxy']),
+	},
+	chromium: {
+		name: 'chromium',
+		title: 'Chromium',
+		purpose: 'the editor test in a real browser',
+		apt: 'chromium',
+		brew: '--cask chromium',
+		locate: chromiumPath,
+	},
 };
 
 /** What queue mode needs. */
@@ -117,8 +158,15 @@ export function missingRequirements(names: SystemRequirementName[]): SystemRequi
 /** The commands that install `requirements` on Debian/Ubuntu and on macOS. */
 export function installCommands(requirements: SystemRequirement[]): { apt: string; brew: string } {
 	const brewFormulas = requirements.filter((r) => !r.brew.startsWith('--cask')).map((r) => r.brew);
-	const brewCasks = requirements.filter((r) => r.brew.startsWith('--cask')).map((r) => r.brew.replace('--cask ', ''));
-	const brew = [brewFormulas.length ? `brew install ${brewFormulas.join(' ')}` : '', brewCasks.length ? `brew install --cask ${brewCasks.join(' ')}` : ''].filter(Boolean).join(' && ');
+	const brewCasks = requirements
+		.filter((r) => r.brew.startsWith('--cask'))
+		.map((r) => r.brew.replace('--cask ', ''));
+	const brew = [
+		brewFormulas.length ? `brew install ${brewFormulas.join(' ')}` : '',
+		brewCasks.length ? `brew install --cask ${brewCasks.join(' ')}` : '',
+	]
+		.filter(Boolean)
+		.join(' && ');
 	return { apt: `sudo apt-get install ${requirements.map((r) => r.apt).join(' ')}`, brew };
 }
 
@@ -134,18 +182,30 @@ export function missingMessage(requirements: SystemRequirement[], neededBy: stri
 
 /** Whether missing packages can be installed here: running as root with apt-get (CI, Debian machines). */
 export function canInstallWithApt(): boolean {
-	return typeof process.getuid === 'function' && process.getuid() === 0 && findExecutable(['apt-get']) !== undefined;
+	return (
+		typeof process.getuid === 'function' &&
+		process.getuid() === 0 &&
+		findExecutable(['apt-get']) !== undefined
+	);
 }
 
 /** Installs `requirements` with apt-get (as root). */
 export function installWithApt(requirements: SystemRequirement[]): void {
 	if (requirements.length === 0) return;
-	for (const req of requirements) log('setup', `installing Debian package ${req.apt} (${req.purpose}) with apt-get`);
+	for (const req of requirements)
+		log('setup', `installing Debian package ${req.apt} (${req.purpose}) with apt-get`);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	execFileSync('apt-get', ['update'], { stdio: 'pipe', timeout: 10 * 60_000, env });
-	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...requirements.map((r) => r.apt)], { stdio: 'pipe', timeout: 20 * 60_000, env });
+	execFileSync(
+		'apt-get',
+		['install', '-y', '--no-install-recommends', ...requirements.map((r) => r.apt)],
+		{ stdio: 'pipe', timeout: 20 * 60_000, env },
+	);
 	const stillMissing = requirements.filter((req) => req.locate() === undefined);
-	if (stillMissing.length) throw new Error(`apt-get ran, but these are still missing: ${stillMissing.map((r) => r.apt).join(', ')}`);
+	if (stillMissing.length)
+		throw new Error(
+			`apt-get ran, but these are still missing: ${stillMissing.map((r) => r.apt).join(', ')}`,
+		);
 	log('setup', `installed ${requirements.map((r) => r.apt).join(', ')}`);
 }
 

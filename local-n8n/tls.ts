@@ -40,7 +40,8 @@ function stillGood(dir: string): boolean {
 		const ca = new X509Certificate(readFileSync(files[0]));
 		const server = new X509Certificate(readFileSync(files[2]));
 		const soon = Date.now() + MIN_REMAINING_MS;
-		if (new Date(ca.validTo).getTime() < soon || new Date(server.validTo).getTime() < soon) return false;
+		if (new Date(ca.validTo).getTime() < soon || new Date(server.validTo).getTime() < soon)
+			return false;
 		if (!server.verify(ca.publicKey)) return false;
 		return server.checkHost('localhost') !== undefined && server.checkIP('127.0.0.1') !== undefined;
 	} catch {
@@ -58,7 +59,10 @@ export interface IssuedCertificates {
  * Makes a new CA (ca.pem, ca-key.pem) and a server certificate it signed for localhost, 127.0.0.1
  * and ::1 (server.pem, server-key.pem) in `dir` (created or emptied) and returns their PEM text.
  */
-export function issueCertificates(dir: string, options: { days: { ca: number; server: number }; caName?: string }): IssuedCertificates {
+export function issueCertificates(
+	dir: string,
+	options: { days: { ca: number; server: number }; caName?: string },
+): IssuedCertificates {
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(
@@ -73,19 +77,61 @@ export function issueCertificates(dir: string, options: { days: { ca: number; se
 	);
 	openssl(
 		[
-			'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', String(options.days.ca),
-			'-keyout', 'ca-key.pem', '-out', 'ca.pem',
-			'-subj', `/CN=${options.caName ?? 'n8n-nodes-document-extraction local test CA'}`,
-			'-addext', 'basicConstraints=critical,CA:TRUE',
-			'-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+			'req',
+			'-x509',
+			'-newkey',
+			'rsa:2048',
+			'-nodes',
+			'-sha256',
+			'-days',
+			String(options.days.ca),
+			'-keyout',
+			'ca-key.pem',
+			'-out',
+			'ca.pem',
+			'-subj',
+			`/CN=${options.caName ?? 'n8n-nodes-document-extraction local test CA'}`,
+			'-addext',
+			'basicConstraints=critical,CA:TRUE',
+			'-addext',
+			'keyUsage=critical,keyCertSign,cRLSign',
 		],
 		dir,
 	);
-	openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-keyout', 'server-key.pem', '-out', 'server.csr', '-subj', '/CN=localhost'], dir);
 	openssl(
 		[
-			'x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial',
-			'-out', 'server.pem', '-days', String(options.days.server), '-sha256', '-extfile', 'server.ext',
+			'req',
+			'-newkey',
+			'rsa:2048',
+			'-nodes',
+			'-sha256',
+			'-keyout',
+			'server-key.pem',
+			'-out',
+			'server.csr',
+			'-subj',
+			'/CN=localhost',
+		],
+		dir,
+	);
+	openssl(
+		[
+			'x509',
+			'-req',
+			'-in',
+			'server.csr',
+			'-CA',
+			'ca.pem',
+			'-CAkey',
+			'ca-key.pem',
+			'-CAcreateserial',
+			'-out',
+			'server.pem',
+			'-days',
+			String(options.days.server),
+			'-sha256',
+			'-extfile',
+			'server.ext',
 		],
 		dir,
 	);
@@ -112,7 +158,8 @@ export function ensureCerts(dir = join(cacheRoot(), 'tls')): TlsMaterial {
 		log('tls', `creating a local CA and a localhost certificate in ${dir}`);
 		const work = join(dir, `.tmp-${process.pid}`);
 		issueCertificates(work, { days: { ca: 825, server: 397 } });
-		for (const f of ['ca.pem', 'ca-key.pem', 'server.pem', 'server-key.pem']) renameSync(join(work, f), join(dir, f));
+		for (const f of ['ca.pem', 'ca-key.pem', 'server.pem', 'server-key.pem'])
+			renameSync(join(work, f), join(dir, f));
 		rmSync(work, { recursive: true, force: true });
 		if (!stillGood(dir)) throw new Error(`the certificates made in ${dir} do not verify`);
 	}

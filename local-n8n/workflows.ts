@@ -10,17 +10,35 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { log } from './log.ts';
-import type { Credential, N8nClient, Workflow, WorkflowDefinition, WorkflowNode } from './n8nApi.ts';
+import type {
+	Credential,
+	N8nClient,
+	Workflow,
+	WorkflowDefinition,
+	WorkflowNode,
+} from './n8nApi.ts';
 import { REPO_ROOT } from './paths.ts';
 
 /** A node without position/id (they are filled in). */
-export type NodeSpec = Omit<WorkflowNode, 'position' | 'id'> & { position?: [number, number]; id?: string };
+export type NodeSpec = Omit<WorkflowNode, 'position' | 'id'> & {
+	position?: [number, number];
+	id?: string;
+};
 
 /** Gives nodes an id and a position, and trigger/webhook nodes the `webhookId` their URL is made of. */
 function place(nodes: NodeSpec[], startX = 0): WorkflowNode[] {
 	return nodes.map((n, i) => {
-		const node = { id: n.id ?? randomUUID(), position: n.position ?? [startX + i * 220, 0], ...n } as WorkflowNode;
-		if (!node.webhookId && /(trigger|\.webhook)$/i.test(node.type) && node.type !== 'n8n-nodes-base.manualTrigger') node.webhookId = randomUUID();
+		const node = {
+			id: n.id ?? randomUUID(),
+			position: n.position ?? [startX + i * 220, 0],
+			...n,
+		} as WorkflowNode;
+		if (
+			!node.webhookId &&
+			/(trigger|\.webhook)$/i.test(node.type) &&
+			node.type !== 'n8n-nodes-base.manualTrigger'
+		)
+			node.webhookId = randomUUID();
 		return node;
 	});
 }
@@ -29,7 +47,12 @@ function place(nodes: NodeSpec[], startX = 0): WorkflowNode[] {
  * A workflow that starts with the given trigger node (e.g. the Document Extraction Trigger);
  * its production webhook is `/webhook/<webhookId>/<path of the node's webhook>`.
  */
-export function triggerWorkflow(options: { name: string; trigger: NodeSpec; nodes?: NodeSpec[]; connections?: Record<string, unknown> }): WorkflowDefinition & { webhookId: string } {
+export function triggerWorkflow(options: {
+	name: string;
+	trigger: NodeSpec;
+	nodes?: NodeSpec[];
+	connections?: Record<string, unknown>;
+}): WorkflowDefinition & { webhookId: string } {
 	const nodes = place([options.trigger, ...(options.nodes ?? [])]);
 	return {
 		name: options.name,
@@ -65,7 +88,9 @@ export interface WebhookWorkflowOptions {
 }
 
 /** A workflow that starts with a production Webhook node (see the file comment). */
-export function webhookWorkflow(options: WebhookWorkflowOptions): WorkflowDefinition & { webhookPath: string } {
+export function webhookWorkflow(
+	options: WebhookWorkflowOptions,
+): WorkflowDefinition & { webhookPath: string } {
 	const path = options.path ?? `e2e-${randomUUID().slice(0, 8)}`;
 	const webhook: NodeSpec = {
 		name: 'Webhook',
@@ -76,7 +101,9 @@ export function webhookWorkflow(options: WebhookWorkflowOptions): WorkflowDefini
 			httpMethod: options.httpMethod ?? 'POST',
 			path,
 			responseMode: options.responseMode ?? 'lastNode',
-			...(options.responseMode === 'responseNode' ? {} : { responseData: options.responseData ?? 'allEntries' }),
+			...(options.responseMode === 'responseNode'
+				? {}
+				: { responseData: options.responseData ?? 'allEntries' }),
 			options: {},
 		},
 	};
@@ -91,10 +118,24 @@ export function webhookWorkflow(options: WebhookWorkflowOptions): WorkflowDefini
 }
 
 /** A workflow that starts with a Manual Trigger named "Start". */
-export function manualWorkflow(options: { name: string; nodes: NodeSpec[]; connections?: Record<string, unknown> }): WorkflowDefinition {
-	const start: NodeSpec = { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} };
+export function manualWorkflow(options: {
+	name: string;
+	nodes: NodeSpec[];
+	connections?: Record<string, unknown>;
+}): WorkflowDefinition {
+	const start: NodeSpec = {
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		parameters: {},
+	};
 	const nodes = place([start, ...options.nodes]);
-	return { name: options.name, nodes, connections: options.connections ?? chain(nodes.map((n) => n.name)), settings: { executionOrder: 'v1' } };
+	return {
+		name: options.name,
+		nodes,
+		connections: options.connections ?? chain(nodes.map((n) => n.name)),
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 /** A Code node (JavaScript, run once for all items). */
@@ -106,20 +147,34 @@ export function codeNode(name: string, jsCode: string): NodeSpec {
  * A Read/Write Files from Disk node that reads `fileSelector` (a path or glob; must lie in one of
  * n8n's allowed folders, see StartN8nOptions.fileAccessDirs) into binary property `data`.
  */
-export function readFileNode(name: string, fileSelector: string, options: { dataPropertyName?: string; mimeType?: string } = {}): NodeSpec {
+export function readFileNode(
+	name: string,
+	fileSelector: string,
+	options: { dataPropertyName?: string; mimeType?: string } = {},
+): NodeSpec {
 	const opts: Record<string, unknown> = {};
 	if (options.dataPropertyName) opts.dataPropertyName = options.dataPropertyName;
 	if (options.mimeType) opts.mimeType = options.mimeType;
-	return { name, type: 'n8n-nodes-base.readWriteFile', typeVersion: 1.1, parameters: { operation: 'read', fileSelector, options: opts } };
+	return {
+		name,
+		type: 'n8n-nodes-base.readWriteFile',
+		typeVersion: 1.1,
+		parameters: { operation: 'read', fileSelector, options: opts },
+	};
 }
 
 /** Workflows in `examples/*.json` (each file one exported workflow), sorted by file name. */
-export function loadExampleWorkflows(dir = join(REPO_ROOT, 'examples')): Array<{ file: string; workflow: WorkflowDefinition }> {
+export function loadExampleWorkflows(
+	dir = join(REPO_ROOT, 'examples'),
+): Array<{ file: string; workflow: WorkflowDefinition }> {
 	if (!existsSync(dir)) return [];
 	return readdirSync(dir)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
-		.map((file) => ({ file, workflow: JSON.parse(readFileSync(join(dir, file), 'utf8')) as WorkflowDefinition }));
+		.map((file) => ({
+			file,
+			workflow: JSON.parse(readFileSync(join(dir, file), 'utf8')) as WorkflowDefinition,
+		}));
 }
 
 /**
@@ -127,15 +182,23 @@ export function loadExampleWorkflows(dir = join(REPO_ROOT, 'examples')): Array<{
  * same name (the exported `id` belongs to another instance). Throws when a node names a credential
  * that `credentials` does not have, so a renamed credential is noticed.
  */
-export function withCredentialsByName(workflow: WorkflowDefinition, credentials: Credential[]): WorkflowDefinition {
+export function withCredentialsByName(
+	workflow: WorkflowDefinition,
+	credentials: Credential[],
+): WorkflowDefinition {
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {
 			if (!node.credentials) return node;
 			const refs: Record<string, { id: string; name: string }> = {};
 			for (const [type, ref] of Object.entries(node.credentials)) {
-				const mine = credentials.find((credential) => credential.name === ref.name && credential.type === type);
-				if (!mine) throw new Error(`"${workflow.name}" → node "${node.name}" uses a ${type} credential named "${ref.name}", which this n8n does not have`);
+				const mine = credentials.find(
+					(credential) => credential.name === ref.name && credential.type === type,
+				);
+				if (!mine)
+					throw new Error(
+						`"${workflow.name}" → node "${node.name}" uses a ${type} credential named "${ref.name}", which this n8n does not have`,
+					);
 				refs[type] = { id: mine.id, name: mine.name };
 			}
 			return { ...node, credentials: refs };
@@ -145,16 +208,29 @@ export function withCredentialsByName(workflow: WorkflowDefinition, credentials:
 
 /** Whether a workflow has a trigger or webhook node that can be activated. */
 export function isActivatable(workflow: WorkflowDefinition): boolean {
-	return workflow.nodes.some((n) => !n.disabled && /(trigger|\.webhook)$/i.test(n.type) && n.type !== 'n8n-nodes-base.manualTrigger');
+	return workflow.nodes.some(
+		(n) =>
+			!n.disabled &&
+			/(trigger|\.webhook)$/i.test(n.type) &&
+			n.type !== 'n8n-nodes-base.manualTrigger',
+	);
 }
 
 /**
  * Waits until the production URLs of the workflow's Webhook nodes answer (activation registers
  * webhooks a moment after the API call returns), so callers can use them at once.
  */
-export async function waitForWorkflowWebhooks(client: N8nClient, workflow: WorkflowDefinition): Promise<void> {
+export async function waitForWorkflowWebhooks(
+	client: N8nClient,
+	workflow: WorkflowDefinition,
+): Promise<void> {
 	for (const node of workflow.nodes) {
-		if (node.type !== 'n8n-nodes-base.webhook' || node.disabled || typeof node.parameters.path !== 'string') continue;
+		if (
+			node.type !== 'n8n-nodes-base.webhook' ||
+			node.disabled ||
+			typeof node.parameters.path !== 'string'
+		)
+			continue;
 		await client.waitForWebhook(node.parameters.path, String(node.parameters.httpMethod ?? 'GET'));
 	}
 }
@@ -166,12 +242,20 @@ export async function waitForWorkflowWebhooks(client: N8nClient, workflow: Workf
 export async function importWorkflows(
 	client: N8nClient,
 	workflows: Array<{ file?: string; workflow: WorkflowDefinition }>,
-	options: { credentials?: Record<string, Credential>; activate?: 'auto' | boolean; webhookClient?: N8nClient } = {},
+	options: {
+		credentials?: Record<string, Credential>;
+		activate?: 'auto' | boolean;
+		webhookClient?: N8nClient;
+	} = {},
 ): Promise<Array<{ file?: string; workflow: Workflow; activated: boolean; error?: string }>> {
-	const results: Array<{ file?: string; workflow: Workflow; activated: boolean; error?: string }> = [];
+	const results: Array<{ file?: string; workflow: Workflow; activated: boolean; error?: string }> =
+		[];
 	for (const { file, workflow } of workflows) {
 		const created = await client.createWorkflow(workflow, { credentials: options.credentials });
-		const activate = options.activate === undefined || options.activate === 'auto' ? isActivatable(workflow) : options.activate;
+		const activate =
+			options.activate === undefined || options.activate === 'auto'
+				? isActivatable(workflow)
+				: options.activate;
 		let activated = false;
 		let error: string | undefined;
 		if (activate) {
@@ -192,7 +276,10 @@ export async function importWorkflows(
 
 /** A Code node that echoes its items, adding the `caller` of the Webhook item each one descends from. */
 export function callerEchoNode(name: string): NodeSpec {
-	return codeNode(name, "return $input.all().map((item, index) => ({ json: { ...item.json, caller: $('Webhook').itemMatching(index).json.body.caller } }));");
+	return codeNode(
+		name,
+		"return $input.all().map((item, index) => ({ json: { ...item.json, caller: $('Webhook').itemMatching(index).json.body.caller } }));",
+	);
 }
 
 /**
@@ -217,7 +304,11 @@ export async function createExtractRouteWorkflow(
 	const definition = webhookWorkflow({
 		name: options.name,
 		responseMode: 'onReceived',
-		nodes: [readFileNode('Read invoice', target), options.extract, ...options.outputs.map(callerEchoNode)],
+		nodes: [
+			readFileNode('Read invoice', target),
+			options.extract,
+			...options.outputs.map(callerEchoNode),
+		],
 		connections: {
 			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
 			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
@@ -226,6 +317,8 @@ export async function createExtractRouteWorkflow(
 	});
 	const workflow = await client.createWorkflow(definition);
 	await client.activateWorkflow(workflow.id);
-	await (options.waitForServed ?? ((path: string) => client.waitForWebhook(path)))(definition.webhookPath);
+	await (options.waitForServed ?? ((path: string) => client.waitForWebhook(path)))(
+		definition.webhookPath,
+	);
 	return { id: workflow.id, path: definition.webhookPath };
 }

@@ -67,9 +67,15 @@ export interface ResolvedAccount {
 	signingSecret: string;
 }
 
-export function resolveAccounts(options: Pick<SandboxOptions, 'accounts' | 'signingSecret'>): ResolvedAccount[] {
+export function resolveAccounts(
+	options: Pick<SandboxOptions, 'accounts' | 'signingSecret'>,
+): ResolvedAccount[] {
 	const defaultSecret = options.signingSecret ?? DEMO_SIGNING_SECRET;
-	return (options.accounts ?? DEMO_ACCOUNTS).map((account) => ({ apiKey: account.apiKey, tier: account.tier, signingSecret: account.signingSecret ?? defaultSecret }));
+	return (options.accounts ?? DEMO_ACCOUNTS).map((account) => ({
+		apiKey: account.apiKey,
+		tier: account.tier,
+		signingSecret: account.signingSecret ?? defaultSecret,
+	}));
 }
 
 export interface ResolvedSettings {
@@ -102,7 +108,10 @@ export function parseAccounts(text: string): AccountConfig[] {
 		.filter(Boolean)
 		.map((entry) => {
 			const [apiKey, tier, signingSecret] = entry.split(':');
-			if (!apiKey || !(tier in TIERS)) throw new Error(`SANDBOX_ACCOUNTS: "${entry}" is not key:tier (tier: pilot, growth, enterprise)`);
+			if (!apiKey || !(tier in TIERS))
+				throw new Error(
+					`SANDBOX_ACCOUNTS: "${entry}" is not key:tier (tier: pilot, growth, enterprise)`,
+				);
 			return { apiKey, tier: tier as Tier, ...(signingSecret ? { signingSecret } : {}) };
 		});
 }
@@ -111,7 +120,9 @@ export function parseAccounts(text: string): AccountConfig[] {
  * The accounts and signing secret `node sandbox/main.ts` serves: SANDBOX_ACCOUNTS_FILE (a JSON list
  * of accounts), else SANDBOX_ACCOUNTS, else the demo accounts; SANDBOX_SIGNING_SECRET, else the demo secret.
  */
-export function accountOptionsFromEnv(env: NodeJS.ProcessEnv): Pick<SandboxOptions, 'accounts' | 'signingSecret'> {
+export function accountOptionsFromEnv(
+	env: NodeJS.ProcessEnv,
+): Pick<SandboxOptions, 'accounts' | 'signingSecret'> {
 	const accounts: AccountConfig[] = env.SANDBOX_ACCOUNTS_FILE
 		? (JSON.parse(readFileSync(env.SANDBOX_ACCOUNTS_FILE, 'utf8')) as AccountConfig[])
 		: env.SANDBOX_ACCOUNTS

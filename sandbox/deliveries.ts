@@ -82,34 +82,62 @@ export class Deliverer {
 
 	private readonly log: (record: Record<string, unknown>) => void;
 
-	constructor(settings: () => DeliverySettings, log: (record: Record<string, unknown>) => void, trustCa?: string) {
+	constructor(
+		settings: () => DeliverySettings,
+		log: (record: Record<string, unknown>) => void,
+		trustCa?: string,
+	) {
 		this.settings = settings;
 		this.log = log;
 		this.agent = new Agent({ connect: trustCa ? { ca: trustCa } : {} });
 	}
 
 	/** Sends `payload` to every target (twice each when duplicates are on). Returns at once. */
-	deliver(event: string, documentId: string, payload: Record<string, unknown>, targets: DeliveryTarget[]): void {
+	deliver(
+		event: string,
+		documentId: string,
+		payload: Record<string, unknown>,
+		targets: DeliveryTarget[],
+	): void {
 		const body = Buffer.from(JSON.stringify(payload));
 		const copies = this.settings().duplicateDeliveries ? 2 : 1;
 		for (const target of targets) {
 			const deliveryId = newId('dlv');
 			const run = (async () => {
-				for (let copy = 1; copy <= copies; copy++) await this.deliverOne(deliveryId, copy, event, documentId, body, target);
+				for (let copy = 1; copy <= copies; copy++)
+					await this.deliverOne(deliveryId, copy, event, documentId, body, target);
 			})();
 			this.inFlight.add(run);
 			void run.finally(() => this.inFlight.delete(run));
 		}
 	}
 
-	private async deliverOne(deliveryId: string, copy: number, event: string, documentId: string, body: Buffer, target: DeliveryTarget): Promise<void> {
+	private async deliverOne(
+		deliveryId: string,
+		copy: number,
+		event: string,
+		documentId: string,
+		body: Buffer,
+		target: DeliveryTarget,
+	): Promise<void> {
 		const signature = sign(body, target.secret);
 		for (let attempt = 1; attempt <= 1 + MAX_RETRIES; attempt++) {
 			if (this.closed) return;
 			if (attempt > 1) await this.wait(this.settings().retryBaseMs * 2 ** (attempt - 2));
 			if (this.closed) return;
 			const started = Date.now();
-			const record: DeliveryAttempt = { deliveryId, copy, event, documentId, url: target.url, webhookId: target.webhookId, attempt, at: new Date().toISOString(), ok: false, durationMs: 0 };
+			const record: DeliveryAttempt = {
+				deliveryId,
+				copy,
+				event,
+				documentId,
+				url: target.url,
+				webhookId: target.webhookId,
+				attempt,
+				at: new Date().toISOString(),
+				ok: false,
+				durationMs: 0,
+			};
 			const outcome = await this.attempt(target.url, body, {
 				'content-type': 'application/json',
 				'user-agent': 'DocumentExtractionSandbox/1.0',
@@ -122,24 +150,56 @@ export class Deliverer {
 			record.ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
 			record.durationMs = Date.now() - started;
 			this.attempts.push(record);
-			this.log({ kind: 'delivery', event, document_id: documentId, url: target.url, attempt, copy, status: record.status ?? null, error: record.error ?? null, ok: record.ok });
+			this.log({
+				kind: 'delivery',
+				event,
+				document_id: documentId,
+				url: target.url,
+				attempt,
+				copy,
+				status: record.status ?? null,
+				error: record.error ?? null,
+				ok: record.ok,
+			});
 			if (record.ok) return;
 		}
 	}
 
 	/** One POST; resolves with the status, or the error code, by the delivery timeout at the latest. */
-	private async attempt(url: string, body: Buffer, headers: Record<string, string>): Promise<{ status?: number; error?: string }> {
+	private async attempt(
+		url: string,
+		body: Buffer,
+		headers: Record<string, string>,
+	): Promise<{ status?: number; error?: string }> {
 		const timeoutMs = this.settings().deliveryTimeoutMs;
 		const abort = new AbortController();
 		this.attemptAborts.add(abort);
 		const deadline = setTimeout(() => abort.abort(new DeliveryTimeoutError(timeoutMs)), timeoutMs);
 		// Settles on the deadline or on close(), whether or not the client has settled by then.
 		const aborted = new Promise<{ error: string }>((resolve) => {
-			abort.signal.addEventListener('abort', () => resolve({ error: abort.signal.reason instanceof DeliveryTimeoutError ? DeliveryTimeoutError.code : 'AbortError' }), { once: true });
+			abort.signal.addEventListener(
+				'abort',
+				() =>
+					resolve({
+						error:
+							abort.signal.reason instanceof DeliveryTimeoutError
+								? DeliveryTimeoutError.code
+								: 'AbortError',
+					}),
+				{ once: true },
+			);
 		});
 		const sent = (async () => {
 			try {
-				const response = await request(url, { method: 'POST', body, headers, dispatcher: this.agent, headersTimeout: timeoutMs + CLIENT_TIMEOUT_MARGIN_MS, bodyTimeout: timeoutMs + CLIENT_TIMEOUT_MARGIN_MS, signal: abort.signal });
+				const response = await request(url, {
+					method: 'POST',
+					body,
+					headers,
+					dispatcher: this.agent,
+					headersTimeout: timeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
+					bodyTimeout: timeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
+					signal: abort.signal,
+				});
 				await response.body.dump();
 				return { status: response.statusCode };
 			} catch (error) {

@@ -12,7 +12,12 @@ import type { SandboxState } from './state.ts';
 import type { DocumentRecord, DocumentState } from './store.ts';
 
 /** Runs `step` after `delayMs`, replacing the document's pending step; dueAt tells clients when. */
-function schedule(state: SandboxState, document: DocumentRecord, delayMs: number, step: () => void): void {
+function schedule(
+	state: SandboxState,
+	document: DocumentRecord,
+	delayMs: number,
+	step: () => void,
+): void {
 	clearTimeout(state.timers.get(document.id));
 	document.dueAt = new Date(Date.now() + delayMs).toISOString();
 	state.timers.set(
@@ -29,14 +34,22 @@ function cancelPendingStep(state: SandboxState, document: DocumentRecord): void 
 	state.timers.delete(document.id);
 }
 
-function targetsFor(state: SandboxState, document: DocumentRecord, event: string): DeliveryTarget[] {
+function targetsFor(
+	state: SandboxState,
+	document: DocumentRecord,
+	event: string,
+): DeliveryTarget[] {
 	const targets: DeliveryTarget[] = [];
 	for (const webhook of state.store.webhooks.values()) {
-		if (webhook.accountId === document.accountId && webhook.events.includes(event)) targets.push({ url: webhook.url, secret: webhook.secret, webhookId: webhook.id });
+		if (webhook.accountId === document.accountId && webhook.events.includes(event))
+			targets.push({ url: webhook.url, secret: webhook.secret, webhookId: webhook.id });
 	}
 	// docs/spec-decisions.md#d13: the document's own webhook_url, signed with the account secret, once per URL.
 	if (document.webhookUrl && !targets.some((target) => target.url === document.webhookUrl)) {
-		targets.push({ url: document.webhookUrl, secret: state.accountsById.get(document.accountId)?.signingSecret ?? state.defaultSecret });
+		targets.push({
+			url: document.webhookUrl,
+			secret: state.accountsById.get(document.accountId)?.signingSecret ?? state.defaultSecret,
+		});
 	}
 	return targets;
 }
@@ -50,14 +63,19 @@ function verifiedPayload(document: DocumentRecord) {
 		verified_by: document.verifiedBy,
 		corrections_made: document.correctionsMade ?? false,
 		data: document.data,
-		confidence: { original: document.confidence, final: document.finalConfidence ?? document.confidence },
+		confidence: {
+			original: document.confidence,
+			final: document.finalConfidence ?? document.confidence,
+		},
 	};
 }
 
 function sendToReview(state: SandboxState, document: DocumentRecord): void {
 	document.state = 'needs_review';
 	document.reviewId ??= newId('rev');
-	schedule(state, document, state.settings.reviewDelayMs, () => approve(state, document, undefined));
+	schedule(state, document, state.settings.reviewDelayMs, () =>
+		approve(state, document, undefined),
+	);
 }
 
 /** docs/spec-decisions.md#d2/D6: strictly above 0.95 is verified by the AI; otherwise a person reviews it. */
@@ -84,7 +102,9 @@ function finishProcessing(state: SandboxState, document: DocumentRecord): void {
 		if ((document.state as DocumentState) === 'verified' && document.webhookUrl) {
 			// docs/spec-decisions.md#d6: the verified result of a processed document goes to its own webhook_url only, signed
 			// per docs/spec-decisions.md#d13 (with the registration's secret when that URL is registered for the event).
-			const ownUrl = targetsFor(state, document, 'document.verified').filter((target) => target.url === document.webhookUrl);
+			const ownUrl = targetsFor(state, document, 'document.verified').filter(
+				(target) => target.url === document.webhookUrl,
+			);
 			state.deliverer.deliver('document.verified', document.id, verifiedPayload(document), ownUrl);
 		}
 	}
@@ -94,14 +114,21 @@ function finishProcessing(state: SandboxState, document: DocumentRecord): void {
 
 /** Keeps the document in `processing` for processingDelayMs, then decides. */
 export function startProcessing(state: SandboxState, document: DocumentRecord): void {
-	schedule(state, document, state.settings.processingDelayMs, () => finishProcessing(state, document));
+	schedule(state, document, state.settings.processingDelayMs, () =>
+		finishProcessing(state, document),
+	);
 }
 
 /** A reviewer approves, with optional corrections; false when the document is not in review. */
-export function approve(state: SandboxState, document: DocumentRecord, corrections: unknown): boolean {
+export function approve(
+	state: SandboxState,
+	document: DocumentRecord,
+	corrections: unknown,
+): boolean {
 	if (document.state !== 'needs_review' || !document.data) return false;
 	cancelPendingStep(state, document);
-	const corrected = typeof corrections === 'object' && corrections !== null && Object.keys(corrections).length > 0;
+	const corrected =
+		typeof corrections === 'object' && corrections !== null && Object.keys(corrections).length > 0;
 	document.data = corrected ? applyCorrections(document.data, corrections) : document.data;
 	document.state = 'verified';
 	document.verifiedBy = 'human_reviewer';
@@ -110,7 +137,12 @@ export function approve(state: SandboxState, document: DocumentRecord, correctio
 	document.dueAt = undefined;
 	state.store.save();
 	state.log({ kind: 'transition', document_id: document.id, to: 'verified', by: 'human_reviewer' });
-	state.deliverer.deliver('document.verified', document.id, verifiedPayload(document), targetsFor(state, document, 'document.verified'));
+	state.deliverer.deliver(
+		'document.verified',
+		document.id,
+		verifiedPayload(document),
+		targetsFor(state, document, 'document.verified'),
+	);
 	return true;
 }
 
@@ -134,7 +166,12 @@ export function reject(state: SandboxState, document: DocumentRecord, reason: st
 		reason,
 		confidence: { original: document.confidence },
 	};
-	state.deliverer.deliver('document.rejected', document.id, payload, targetsFor(state, document, 'document.rejected'));
+	state.deliverer.deliver(
+		'document.rejected',
+		document.id,
+		payload,
+		targetsFor(state, document, 'document.rejected'),
+	);
 	return true;
 }
 
@@ -143,7 +180,9 @@ export function resumePendingSteps(state: SandboxState): void {
 	for (const document of state.store.documents.values()) {
 		if (!document.dueAt) continue;
 		const left = Math.max(0, Date.parse(document.dueAt) - Date.now());
-		if (document.state === 'processing') schedule(state, document, left, () => finishProcessing(state, document));
-		if (document.state === 'needs_review') schedule(state, document, left, () => approve(state, document, undefined));
+		if (document.state === 'processing')
+			schedule(state, document, left, () => finishProcessing(state, document));
+		if (document.state === 'needs_review')
+			schedule(state, document, left, () => approve(state, document, undefined));
 	}
 }

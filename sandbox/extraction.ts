@@ -28,7 +28,14 @@ export interface ExtractionResult {
 	hashConfidence: number;
 }
 
-const BY_EXTENSION: Record<string, DocumentKind> = { pdf: 'pdf', jpg: 'jpg', jpeg: 'jpg', png: 'png', json: 'json', csv: 'csv' };
+const BY_EXTENSION: Record<string, DocumentKind> = {
+	pdf: 'pdf',
+	jpg: 'jpg',
+	jpeg: 'jpg',
+	png: 'png',
+	json: 'json',
+	csv: 'csv',
+};
 const BY_MIME: Record<string, DocumentKind> = {
 	'application/pdf': 'pdf',
 	'image/jpeg': 'jpg',
@@ -52,7 +59,9 @@ function bytesMatchKind(kind: DocumentKind, head: Buffer): boolean {
 		case 'pdf':
 			return head.subarray(0, 5).toString('latin1') === '%PDF-';
 		case 'png':
-			return head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+			return head
+				.subarray(0, 8)
+				.equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 		case 'jpg':
 			return head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff;
 		default:
@@ -64,7 +73,8 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 
 function toNumber(value: unknown): number | undefined {
 	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+	if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+		return Number(value);
 	return undefined;
 }
 
@@ -74,7 +84,11 @@ function currencyOf(...candidates: unknown[]): { currency?: string } {
 	return named === undefined ? {} : { currency: (named as string).trim() };
 }
 
-function withTotals(header: ExtractedData['header'], lines: LineItem[], given: Partial<ExtractedData['amounts']>): ExtractedData {
+function withTotals(
+	header: ExtractedData['header'],
+	lines: LineItem[],
+	given: Partial<ExtractedData['amounts']>,
+): ExtractedData {
 	const subtotal = given.subtotal ?? round2(lines.reduce((sum, line) => sum + line.amount, 0));
 	const tax = given.tax ?? round2(subtotal * 0.19);
 	const total = given.total ?? round2(subtotal + tax);
@@ -94,7 +108,10 @@ function fromJson(content: Buffer): { data: ExtractedData; confidence?: number }
 	const amounts = (object.amounts ?? object) as Record<string, unknown>;
 	const lines = Array.isArray(object.line_items) ? object.line_items : [];
 	const lineItems: LineItem[] = lines.map((line) => {
-		const entry = (typeof line === 'object' && line !== null ? line : {}) as Record<string, unknown>;
+		const entry = (typeof line === 'object' && line !== null ? line : {}) as Record<
+			string,
+			unknown
+		>;
 		const quantity = toNumber(entry.quantity) ?? 1;
 		const unitPrice = toNumber(entry.unit_price) ?? 0;
 		return {
@@ -112,10 +129,18 @@ function fromJson(content: Buffer): { data: ExtractedData; confidence?: number }
 			...currencyOf(object.currency, header.currency),
 		},
 		lineItems,
-		{ subtotal: toNumber(amounts.subtotal), tax: toNumber(amounts.tax), total: toNumber(amounts.total) },
+		{
+			subtotal: toNumber(amounts.subtotal),
+			tax: toNumber(amounts.tax),
+			total: toNumber(amounts.total),
+		},
 	);
 	const confidence = toNumber(object.confidence);
-	return { data, confidence: confidence !== undefined && confidence >= 0 && confidence <= 1 ? confidence : undefined };
+	return {
+		data,
+		confidence:
+			confidence !== undefined && confidence >= 0 && confidence <= 1 ? confidence : undefined,
+	};
 }
 
 function splitCsvLine(line: string): string[] {
@@ -142,7 +167,11 @@ function splitCsvLine(line: string): string[] {
 
 /** docs/spec-decisions.md#d19: a header row with description, quantity, unit_price, amount (+ optional invoice columns, read from the first row). */
 function fromCsv(content: Buffer): ExtractedData | undefined {
-	const lines = content.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/).filter((line) => line.trim() !== '');
+	const lines = content
+		.toString('utf8')
+		.replace(/^\uFEFF/, '')
+		.split(/\r?\n/)
+		.filter((line) => line.trim() !== '');
 	if (lines.length < 2) return undefined;
 	const columns = splitCsvLine(lines[0]).map((name) => name.toLowerCase());
 	if (!columns.includes('description') || !columns.includes('amount')) return undefined;
@@ -154,17 +183,45 @@ function fromCsv(content: Buffer): ExtractedData | undefined {
 	const lineItems = rows.map((row) => {
 		const quantity = toNumber(row.quantity) ?? 1;
 		const unitPrice = toNumber(row.unit_price) ?? 0;
-		return { description: row.description, quantity, unit_price: unitPrice, amount: toNumber(row.amount) ?? round2(quantity * unitPrice) };
+		return {
+			description: row.description,
+			quantity,
+			unit_price: unitPrice,
+			amount: toNumber(row.amount) ?? round2(quantity * unitPrice),
+		};
 	});
 	return withTotals(
-		{ vendor: first.vendor ?? '', date: first.date ?? '', invoice_no: first.invoice_no ?? '', ...currencyOf(first.currency) },
+		{
+			vendor: first.vendor ?? '',
+			date: first.date ?? '',
+			invoice_no: first.invoice_no ?? '',
+			...currencyOf(first.currency),
+		},
 		lineItems,
 		{ subtotal: toNumber(first.subtotal), tax: toNumber(first.tax), total: toNumber(first.total) },
 	);
 }
 
-const VENDORS = ['Acme Supplies GmbH', 'Globex Corporation', 'Initech LLC', 'Umbrella Office Ltd', 'Stark Industries', 'Wayne Enterprises', 'Soylent Foods', 'Hooli Cloud Services'];
-const ITEMS = ['Consulting hours', 'Printer paper A4', 'Toner cartridge', 'Software licence', 'Office chairs', 'Cloud storage (1 TB)', 'Shipping', 'Maintenance visit'];
+const VENDORS = [
+	'Acme Supplies GmbH',
+	'Globex Corporation',
+	'Initech LLC',
+	'Umbrella Office Ltd',
+	'Stark Industries',
+	'Wayne Enterprises',
+	'Soylent Foods',
+	'Hooli Cloud Services',
+];
+const ITEMS = [
+	'Consulting hours',
+	'Printer paper A4',
+	'Toner cartridge',
+	'Software licence',
+	'Office chairs',
+	'Cloud storage (1 TB)',
+	'Shipping',
+	'Maintenance visit',
+];
 
 /** An invoice that adds up to the cent, chosen by the file's hash. */
 function fromHash(sha256: string): ExtractedData {
@@ -174,7 +231,12 @@ function fromHash(sha256: string): ExtractedData {
 	for (let index = 0; index < lineCount; index++) {
 		const quantity = 1 + (bytes[1 + index] % 20);
 		const unitPrice = round2(5 + bytes.readUInt16BE(8 + 2 * index) / 100);
-		lineItems.push({ description: ITEMS[bytes[20 + index] % ITEMS.length], quantity, unit_price: unitPrice, amount: round2(quantity * unitPrice) });
+		lineItems.push({
+			description: ITEMS[bytes[20 + index] % ITEMS.length],
+			quantity,
+			unit_price: unitPrice,
+			amount: round2(quantity * unitPrice),
+		});
 	}
 	const month = 1 + (bytes[26] % 12);
 	const day = 1 + (bytes[27] % 28);
@@ -201,7 +263,11 @@ export function extract(kind: DocumentKind, file: UploadedFile): ExtractionResul
 		if (!file.content) return { hashConfidence: confidence };
 		if (kind === 'csv') return { data: fromCsv(file.content), hashConfidence: confidence };
 		const parsed = fromJson(file.content);
-		return { data: parsed?.data, requestedConfidence: parsed?.confidence, hashConfidence: confidence };
+		return {
+			data: parsed?.data,
+			requestedConfidence: parsed?.confidence,
+			hashConfidence: confidence,
+		};
 	}
 	return { data: fromHash(file.sha256), hashConfidence: confidence };
 }
@@ -213,6 +279,8 @@ export function applyCorrections(data: ExtractedData, corrections: unknown): Ext
 	return {
 		header: { ...data.header, ...(patch.header ?? {}) },
 		amounts: { ...data.amounts, ...(patch.amounts ?? {}) },
-		line_items: Array.isArray(patch.line_items) ? (patch.line_items as LineItem[]) : data.line_items,
+		line_items: Array.isArray(patch.line_items)
+			? (patch.line_items as LineItem[])
+			: data.line_items,
 	};
 }

@@ -23,8 +23,17 @@ async function bodyRead(request: IncomingMessage): Promise<void> {
 }
 
 /** Applies the next injected fault for `path`; true when the request was answered (or dropped) by it. */
-export async function applyFault(state: SandboxState, request: IncomingMessage, response: ServerResponse, path: string): Promise<boolean> {
-	const fault = state.control.faults.find((candidate) => candidate.remaining > 0 && (!candidate.paths || candidate.paths.some((prefix) => path.startsWith(prefix))));
+export async function applyFault(
+	state: SandboxState,
+	request: IncomingMessage,
+	response: ServerResponse,
+	path: string,
+): Promise<boolean> {
+	const fault = state.control.faults.find(
+		(candidate) =>
+			candidate.remaining > 0 &&
+			(!candidate.paths || candidate.paths.some((prefix) => path.startsWith(prefix))),
+	);
 	if (!fault) return false;
 	fault.remaining--;
 	state.control.faults = state.control.faults.filter((candidate) => candidate.remaining > 0);

@@ -5,14 +5,29 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Extra response headers (rate-limit headers, Retry-After). */
 export type ResponseHeaders = Record<string, string | number>;
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: ResponseHeaders = {}): void {
+export function sendJson(
+	response: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: ResponseHeaders = {},
+): void {
 	const text = JSON.stringify(body);
-	response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+	response.writeHead(status, {
+		'content-type': 'application/json; charset=utf-8',
+		'content-length': Buffer.byteLength(text),
+		...headers,
+	});
 	response.end(text);
 }
 
 /** docs/spec-decisions.md#d3: `{"success": false, "error": {"code", "message"}}`. */
-export function sendError(response: ServerResponse, status: number, code: string, message: string, headers: ResponseHeaders = {}): void {
+export function sendError(
+	response: ServerResponse,
+	status: number,
+	code: string,
+	message: string,
+	headers: ResponseHeaders = {},
+): void {
 	sendJson(response, status, { success: false, error: { code, message } }, headers);
 }
 

@@ -3,9 +3,15 @@
 
 export type LogSink = (line: string) => void;
 
-export function makeLogger(option: boolean | LogSink | undefined): (record: Record<string, unknown>) => void {
+export function makeLogger(
+	option: boolean | LogSink | undefined,
+): (record: Record<string, unknown>) => void {
 	const sink: LogSink | undefined =
-		typeof option === 'function' ? option : option === false ? undefined : (line) => process.stdout.write(`${line}\n`);
+		typeof option === 'function'
+			? option
+			: option === false
+				? undefined
+				: (line) => process.stdout.write(`${line}\n`);
 	return (record) => {
 		if (!sink) return;
 		sink(JSON.stringify({ time: new Date().toISOString(), ...record }));

@@ -82,7 +82,15 @@ export function readMultipart(
 	let part: { name?: string; fileName?: string; contentType: string } | undefined;
 	let fieldChunks: Buffer[] = [];
 	let fieldSize = 0;
-	let file: { meta: UploadedFile; hash: ReturnType<typeof createHash>; chunks: Buffer[]; head: Buffer[]; headSize: number } | undefined;
+	let file:
+		| {
+				meta: UploadedFile;
+				hash: ReturnType<typeof createHash>;
+				chunks: Buffer[];
+				head: Buffer[];
+				headSize: number;
+		  }
+		| undefined;
 
 	return new Promise((resolve, reject) => {
 		let settled = false;
@@ -108,7 +116,8 @@ export function readMultipart(
 				else file.chunks = [];
 			} else {
 				fieldSize += data.length;
-				if (fieldSize > MAX_FIELD_BYTES) throw new MalformedMultipartError('a form field is too long');
+				if (fieldSize > MAX_FIELD_BYTES)
+					throw new MalformedMultipartError('a form field is too long');
 				fieldChunks.push(data);
 			}
 		};
@@ -117,7 +126,8 @@ export function readMultipart(
 			if (file) {
 				file.meta.sha256 = file.hash.digest('hex');
 				file.meta.head = Buffer.concat(file.head);
-				if (file.meta.size <= limits.keepContentBytes) file.meta.content = Buffer.concat(file.chunks);
+				if (file.meta.size <= limits.keepContentBytes)
+					file.meta.content = Buffer.concat(file.chunks);
 				form.files.push(file.meta);
 			} else if (part?.name !== undefined) {
 				form.fields[part.name] = Buffer.concat(fieldChunks).toString('utf8');
@@ -151,14 +161,22 @@ export function readMultipart(
 				} else if (state === 'headers') {
 					const end = pending.indexOf('\r\n\r\n');
 					if (end < 0) {
-						if (pending.length > MAX_HEADER_BYTES) throw new MalformedMultipartError('part headers too long');
+						if (pending.length > MAX_HEADER_BYTES)
+							throw new MalformedMultipartError('part headers too long');
 						return;
 					}
 					part = parsePartHeaders(pending.subarray(0, end).toString('utf8'));
 					pending = pending.subarray(end + 4);
 					if (part.fileName !== undefined) {
 						file = {
-							meta: { fieldName: part.name ?? '', fileName: part.fileName, contentType: part.contentType, size: 0, sha256: '', head: Buffer.alloc(0) },
+							meta: {
+								fieldName: part.name ?? '',
+								fileName: part.fileName,
+								contentType: part.contentType,
+								size: 0,
+								sha256: '',
+								head: Buffer.alloc(0),
+							},
 							hash: createHash('sha256'),
 							chunks: [],
 							head: [],
@@ -200,7 +218,8 @@ export function readMultipart(
 		request.on('error', (error) => fail(error));
 		request.on('end', () => {
 			if (settled) return;
-			if (state !== 'done') return fail(new MalformedMultipartError('the body ended before the closing boundary'));
+			if (state !== 'done')
+				return fail(new MalformedMultipartError('the body ended before the closing boundary'));
 			settled = true;
 			resolve(form);
 		});

@@ -20,11 +20,18 @@ export function countRequest(state: SandboxState, account: Account): RateLimitVe
 		window = { startedAt: now, count: 0 };
 		state.windows.set(account.id, window);
 	}
-	const resetSeconds = Math.max(1, Math.ceil((window.startedAt + state.settings.minuteMs - now) / 1000));
+	const resetSeconds = Math.max(
+		1,
+		Math.ceil((window.startedAt + state.settings.minuteMs - now) / 1000),
+	);
 	const limited = window.count >= limit;
 	if (!limited) window.count++;
 	return {
-		headers: { 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': Math.max(0, limit - window.count), 'x-ratelimit-reset': resetSeconds },
+		headers: {
+			'x-ratelimit-limit': limit,
+			'x-ratelimit-remaining': Math.max(0, limit - window.count),
+			'x-ratelimit-reset': resetSeconds,
+		},
 		limited,
 		retryAfter: resetSeconds,
 	};

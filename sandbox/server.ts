@@ -18,7 +18,13 @@ import { countRequest } from './rateLimit.ts';
 import { handleExtract } from './routes/extract.ts';
 import { handleStatus } from './routes/status.ts';
 import { handleRegister } from './routes/webhooks.ts';
-import { clearTimers, createState, snapshot, type SandboxState, type SandboxStateSnapshot } from './state.ts';
+import {
+	clearTimers,
+	createState,
+	snapshot,
+	type SandboxState,
+	type SandboxStateSnapshot,
+} from './state.ts';
 
 export type { SandboxOptions } from './config.ts';
 export type { SandboxStateSnapshot } from './state.ts';
@@ -34,12 +40,23 @@ export interface RunningSandbox {
 	close(): Promise<void>;
 }
 
-async function route(state: SandboxState, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function route(
+	state: SandboxState,
+	request: IncomingMessage,
+	response: ServerResponse,
+): Promise<void> {
 	const started = Date.now();
 	const path = new URL(request.url ?? '/', 'http://sandbox').pathname;
 	let accountId: string | null = null;
 	response.on('finish', () => {
-		state.log({ kind: 'request', method: request.method, path: path.slice(0, 200), status: response.statusCode, account: accountId, ms: Date.now() - started });
+		state.log({
+			kind: 'request',
+			method: request.method,
+			path: path.slice(0, 200),
+			status: response.statusCode,
+			account: accountId,
+			ms: Date.now() - started,
+		});
 	});
 	if (path.startsWith('/__sandbox/')) return handleControl(state, request, response, path);
 
@@ -56,20 +73,34 @@ async function route(state: SandboxState, request: IncomingMessage, response: Se
 	const account = typeof key === 'string' ? state.accountsByKey.get(key) : undefined;
 	if (!account) {
 		request.resume();
-		return sendError(response, 401, 'unauthorized', 'Missing or invalid API key. Send it in the X-API-Key header.');
+		return sendError(
+			response,
+			401,
+			'unauthorized',
+			'Missing or invalid API key. Send it in the X-API-Key header.',
+		);
 	}
 	accountId = account.id;
 	const { headers, limited, retryAfter } = countRequest(state, account);
 	if (limited) {
 		state.counts.rateLimited++;
 		request.resume();
-		return sendError(response, 429, 'rate_limited', `The ${account.tier} tier allows ${TIERS[account.tier].requestsPerMinute} requests per minute.`, { ...headers, 'retry-after': retryAfter });
+		return sendError(
+			response,
+			429,
+			'rate_limited',
+			`The ${account.tier} tier allows ${TIERS[account.tier].requestsPerMinute} requests per minute.`,
+			{ ...headers, 'retry-after': retryAfter },
+		);
 	}
 
 	const method = request.method ?? 'GET';
-	if (isExtract && method === 'POST') return handleExtract(state, request, response, account, headers);
-	if (statusMatch && method === 'GET') return handleStatus(state, response, account, decodePathSegment(statusMatch[1]), headers);
-	if (isRegister && method === 'POST') return handleRegister(state, request, response, account, headers);
+	if (isExtract && method === 'POST')
+		return handleExtract(state, request, response, account, headers);
+	if (statusMatch && method === 'GET')
+		return handleStatus(state, response, account, decodePathSegment(statusMatch[1]), headers);
+	if (isRegister && method === 'POST')
+		return handleRegister(state, request, response, account, headers);
 	request.resume();
 	return sendError(response, 405, 'method_not_allowed', `${method} is not allowed here.`, headers);
 }
@@ -97,7 +128,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	return {
 		url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
 		port,
-		accounts: [...state.accountsByKey.entries()].map(([apiKey, account]) => ({ apiKey, tier: account.tier, signingSecret: account.signingSecret })),
+		accounts: [...state.accountsByKey.entries()].map(([apiKey, account]) => ({
+			apiKey,
+			tier: account.tier,
+			signingSecret: account.signingSecret,
+		})),
 		state: () => snapshot(state),
 		deliveries: () => [...state.deliverer.attempts],
 		close: async () => {

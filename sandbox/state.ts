@@ -6,7 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 
-import { DEMO_SIGNING_SECRET, resolveAccounts, resolveSettings, type ResolvedSettings, type SandboxOptions, type Tier } from './config.ts';
+import {
+	DEMO_SIGNING_SECRET,
+	resolveAccounts,
+	resolveSettings,
+	type ResolvedSettings,
+	type SandboxOptions,
+	type Tier,
+} from './config.ts';
 import { Deliverer } from './deliveries.ts';
 import type { ExtractedData } from './extraction.ts';
 import { makeLogger } from './log.ts';
@@ -55,7 +62,12 @@ export interface SandboxState {
 	windows: Map<string, { startedAt: number; count: number }>;
 	counts: RequestCounts;
 	/** Set through the control API: what the next extractions get, and the faults still to inject. */
-	control: { nextConfidence: number[]; nextStatus: Array<'processing'>; faults: Fault[]; nextExtraction: ExtractedData[] };
+	control: {
+		nextConfidence: number[];
+		nextStatus: Array<'processing'>;
+		faults: Fault[];
+		nextExtraction: ExtractedData[];
+	};
 }
 
 function zeroCounts(): RequestCounts {
@@ -72,7 +84,11 @@ export function createState(options: SandboxOptions): SandboxState {
 	const defaultSecret = options.signingSecret ?? DEMO_SIGNING_SECRET;
 	const accountsByKey = new Map<string, Account>();
 	for (const account of resolveAccounts(options)) {
-		accountsByKey.set(account.apiKey, { id: `acct_${account.tier}_${fingerprint(account.apiKey)}`, tier: account.tier, signingSecret: account.signingSecret });
+		accountsByKey.set(account.apiKey, {
+			id: `acct_${account.tier}_${fingerprint(account.apiKey)}`,
+			tier: account.tier,
+			signingSecret: account.signingSecret,
+		});
 	}
 	return {
 		settings,
@@ -90,7 +106,11 @@ export function createState(options: SandboxOptions): SandboxState {
 }
 
 export function snapshot(state: SandboxState): SandboxStateSnapshot {
-	return { ...state.store.snapshot(), counts: { ...state.counts }, settings: { ...state.settings } };
+	return {
+		...state.store.snapshot(),
+		counts: { ...state.counts },
+		settings: { ...state.settings },
+	};
 }
 
 export function clearTimers(state: SandboxState): void {

@@ -74,7 +74,8 @@ export class Store {
 	}
 
 	documentByReview(reviewId: string): DocumentRecord | undefined {
-		for (const document of this.documents.values()) if (document.reviewId === reviewId) return document;
+		for (const document of this.documents.values())
+			if (document.reviewId === reviewId) return document;
 		return undefined;
 	}
 

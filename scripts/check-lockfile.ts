@@ -5,7 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import { lockfileDriftIn } from './lockfileDrift.ts';
 
-const REGENERATE = 'rm -rf node_modules package-lock.json && npm install --package-lock-only --ignore-scripts && npm ci';
+const REGENERATE =
+	'rm -rf node_modules package-lock.json && npm install --package-lock-only --ignore-scripts && npm ci';
 
 const problems = lockfileDriftIn(fileURLToPath(new URL('..', import.meta.url)));
 if (problems.length > 0) {

@@ -25,7 +25,12 @@ export interface Lockfile {
 	packages?: Record<string, LockedPackage>;
 }
 
-const SECTIONS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
+const SECTIONS = [
+	'dependencies',
+	'devDependencies',
+	'peerDependencies',
+	'optionalDependencies',
+] as const;
 
 /** Where `name` resolves from the locked package at `path` (node_modules lookup, innermost first). */
 function resolves(packages: Record<string, LockedPackage>, path: string, name: string): boolean {
@@ -41,29 +46,37 @@ function resolves(packages: Record<string, LockedPackage>, path: string, name: s
 /** Every difference that would make `npm ci` refuse the lockfile; empty when it is in sync. */
 export function lockfileDrift(pkg: PackageJson, lock: Lockfile): string[] {
 	const problems: string[] = [];
-	if ((lock.lockfileVersion ?? 0) < 2 || !lock.packages) return ['package-lock.json has no "packages" map (lockfileVersion 2 or 3 expected)'];
+	if ((lock.lockfileVersion ?? 0) < 2 || !lock.packages)
+		return ['package-lock.json has no "packages" map (lockfileVersion 2 or 3 expected)'];
 	const packages = lock.packages;
 	const root = packages[''] ?? {};
 	for (const section of SECTIONS) {
 		const wanted = pkg[section] ?? {};
 		const locked = root[section] ?? {};
 		for (const [name, range] of Object.entries(wanted)) {
-			if (locked[name] === undefined) problems.push(`${section}.${name}@${range} is in package.json but not in the lockfile`);
-			else if (locked[name] !== range) problems.push(`${section}.${name}: package.json says ${range}, the lockfile ${locked[name]}`);
+			if (locked[name] === undefined)
+				problems.push(`${section}.${name}@${range} is in package.json but not in the lockfile`);
+			else if (locked[name] !== range)
+				problems.push(
+					`${section}.${name}: package.json says ${range}, the lockfile ${locked[name]}`,
+				);
 		}
 		for (const name of Object.keys(locked)) {
-			if (wanted[name] === undefined) problems.push(`${section}.${name} is in the lockfile but no longer in package.json`);
+			if (wanted[name] === undefined)
+				problems.push(`${section}.${name} is in the lockfile but no longer in package.json`);
 		}
 	}
 	for (const section of ['dependencies', 'devDependencies', 'optionalDependencies'] as const) {
 		for (const name of Object.keys(pkg[section] ?? {})) {
-			if (!packages[`node_modules/${name}`]) problems.push(`${name} (${section}) has no locked version`);
+			if (!packages[`node_modules/${name}`])
+				problems.push(`${name} (${section}) has no locked version`);
 		}
 	}
 	for (const [path, entry] of Object.entries(packages)) {
 		if (!path) continue;
 		for (const name of Object.keys(entry.optionalDependencies ?? {})) {
-			if (!resolves(packages, path, name)) problems.push(`${path} has the optional dependency ${name}, which the lockfile lacks`);
+			if (!resolves(packages, path, name))
+				problems.push(`${path} has the optional dependency ${name}, which the lockfile lacks`);
 		}
 	}
 	return problems;

@@ -42,7 +42,9 @@ if (args.tests) {
 	} else if (missing.length > 0) {
 		say(missingMessage(missing, 'some test suites'));
 		if (process.env.CI === 'true') {
-			process.stderr.write('CI=true: every suite must run, so a missing system program fails the run.\n');
+			process.stderr.write(
+				'CI=true: every suite must run, so a missing system program fails the run.\n',
+			);
 			process.exit(1);
 		}
 		say('Those suites are not run; the summary at the end of `npm test` names them.');

@@ -56,7 +56,12 @@ import {
 	type QueueStack,
 	type Stack,
 } from '../local-n8n/index.ts';
-import { connectedOAuth2Credential, startQuickBooksStandIn, startXeroStandIn, withSettings } from '../local-n8n/accounting/index.ts';
+import {
+	connectedOAuth2Credential,
+	startQuickBooksStandIn,
+	startXeroStandIn,
+	withSettings,
+} from '../local-n8n/accounting/index.ts';
 
 const { values: args } = parseArgs({
 	options: {
@@ -73,16 +78,22 @@ const { values: args } = parseArgs({
 });
 
 if (args.help) {
-	say('Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder> | --fresh] [--no-build] [--queue [--balance roundrobin|signature] [--lazy-isolates]]');
+	say(
+		'Usage: node scripts/start.ts [--port 5678] [--sandbox-port 4010] [--data <folder> | --fresh] [--no-build] [--queue [--balance roundrobin|signature] [--lazy-isolates]]',
+	);
 	process.exit(0);
 }
 
 if (args.fresh && args.data) {
-	process.stderr.write('Choose one: --data <folder> keeps the data there, --fresh throws it away.\n');
+	process.stderr.write(
+		'Choose one: --data <folder> keeps the data there, --fresh throws it away.\n',
+	);
 	process.exit(1);
 }
 if (args.queue && args.data) {
-	process.stderr.write('--data keeps a single n8n\'s SQLite data; --queue starts a fresh Postgres each time. Use one or the other.\n');
+	process.stderr.write(
+		"--data keeps a single n8n's SQLite data; --queue starts a fresh Postgres each time. Use one or the other.\n",
+	);
 	process.exit(1);
 }
 if (args.balance !== 'signature' && args.balance !== 'roundrobin') {
@@ -91,7 +102,9 @@ if (args.balance !== 'signature' && args.balance !== 'roundrobin') {
 }
 
 if (Number(process.versions.node.split('.')[0]) < MINIMUM_NODE_MAJOR) {
-	process.stderr.write(`This script needs Node ${MINIMUM_NODE_MAJOR} or newer (found ${process.version}). Run it through npm: "npm start".\n`);
+	process.stderr.write(
+		`This script needs Node ${MINIMUM_NODE_MAJOR} or newer (found ${process.version}). Run it through npm: "npm start".\n`,
+	);
 	process.exit(1);
 }
 
@@ -133,8 +146,16 @@ process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
 /** The binary field the Document Extraction node after `webhookName` reads (the multipart field to send). */
-function binaryFieldAfter(workflow: { nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>; connections: Record<string, unknown> }, webhookName: string): string {
-	const next = (workflow.connections[webhookName] as { main?: Array<Array<{ node: string }>> } | undefined)?.main?.[0]?.[0]?.node;
+function binaryFieldAfter(
+	workflow: {
+		nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
+		connections: Record<string, unknown>;
+	},
+	webhookName: string,
+): string {
+	const next = (
+		workflow.connections[webhookName] as { main?: Array<Array<{ node: string }>> } | undefined
+	)?.main?.[0]?.[0]?.node;
 	const node = workflow.nodes.find((n) => n.name === next);
 	const field = node?.parameters.binaryPropertyName;
 	return typeof field === 'string' && field ? field : 'file';
@@ -142,16 +163,23 @@ function binaryFieldAfter(workflow: { nodes: Array<{ name: string; type: string;
 
 async function main(): Promise<void> {
 	const t0 = Date.now();
-	say('Document Extraction for n8n: starting the local demo (first run installs n8n: several minutes).');
+	say(
+		'Document Extraction for n8n: starting the local demo (first run installs n8n: several minutes).',
+	);
 	const tls = ensureCerts();
 	const dataDir = args.fresh ? makeTmpDir('n8n-demo') : resolve(args.data ?? localDataDir());
 	mkdirSync(dataDir, { recursive: true });
-	say(`Data folder: ${dataDir}${args.fresh ? ' (temporary: removed when this stops)' : ' (kept: the next npm start continues with it; --fresh for an empty one)'}`);
+	say(
+		`Data folder: ${dataDir}${args.fresh ? ' (temporary: removed when this stops)' : ' (kept: the next npm start continues with it; --fresh for an empty one)'}`,
+	);
 
 	// The sandbox first: the credential needs its address and demo key.
 	const sandboxPort = args['sandbox-port'] ? Number(args['sandbox-port']) : await freePort(4010);
 	// Its state (documents, reviews, webhook registrations) is kept with n8n's data.
-	const sandbox = await startSandboxProcess(tls, { port: sandboxPort, env: { SANDBOX_STATE_FILE: join(dataDir, 'sandbox-state.json') } });
+	const sandbox = await startSandboxProcess(tls, {
+		port: sandboxPort,
+		env: { SANDBOX_STATE_FILE: join(dataDir, 'sandbox-state.json') },
+	});
 
 	const n8nPort = args.port ? Number(args.port) : await freePort(5678);
 	const filesDir = join(REPO_ROOT, 'examples', 'files');
@@ -186,12 +214,26 @@ async function main(): Promise<void> {
 	let credentialNote: string;
 	const account = sandboxAccount(sandbox, 'pilot');
 	if (account) {
-		const data = { baseUrl: sandbox.url, apiKey: account.apiKey, signingSecret: account.signingSecret, tier: 'pilot' };
+		const data = {
+			baseUrl: sandbox.url,
+			apiKey: account.apiKey,
+			signingSecret: account.signingSecret,
+			tier: 'pilot',
+		};
 		// A credential from an earlier run is updated in place (the workflows use its id).
-		const existing = (await client.listCredentials()).find((c) => c.name === CREDENTIAL_NAME && c.type === 'documentExtractionApi');
+		const existing = (await client.listCredentials()).find(
+			(c) => c.name === CREDENTIAL_NAME && c.type === 'documentExtractionApi',
+		);
 		credentials.documentExtractionApi = existing
-			? await client.updateCredential(existing.id, { name: CREDENTIAL_NAME, type: 'documentExtractionApi', data })
-			: await client.createDocumentExtractionCredential(CREDENTIAL_NAME, { ...data, tier: 'pilot' });
+			? await client.updateCredential(existing.id, {
+					name: CREDENTIAL_NAME,
+					type: 'documentExtractionApi',
+					data,
+				})
+			: await client.createDocumentExtractionCredential(CREDENTIAL_NAME, {
+					...data,
+					tier: 'pilot',
+				});
 		credentialNote = `"${CREDENTIAL_NAME}" → ${sandbox.url} (pilot tier)`;
 	} else {
 		credentialNote = 'not created: the sandbox serves no pilot account (SANDBOX_ACCOUNTS)';
@@ -199,27 +241,53 @@ async function main(): Promise<void> {
 
 	// The Xero and QuickBooks examples post to local stand-ins through already-connected OAuth2
 	// credentials (in your own n8n you connect the real services in the credentials and Settings).
-	const xero = await startXeroStandIn({ accessToken: XERO_STAND_IN_TOKEN, port: await freePort(4020) });
+	const xero = await startXeroStandIn({
+		accessToken: XERO_STAND_IN_TOKEN,
+		port: await freePort(4020),
+	});
 	credentials.xeroOAuth2Api =
-		(await client.listCredentials()).find((c) => c.name === XERO_CREDENTIAL_NAME && c.type === 'xeroOAuth2Api') ??
-		(await connectedOAuth2Credential(client, 'xeroOAuth2Api', XERO_CREDENTIAL_NAME, XERO_STAND_IN_TOKEN));
+		(await client.listCredentials()).find(
+			(c) => c.name === XERO_CREDENTIAL_NAME && c.type === 'xeroOAuth2Api',
+		) ??
+		(await connectedOAuth2Credential(
+			client,
+			'xeroOAuth2Api',
+			XERO_CREDENTIAL_NAME,
+			XERO_STAND_IN_TOKEN,
+		));
 
 	// Example workflows: those imported by an earlier run are kept (with the user's edits) and activated.
 	const existingWorkflows = await client.listWorkflows();
-	const quickBooks = await startQuickBooksStandIn({ accessToken: QUICKBOOKS_STAND_IN_TOKEN, port: await freePort(4021) });
+	const quickBooks = await startQuickBooksStandIn({
+		accessToken: QUICKBOOKS_STAND_IN_TOKEN,
+		port: await freePort(4021),
+	});
 	credentials.quickBooksOAuth2Api =
-		(await client.listCredentials()).find((c) => c.name === QUICKBOOKS_CREDENTIAL_NAME && c.type === 'quickBooksOAuth2Api') ??
-		(await connectedOAuth2Credential(client, 'quickBooksOAuth2Api', QUICKBOOKS_CREDENTIAL_NAME, QUICKBOOKS_STAND_IN_TOKEN));
+		(await client.listCredentials()).find(
+			(c) => c.name === QUICKBOOKS_CREDENTIAL_NAME && c.type === 'quickBooksOAuth2Api',
+		) ??
+		(await connectedOAuth2Credential(
+			client,
+			'quickBooksOAuth2Api',
+			QUICKBOOKS_CREDENTIAL_NAME,
+			QUICKBOOKS_STAND_IN_TOKEN,
+		));
 	const standInSettings: Record<string, Record<string, string>> = {
 		'invoice-to-xero.workflow.json': { xero_api_url: xero.url, xero_tenant_id: 'local-stand-in' },
-		'invoice-to-quickbooks.workflow.json': { quickbooks_api_url: quickBooks.url, quickbooks_realm_id: 'local-stand-in' },
+		'invoice-to-quickbooks.workflow.json': {
+			quickbooks_api_url: quickBooks.url,
+			quickbooks_realm_id: 'local-stand-in',
+		},
 	};
 	const examples = loadExampleWorkflows().map((e) => {
 		const settings = Object.entries(standInSettings).find(([file]) => e.file.endsWith(file))?.[1];
 		return settings ? { ...e, workflow: withSettings(e.workflow, settings) } : e;
 	});
 	const fresh = examples.filter((e) => !existingWorkflows.some((w) => w.name === e.workflow.name));
-	const imported = await importWorkflows(client, fresh, { credentials, webhookClient: queueStack?.lbClient });
+	const imported = await importWorkflows(client, fresh, {
+		credentials,
+		webhookClient: queueStack?.lbClient,
+	});
 	for (const e of examples) {
 		const kept = existingWorkflows.find((w) => w.name === e.workflow.name);
 		if (!kept) continue;
@@ -240,26 +308,41 @@ async function main(): Promise<void> {
 	const line = '─'.repeat(78);
 	say('');
 	say(line);
-	say(`n8n ${stack.install.version} with ${stack.packed?.name}@${stack.packed?.version} is running (ready in ${Math.round((Date.now() - t0) / 1000)} s).`);
+	say(
+		`n8n ${stack.install.version} with ${stack.packed?.name}@${stack.packed?.version} is running (ready in ${Math.round((Date.now() - t0) / 1000)} s).`,
+	);
 	say('');
 	say(`  Editor      ${n8n.baseUrl}/`);
 	say(`  Login       ${stack.owner.email}  /  ${stack.owner.password}`);
 	say(`  HTTPS       certificate from a local CA: ${tls.caCertFile}`);
 	say('              (the browser warns once; accept it, or import the CA into the browser)');
 	say(`  Sandbox     ${sandbox.url}  (log: ${sandbox.logFile})`);
-	say(`  Xero        local stand-in ${xero.url} (bills it received: ${xero.url}/__standin/requests)`);
-	say(`  QuickBooks  local stand-in ${quickBooks.url} (requests it received: ${quickBooks.url}/__standin/requests)`);
+	say(
+		`  Xero        local stand-in ${xero.url} (bills it received: ${xero.url}/__standin/requests)`,
+	);
+	say(
+		`  QuickBooks  local stand-in ${quickBooks.url} (requests it received: ${quickBooks.url}/__standin/requests)`,
+	);
 	say(`  Credential  ${credentialNote}`);
 	say(`  Files       Read/Write Files from Disk may read ${filesDir}`);
 	if (queueStack) {
-		say(`  Webhooks    ${publicUrl}/webhook/…  (HAProxy, ${queueStack.lb.balance()} balancing, log: ${queueStack.lb.logFile})`);
+		say(
+			`  Webhooks    ${publicUrl}/webhook/…  (HAProxy, ${queueStack.lb.balance()} balancing, log: ${queueStack.lb.logFile})`,
+		);
 		say('  Processes   (queue mode: each n8n process has its own user folder)');
-		for (const p of queueStack.processes()) say(`    ${p.name.padEnd(9)} ${p.instance.baseUrl.padEnd(24)} log: ${p.instance.logFile}`);
-		say(`    postgres  127.0.0.1:${queueStack.postgres.port}  database ${queueStack.postgres.database}  log: ${queueStack.postgres.logFile}`);
+		for (const p of queueStack.processes())
+			say(`    ${p.name.padEnd(9)} ${p.instance.baseUrl.padEnd(24)} log: ${p.instance.logFile}`);
+		say(
+			`    postgres  127.0.0.1:${queueStack.postgres.port}  database ${queueStack.postgres.database}  log: ${queueStack.postgres.logFile}`,
+		);
 		say(`    redis     127.0.0.1:${queueStack.redis.port}  log: ${queueStack.redis.logFile}`);
-		say('  n8n data    temporary in queue mode (Postgres and the user folders are removed on Ctrl-C)');
+		say(
+			'  n8n data    temporary in queue mode (Postgres and the user folders are removed on Ctrl-C)',
+		);
 	} else {
-		say(`  Data        ${dataDir}${args.fresh ? ' (temporary)' : ' (kept across runs; --fresh for an empty one)'}`);
+		say(
+			`  Data        ${dataDir}${args.fresh ? ' (temporary)' : ' (kept across runs; --fresh for an empty one)'}`,
+		);
 	}
 	say(`  Logs        ${artifactsDir()}  (n8n: ${n8n.logFile})`);
 	say('');
@@ -268,7 +351,11 @@ async function main(): Promise<void> {
 	} else {
 		say('  Example workflows:');
 		for (const r of imported) {
-			const state = r.activated ? 'active' : r.error ? `NOT active: ${r.error}` : 'inactive (run it from the editor)';
+			const state = r.activated
+				? 'active'
+				: r.error
+					? `NOT active: ${r.error}`
+					: 'inactive (run it from the editor)';
 			say(`    - ${r.workflow.name}  [${state}]  ${n8n.baseUrl}/workflow/${r.workflow.id}`);
 		}
 	}
@@ -278,21 +365,36 @@ async function main(): Promise<void> {
 	const webhooks = imported.flatMap((r) =>
 		r.activated
 			? r.workflow.nodes
-					.filter((node) => node.type === 'n8n-nodes-base.webhook' && typeof node.parameters.path === 'string')
-					.map((node) => ({ name: r.workflow.name, path: node.parameters.path as string, field: binaryFieldAfter(r.workflow, node.name) }))
+					.filter(
+						(node) =>
+							node.type === 'n8n-nodes-base.webhook' && typeof node.parameters.path === 'string',
+					)
+					.map((node) => ({
+						name: r.workflow.name,
+						path: node.parameters.path as string,
+						field: binaryFieldAfter(r.workflow, node.name),
+					}))
 			: [],
 	);
 	if (webhooks.length > 0) {
-		say('    2. Send an invoice to an active example workflow (the answer is its last node\'s output):');
+		say(
+			"    2. Send an invoice to an active example workflow (the answer is its last node's output):",
+		);
 		for (const w of webhooks) {
 			say(`       # ${w.name}`);
-			say(`       curl --cacert ${tls.caCertFile} -F ${w.field}=@examples/files/invoice-acme.json ${publicUrl}/webhook/${w.path}`);
+			say(
+				`       curl --cacert ${tls.caCertFile} -F ${w.field}=@examples/files/invoice-acme.json ${publicUrl}/webhook/${w.path}`,
+			);
 		}
-		say('       then open the workflow\'s Executions tab in the editor.');
+		say("       then open the workflow's Executions tab in the editor.");
 	} else {
-		say('    2. Create a workflow: Read/Write Files from Disk (examples/files/invoice-acme.json) → Document Extraction → Extract.');
+		say(
+			'    2. Create a workflow: Read/Write Files from Disk (examples/files/invoice-acme.json) → Document Extraction → Extract.',
+		);
 	}
-	say('    3. Human review: send examples/files/invoice-blurry.json, then approve it in the sandbox (docs/usage.md: "Try it locally with the sandbox").');
+	say(
+		'    3. Human review: send examples/files/invoice-blurry.json, then approve it in the sandbox (docs/usage.md: "Try it locally with the sandbox").',
+	);
 	say('');
 	say('  Ctrl-C stops everything.');
 	say(line);
@@ -300,12 +402,20 @@ async function main(): Promise<void> {
 	// Stay up; if n8n or the sandbox dies, say so and stop the rest.
 	const why = await Promise.race([
 		...(queueStack ? queueStack.processes().map((p) => p.instance) : [n8n]).map((instance) =>
-			instance.exited().then((code) => ({ what: `n8n (${instance.logFile}) exited (${code})`, logFile: instance.logFile })),
+			instance.exited().then((code) => ({
+				what: `n8n (${instance.logFile}) exited (${code})`,
+				logFile: instance.logFile,
+			})),
 		),
-		sandbox.exited.then((code) => ({ what: `the sandbox exited (${code})`, logFile: sandbox.logFile })),
+		sandbox.exited.then((code) => ({
+			what: `the sandbox exited (${code})`,
+			logFile: sandbox.logFile,
+		})),
 	]);
 	if (!stopping) {
-		process.stderr.write(`\n${why.what}. Last lines of ${why.logFile}:\n${tailFile(why.logFile, 40)}\n`);
+		process.stderr.write(
+			`\n${why.what}. Last lines of ${why.logFile}:\n${tailFile(why.logFile, 40)}\n`,
+		);
 		await shutdown(1);
 	}
 }

@@ -8,7 +8,11 @@
  */
 import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
-import { SYSTEM_REQUIREMENTS, installCommands, type SystemRequirementName } from '../local-n8n/systemPackages.ts';
+import {
+	SYSTEM_REQUIREMENTS,
+	installCommands,
+	type SystemRequirementName,
+} from '../local-n8n/systemPackages.ts';
 import { parseNotRunTitle } from './e2e/support/notRun.ts';
 
 type Counts = { passed: number; failed: number; skipped: number };
@@ -19,18 +23,27 @@ function suitesNotRun(testModule: TestModule): NotRun[] {
 	const found: NotRun[] = [];
 	for (const suite of testModule.children.allSuites()) {
 		const parsed = parseNotRunTitle(suite.name);
-		if (parsed) found.push({ file: relative(process.cwd(), testModule.moduleId), suite: parsed.name, missing: parsed.missing });
+		if (parsed)
+			found.push({
+				file: relative(process.cwd(), testModule.moduleId),
+				suite: parsed.name,
+				missing: parsed.missing,
+			});
 	}
 	return found;
 }
 
 function notRunReport(notRun: NotRun[]): string {
-	const lines = [`\nNot run on this machine (${notRun.length} suite${notRun.length === 1 ? '' : 's'}; CI runs them all):`];
+	const lines = [
+		`\nNot run on this machine (${notRun.length} suite${notRun.length === 1 ? '' : 's'}; CI runs them all):`,
+	];
 	for (const entry of notRun) {
 		const requirements = entry.missing.map((name) => SYSTEM_REQUIREMENTS[name]);
 		const { apt, brew } = installCommands(requirements);
 		lines.push(`  - ${entry.file} ("${entry.suite}")`);
-		lines.push(`      why: ${requirements.map((r) => `${r.title} not found (${r.purpose})`).join('; ')}`);
+		lines.push(
+			`      why: ${requirements.map((r) => `${r.title} not found (${r.purpose})`).join('; ')}`,
+		);
 		lines.push(`      to run it: ${apt}   |   macOS: ${brew}`);
 	}
 	return `${lines.join('\n')}\n`;
@@ -40,7 +53,10 @@ export default class SummaryLineReporter implements Reporter {
 	private counts: Counts | undefined;
 	private notRun: NotRun[] = [];
 
-	onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+	onTestRunEnd(
+		testModules: ReadonlyArray<TestModule>,
+		unhandledErrors: ReadonlyArray<unknown>,
+	): void {
 		let passed = 0;
 		let failed = unhandledErrors.length;
 		let skipped = 0;
@@ -67,7 +83,9 @@ export default class SummaryLineReporter implements Reporter {
 		let { failed, skipped } = this.counts;
 		if (this.notRun.length > 0) process.stdout.write(notRunReport(this.notRun));
 		if (process.env.CI === 'true' && skipped > 0) {
-			process.stdout.write(`\nCI=true: every test must run; ${skipped === 1 ? 'the 1 skipped test counts' : `the ${skipped} skipped tests count`} as failed.\n`);
+			process.stdout.write(
+				`\nCI=true: every test must run; ${skipped === 1 ? 'the 1 skipped test counts' : `the ${skipped} skipped tests count`} as failed.\n`,
+			);
 			failed += skipped;
 			skipped = 0;
 		}

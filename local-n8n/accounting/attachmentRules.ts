@@ -4,11 +4,59 @@
 // https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/attachable, 100 MB).
 // A JSON invoice file is in neither list.
 
-export const XERO_ATTACHMENT_EXTENSIONS = ['7z', 'bmp', 'csv', 'doc', 'docx', 'eml', 'gif', 'jpeg', 'jpg', 'keynote', 'msg', 'numbers', 'odf', 'ods', 'odt', 'pages', 'pdf', 'png', 'ppt', 'pptx', 'rar', 'rtf', 'tif', 'tiff', 'txt', 'xls', 'xlsx', 'zip'];
+export const XERO_ATTACHMENT_EXTENSIONS = [
+	'7z',
+	'bmp',
+	'csv',
+	'doc',
+	'docx',
+	'eml',
+	'gif',
+	'jpeg',
+	'jpg',
+	'keynote',
+	'msg',
+	'numbers',
+	'odf',
+	'ods',
+	'odt',
+	'pages',
+	'pdf',
+	'png',
+	'ppt',
+	'pptx',
+	'rar',
+	'rtf',
+	'tif',
+	'tiff',
+	'txt',
+	'xls',
+	'xlsx',
+	'zip',
+];
 export const XERO_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const XERO_ATTACHMENTS_PER_DOCUMENT = 10;
 
-export const QUICKBOOKS_ATTACHMENT_EXTENSIONS = ['ai', 'csv', 'doc', 'docx', 'eps', 'gif', 'jpeg', 'jpg', 'ods', 'pages', 'pdf', 'png', 'rtf', 'tif', 'txt', 'xls', 'xlsx', 'xml'];
+export const QUICKBOOKS_ATTACHMENT_EXTENSIONS = [
+	'ai',
+	'csv',
+	'doc',
+	'docx',
+	'eps',
+	'gif',
+	'jpeg',
+	'jpg',
+	'ods',
+	'pages',
+	'pdf',
+	'png',
+	'rtf',
+	'tif',
+	'txt',
+	'xls',
+	'xlsx',
+	'xml',
+];
 export const QUICKBOOKS_ATTACHMENT_MAX_BYTES = 100 * 1024 * 1024;
 
 /** The lower-case extension of a file name, '' when it has none. */

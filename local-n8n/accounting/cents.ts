@@ -8,7 +8,8 @@ export function toCents(value: number | string): number {
 	if (!match) throw new Error(`not an amount: ${String(value)}`);
 	const [, sign, whole, fraction = ''] = match;
 	const padded = `${fraction}000`;
-	const cents = Number(whole || '0') * 100 + Number(padded.slice(0, 2)) + (Number(padded[2]) >= 5 ? 1 : 0);
+	const cents =
+		Number(whole || '0') * 100 + Number(padded.slice(0, 2)) + (Number(padded[2]) >= 5 ? 1 : 0);
 	return sign === '-' ? -cents : cents;
 }
 
@@ -28,7 +29,8 @@ export function decimalPlaces(value: number): number {
 
 /** `value` × 10^places as an exact integer; `value` must have at most `places` decimals. */
 export function scaled(value: number, places: number): bigint {
-	if (!Number.isFinite(value) || decimalPlaces(value) > places) throw new Error(`${value} has more than ${places} decimals`);
+	if (!Number.isFinite(value) || decimalPlaces(value) > places)
+		throw new Error(`${value} has more than ${places} decimals`);
 	return BigInt(Math.round(value * 10 ** places));
 }
 

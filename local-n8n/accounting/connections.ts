@@ -8,31 +8,57 @@
 // So no OAuth dance is needed to reach the stand-in.
 
 import type { Credential, N8nClient, WorkflowDefinition } from '../n8nApi.ts';
-import { loadExampleWorkflows, waitForWorkflowWebhooks, withCredentialsByName } from '../workflows.ts';
+import {
+	loadExampleWorkflows,
+	waitForWorkflowWebhooks,
+	withCredentialsByName,
+} from '../workflows.ts';
 
-export async function connectedOAuth2Credential(client: N8nClient, type: 'xeroOAuth2Api' | 'quickBooksOAuth2Api', name: string, accessToken: string): Promise<Credential> {
+export async function connectedOAuth2Credential(
+	client: N8nClient,
+	type: 'xeroOAuth2Api' | 'quickBooksOAuth2Api',
+	name: string,
+	accessToken: string,
+): Promise<Credential> {
 	return await client.createCredential(name, type, {
 		clientId: 'local-stand-in',
 		clientSecret: 'local-stand-in',
-		oauthTokenData: { access_token: accessToken, token_type: 'Bearer', refresh_token: 'local-stand-in', expires_in: 1800 },
+		oauthTokenData: {
+			access_token: accessToken,
+			token_type: 'Bearer',
+			refresh_token: 'local-stand-in',
+			expires_in: 1800,
+		},
 	});
 }
 
 /** The workflow with values of its "Settings" node replaced (e.g. the API base URL). */
-export function withSettings(workflow: WorkflowDefinition, values: Record<string, string>): WorkflowDefinition {
+export function withSettings(
+	workflow: WorkflowDefinition,
+	values: Record<string, string>,
+): WorkflowDefinition {
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {
 			if (node.name !== 'Settings') return node;
-			const assignments = (node.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }).assignments;
+			const assignments = (
+				node.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }
+			).assignments;
 			for (const key of Object.keys(values)) {
-				if (!assignments.some((assignment) => assignment.name === key)) throw new Error(`"${workflow.name}" has no setting "${key}"`);
+				if (!assignments.some((assignment) => assignment.name === key))
+					throw new Error(`"${workflow.name}" has no setting "${key}"`);
 			}
 			return {
 				...node,
 				parameters: {
 					...node.parameters,
-					assignments: { assignments: assignments.map((assignment) => (assignment.name in values ? { ...assignment, value: values[assignment.name] } : assignment)) },
+					assignments: {
+						assignments: assignments.map((assignment) =>
+							assignment.name in values
+								? { ...assignment, value: values[assignment.name] }
+								: assignment,
+						),
+					},
 				},
 			};
 		}),

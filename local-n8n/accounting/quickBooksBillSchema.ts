@@ -102,7 +102,15 @@ export const quickBooksAttachableSchema = {
 				additionalProperties: false,
 				required: ['EntityRef'],
 				properties: {
-					EntityRef: { type: 'object', additionalProperties: false, required: ['type', 'value'], properties: { type: { enum: ['Bill', 'VendorCredit'] }, value: { type: 'string', minLength: 1 } } },
+					EntityRef: {
+						type: 'object',
+						additionalProperties: false,
+						required: ['type', 'value'],
+						properties: {
+							type: { enum: ['Bill', 'VendorCredit'] },
+							value: { type: 'string', minLength: 1 },
+						},
+					},
 					IncludeOnSend: { type: 'boolean' },
 				},
 			},

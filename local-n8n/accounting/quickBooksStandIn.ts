@@ -12,9 +12,19 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { QUICKBOOKS_ATTACHMENT_EXTENSIONS, QUICKBOOKS_ATTACHMENT_MAX_BYTES, extensionOf, type StoredAttachment } from './attachmentRules.ts';
+import {
+	QUICKBOOKS_ATTACHMENT_EXTENSIONS,
+	QUICKBOOKS_ATTACHMENT_MAX_BYTES,
+	extensionOf,
+	type StoredAttachment,
+} from './attachmentRules.ts';
 import { decimalPlaces, fromCents, toCents } from './cents.ts';
-import { quickBooksAttachableSchema, quickBooksBillSchema, quickBooksVendorCreditSchema, quickBooksVendorSchema } from './quickBooksBillSchema.ts';
+import {
+	quickBooksAttachableSchema,
+	quickBooksBillSchema,
+	quickBooksVendorCreditSchema,
+	quickBooksVendorSchema,
+} from './quickBooksBillSchema.ts';
 import type { StandInRequest } from './xeroStandIn.ts';
 
 export interface QuickBooksVendor {
@@ -72,12 +82,23 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function fault(res: ServerResponse, errors: string[]): void {
-	send(res, 400, { Fault: { type: 'ValidationFault', Error: errors.map((Detail) => ({ Message: 'Request has invalid or unsupported property', Detail, code: '2010' })) } });
+	send(res, 400, {
+		Fault: {
+			type: 'ValidationFault',
+			Error: errors.map((Detail) => ({
+				Message: 'Request has invalid or unsupported property',
+				Detail,
+				code: '2010',
+			})),
+		},
+	});
 }
 
 /** `select * from Vendor where DisplayName = 'O\'Brien & Co'` → the name, quotes unescaped. */
 function displayNameQueried(query: string): string | undefined {
-	const match = /^select \* from Vendor where DisplayName = '((?:[^'\\]|\\.)*)'$/i.exec(query.trim());
+	const match = /^select \* from Vendor where DisplayName = '((?:[^'\\]|\\.)*)'$/i.exec(
+		query.trim(),
+	);
 	return match ? match[1].replace(/\\(.)/g, '$1') : undefined;
 }
 
@@ -113,22 +134,35 @@ export function multipartParts(body: Buffer, contentType: string | undefined): M
 }
 
 /** What QuickBooks refuses in a bill or vendor credit beyond the schema. */
-function transactionErrors(transaction: { Line: Array<{ Amount: number }>; CurrencyRef?: { value: string } }, vendor: QuickBooksVendor | undefined, vendorId: string, currencies: string[], homeCurrency: string): string[] {
+function transactionErrors(
+	transaction: { Line: Array<{ Amount: number }>; CurrencyRef?: { value: string } },
+	vendor: QuickBooksVendor | undefined,
+	vendorId: string,
+	currencies: string[],
+	homeCurrency: string,
+): string[] {
 	const errors: string[] = [];
 	transaction.Line.forEach((line, index) => {
-		if (decimalPlaces(line.Amount) > 2) errors.push(`/Line/${index}/Amount has more than 2 decimals`);
+		if (decimalPlaces(line.Amount) > 2)
+			errors.push(`/Line/${index}/Amount has more than 2 decimals`);
 	});
 	if (errors.length > 0) return errors;
 	const total = transaction.Line.reduce((sum, line) => sum + toCents(line.Amount), 0);
 	if (total < 0) errors.push(`the total ${fromCents(total)} is negative`);
 	const currency = transaction.CurrencyRef?.value ?? homeCurrency;
-	if (!currencies.includes(currency)) errors.push(`the company does not use the currency ${currency}`);
+	if (!currencies.includes(currency))
+		errors.push(`the company does not use the currency ${currency}`);
 	if (!vendor) errors.push(`VendorRef ${vendorId} is not a vendor`);
-	else if (vendor.CurrencyRef.value !== currency) errors.push(`the vendor's currency ${vendor.CurrencyRef.value} is not the transaction's currency ${currency}`);
+	else if (vendor.CurrencyRef.value !== currency)
+		errors.push(
+			`the vendor's currency ${vendor.CurrencyRef.value} is not the transaction's currency ${currency}`,
+		);
 	return errors;
 }
 
-export async function startQuickBooksStandIn(options: QuickBooksStandInOptions): Promise<QuickBooksStandIn> {
+export async function startQuickBooksStandIn(
+	options: QuickBooksStandInOptions,
+): Promise<QuickBooksStandIn> {
 	const requests: StandInRequest[] = [];
 	const vendors: QuickBooksVendor[] = [];
 	const transactions: QuickBooksTransaction[] = [];
@@ -137,11 +171,23 @@ export async function startQuickBooksStandIn(options: QuickBooksStandInOptions):
 	const currencies = [homeCurrency, ...(options.currencies ?? ['EUR', 'USD', 'GBP'])];
 	let nextId = 100;
 
-	function upload(res: ServerResponse, entry: StandInRequest, raw: Buffer, contentType: string | undefined) {
+	function upload(
+		res: ServerResponse,
+		entry: StandInRequest,
+		raw: Buffer,
+		contentType: string | undefined,
+	) {
 		const parts = multipartParts(raw, contentType);
 		const metadataPart = parts.find((part) => /^file_metadata_\w+$/.test(part.name));
 		const contentPart = parts.find((part) => /^file_content_\w+$/.test(part.name));
-		entry.body = { parts: parts.map((part) => ({ name: part.name, fileName: part.fileName, contentType: part.contentType, size: part.data.length })) };
+		entry.body = {
+			parts: parts.map((part) => ({
+				name: part.name,
+				fileName: part.fileName,
+				contentType: part.contentType,
+				size: part.data.length,
+			})),
+		};
 		if (!metadataPart || !contentPart) {
 			entry.errors.push('a file_metadata_NN part and a file_content_NN part are needed');
 			return fault(res, entry.errors);
@@ -155,25 +201,49 @@ export async function startQuickBooksStandIn(options: QuickBooksStandInOptions):
 		}
 		(entry.body as Record<string, unknown>).metadata = metadata;
 		if (!validateAttachable(metadata)) {
-			entry.errors = (validateAttachable.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim());
+			entry.errors = (validateAttachable.errors ?? []).map((error) =>
+				`${error.instancePath || '/'} ${error.message ?? ''}`.trim(),
+			);
 			return fault(res, entry.errors);
 		}
-		const attachable = metadata as { AttachableRef: Array<{ EntityRef: { type: string; value: string } }>; FileName: string; ContentType: string };
+		const attachable = metadata as {
+			AttachableRef: Array<{ EntityRef: { type: string; value: string } }>;
+			FileName: string;
+			ContentType: string;
+		};
 		const errors: string[] = [];
 		for (const { EntityRef } of attachable.AttachableRef) {
-			if (!transactions.some((transaction) => transaction.entity === EntityRef.type && transaction.Id === EntityRef.value)) errors.push(`no ${EntityRef.type} ${EntityRef.value}`);
+			if (
+				!transactions.some(
+					(transaction) =>
+						transaction.entity === EntityRef.type && transaction.Id === EntityRef.value,
+				)
+			)
+				errors.push(`no ${EntityRef.type} ${EntityRef.value}`);
 		}
-		if (!QUICKBOOKS_ATTACHMENT_EXTENSIONS.includes(extensionOf(attachable.FileName))) errors.push(`QuickBooks does not take .${extensionOf(attachable.FileName)} files`);
+		if (!QUICKBOOKS_ATTACHMENT_EXTENSIONS.includes(extensionOf(attachable.FileName)))
+			errors.push(`QuickBooks does not take .${extensionOf(attachable.FileName)} files`);
 		if (contentPart.data.length === 0) errors.push('the file is empty');
-		if (contentPart.data.length > QUICKBOOKS_ATTACHMENT_MAX_BYTES) errors.push(`the file is over ${QUICKBOOKS_ATTACHMENT_MAX_BYTES} bytes`);
+		if (contentPart.data.length > QUICKBOOKS_ATTACHMENT_MAX_BYTES)
+			errors.push(`the file is over ${QUICKBOOKS_ATTACHMENT_MAX_BYTES} bytes`);
 		if (errors.length > 0) {
 			entry.errors = errors;
 			return fault(res, errors);
 		}
 		entry.accepted = true;
 		const [{ EntityRef }] = attachable.AttachableRef;
-		attachments.push({ ownerId: EntityRef.value, ownerType: EntityRef.type, fileName: attachable.FileName, contentType: attachable.ContentType, bytes: Buffer.from(contentPart.data) });
-		return send(res, 200, { AttachableResponse: [{ Attachable: { ...attachable, Id: String(nextId++), Size: contentPart.data.length } }] });
+		attachments.push({
+			ownerId: EntityRef.value,
+			ownerType: EntityRef.type,
+			fileName: attachable.FileName,
+			contentType: attachable.ContentType,
+			bytes: Buffer.from(contentPart.data),
+		});
+		return send(res, 200, {
+			AttachableResponse: [
+				{ Attachable: { ...attachable, Id: String(nextId++), Size: contentPart.data.length } },
+			],
+		});
 	}
 
 	const server = createServer((req, res) => {
@@ -183,61 +253,128 @@ export async function startQuickBooksStandIn(options: QuickBooksStandInOptions):
 			const raw = await readBody(req);
 			let body: unknown;
 			try {
-				body = raw.length > 0 && !url.pathname.endsWith('/upload') ? JSON.parse(raw.toString('utf8')) : undefined;
+				body =
+					raw.length > 0 && !url.pathname.endsWith('/upload')
+						? JSON.parse(raw.toString('utf8'))
+						: undefined;
 			} catch {
 				body = '<not JSON>';
 			}
-			const entry: StandInRequest = { method: req.method ?? '', path: `${url.pathname}${url.search}`, authorization: req.headers.authorization, tenantId: undefined, body, errors: [], accepted: false };
+			const entry: StandInRequest = {
+				method: req.method ?? '',
+				path: `${url.pathname}${url.search}`,
+				authorization: req.headers.authorization,
+				tenantId: undefined,
+				body,
+				errors: [],
+				accepted: false,
+			};
 			requests.push(entry);
 			if (req.headers.authorization !== `Bearer ${options.accessToken}`) {
 				entry.errors.push('no valid bearer token');
-				return send(res, 401, { Fault: { type: 'AUTHENTICATION', Error: [{ Message: 'AuthenticationFailed', code: '3200' }] } });
+				return send(res, 401, {
+					Fault: {
+						type: 'AUTHENTICATION',
+						Error: [{ Message: 'AuthenticationFailed', code: '3200' }],
+					},
+				});
 			}
-			const route = /^\/v3\/company\/([^/]+)\/(query|vendor|bill|vendorcredit|upload)$/.exec(url.pathname);
-			if (!route) return send(res, 404, { Fault: { type: 'NotFound', Error: [{ Message: `The stand-in has no ${req.method} ${url.pathname}` }] } });
+			const route = /^\/v3\/company\/([^/]+)\/(query|vendor|bill|vendorcredit|upload)$/.exec(
+				url.pathname,
+			);
+			if (!route)
+				return send(res, 404, {
+					Fault: {
+						type: 'NotFound',
+						Error: [{ Message: `The stand-in has no ${req.method} ${url.pathname}` }],
+					},
+				});
 			entry.tenantId = route[1];
 			const resource = route[2];
 			if (resource === 'query' && req.method === 'GET') {
 				const name = displayNameQueried(url.searchParams.get('query') ?? '');
 				if (name === undefined) {
 					entry.errors.push(`unsupported query: ${url.searchParams.get('query')}`);
-					return send(res, 400, { Fault: { type: 'QueryParserError', Error: [{ Message: 'Error parsing query' }] } });
+					return send(res, 400, {
+						Fault: { type: 'QueryParserError', Error: [{ Message: 'Error parsing query' }] },
+					});
 				}
 				entry.accepted = true;
 				const found = vendors.filter((vendor) => vendor.DisplayName === name);
-				return send(res, 200, { QueryResponse: found.length > 0 ? { Vendor: found, startPosition: 1, maxResults: found.length } : {} });
+				return send(res, 200, {
+					QueryResponse:
+						found.length > 0 ? { Vendor: found, startPosition: 1, maxResults: found.length } : {},
+				});
 			}
-			if (req.method !== 'POST') return send(res, 405, { Fault: { Error: [{ Message: 'Method not allowed' }] } });
+			if (req.method !== 'POST')
+				return send(res, 405, { Fault: { Error: [{ Message: 'Method not allowed' }] } });
 			if (resource === 'upload') return upload(res, entry, raw, req.headers['content-type']);
-			const validate = resource === 'vendor' ? validateVendor : resource === 'bill' ? validateBill : validateVendorCredit;
+			const validate =
+				resource === 'vendor'
+					? validateVendor
+					: resource === 'bill'
+						? validateBill
+						: validateVendorCredit;
 			if (!validate(body)) {
-				entry.errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim());
+				entry.errors = (validate.errors ?? []).map((error) =>
+					`${error.instancePath || '/'} ${error.message ?? ''}`.trim(),
+				);
 				return fault(res, entry.errors);
 			}
 			if (resource === 'vendor') {
-				const { DisplayName: displayName, CurrencyRef: currencyRef } = body as { DisplayName: string; CurrencyRef?: { value: string } };
+				const { DisplayName: displayName, CurrencyRef: currencyRef } = body as {
+					DisplayName: string;
+					CurrencyRef?: { value: string };
+				};
 				const currency = currencyRef?.value ?? homeCurrency;
 				if (vendors.some((vendor) => vendor.DisplayName === displayName)) {
 					entry.errors.push('Duplicate Name Exists Error');
-					return send(res, 400, { Fault: { type: 'ValidationFault', Error: [{ Message: 'Duplicate Name Exists Error', code: '6240' }] } });
+					return send(res, 400, {
+						Fault: {
+							type: 'ValidationFault',
+							Error: [{ Message: 'Duplicate Name Exists Error', code: '6240' }],
+						},
+					});
 				}
 				if (!currencies.includes(currency)) {
 					entry.errors.push(`the company does not use the currency ${currency}`);
 					return fault(res, entry.errors);
 				}
 				entry.accepted = true;
-				const vendor = { Id: String(nextId++), DisplayName: displayName, CurrencyRef: { value: currency } };
+				const vendor = {
+					Id: String(nextId++),
+					DisplayName: displayName,
+					CurrencyRef: { value: currency },
+				};
 				vendors.push(vendor);
 				return send(res, 200, { Vendor: vendor });
 			}
-			const transaction = body as { VendorRef: { value: string }; CurrencyRef?: { value: string }; Line: Array<{ Amount: number }> };
+			const transaction = body as {
+				VendorRef: { value: string };
+				CurrencyRef?: { value: string };
+				Line: Array<{ Amount: number }>;
+			};
 			const vendor = vendors.find((entry) => entry.Id === transaction.VendorRef.value);
-			entry.errors = transactionErrors(transaction, vendor, transaction.VendorRef.value, currencies, homeCurrency);
+			entry.errors = transactionErrors(
+				transaction,
+				vendor,
+				transaction.VendorRef.value,
+				currencies,
+				homeCurrency,
+			);
 			if (entry.errors.length > 0) return fault(res, entry.errors);
 			entry.accepted = true;
 			const entity = resource === 'bill' ? 'Bill' : 'VendorCredit';
-			const total = fromCents(transaction.Line.reduce((sum, line) => sum + toCents(line.Amount), 0));
-			const stored: QuickBooksTransaction = { ...transaction, entity, Id: String(nextId++), CurrencyRef: { value: transaction.CurrencyRef?.value ?? homeCurrency }, TotalAmt: total };
+			const total = fromCents(
+				transaction.Line.reduce((sum, line) => sum + toCents(line.Amount), 0),
+			);
+			const stored: QuickBooksTransaction = {
+				...transaction,
+				entity,
+				Id: String(nextId++),
+				CurrencyRef: { value: transaction.CurrencyRef?.value ?? homeCurrency },
+				TotalAmt: total,
+			};
 			transactions.push(stored);
 			const answer: Record<string, unknown> = { ...stored, Balance: total };
 			delete answer.entity;
@@ -246,5 +383,12 @@ export async function startQuickBooksStandIn(options: QuickBooksStandInOptions):
 	});
 	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
-	return { url: `http://127.0.0.1:${port}`, requests, vendors, transactions, attachments, close: () => new Promise((resolve) => server.close(() => resolve())) };
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		vendors,
+		transactions,
+		attachments,
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
 }

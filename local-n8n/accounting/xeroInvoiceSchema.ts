@@ -70,7 +70,18 @@ export const xeroInvoiceSchema = {
 	required: ['Type', 'Contact', 'LineItems'],
 	properties: {
 		...documentProperties,
-		Type: { enum: ['ACCPAY', 'ACCPAYCREDIT', 'APOVERPAYMENT', 'APPREPAYMENT', 'ACCREC', 'ACCRECCREDIT', 'AROVERPAYMENT', 'ARPREPAYMENT'] },
+		Type: {
+			enum: [
+				'ACCPAY',
+				'ACCPAYCREDIT',
+				'APOVERPAYMENT',
+				'APPREPAYMENT',
+				'ACCREC',
+				'ACCRECCREDIT',
+				'AROVERPAYMENT',
+				'ARPREPAYMENT',
+			],
+		},
 		DueDate: isoDate,
 		InvoiceNumber: { type: 'string', maxLength: 255 },
 	},

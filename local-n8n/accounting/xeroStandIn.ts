@@ -91,7 +91,10 @@ const validateCreditNotes = ajv.compile(xeroCreditNotesRequestSchema);
  * cent half away from zero. Without `unitdp=4` Xero first rounds the unit amount to 2 decimals.
  */
 export function xeroLineCents(line: XeroLineInput, unitDecimals: 2 | 4 = 4): number {
-	const unit = unitDecimals === 2 ? roundScaled(scaled(line.UnitAmount, 4), 2) * 100n : scaled(line.UnitAmount, 4);
+	const unit =
+		unitDecimals === 2
+			? roundScaled(scaled(line.UnitAmount, 4), 2) * 100n
+			: scaled(line.UnitAmount, 4);
 	const quantity = scaled(line.Quantity, 4);
 	// quantity and unit are scaled by 10^4 each: 10^8; to cents is / 10^6; the discount rate (up to 4
 	// decimals, a percentage) adds 10^6 more.
@@ -103,38 +106,65 @@ export function xeroLineCents(line: XeroLineInput, unitDecimals: 2 | 4 = 4): num
 }
 
 /** Xero's totals for a bill or credit note: lines as Xero computes them, tax as given per line (Exclusive) or none (NoTax). */
-export function xeroTotals(invoice: { LineAmountTypes?: string; LineItems: XeroLineInput[] }, unitDecimals: 2 | 4 = 4) {
+export function xeroTotals(
+	invoice: { LineAmountTypes?: string; LineItems: XeroLineInput[] },
+	unitDecimals: 2 | 4 = 4,
+) {
 	let subTotal = 0;
 	let totalTax = 0;
 	for (const line of invoice.LineItems) {
-		subTotal += line.LineAmount !== undefined ? toCents(line.LineAmount) : xeroLineCents(line, unitDecimals);
-		if (invoice.LineAmountTypes !== 'NoTax' && line.TaxAmount !== undefined) totalTax += toCents(line.TaxAmount);
+		subTotal +=
+			line.LineAmount !== undefined ? toCents(line.LineAmount) : xeroLineCents(line, unitDecimals);
+		if (invoice.LineAmountTypes !== 'NoTax' && line.TaxAmount !== undefined)
+			totalTax += toCents(line.TaxAmount);
 	}
 	if (invoice.LineAmountTypes === 'Inclusive') subTotal -= totalTax;
-	return { SubTotal: fromCents(subTotal), TotalTax: fromCents(totalTax), Total: fromCents(subTotal + totalTax) };
+	return {
+		SubTotal: fromCents(subTotal),
+		TotalTax: fromCents(totalTax),
+		Total: fromCents(subTotal + totalTax),
+	};
 }
 
 /** What Xero refuses in one document beyond its schema (number formats, line totals, sign, currency). */
-export function xeroDocumentErrors(document: { Type: string; CurrencyCode?: string; LineAmountTypes?: string; LineItems: XeroLineInput[] }, unitDecimals: 2 | 4, currencies: string[]): string[] {
+export function xeroDocumentErrors(
+	document: {
+		Type: string;
+		CurrencyCode?: string;
+		LineAmountTypes?: string;
+		LineItems: XeroLineInput[];
+	},
+	unitDecimals: 2 | 4,
+	currencies: string[],
+): string[] {
 	const errors: string[] = [];
 	document.LineItems.forEach((line, index) => {
 		const at = `LineItems/${index}`;
 		if (decimalPlaces(line.Quantity) > 4) errors.push(`${at}/Quantity has more than 4 decimals`);
-		if (decimalPlaces(line.UnitAmount) > 4) errors.push(`${at}/UnitAmount has more than 4 decimals`);
-		if (line.LineAmount !== undefined && decimalPlaces(line.LineAmount) > 2) errors.push(`${at}/LineAmount has more than 2 decimals`);
-		if (line.TaxAmount !== undefined && decimalPlaces(line.TaxAmount) > 2) errors.push(`${at}/TaxAmount has more than 2 decimals`);
-		if (line.DiscountRate !== undefined && decimalPlaces(line.DiscountRate) > 4) errors.push(`${at}/DiscountRate has more than 4 decimals`);
+		if (decimalPlaces(line.UnitAmount) > 4)
+			errors.push(`${at}/UnitAmount has more than 4 decimals`);
+		if (line.LineAmount !== undefined && decimalPlaces(line.LineAmount) > 2)
+			errors.push(`${at}/LineAmount has more than 2 decimals`);
+		if (line.TaxAmount !== undefined && decimalPlaces(line.TaxAmount) > 2)
+			errors.push(`${at}/TaxAmount has more than 2 decimals`);
+		if (line.DiscountRate !== undefined && decimalPlaces(line.DiscountRate) > 4)
+			errors.push(`${at}/DiscountRate has more than 4 decimals`);
 	});
 	if (errors.length > 0) return errors;
 	document.LineItems.forEach((line, index) => {
 		if (line.LineAmount === undefined) return;
 		const computed = xeroLineCents(line, unitDecimals);
 		if (computed !== toCents(line.LineAmount)) {
-			errors.push(`LineItems/${index}: the line amount ${line.LineAmount} is not quantity × unit amount (${fromCents(computed)})`);
+			errors.push(
+				`LineItems/${index}: the line amount ${line.LineAmount} is not quantity × unit amount (${fromCents(computed)})`,
+			);
 		}
 	});
 	const { Total } = xeroTotals(document, unitDecimals);
-	if (Total < 0) errors.push(`the total ${Total} is negative: a ${document.Type === 'ACCPAY' ? 'bill' : 'credit note'} total must be zero or more`);
+	if (Total < 0)
+		errors.push(
+			`the total ${Total} is negative: a ${document.Type === 'ACCPAY' ? 'bill' : 'credit note'} total must be zero or more`,
+		);
 	if (document.CurrencyCode !== undefined && !currencies.includes(document.CurrencyCode)) {
 		errors.push(`the organisation does not use the currency ${document.CurrencyCode}`);
 	}
@@ -153,7 +183,12 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function validationException(res: ServerResponse, errors: string[]): void {
-	send(res, 400, { ErrorNumber: 10, Type: 'ValidationException', Message: 'A validation exception occurred', Elements: [{ ValidationErrors: errors.map((Message) => ({ Message })) }] });
+	send(res, 400, {
+		ErrorNumber: 10,
+		Type: 'ValidationException',
+		Message: 'A validation exception occurred',
+		Elements: [{ ValidationErrors: errors.map((Message) => ({ Message })) }],
+	});
 }
 
 export async function startXeroStandIn(options: XeroStandInOptions): Promise<XeroStandIn> {
@@ -173,25 +208,52 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		return contact;
 	}
 
-	function attach(res: ServerResponse, entry: StandInRequest, kind: string, id: string, fileName: string, contentType: string | undefined, bytes: Buffer) {
+	function attach(
+		res: ServerResponse,
+		entry: StandInRequest,
+		kind: string,
+		id: string,
+		fileName: string,
+		contentType: string | undefined,
+		bytes: Buffer,
+	) {
 		const owner = documents.find((document) => document.kind === kind && document.id === id);
 		if (!owner) {
 			entry.errors.push(`no ${kind} ${id}`);
-			return send(res, 404, { Title: 'Not Found', Status: 404, Detail: `The resource ${id} was not found` });
+			return send(res, 404, {
+				Title: 'Not Found',
+				Status: 404,
+				Detail: `The resource ${id} was not found`,
+			});
 		}
 		const errors: string[] = [];
-		if (!XERO_ATTACHMENT_EXTENSIONS.includes(extensionOf(fileName))) errors.push(`Xero does not take .${extensionOf(fileName)} files`);
+		if (!XERO_ATTACHMENT_EXTENSIONS.includes(extensionOf(fileName)))
+			errors.push(`Xero does not take .${extensionOf(fileName)} files`);
 		if (!contentType) errors.push('no Content-Type');
 		if (bytes.length === 0) errors.push('the file is empty');
-		if (bytes.length > XERO_ATTACHMENT_MAX_BYTES) errors.push(`the file is over ${XERO_ATTACHMENT_MAX_BYTES} bytes`);
-		if (attachments.filter((attachment) => attachment.ownerId === id).length >= XERO_ATTACHMENTS_PER_DOCUMENT) errors.push(`a document holds at most ${XERO_ATTACHMENTS_PER_DOCUMENT} files`);
+		if (bytes.length > XERO_ATTACHMENT_MAX_BYTES)
+			errors.push(`the file is over ${XERO_ATTACHMENT_MAX_BYTES} bytes`);
+		if (
+			attachments.filter((attachment) => attachment.ownerId === id).length >=
+			XERO_ATTACHMENTS_PER_DOCUMENT
+		)
+			errors.push(`a document holds at most ${XERO_ATTACHMENTS_PER_DOCUMENT} files`);
 		if (errors.length > 0) {
 			entry.errors = errors;
 			return validationException(res, errors);
 		}
 		entry.accepted = true;
 		attachments.push({ ownerId: id, ownerType: kind, fileName, contentType: contentType!, bytes });
-		return send(res, 200, { Attachments: [{ AttachmentID: randomUUID(), FileName: fileName, MimeType: contentType, ContentLength: bytes.length }] });
+		return send(res, 200, {
+			Attachments: [
+				{
+					AttachmentID: randomUUID(),
+					FileName: fileName,
+					MimeType: contentType,
+					ContentLength: bytes.length,
+				},
+			],
+		});
 	}
 
 	const server = createServer((req, res) => {
@@ -203,7 +265,8 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 				return send(res, 200, requests);
 			}
 			const raw = await readBody(req);
-			const attachmentRoute = /^\/api\.xro\/2\.0\/(Invoices|CreditNotes)\/([^/]+)\/Attachments\/([^/]+)$/.exec(path);
+			const attachmentRoute =
+				/^\/api\.xro\/2\.0\/(Invoices|CreditNotes)\/([^/]+)\/Attachments\/([^/]+)$/.exec(path);
 			let body: unknown;
 			if (attachmentRoute) body = `<${raw.length} bytes>`;
 			else {
@@ -225,30 +288,68 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 			requests.push(entry);
 			if (req.headers.authorization !== `Bearer ${options.accessToken}`) {
 				entry.errors.push('no valid bearer token');
-				return send(res, 401, { Title: 'Unauthorized', Status: 401, Detail: 'AuthenticationUnsuccessful' });
+				return send(res, 401, {
+					Title: 'Unauthorized',
+					Status: 401,
+					Detail: 'AuthenticationUnsuccessful',
+				});
 			}
 			if (!entry.tenantId) {
 				entry.errors.push('no xero-tenant-id header');
-				return send(res, 403, { Title: 'Forbidden', Status: 403, Detail: 'AuthorizationUnsuccessful' });
+				return send(res, 403, {
+					Title: 'Forbidden',
+					Status: 403,
+					Detail: 'AuthorizationUnsuccessful',
+				});
 			}
 			if (attachmentRoute && (req.method === 'PUT' || req.method === 'POST')) {
-				return attach(res, entry, attachmentRoute[1], attachmentRoute[2], decodeURIComponent(attachmentRoute[3]), req.headers['content-type'], raw);
+				return attach(
+					res,
+					entry,
+					attachmentRoute[1],
+					attachmentRoute[2],
+					decodeURIComponent(attachmentRoute[3]),
+					req.headers['content-type'],
+					raw,
+				);
 			}
-			const kind = path === '/api.xro/2.0/Invoices' ? 'Invoices' : path === '/api.xro/2.0/CreditNotes' ? 'CreditNotes' : undefined;
-			if (!kind || (req.method !== 'POST' && req.method !== 'PUT')) return send(res, 404, { Message: `The stand-in has no ${req.method} ${path}` });
+			const kind =
+				path === '/api.xro/2.0/Invoices'
+					? 'Invoices'
+					: path === '/api.xro/2.0/CreditNotes'
+						? 'CreditNotes'
+						: undefined;
+			if (!kind || (req.method !== 'POST' && req.method !== 'PUT'))
+				return send(res, 404, { Message: `The stand-in has no ${req.method} ${path}` });
 			const validate = kind === 'Invoices' ? validateInvoices : validateCreditNotes;
 			if (!validate(body)) {
-				entry.errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim());
+				entry.errors = (validate.errors ?? []).map((error) =>
+					`${error.instancePath || '/'} ${error.message ?? ''}`.trim(),
+				);
 				return validationException(res, entry.errors);
 			}
 			const unitDecimals = url.searchParams.get('unitdp') === '4' ? 4 : 2;
-			type Incoming = { Type: string; Contact: { Name?: string; ContactID?: string }; CurrencyCode?: string; LineAmountTypes?: string; LineItems: XeroLineInput[]; Status?: string } & Record<string, unknown>;
+			type Incoming = {
+				Type: string;
+				Contact: { Name?: string; ContactID?: string };
+				CurrencyCode?: string;
+				LineAmountTypes?: string;
+				LineItems: XeroLineInput[];
+				Status?: string;
+			} & Record<string, unknown>;
 			const incoming = (body as unknown as Record<string, Incoming[]>)[kind];
-			entry.errors = incoming.flatMap((document, index) => xeroDocumentErrors(document, unitDecimals, currencies).map((error) => `/${kind}/${index} ${error}`));
+			entry.errors = incoming.flatMap((document, index) =>
+				xeroDocumentErrors(document, unitDecimals, currencies).map(
+					(error) => `/${kind}/${index} ${error}`,
+				),
+			);
 			if (entry.errors.length > 0) return validationException(res, entry.errors);
 			entry.accepted = true;
 			const stored = incoming.map((document): XeroDocument => {
-				const contact = document.Contact.ContactID ? (contacts.find((entry) => entry.ContactID === document.Contact.ContactID) ?? contactNamed(document.Contact.ContactID)) : contactNamed(document.Contact.Name!);
+				const contact = document.Contact.ContactID
+					? (contacts.find((entry) => entry.ContactID === document.Contact.ContactID) ??
+						contactNamed(document.Contact.ContactID))
+					: contactNamed(document.Contact.Name!);
 				const record: XeroDocument = {
 					...document,
 					kind,
@@ -259,8 +360,15 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 					// Xero answers with the unit amounts it keeps (rounded to 2 decimals without unitdp=4).
 					LineItems: document.LineItems.map((line) => ({
 						...line,
-						UnitAmount: unitDecimals === 2 ? fromCents(Number(roundScaled(scaled(line.UnitAmount, 4), 2))) : line.UnitAmount,
-						LineAmount: fromCents(line.LineAmount !== undefined ? toCents(line.LineAmount) : xeroLineCents(line, unitDecimals)),
+						UnitAmount:
+							unitDecimals === 2
+								? fromCents(Number(roundScaled(scaled(line.UnitAmount, 4), 2)))
+								: line.UnitAmount,
+						LineAmount: fromCents(
+							line.LineAmount !== undefined
+								? toCents(line.LineAmount)
+								: xeroLineCents(line, unitDecimals),
+						),
 					})),
 					...xeroTotals(document, unitDecimals),
 				};

@@ -43,7 +43,10 @@ export function haproxyConfig(args: {
 	balance: Balance;
 	testWebhooks?: { name: string; port: number };
 }): string {
-	const balance = args.balance === 'signature' ? `balance hdr(${SIGNATURE_HEADER})\n\thash-type consistent` : 'balance roundrobin';
+	const balance =
+		args.balance === 'signature'
+			? `balance hdr(${SIGNATURE_HEADER})\n\thash-type consistent`
+			: 'balance roundrobin';
 	return `global
 	log stdout format raw local0 info
 	maxconn 2000
@@ -102,24 +105,49 @@ export async function startLoadBalancer(options: {
 	const port = options.port ?? (await freePort());
 	const dir = makeTmpDir('queue-haproxy');
 	const pemFile = join(dir, 'localhost.pem');
-	writeFileSync(pemFile, readFileSync(options.tls.certFile, 'utf8') + readFileSync(options.tls.keyFile, 'utf8'), { mode: 0o600 });
+	writeFileSync(
+		pemFile,
+		readFileSync(options.tls.certFile, 'utf8') + readFileSync(options.tls.keyFile, 'utf8'),
+		{ mode: 0o600 },
+	);
 	const configFile = join(dir, 'haproxy.cfg');
 	const logFile = join(artifactsDir(), `haproxy-${timestampForFiles()}-${port}.log`);
 	let balance: Balance = options.balance ?? 'signature';
 	let proc: Tracked | undefined;
 	const secretsSeen = new Set<string>();
 	const launch = async () => {
-		writeFileSync(configFile, haproxyConfig({ port, pemFile, caFile: options.tls.caCertFile, backends: options.backends, testWebhooks: options.testWebhooks, balance }));
-		proc = spawnTracked({ name: 'haproxy', command: requirementPath('haproxy'), args: ['-db', '-f', configFile], cwd: dir, logFile, onSecret: (secret) => secretsSeen.add(secret) });
+		writeFileSync(
+			configFile,
+			haproxyConfig({
+				port,
+				pemFile,
+				caFile: options.tls.caCertFile,
+				backends: options.backends,
+				testWebhooks: options.testWebhooks,
+				balance,
+			}),
+		);
+		proc = spawnTracked({
+			name: 'haproxy',
+			command: requirementPath('haproxy'),
+			args: ['-db', '-f', configFile],
+			cwd: dir,
+			logFile,
+			onSecret: (secret) => secretsSeen.add(secret),
+		});
 		const deadline = Date.now() + 15_000;
 		for (;;) {
 			if (proc.hasExited()) throw new Error(`haproxy exited:\n${tailFile(logFile)}`);
 			const listening = await freePort(port).then((p) => p !== port);
 			if (listening) break;
-			if (Date.now() > deadline) throw new Error(`haproxy not listening on ${port}:\n${tailFile(logFile)}`);
+			if (Date.now() > deadline)
+				throw new Error(`haproxy not listening on ${port}:\n${tailFile(logFile)}`);
 			await new Promise((r) => setTimeout(r, 100));
 		}
-		log('haproxy', `https://localhost:${port} → ${options.backends.map((b) => `${b.name}:${b.port}`).join(', ')} (${balance})`);
+		log(
+			'haproxy',
+			`https://localhost:${port} → ${options.backends.map((b) => `${b.name}:${b.port}`).join(', ')} (${balance})`,
+		);
 	};
 	await launch();
 	return {

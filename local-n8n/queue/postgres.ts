@@ -28,7 +28,10 @@ function postgresIds(): { uid: number; gid: number } {
 	const out = execFileSync('id', ['postgres'], { encoding: 'utf8' });
 	const uid = /uid=(\d+)/.exec(out)?.[1];
 	const gid = /gid=(\d+)/.exec(out)?.[1];
-	if (!uid || !gid) throw new Error(`no "postgres" system user (id postgres: ${out.trim()}); which Debian's postgresql package creates`);
+	if (!uid || !gid)
+		throw new Error(
+			`no "postgres" system user (id postgres: ${out.trim()}); which Debian's postgresql package creates`,
+		);
 	return { uid: Number(uid), gid: Number(gid) };
 }
 
@@ -38,7 +41,9 @@ function runningAsRoot(): boolean {
 
 /** `runuser -u postgres -- <cmd>` when we are root (Postgres refuses root), the command itself as a normal user. */
 function asPostgres(command: string, args: string[]): [string, string[]] {
-	return runningAsRoot() ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+	return runningAsRoot()
+		? ['runuser', ['-u', 'postgres', '--', command, ...args]]
+		: [command, args];
 }
 
 export async function startPostgres(options: { database?: string } = {}): Promise<PostgresServer> {
@@ -51,22 +56,47 @@ export async function startPostgres(options: { database?: string } = {}): Promis
 		mkdirSync(dir, { recursive: true });
 		if (owner) chownSync(dir, owner.uid, owner.gid);
 	}
-	const [initCmd, initArgs] = asPostgres(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+	const [initCmd, initArgs] = asPostgres(join(bin, 'initdb'), [
+		'-D',
+		dataDir,
+		'-U',
+		'postgres',
+		'--auth=trust',
+		'-E',
+		'UTF8',
+		'--no-instructions',
+	]);
 	execFileSync(initCmd, initArgs, { stdio: 'pipe', cwd: root });
 	const port = await freePort();
 	const logFile = join(artifactsDir(), `postgres-${timestampForFiles()}-${port}.log`);
 	const [cmd, args] = asPostgres(join(bin, 'postgres'), [
-		'-D', dataDir, '-p', String(port), '-k', socketDir,
-		'-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
-		'-c', 'max_connections=200',
+		'-D',
+		dataDir,
+		'-p',
+		String(port),
+		'-k',
+		socketDir,
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
 	]);
 	const proc: Tracked = spawnTracked({ name: 'postgres', command: cmd, args, cwd: root, logFile });
 	const database = options.database ?? 'n8n';
 	const deadline = Date.now() + 60_000;
 	for (;;) {
-		if (proc.hasExited()) throw new Error(`postgres exited before it was ready:\n${tailFile(logFile)}`);
+		if (proc.hasExited())
+			throw new Error(`postgres exited before it was ready:\n${tailFile(logFile)}`);
 		try {
-			execFileSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q'], { stdio: 'ignore' });
+			execFileSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q'], {
+				stdio: 'ignore',
+			});
 			break;
 		} catch {
 			if (Date.now() > deadline) {
@@ -76,9 +106,25 @@ export async function startPostgres(options: { database?: string } = {}): Promis
 			await new Promise((r) => setTimeout(r, 200));
 		}
 	}
-	execFileSync(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database], { stdio: 'pipe' });
+	execFileSync(
+		join(bin, 'createdb'),
+		['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database],
+		{ stdio: 'pipe' },
+	);
 	log('postgres', `ready on 127.0.0.1:${port}, database ${database}`);
 	const sql = (query: string) =>
-		execFileSync(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-c', query], { encoding: 'utf8' });
-	return { host: '127.0.0.1', port, user: 'postgres', database, logFile, sql, stop: () => stopProcess(proc, 10_000) };
+		execFileSync(
+			join(bin, 'psql'),
+			['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-c', query],
+			{ encoding: 'utf8' },
+		);
+	return {
+		host: '127.0.0.1',
+		port,
+		user: 'postgres',
+		database,
+		logFile,
+		sql,
+		stop: () => stopProcess(proc, 10_000),
+	};
 }

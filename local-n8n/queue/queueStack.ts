@@ -88,7 +88,11 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 			WEBHOOK_URL: `${publicUrl}/`,
 			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-			...Object.fromEntries(Object.entries(options.n8nEnv ?? {}).filter((e): e is [string, string] => e[1] !== undefined)),
+			...Object.fromEntries(
+				Object.entries(options.n8nEnv ?? {}).filter(
+					(e): e is [string, string] => e[1] !== undefined,
+				),
+			),
 		};
 		const base = await startStack({
 			package: options.package,
@@ -101,12 +105,22 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 		});
 		const start = (command: 'worker' | 'webhook', name: string) =>
 			step('queue', `start ${name}`, () =>
-				startN8n({ install: base.install, tls: base.tls, packages: base.packages, command, name, env: sharedEnv, fileAccessDirs: options.fileAccessDirs }),
+				startN8n({
+					install: base.install,
+					tls: base.tls,
+					packages: base.packages,
+					command,
+					name,
+					env: sharedEnv,
+					fileAccessDirs: options.fileAccessDirs,
+				}),
 			);
 		const workers: N8nInstance[] = [];
-		for (let i = 1; i <= (options.workers ?? 2); i++) workers.push(await start('worker', `n8n-worker${i}`));
+		for (let i = 1; i <= (options.workers ?? 2); i++)
+			workers.push(await start('worker', `n8n-worker${i}`));
 		const webhooks: N8nInstance[] = [];
-		for (let i = 1; i <= (options.webhooks ?? 2); i++) webhooks.push(await start('webhook', `n8n-webhook${i}`));
+		for (let i = 1; i <= (options.webhooks ?? 2); i++)
+			webhooks.push(await start('webhook', `n8n-webhook${i}`));
 		const lb = await step('queue', 'start HAProxy', () =>
 			startLoadBalancer({
 				tls: base.tls,
@@ -132,8 +146,16 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 			sharedEnv,
 			processes: () => [
 				{ role: 'main', name: 'main', instance: base.n8n },
-				...workers.map((instance, i) => ({ role: 'worker' as const, name: `worker${i + 1}`, instance })),
-				...webhooks.map((instance, i) => ({ role: 'webhook' as const, name: `webhook${i + 1}`, instance })),
+				...workers.map((instance, i) => ({
+					role: 'worker' as const,
+					name: `worker${i + 1}`,
+					instance,
+				})),
+				...webhooks.map((instance, i) => ({
+					role: 'webhook' as const,
+					name: `webhook${i + 1}`,
+					instance,
+				})),
 			],
 			stop: async () => {
 				await lb.stop();

@@ -23,7 +23,18 @@ export async function startRedis(): Promise<RedisServer> {
 	const proc = spawnTracked({
 		name: 'redis',
 		command: requirementPath('redis'),
-		args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+		args: [
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+		],
 		cwd: dir,
 		logFile,
 		onLine: (line) => {
@@ -32,7 +43,8 @@ export async function startRedis(): Promise<RedisServer> {
 	});
 	const deadline = Date.now() + 30_000;
 	while (!ready) {
-		if (proc.hasExited()) throw new Error(`redis-server exited before it was ready:\n${tailFile(logFile)}`);
+		if (proc.hasExited())
+			throw new Error(`redis-server exited before it was ready:\n${tailFile(logFile)}`);
 		if (Date.now() > deadline) {
 			await stopProcess(proc, 5_000);
 			throw new Error(`redis-server not ready after 30 s:\n${tailFile(logFile)}`);

@@ -31,7 +31,8 @@ export class DocumentExtractionTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["events"].join(", ") }}',
-		description: 'Starts the workflow when a human reviewer verifies or rejects an extracted document',
+		description:
+			'Starts the workflow when a human reviewer verifies or rejects an extracted document',
 		defaults: { name: 'Document Extraction Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -114,7 +115,8 @@ export class DocumentExtractionTrigger implements INodeType {
 				const memory = triggerMemory(this);
 				const secret = url ? currentSecret(memory, url, credentialSecret) : '';
 				if (!url || !secret || events.length === 0) return false;
-				const exists = missingEvents(memory.registrations, url, secretFingerprint(secret), events).length === 0;
+				const exists =
+					missingEvents(memory.registrations, url, secretFingerprint(secret), events).length === 0;
 				if (exists) sendSampleIfAsked(this, url, events, secret);
 				return exists;
 			},
@@ -140,7 +142,12 @@ export class DocumentExtractionTrigger implements INodeType {
 				const credentialSecret = await credentialSigningSecret(this);
 				rememberKnownSecret(credentialSecret);
 				await registerMissingEvents(this, url, events, credentialSecret);
-				sendSampleIfAsked(this, url, events, currentSecret(triggerMemory(this), url, credentialSecret));
+				sendSampleIfAsked(
+					this,
+					url,
+					events,
+					currentSecret(triggerMemory(this), url, credentialSecret),
+				);
 				return true;
 			},
 
@@ -160,9 +167,19 @@ export class DocumentExtractionTrigger implements INodeType {
 }
 
 /** In test listening only, with the option on: the sample event (docs/spec-decisions.md#n37). */
-function sendSampleIfAsked(context: IHookFunctions, url: string, events: string[], secret: string): void {
+function sendSampleIfAsked(
+	context: IHookFunctions,
+	url: string,
+	events: string[],
+	secret: string,
+): void {
 	if (triggerMode(context) !== 'test' || !secret) return;
 	const options = context.getNodeParameter('options', {}) as { sendSampleEvent?: boolean };
 	if (options.sendSampleEvent !== true) return;
-	sendSampleEvent(context, url, events.includes('document.verified') ? 'document.verified' : events[0], secret);
+	sendSampleEvent(
+		context,
+		url,
+		events.includes('document.verified') ? 'document.verified' : events[0],
+		secret,
+	);
 }

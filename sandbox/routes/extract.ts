@@ -8,7 +8,13 @@ import { decide, startProcessing } from '../documents.ts';
 import { documentKind, extract } from '../extraction.ts';
 import { isHttpsUrl, sendError, sendJson, type ResponseHeaders } from '../http.ts';
 import { newId } from '../ids.ts';
-import { boundaryOf, MalformedMultipartError, readMultipart, UploadLimitError, type ParsedForm } from '../multipart.ts';
+import {
+	boundaryOf,
+	MalformedMultipartError,
+	readMultipart,
+	UploadLimitError,
+	type ParsedForm,
+} from '../multipart.ts';
 import type { Account, SandboxState } from '../state.ts';
 import type { DocumentRecord } from '../store.ts';
 
@@ -20,33 +26,94 @@ const KEEP_CONTENT_BYTES = 8 * 1024 * 1024;
  * moment later. Ending the answer at once would make Node close a socket with unread data, and the
  * reset could reach a client that is still sending before it read the 413.
  */
-function refuseTooLarge(response: ServerResponse, account: Account, headers: ResponseHeaders): void {
+function refuseTooLarge(
+	response: ServerResponse,
+	account: Account,
+	headers: ResponseHeaders,
+): void {
 	const maxFileBytes = TIERS[account.tier].maxFileBytes;
-	const text = JSON.stringify({ success: false, error: { code: 'file_too_large', message: `The file exceeds the ${maxFileBytes / 1048576} MB limit of the ${account.tier} tier.` } });
-	response.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers, connection: 'close' });
+	const text = JSON.stringify({
+		success: false,
+		error: {
+			code: 'file_too_large',
+			message: `The file exceeds the ${maxFileBytes / 1048576} MB limit of the ${account.tier} tier.`,
+		},
+	});
+	response.writeHead(413, {
+		'content-type': 'application/json; charset=utf-8',
+		'content-length': Buffer.byteLength(text),
+		...headers,
+		connection: 'close',
+	});
 	response.write(text);
 	setTimeout(() => response.end(), 1000).unref();
 }
 
-export async function handleExtract(state: SandboxState, request: IncomingMessage, response: ServerResponse, account: Account, headers: ResponseHeaders): Promise<void> {
+export async function handleExtract(
+	state: SandboxState,
+	request: IncomingMessage,
+	response: ServerResponse,
+	account: Account,
+	headers: ResponseHeaders,
+): Promise<void> {
 	state.counts.extractRequests++;
 	const boundary = boundaryOf(request.headers['content-type']);
-	if (!boundary) return sendError(response, 400, 'invalid_body', 'Send the document as multipart/form-data with the file in the field "file".', headers);
+	if (!boundary)
+		return sendError(
+			response,
+			400,
+			'invalid_body',
+			'Send the document as multipart/form-data with the file in the field "file".',
+			headers,
+		);
 	let form: ParsedForm;
 	try {
-		form = await readMultipart(request, boundary, { maxFileBytes: TIERS[account.tier].maxFileBytes, keepContentBytes: KEEP_CONTENT_BYTES });
+		form = await readMultipart(request, boundary, {
+			maxFileBytes: TIERS[account.tier].maxFileBytes,
+			keepContentBytes: KEEP_CONTENT_BYTES,
+		});
 	} catch (error) {
 		if (error instanceof UploadLimitError) return refuseTooLarge(response, account, headers);
-		if (error instanceof MalformedMultipartError) return sendError(response, 400, 'invalid_body', `The multipart body is malformed: ${error.message}.`, headers);
+		if (error instanceof MalformedMultipartError)
+			return sendError(
+				response,
+				400,
+				'invalid_body',
+				`The multipart body is malformed: ${error.message}.`,
+				headers,
+			);
 		throw error;
 	}
 	const files = form.files.filter((file) => file.fieldName === 'file');
-	if (files.length !== 1) return sendError(response, 400, 'missing_file', files.length === 0 ? 'The field "file" with the document is missing.' : 'Send exactly one file in the field "file".', headers);
+	if (files.length !== 1)
+		return sendError(
+			response,
+			400,
+			'missing_file',
+			files.length === 0
+				? 'The field "file" with the document is missing.'
+				: 'Send exactly one file in the field "file".',
+			headers,
+		);
 	const [file] = files;
 	const webhookUrl = form.fields.webhook_url?.trim() || undefined;
-	if (webhookUrl !== undefined && !isHttpsUrl(webhookUrl)) return sendError(response, 400, 'invalid_webhook_url', 'webhook_url must be an absolute https:// URL.', headers);
+	if (webhookUrl !== undefined && !isHttpsUrl(webhookUrl))
+		return sendError(
+			response,
+			400,
+			'invalid_webhook_url',
+			'webhook_url must be an absolute https:// URL.',
+			headers,
+		);
 	const kind = documentKind(file.fileName, file.contentType);
-	if (!kind) return sendError(response, 400, 'unsupported_type', 'Supported types: PDF, JPG, PNG, JSON, CSV.', headers);
+	if (!kind)
+		return sendError(
+			response,
+			400,
+			'unsupported_type',
+			'Supported types: PDF, JPG, PNG, JSON, CSV.',
+			headers,
+		);
 	if (file.size === 0) return sendError(response, 400, 'empty_file', 'The file is empty.', headers);
 
 	const result = extract(kind, file);
@@ -54,7 +121,8 @@ export async function handleExtract(state: SandboxState, request: IncomingMessag
 		id: newId('doc'),
 		accountId: account.id,
 		state: 'processing',
-		confidence: state.control.nextConfidence.shift() ?? result.requestedConfidence ?? result.hashConfidence,
+		confidence:
+			state.control.nextConfidence.shift() ?? result.requestedConfidence ?? result.hashConfidence,
 		// A queued extraction lets two different files (a PDF and a scan) carry the same invoice.
 		data: state.control.nextExtraction.shift() ?? result.data,
 		webhookUrl,
@@ -72,13 +140,49 @@ export async function handleExtract(state: SandboxState, request: IncomingMessag
 		decide(state, document);
 	}
 	state.store.save();
-	state.log({ kind: 'document', document_id: document.id, account: account.id, file_kind: kind, size: file.size, state: document.state, confidence: document.confidence });
+	state.log({
+		kind: 'document',
+		document_id: document.id,
+		account: account.id,
+		file_kind: kind,
+		size: file.size,
+		state: document.state,
+		confidence: document.confidence,
+	});
 
 	if (document.state === 'verified') {
-		return sendJson(response, 200, { success: true, status: 'verified', confidence: document.confidence, document_id: document.id, extracted_json: document.data, verified_by: 'ai_auto' }, headers);
+		return sendJson(
+			response,
+			200,
+			{
+				success: true,
+				status: 'verified',
+				confidence: document.confidence,
+				document_id: document.id,
+				extracted_json: document.data,
+				verified_by: 'ai_auto',
+			},
+			headers,
+		);
 	}
 	if (document.state === 'needs_review') {
-		return sendJson(response, 200, { success: true, status: 'needs_review', confidence: document.confidence, document_id: document.id, review_id: document.reviewId }, headers);
+		return sendJson(
+			response,
+			200,
+			{
+				success: true,
+				status: 'needs_review',
+				confidence: document.confidence,
+				document_id: document.id,
+				review_id: document.reviewId,
+			},
+			headers,
+		);
 	}
-	return sendJson(response, 200, { success: true, status: 'processing', document_id: document.id }, headers);
+	return sendJson(
+		response,
+		200,
+		{ success: true, status: 'processing', document_id: document.id },
+		headers,
+	);
 }

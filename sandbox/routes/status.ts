@@ -5,10 +5,23 @@ import type { ServerResponse } from 'node:http';
 import { humanDuration, sendError, sendJson, type ResponseHeaders } from '../http.ts';
 import type { Account, SandboxState } from '../state.ts';
 
-export function handleStatus(state: SandboxState, response: ServerResponse, account: Account, documentId: string | undefined, headers: ResponseHeaders): void {
+export function handleStatus(
+	state: SandboxState,
+	response: ServerResponse,
+	account: Account,
+	documentId: string | undefined,
+	headers: ResponseHeaders,
+): void {
 	state.counts.statusRequests++;
 	const document = documentId === undefined ? undefined : state.store.documents.get(documentId);
-	if (!document || document.accountId !== account.id) return sendError(response, 404, 'not_found', `No document "${(documentId ?? '').slice(0, 80)}" for this API key.`, headers);
+	if (!document || document.accountId !== account.id)
+		return sendError(
+			response,
+			404,
+			'not_found',
+			`No document "${(documentId ?? '').slice(0, 80)}" for this API key.`,
+			headers,
+		);
 	const pending = document.state === 'processing' || document.state === 'needs_review';
 	sendJson(
 		response,
@@ -18,7 +31,10 @@ export function handleStatus(state: SandboxState, response: ServerResponse, acco
 			status: document.state === 'rejected' ? 'failed' : document.state,
 			confidence: document.finalConfidence ?? document.confidence,
 			...(document.reviewId ? { review_id: document.reviewId } : {}),
-			estimated_time: pending && document.dueAt ? humanDuration(Date.parse(document.dueAt) - Date.now()) : '0 seconds',
+			estimated_time:
+				pending && document.dueAt
+					? humanDuration(Date.parse(document.dueAt) - Date.now())
+					: '0 seconds',
 			created_at: document.createdAt,
 			...(document.failureReason ? { failure_reason: document.failureReason } : {}),
 			...(document.rejectionReason ? { rejection_reason: document.rejectionReason } : {}),

@@ -7,7 +7,19 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_NAME, REPO_ROOT, actionNode, executionError, extractParameters, nodeJson, readFileNode, sandboxCredential, webhookWorkflow, type Credential, type NodeSpec } from '../../local-n8n/index.ts';
+import {
+	PACKAGE_NAME,
+	REPO_ROOT,
+	actionNode,
+	executionError,
+	extractParameters,
+	nodeJson,
+	readFileNode,
+	sandboxCredential,
+	webhookWorkflow,
+	type Credential,
+	type NodeSpec,
+} from '../../local-n8n/index.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
@@ -35,18 +47,31 @@ async function runWorkflow(name: string, nodes: NodeSpec[], connections?: Record
 
 describe('Document Extraction action node in a real n8n', () => {
 	beforeAll(async () => {
-		const small = await sandboxCredential(fixture.stack.client, fixture.sandbox, 'pilot', 'Document Extraction (pilot)');
+		const small = await sandboxCredential(
+			fixture.stack.client,
+			fixture.sandbox,
+			'pilot',
+			'Document Extraction (pilot)',
+		);
 		fixture.secrets.push(small.apiKey);
 		pilot = small.credential;
 	});
 
 	it('is installed as a user gets it (community package node types)', () => {
-		expect(fixture.stack.installedNodeTypes).toEqual(expect.arrayContaining([`${PACKAGE_NAME}.documentExtraction`, `${PACKAGE_NAME}.documentExtractionTrigger`]));
+		expect(fixture.stack.installedNodeTypes).toEqual(
+			expect.arrayContaining([
+				`${PACKAGE_NAME}.documentExtraction`,
+				`${PACKAGE_NAME}.documentExtractionTrigger`,
+			]),
+		);
 	});
 
 	it('extracts a confident invoice (auto-verified) into the simplified fields', async () => {
 		const before = (await fixture.sandboxState()).counts.extractRequests;
-		const { response, execution } = await runWorkflow('e2e extract (verified)', [readFileNode('Read invoice', allowedCopy('invoice-acme.json')), actionNode('Extract', pilot, extractParameters())]);
+		const { response, execution } = await runWorkflow('e2e extract (verified)', [
+			readFileNode('Read invoice', allowedCopy('invoice-acme.json')),
+			actionNode('Extract', pilot, extractParameters()),
+		]);
 		expect(response.status, response.text).toBe(200);
 		expect(execution.status).toBe('success');
 		const [item] = nodeJson(execution, 'Extract');
@@ -67,7 +92,12 @@ describe('Document Extraction action node in a real n8n', () => {
 				{ description: 'Paper A4, 500 sheets', quantity: 40, unit_price: 25, amount: 1000 },
 				{ description: 'Toner cartridge', quantity: 2, unit_price: 125, amount: 250 },
 			],
-			checks: { subtotal_plus_tax_equals_total: true, line_items_sum_equals_subtotal: true, line_amounts_match: true, all_passed: true },
+			checks: {
+				subtotal_plus_tax_equals_total: true,
+				line_items_sum_equals_subtotal: true,
+				line_amounts_match: true,
+				all_passed: true,
+			},
 			ready_to_post: true,
 			not_ready_because: [],
 		});
@@ -79,15 +109,24 @@ describe('Document Extraction action node in a real n8n', () => {
 	});
 
 	it('extracts a low-confidence invoice (needs review: review_id, invoice fields null) and looks up its status', async () => {
-		const { response, execution } = await runWorkflow('e2e extract (needs review) + status', [
-			readFileNode('Read invoice', allowedCopy('invoice-blurry.json')),
-			actionNode('Extract', fixture.credential, extractParameters()),
-			actionNode('Get Status', fixture.credential, { resource: 'document', operation: 'getStatus', documentId: '={{ $json.document_id }}', options: {} }),
-		], {
-			Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
-			'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
-			Extract: { main: [[], [{ node: 'Get Status', type: 'main', index: 0 }]] },
-		});
+		const { response, execution } = await runWorkflow(
+			'e2e extract (needs review) + status',
+			[
+				readFileNode('Read invoice', allowedCopy('invoice-blurry.json')),
+				actionNode('Extract', fixture.credential, extractParameters()),
+				actionNode('Get Status', fixture.credential, {
+					resource: 'document',
+					operation: 'getStatus',
+					documentId: '={{ $json.document_id }}',
+					options: {},
+				}),
+			],
+			{
+				Webhook: { main: [[{ node: 'Read invoice', type: 'main', index: 0 }]] },
+				'Read invoice': { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
+				Extract: { main: [[], [{ node: 'Get Status', type: 'main', index: 0 }]] },
+			},
+		);
 		expect(response.status, response.text).toBe(200);
 		// Extract's second output, Needs Review, carries it (and feeds Get Status).
 		expect(nodeJson(execution, 'Extract')).toEqual([]);
@@ -107,7 +146,12 @@ describe('Document Extraction action node in a real n8n', () => {
 			line_items: [],
 		});
 		const [status] = nodeJson(execution, 'Get Status');
-		expect(status).toMatchObject({ document_id: extracted.document_id, status: 'needs_review', review_id: extracted.review_id, confidence: 0.71 });
+		expect(status).toMatchObject({
+			document_id: extracted.document_id,
+			status: 'needs_review',
+			review_id: extracted.review_id,
+			confidence: 0.71,
+		});
 		expect(typeof status.estimated_time).toBe('string');
 		expect(new Date(String(status.created_at)).toISOString()).toBe(status.created_at);
 		expect(response.json).toEqual([status]);
@@ -117,12 +161,29 @@ describe('Document Extraction action node in a real n8n', () => {
 		// Secret left empty: the credential's signing secret signs the deliveries and appears nowhere in
 		// the execution (runWorkflow checks every secret).
 		const url = 'https://hooks.example/accounting';
-		const { execution } = await runWorkflow('e2e register', [actionNode('Register', fixture.credential, { resource: 'webhook', operation: 'register', url, events: ['document.verified'], secret: '' })]);
+		const { execution } = await runWorkflow('e2e register', [
+			actionNode('Register', fixture.credential, {
+				resource: 'webhook',
+				operation: 'register',
+				url,
+				events: ['document.verified'],
+				secret: '',
+			}),
+		]);
 		const [item] = nodeJson(execution, 'Register');
-		expect(item).toEqual({ webhook_id: expect.stringMatching(/^wh_/), url, status: 'active', events: ['document.verified'] });
+		expect(item).toEqual({
+			webhook_id: expect.stringMatching(/^wh_/),
+			url,
+			status: 'active',
+			events: ['document.verified'],
+		});
 		expect(Object.keys(item)).not.toContain('secret');
-		const registered = (await fixture.sandboxState()).webhooks.filter((webhook) => webhook.url === url);
-		expect(registered.map((webhook) => ({ id: webhook.id, events: webhook.events }))).toEqual([{ id: item.webhook_id, events: ['document.verified'] }]);
+		const registered = (await fixture.sandboxState()).webhooks.filter(
+			(webhook) => webhook.url === url,
+		);
+		expect(registered.map((webhook) => ({ id: webhook.id, events: webhook.events }))).toEqual([
+			{ id: item.webhook_id, events: ['document.verified'] },
+		]);
 		expect(registered[0].secret).toBe(fixture.signingSecret); // the credential's signing secret was sent, and only there
 	});
 
@@ -132,7 +193,10 @@ describe('Document Extraction action node in a real n8n', () => {
 		bytes.write('%PDF-1.4\n');
 		writeFileSync(path, bytes);
 		const before = await fixture.sandboxState();
-		const { execution } = await runWorkflow('e2e oversize', [readFileNode('Read invoice', path), actionNode('Extract', pilot, extractParameters())]);
+		const { execution } = await runWorkflow('e2e oversize', [
+			readFileNode('Read invoice', path),
+			actionNode('Extract', pilot, extractParameters()),
+		]);
 		expect(execution.status).toBe('error');
 		const error = executionError(execution, 'Extract');
 		expect(error?.message).toBe('"too-big.pdf" is too large for your tier');

@@ -30,7 +30,12 @@ import {
 	type QuickBooksStandIn,
 	type XeroStandIn,
 } from '../../local-n8n/accounting/index.ts';
-import { approveReviewOf, executionWhere, postFile, queueExtraction } from './support/laterInvoices.ts';
+import {
+	approveReviewOf,
+	executionWhere,
+	postFile,
+	queueExtraction,
+} from './support/laterInvoices.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const ACCESS_TOKEN = 'stand-in-access-token';
@@ -50,18 +55,46 @@ interface Invoice {
 
 let invoiceCount = 0;
 /** An invoice as the service's extracted data; each gets its own number unless one is given (the examples detect the same invoice). */
-const invoice = (overrides: { header?: Record<string, unknown>; amounts?: Record<string, unknown>; line_items?: Array<Record<string, unknown>> } = {}): Invoice => ({
-	header: { vendor: 'Acme Supplies GmbH', date: '2026-10-05', invoice_no: `INV-${++invoiceCount}`, currency: 'EUR', ...overrides.header },
+const invoice = (
+	overrides: {
+		header?: Record<string, unknown>;
+		amounts?: Record<string, unknown>;
+		line_items?: Array<Record<string, unknown>>;
+	} = {},
+): Invoice => ({
+	header: {
+		vendor: 'Acme Supplies GmbH',
+		date: '2026-10-05',
+		invoice_no: `INV-${++invoiceCount}`,
+		currency: 'EUR',
+		...overrides.header,
+	},
 	amounts: { subtotal: 46.5, tax: 8.84, total: 55.34, ...overrides.amounts },
-	line_items: overrides.line_items ?? [{ description: 'Screws M4', quantity: 1250, unit_price: 0.0372, amount: 46.5 }],
+	line_items: overrides.line_items ?? [
+		{ description: 'Screws M4', quantity: 1250, unit_price: 0.0372, amount: 46.5 },
+	],
 });
 
 const PDF = readFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-initech.pdf'));
 
 /** Sends the invoice through one example as a confident extraction of `file`; the workflow's answer. */
-async function through(example: 'xero' | 'quickbooks', data: Invoice, file: { name: string; bytes: Buffer; type: string } = { name: 'invoice.json', bytes: Buffer.from('{}'), type: 'application/json' }) {
+async function through(
+	example: 'xero' | 'quickbooks',
+	data: Invoice,
+	file: { name: string; bytes: Buffer; type: string } = {
+		name: 'invoice.json',
+		bytes: Buffer.from('{}'),
+		type: 'application/json',
+	},
+) {
 	await queueExtraction(fixture.sandbox.url, data, 0.99);
-	const answer = await postFile(fixture.stack.client, workflows[example].webhookPath, file.name, file.bytes, file.type);
+	const answer = await postFile(
+		fixture.stack.client,
+		workflows[example].webhookPath,
+		file.name,
+		file.bytes,
+		file.type,
+	);
 	expect(answer.status, answer.text).toBe(200);
 	expect(answer.items).toHaveLength(1);
 	return answer.items[0];
@@ -69,22 +102,48 @@ async function through(example: 'xero' | 'quickbooks', data: Invoice, file: { na
 
 /** Both examples, one after the other. */
 async function throughBoth(data: Invoice, file?: { name: string; bytes: Buffer; type: string }) {
-	return { xero: await through('xero', data, file), quickbooks: await through('quickbooks', data, file) };
+	return {
+		xero: await through('xero', data, file),
+		quickbooks: await through('quickbooks', data, file),
+	};
 }
 
-const refused = (requests: Array<{ errors: string[]; method: string; path: string }>) => requests.filter((request) => request.errors.length > 0).map((request) => `${request.method} ${request.path}: ${request.errors.join('; ')}`);
+const refused = (requests: Array<{ errors: string[]; method: string; path: string }>) =>
+	requests
+		.filter((request) => request.errors.length > 0)
+		.map((request) => `${request.method} ${request.path}: ${request.errors.join('; ')}`);
 
 describe('Never a wrong bill: both examples in a real n8n against the Xero and QuickBooks stand-ins', () => {
 	beforeAll(async () => {
 		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
 		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
-		xeroCredential = await connectedOAuth2Credential(fixture.stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
-		const quickBooksCredential = await connectedOAuth2Credential(fixture.stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
-		workflows.xero = await createActiveExample(fixture.stack.client, 'invoice-to-xero.workflow.json', { xero_api_url: xero.url, xero_tenant_id: 'tenant', default_currency: 'GBP' }, [fixture.credential, xeroCredential]);
+		xeroCredential = await connectedOAuth2Credential(
+			fixture.stack.client,
+			'xeroOAuth2Api',
+			'Xero account',
+			ACCESS_TOKEN,
+		);
+		const quickBooksCredential = await connectedOAuth2Credential(
+			fixture.stack.client,
+			'quickBooksOAuth2Api',
+			'QuickBooks account',
+			ACCESS_TOKEN,
+		);
+		workflows.xero = await createActiveExample(
+			fixture.stack.client,
+			'invoice-to-xero.workflow.json',
+			{ xero_api_url: xero.url, xero_tenant_id: 'tenant', default_currency: 'GBP' },
+			[fixture.credential, xeroCredential],
+		);
 		workflows.quickbooks = await createActiveExample(
 			fixture.stack.client,
 			'invoice-to-quickbooks.workflow.json',
-			{ quickbooks_api_url: quickBooks.url, quickbooks_realm_id: '9130', quickbooks_tax_account_id: '88', default_currency: 'GBP' },
+			{
+				quickbooks_api_url: quickBooks.url,
+				quickbooks_realm_id: '9130',
+				quickbooks_tax_account_id: '88',
+				default_currency: 'GBP',
+			},
 			[fixture.credential, quickBooksCredential],
 		);
 		// Both examples' triggers register their HTTPS URLs with the sandbox on activation.
@@ -111,13 +170,21 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 				],
 				amounts: { subtotal: 1500, tax: 0, total: 1500 },
 			}),
-			invoice({ line_items: [{ description: 'Licence', quantity: 1, unit_price: '1,234.56', amount: '1,234.56' }], amounts: { subtotal: '1,234.56', tax: '234.57', total: '1,469.13' } }),
+			invoice({
+				line_items: [
+					{ description: 'Licence', quantity: 1, unit_price: '1,234.56', amount: '1,234.56' },
+				],
+				amounts: { subtotal: '1,234.56', tax: '234.57', total: '1,469.13' },
+			}),
 		];
 		for (const data of cases) {
 			const { xero: toXero, quickbooks: toQuickBooks } = await throughBoth(data);
 			// Held by the package (Extract's Hold Invoices Not Ready to Post) with its sentences.
 			for (const answer of [toXero, toQuickBooks]) {
-				expect(answer).toMatchObject({ route: 'review', reason: expect.stringMatching(/original invoice/) });
+				expect(answer).toMatchObject({
+					route: 'review',
+					reason: expect.stringMatching(/original invoice/),
+				});
 			}
 		}
 		expect(xero.requests).toEqual([]);
@@ -125,38 +192,84 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 	});
 
 	it("books the invoice's currency (Xero CurrencyCode; QuickBooks CurrencyRef and a vendor in it), the default setting when it names none, and sends a currency the books do not take to review", async () => {
-		const usd = await throughBoth(invoice({ header: { vendor: 'Dollar Parts Inc', invoice_no: 'USD-1', currency: 'USD' } }));
+		const usd = await throughBoth(
+			invoice({ header: { vendor: 'Dollar Parts Inc', invoice_no: 'USD-1', currency: 'USD' } }),
+		);
 		expect(usd.xero).toMatchObject({ route: 'xero', currency: 'USD', totals_match: true });
-		expect(usd.quickbooks).toMatchObject({ route: 'quickbooks', currency: 'USD', totals_match: true });
+		expect(usd.quickbooks).toMatchObject({
+			route: 'quickbooks',
+			currency: 'USD',
+			totals_match: true,
+		});
 		expect(xero.documents.at(-1)).toMatchObject({ CurrencyCode: 'USD', Total: 55.34 });
-		expect(quickBooks.vendors.find((vendor) => vendor.DisplayName === 'Dollar Parts Inc')?.CurrencyRef).toEqual({ value: 'USD' });
-		expect(quickBooks.transactions.at(-1)).toMatchObject({ CurrencyRef: { value: 'USD' }, TotalAmt: 55.34 });
+		expect(
+			quickBooks.vendors.find((vendor) => vendor.DisplayName === 'Dollar Parts Inc')?.CurrencyRef,
+		).toEqual({ value: 'USD' });
+		expect(quickBooks.transactions.at(-1)).toMatchObject({
+			CurrencyRef: { value: 'USD' },
+			TotalAmt: 55.34,
+		});
 
-		const none = await throughBoth(invoice({ header: { vendor: 'Pound Parts Ltd', invoice_no: 'GBP-1', currency: null } }));
+		const none = await throughBoth(
+			invoice({ header: { vendor: 'Pound Parts Ltd', invoice_no: 'GBP-1', currency: null } }),
+		);
 		expect([none.xero.currency, none.quickbooks.currency]).toEqual(['GBP', 'GBP']);
 
 		xero.requests.length = 0;
 		quickBooks.requests.length = 0;
-		const chf = await throughBoth(invoice({ header: { vendor: 'Franken AG', invoice_no: 'CHF-1', currency: 'CHF' } }));
-		for (const answer of [chf.xero, chf.quickbooks]) expect(answer).toMatchObject({ route: 'review', currency: 'CHF', reason: 'the books take EUR, USD, GBP; this invoice is in CHF' });
+		const chf = await throughBoth(
+			invoice({ header: { vendor: 'Franken AG', invoice_no: 'CHF-1', currency: 'CHF' } }),
+		);
+		for (const answer of [chf.xero, chf.quickbooks])
+			expect(answer).toMatchObject({
+				route: 'review',
+				currency: 'CHF',
+				reason: 'the books take EUR, USD, GBP; this invoice is in CHF',
+			});
 		expect(xero.requests).toEqual([]);
 		expect(quickBooks.requests).toEqual([]);
 	});
 
 	it('a QuickBooks vendor that exists in another currency: review with the reason, no bill', async () => {
-		await through('quickbooks', invoice({ header: { vendor: 'Two Currency Trading', invoice_no: 'TC-1', currency: 'EUR' } }));
-		const answer = await through('quickbooks', invoice({ header: { vendor: 'Two Currency Trading', invoice_no: 'TC-2', currency: 'USD' } }));
-		expect(answer).toMatchObject({ route: 'review', reason: expect.stringContaining('exists in QuickBooks in EUR, this invoice is in USD') });
-		expect(quickBooks.transactions.filter((transaction) => transaction.DocNumber === 'TC-2')).toEqual([]);
+		await through(
+			'quickbooks',
+			invoice({ header: { vendor: 'Two Currency Trading', invoice_no: 'TC-1', currency: 'EUR' } }),
+		);
+		const answer = await through(
+			'quickbooks',
+			invoice({ header: { vendor: 'Two Currency Trading', invoice_no: 'TC-2', currency: 'USD' } }),
+		);
+		expect(answer).toMatchObject({
+			route: 'review',
+			reason: expect.stringContaining('exists in QuickBooks in EUR, this invoice is in USD'),
+		});
+		expect(
+			quickBooks.transactions.filter((transaction) => transaction.DocNumber === 'TC-2'),
+		).toEqual([]);
 	});
 
 	it('1,250 × 0.0372 reaches Xero with unitdp=4 and its 4-decimal unit price; both books total the invoice to the cent, tax included', async () => {
-		const { xero: toXero, quickbooks: toQuickBooks } = await throughBoth(invoice({ header: { invoice_no: 'UNITDP-1' } }));
+		const { xero: toXero, quickbooks: toQuickBooks } = await throughBoth(
+			invoice({ header: { invoice_no: 'UNITDP-1' } }),
+		);
 		expect(toXero).toMatchObject({ route: 'xero', xero_total: 55.34, totals_match: true });
-		expect(toQuickBooks).toMatchObject({ route: 'quickbooks', quickbooks_total: 55.34, totals_match: true });
-		const posted = xero.requests.find((request) => request.path.startsWith('/api.xro/2.0/Invoices'));
+		expect(toQuickBooks).toMatchObject({
+			route: 'quickbooks',
+			quickbooks_total: 55.34,
+			totals_match: true,
+		});
+		const posted = xero.requests.find((request) =>
+			request.path.startsWith('/api.xro/2.0/Invoices'),
+		);
 		expect(posted?.path).toBe('/api.xro/2.0/Invoices?unitdp=4');
-		expect(xero.documents.at(-1)?.LineItems).toEqual([expect.objectContaining({ Quantity: 1250, UnitAmount: 0.0372, LineAmount: 46.5, TaxAmount: 8.84 })]);
+		expect(xero.documents.at(-1)?.LineItems).toEqual([
+			expect.objectContaining({
+				Quantity: 1250,
+				UnitAmount: 0.0372,
+				LineAmount: 46.5,
+				TaxAmount: 8.84,
+			}),
+		]);
 		expect(refused(xero.requests)).toEqual([]);
 		expect(refused(quickBooks.requests)).toEqual([]);
 	});
@@ -170,10 +283,20 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 		});
 		const { xero: toXero, quickbooks: toQuickBooks } = await throughBoth(long);
 		expect(toXero).toMatchObject({ route: 'xero', totals_match: true });
-		expect(toQuickBooks).toMatchObject({ route: 'quickbooks', totals_match: true, doc_number: 'HS-2026-10-0000000000' });
+		expect(toQuickBooks).toMatchObject({
+			route: 'quickbooks',
+			totals_match: true,
+			doc_number: 'HS-2026-10-0000000000',
+		});
 		await through('xero', invoice({ header: { vendor: 'Hooli Süd GmbH', invoice_no: 'HS-2' } }));
-		expect(xero.contacts.filter((contact) => contact.Name.startsWith('Hooli')).map((contact) => contact.Name)).toEqual(['Hooli Süd GmbH']);
-		const [xeroLine] = xero.documents.find((document) => document.InvoiceNumber === 'HS-2026-10-000000000000000042')!.LineItems;
+		expect(
+			xero.contacts
+				.filter((contact) => contact.Name.startsWith('Hooli'))
+				.map((contact) => contact.Name),
+		).toEqual(['Hooli Süd GmbH']);
+		const [xeroLine] = xero.documents.find(
+			(document) => document.InvoiceNumber === 'HS-2026-10-000000000000000042',
+		)!.LineItems;
 		expect(xeroLine.Description).toHaveLength(4000);
 		const bill = quickBooks.transactions.at(-1)!;
 		expect(bill.Line[0].Description).toHaveLength(4000);
@@ -190,45 +313,122 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 			line_items: [{ description: 'Returned toner', quantity: 2, unit_price: -12.5, amount: -25 }],
 		});
 		const { xero: toXero, quickbooks: toQuickBooks } = await throughBoth(credit);
-		expect(toXero).toMatchObject({ route: 'xero', xero_type: 'ACCPAYCREDIT', invoice_number: 'CN-77', xero_total: 29.75, totals_match: true });
-		expect(toQuickBooks).toMatchObject({ route: 'quickbooks', quickbooks_entity: 'VendorCredit', quickbooks_total: 29.75, totals_match: true });
-		expect(xero.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /api.xro/2.0/CreditNotes?unitdp=4']);
-		expect(quickBooks.transactions.at(-1)).toMatchObject({ entity: 'VendorCredit', DocNumber: 'CN-77' });
-		expect(xero.documents.some((document) => document.Type === 'ACCPAY' && document.CreditNoteNumber === 'CN-77')).toBe(false);
+		expect(toXero).toMatchObject({
+			route: 'xero',
+			xero_type: 'ACCPAYCREDIT',
+			invoice_number: 'CN-77',
+			xero_total: 29.75,
+			totals_match: true,
+		});
+		expect(toQuickBooks).toMatchObject({
+			route: 'quickbooks',
+			quickbooks_entity: 'VendorCredit',
+			quickbooks_total: 29.75,
+			totals_match: true,
+		});
+		expect(xero.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+			'POST /api.xro/2.0/CreditNotes?unitdp=4',
+		]);
+		expect(quickBooks.transactions.at(-1)).toMatchObject({
+			entity: 'VendorCredit',
+			DocNumber: 'CN-77',
+		});
+		expect(
+			xero.documents.some(
+				(document) => document.Type === 'ACCPAY' && document.CreditNoteNumber === 'CN-77',
+			),
+		).toBe(false);
 	});
 
 	it('the original PDF is attached to the Xero bill and to the QuickBooks bill, byte for byte', async () => {
 		const file = { name: 'invoice-initech.pdf', bytes: PDF, type: 'application/pdf' };
-		const { xero: toXero, quickbooks: toQuickBooks } = await throughBoth(invoice({ header: { vendor: 'Initech LLC', invoice_no: 'IT-PDF-1' } }), file);
+		const { xero: toXero, quickbooks: toQuickBooks } = await throughBoth(
+			invoice({ header: { vendor: 'Initech LLC', invoice_no: 'IT-PDF-1' } }),
+			file,
+		);
 		expect(toXero).toMatchObject({ route: 'xero', original_attached: true, attachment_note: null });
-		expect(toQuickBooks).toMatchObject({ route: 'quickbooks', original_attached: true, attachment_note: null });
+		expect(toQuickBooks).toMatchObject({
+			route: 'quickbooks',
+			original_attached: true,
+			attachment_note: null,
+		});
 		const bill = xero.documents.find((document) => document.InvoiceNumber === 'IT-PDF-1')!;
-		expect(xero.attachments.filter((attachment) => attachment.ownerId === bill.id).map((attachment) => [attachment.fileName, attachment.contentType, attachment.bytes.equals(PDF)])).toEqual([
-			['invoice-initech.pdf', 'application/pdf', true],
-		]);
-		const quickBooksBill = quickBooks.transactions.find((transaction) => transaction.DocNumber === 'IT-PDF-1')!;
-		expect(quickBooks.attachments.filter((attachment) => attachment.ownerId === quickBooksBill.Id).map((attachment) => [attachment.ownerType, attachment.fileName, attachment.bytes.equals(PDF)])).toEqual([
-			['Bill', 'invoice-initech.pdf', true],
-		]);
+		expect(
+			xero.attachments
+				.filter((attachment) => attachment.ownerId === bill.id)
+				.map((attachment) => [
+					attachment.fileName,
+					attachment.contentType,
+					attachment.bytes.equals(PDF),
+				]),
+		).toEqual([['invoice-initech.pdf', 'application/pdf', true]]);
+		const quickBooksBill = quickBooks.transactions.find(
+			(transaction) => transaction.DocNumber === 'IT-PDF-1',
+		)!;
+		expect(
+			quickBooks.attachments
+				.filter((attachment) => attachment.ownerId === quickBooksBill.Id)
+				.map((attachment) => [
+					attachment.ownerType,
+					attachment.fileName,
+					attachment.bytes.equals(PDF),
+				]),
+		).toEqual([['Bill', 'invoice-initech.pdf', true]]);
 		// A JSON invoice file is a type neither API takes: the bill is posted and the answer says so.
-		const json = await throughBoth(invoice({ header: { vendor: 'Initech LLC', invoice_no: 'IT-JSON-1' } }));
-		expect(json.xero).toMatchObject({ route: 'xero', original_attached: false, attachment_note: 'Xero does not take .json attachments: the original file is not attached' });
+		const json = await throughBoth(
+			invoice({ header: { vendor: 'Initech LLC', invoice_no: 'IT-JSON-1' } }),
+		);
+		expect(json.xero).toMatchObject({
+			route: 'xero',
+			original_attached: false,
+			attachment_note: 'Xero does not take .json attachments: the original file is not attached',
+		});
 		expect(json.quickbooks).toMatchObject({ route: 'quickbooks', original_attached: false });
 	});
 
 	it('an invoice approved later comes back through the trigger without its file: posted exactly, and it says the original must be attached by hand', async () => {
-		await queueExtraction(fixture.sandbox.url, invoice({ header: { vendor: 'Later Supplies Ltd', invoice_no: 'LATE-1' } }), 0.6);
-		const pending = await postFile(fixture.stack.client, workflows.xero.webhookPath, 'late.pdf', PDF, 'application/pdf');
+		await queueExtraction(
+			fixture.sandbox.url,
+			invoice({ header: { vendor: 'Later Supplies Ltd', invoice_no: 'LATE-1' } }),
+			0.6,
+		);
+		const pending = await postFile(
+			fixture.stack.client,
+			workflows.xero.webhookPath,
+			'late.pdf',
+			PDF,
+			'application/pdf',
+		);
 		expect(pending.items[0]).toMatchObject({ route: 'review' });
 		const documentId = String(pending.items[0].document_id);
 		await approveReviewOf(fixture.sandbox.url, documentId);
 		// Both examples' triggers are registered for the same account: each posts the approved invoice.
-		const toXero = await executionWhere(fixture.stack.client, workflows.xero.id, 'Posted to Xero', documentId);
-		expect(nodeJson(toXero, 'Posted to Xero')).toEqual([expect.objectContaining({ totals_match: true, original_attached: false, attachment_note: expect.stringContaining('attach it to the bill by hand') })]);
-		const toQuickBooks = await executionWhere(fixture.stack.client, workflows.quickbooks.id, 'Posted to QuickBooks', documentId);
-		expect(nodeJson(toQuickBooks, 'Posted to QuickBooks')).toEqual([expect.objectContaining({ totals_match: true, original_attached: false })]);
+		const toXero = await executionWhere(
+			fixture.stack.client,
+			workflows.xero.id,
+			'Posted to Xero',
+			documentId,
+		);
+		expect(nodeJson(toXero, 'Posted to Xero')).toEqual([
+			expect.objectContaining({
+				totals_match: true,
+				original_attached: false,
+				attachment_note: expect.stringContaining('attach it to the bill by hand'),
+			}),
+		]);
+		const toQuickBooks = await executionWhere(
+			fixture.stack.client,
+			workflows.quickbooks.id,
+			'Posted to QuickBooks',
+			documentId,
+		);
+		expect(nodeJson(toQuickBooks, 'Posted to QuickBooks')).toEqual([
+			expect.objectContaining({ totals_match: true, original_attached: false }),
+		]);
 		const bill = quickBooks.transactions.find((transaction) => transaction.DocNumber === 'LATE-1')!;
-		expect(bill.PrivateNote).toContain(`attach it to the bill by hand (Document Extraction document ${documentId})`);
+		expect(bill.PrivateNote).toContain(
+			`attach it to the bill by hand (Document Extraction document ${documentId})`,
+		);
 		expect(toCents(bill.TotalAmt)).toBe(5534);
 	});
 
@@ -236,41 +436,114 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 		// The Xero example as a user changes it: Extract waits for the review, Check for duplicate
 		// follows its Verified output, no trigger. Another sandbox account, so its approval reaches only
 		// this execution.
-		const { credential: waiting } = await sandboxCredential(fixture.stack.client, fixture.sandbox, 'growth', 'Document Extraction (waiting)');
-		const example = loadExampleWorkflows().find(({ file }) => file === 'invoice-to-xero.workflow.json')!.workflow;
+		const { credential: waiting } = await sandboxCredential(
+			fixture.stack.client,
+			fixture.sandbox,
+			'growth',
+			'Document Extraction (waiting)',
+		);
+		const example = loadExampleWorkflows().find(
+			({ file }) => file === 'invoice-to-xero.workflow.json',
+		)!.workflow;
 		const nodes = example.nodes
 			.filter((node) => node.name !== 'Review finished')
 			.map((node) => {
-				if (node.name === 'Receive invoice') return { ...node, parameters: { ...node.parameters, path: 'invoice-to-xero-waiting', responseMode: 'onReceived' }, webhookId: 'a1c0ffee-0000-4000-8000-000000000001' };
+				if (node.name === 'Receive invoice')
+					return {
+						...node,
+						parameters: {
+							...node.parameters,
+							path: 'invoice-to-xero-waiting',
+							responseMode: 'onReceived',
+						},
+						webhookId: 'a1c0ffee-0000-4000-8000-000000000001',
+					};
 				if (node.name === 'Extract invoice') {
-					return { ...node, parameters: { ...node.parameters, waitForReview: true, reviewTimeout: 10, options: {} }, credentials: { documentExtractionApi: { id: waiting.id, name: waiting.name } } };
+					return {
+						...node,
+						parameters: { ...node.parameters, waitForReview: true, reviewTimeout: 10, options: {} },
+						credentials: { documentExtractionApi: { id: waiting.id, name: waiting.name } },
+					};
 				}
 				return node;
 			});
-		const connections = { ...example.connections } as Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+		const connections = { ...example.connections } as Record<
+			string,
+			{ main: Array<Array<{ node: string; type: string; index: number }>> }
+		>;
 		delete connections['Review finished'];
 		// With Wait for Review: Verified | Rejected | Timed Out | Not Ready to Post.
 		const to = (node: string) => [{ node, type: 'main', index: 0 }];
-		connections['Extract invoice'] = { main: [to('Check for duplicate'), to('Review: waiting for a reviewer'), to('Review: waiting for a reviewer'), to('Review: not ready to post')] };
-		const variant = withSettings({ ...example, name: 'Invoice to Xero, Wait for Review', nodes, connections } as WorkflowDefinition, { xero_api_url: xero.url, xero_tenant_id: 'tenant' });
-		const created = await fixture.stack.client.createWorkflow(withCredentialsByName(variant, [waiting, xeroCredential]));
+		connections['Extract invoice'] = {
+			main: [
+				to('Check for duplicate'),
+				to('Review: waiting for a reviewer'),
+				to('Review: waiting for a reviewer'),
+				to('Review: not ready to post'),
+			],
+		};
+		const variant = withSettings(
+			{
+				...example,
+				name: 'Invoice to Xero, Wait for Review',
+				nodes,
+				connections,
+			} as WorkflowDefinition,
+			{ xero_api_url: xero.url, xero_tenant_id: 'tenant' },
+		);
+		const created = await fixture.stack.client.createWorkflow(
+			withCredentialsByName(variant, [waiting, xeroCredential]),
+		);
 		await fixture.stack.client.activateWorkflow(created.id);
 		await fixture.stack.client.waitForWebhook('invoice-to-xero-waiting');
 
-		await queueExtraction(fixture.sandbox.url, invoice({ header: { vendor: 'Waiting Supplies Ltd', invoice_no: 'WAIT-1' } }), 0.6);
-		expect((await postFile(fixture.stack.client, 'invoice-to-xero-waiting', 'waiting.pdf', PDF, 'application/pdf')).status).toBe(200);
-		const started = (await eventually('the execution the file started', async () => (await fixture.stack.client.listExecutions(created.id))[0], (execution) => execution !== undefined))!;
-		await fixture.stack.client.waitForExecution(started.id, { until: (execution) => execution.status === 'waiting' });
+		await queueExtraction(
+			fixture.sandbox.url,
+			invoice({ header: { vendor: 'Waiting Supplies Ltd', invoice_no: 'WAIT-1' } }),
+			0.6,
+		);
+		expect(
+			(
+				await postFile(
+					fixture.stack.client,
+					'invoice-to-xero-waiting',
+					'waiting.pdf',
+					PDF,
+					'application/pdf',
+				)
+			).status,
+		).toBe(200);
+		const started = (await eventually(
+			'the execution the file started',
+			async () => (await fixture.stack.client.listExecutions(created.id))[0],
+			(execution) => execution !== undefined,
+		))!;
+		await fixture.stack.client.waitForExecution(started.id, {
+			until: (execution) => execution.status === 'waiting',
+		});
 		const document = await eventually(
 			'the document uploaded with the resume URL',
-			async () => (await fixture.sandboxState()).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${started.id}`)),
+			async () =>
+				(await fixture.sandboxState()).documents.find((entry) =>
+					entry.webhookUrl?.includes(`/webhook-waiting/${started.id}`),
+				),
 			(entry) => entry !== undefined,
 		);
 		expect(xero.documents.some((entry) => entry.InvoiceNumber === 'WAIT-1')).toBe(false);
 		await sandboxControl(fixture.sandbox.url, `reviews/${document!.reviewId}/approve`, {});
 		const resumed = await fixture.stack.client.waitForExecution(started.id);
-		expect(nodeJson(resumed, 'Posted to Xero')).toEqual([expect.objectContaining({ totals_match: true, original_attached: true, attachment_note: null })]);
+		expect(nodeJson(resumed, 'Posted to Xero')).toEqual([
+			expect.objectContaining({
+				totals_match: true,
+				original_attached: true,
+				attachment_note: null,
+			}),
+		]);
 		const bill = xero.documents.find((entry) => entry.InvoiceNumber === 'WAIT-1')!;
-		expect(xero.attachments.filter((attachment) => attachment.ownerId === bill.id).map((attachment) => [attachment.fileName, attachment.bytes.equals(PDF)])).toEqual([['waiting.pdf', true]]);
+		expect(
+			xero.attachments
+				.filter((attachment) => attachment.ownerId === bill.id)
+				.map((attachment) => [attachment.fileName, attachment.bytes.equals(PDF)]),
+		).toEqual([['waiting.pdf', true]]);
 	});
 });

@@ -31,7 +31,13 @@ const paths = { xero: '', quickbooks: '' };
 
 async function through(example: 'xero' | 'quickbooks', invoice: GeneratedInvoice) {
 	await queueExtraction(fixture.sandbox.url, invoice.data, 0.99);
-	const answer = await postFile(fixture.stack.client, paths[example], `${invoice.data.header.invoice_no ?? 'no-number'}.json`, Buffer.from('{}'), 'application/json');
+	const answer = await postFile(
+		fixture.stack.client,
+		paths[example],
+		`${invoice.data.header.invoice_no ?? 'no-number'}.json`,
+		Buffer.from('{}'),
+		'application/json',
+	);
 	expect(answer.status, `${invoice.name}: ${answer.text}`).toBe(200);
 	expect(answer.items, invoice.name).toHaveLength(1);
 	return answer.items[0];
@@ -43,10 +49,34 @@ describe(`${COUNT} generated invoices (seed ${SEED}) through both examples in a 
 	beforeAll(async () => {
 		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
 		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
-		const xeroCredential = await connectedOAuth2Credential(fixture.stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
-		const quickBooksCredential = await connectedOAuth2Credential(fixture.stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
-		paths.xero = (await createActiveExample(fixture.stack.client, 'invoice-to-xero.workflow.json', { xero_api_url: xero.url, xero_tenant_id: 'tenant' }, [fixture.credential, xeroCredential])).webhookPath;
-		paths.quickbooks = (await createActiveExample(fixture.stack.client, 'invoice-to-quickbooks.workflow.json', { quickbooks_api_url: quickBooks.url, quickbooks_realm_id: '9130' }, [fixture.credential, quickBooksCredential])).webhookPath;
+		const xeroCredential = await connectedOAuth2Credential(
+			fixture.stack.client,
+			'xeroOAuth2Api',
+			'Xero account',
+			ACCESS_TOKEN,
+		);
+		const quickBooksCredential = await connectedOAuth2Credential(
+			fixture.stack.client,
+			'quickBooksOAuth2Api',
+			'QuickBooks account',
+			ACCESS_TOKEN,
+		);
+		paths.xero = (
+			await createActiveExample(
+				fixture.stack.client,
+				'invoice-to-xero.workflow.json',
+				{ xero_api_url: xero.url, xero_tenant_id: 'tenant' },
+				[fixture.credential, xeroCredential],
+			)
+		).webhookPath;
+		paths.quickbooks = (
+			await createActiveExample(
+				fixture.stack.client,
+				'invoice-to-quickbooks.workflow.json',
+				{ quickbooks_api_url: quickBooks.url, quickbooks_realm_id: '9130' },
+				[fixture.credential, quickBooksCredential],
+			)
+		).webhookPath;
 	});
 
 	afterAll(async () => {
@@ -55,10 +85,16 @@ describe(`${COUNT} generated invoices (seed ${SEED}) through both examples in a 
 	});
 
 	it('covers posted bills and credit notes, and stopped invoices', () => {
-		expect(invoices.filter((invoice) => invoice.expect === 'post' && !invoice.creditNote).length).toBeGreaterThan(15);
-		expect(invoices.filter((invoice) => invoice.expect === 'post' && invoice.creditNote).length).toBeGreaterThan(0);
+		expect(
+			invoices.filter((invoice) => invoice.expect === 'post' && !invoice.creditNote).length,
+		).toBeGreaterThan(15);
+		expect(
+			invoices.filter((invoice) => invoice.expect === 'post' && invoice.creditNote).length,
+		).toBeGreaterThan(0);
 		expect(invoices.filter((invoice) => invoice.expect === 'stop').length).toBeGreaterThan(4);
-		expect(Math.max(...invoices.map((invoice) => invoice.data.line_items.length))).toBeGreaterThan(40);
+		expect(Math.max(...invoices.map((invoice) => invoice.data.line_items.length))).toBeGreaterThan(
+			40,
+		);
 	});
 
 	it('Xero: each invoice let through is a document whose Xero totals equal the invoice to the cent; each one stopped is a review and nothing is posted', async () => {
@@ -66,14 +102,27 @@ describe(`${COUNT} generated invoices (seed ${SEED}) through both examples in a 
 			xero.requests.length = 0;
 			const answer = await through('xero', invoice);
 			if (invoice.expect === 'stop') {
-				expect(answer, `${invoice.name} (${invoice.stopBecause})`).toMatchObject({ route: 'review', reason: expect.stringMatching(/\S/) });
+				expect(answer, `${invoice.name} (${invoice.stopBecause})`).toMatchObject({
+					route: 'review',
+					reason: expect.stringMatching(/\S/),
+				});
 				expect(xero.requests, invoice.name).toEqual([]);
 				continue;
 			}
-			expect(answer, invoice.name).toMatchObject({ route: 'xero', xero_type: invoice.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY', totals_match: true });
-			expect(xero.requests.map((request) => request.errors), invoice.name).toEqual([[]]);
+			expect(answer, invoice.name).toMatchObject({
+				route: 'xero',
+				xero_type: invoice.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY',
+				totals_match: true,
+			});
+			expect(
+				xero.requests.map((request) => request.errors),
+				invoice.name,
+			).toEqual([[]]);
 			const document = xero.documents.at(-1)!;
-			expect([toCents(document.SubTotal), toCents(document.TotalTax), toCents(document.Total)], invoice.name).toEqual([invoice.cents!.subtotal, invoice.cents!.tax, invoice.cents!.total]);
+			expect(
+				[toCents(document.SubTotal), toCents(document.TotalTax), toCents(document.Total)],
+				invoice.name,
+			).toEqual([invoice.cents!.subtotal, invoice.cents!.tax, invoice.cents!.total]);
 			expect(document.LineItems, invoice.name).toHaveLength(invoice.data.line_items.length);
 		}
 	});
@@ -83,13 +132,25 @@ describe(`${COUNT} generated invoices (seed ${SEED}) through both examples in a 
 			quickBooks.requests.length = 0;
 			const answer = await through('quickbooks', invoice);
 			if (invoice.expect === 'stop') {
-				expect(answer, `${invoice.name} (${invoice.stopBecause})`).toMatchObject({ route: 'review', reason: expect.stringMatching(/\S/) });
+				expect(answer, `${invoice.name} (${invoice.stopBecause})`).toMatchObject({
+					route: 'review',
+					reason: expect.stringMatching(/\S/),
+				});
 				expect(quickBooks.requests, invoice.name).toEqual([]);
 				continue;
 			}
-			expect(answer, invoice.name).toMatchObject({ route: 'quickbooks', quickbooks_entity: invoice.creditNote ? 'VendorCredit' : 'Bill', totals_match: true });
-			expect(quickBooks.requests.flatMap((request) => request.errors), invoice.name).toEqual([]);
-			expect(toCents(quickBooks.transactions.at(-1)!.TotalAmt), invoice.name).toBe(invoice.cents!.total);
+			expect(answer, invoice.name).toMatchObject({
+				route: 'quickbooks',
+				quickbooks_entity: invoice.creditNote ? 'VendorCredit' : 'Bill',
+				totals_match: true,
+			});
+			expect(
+				quickBooks.requests.flatMap((request) => request.errors),
+				invoice.name,
+			).toEqual([]);
+			expect(toCents(quickBooks.transactions.at(-1)!.TotalAmt), invoice.name).toBe(
+				invoice.cents!.total,
+			);
 		}
 	});
 });

@@ -23,8 +23,18 @@ import {
 	type Credential,
 	type DecodedExecution,
 } from '../../local-n8n/index.ts';
-import { connectedOAuth2Credential, createActiveExample, startXeroStandIn, type XeroStandIn } from '../../local-n8n/accounting/index.ts';
-import { approveReviewOf, executionWhere, invoiceFile, postInvoiceFile } from './support/laterInvoices.ts';
+import {
+	connectedOAuth2Credential,
+	createActiveExample,
+	startXeroStandIn,
+	type XeroStandIn,
+} from '../../local-n8n/accounting/index.ts';
+import {
+	approveReviewOf,
+	executionWhere,
+	invoiceFile,
+	postInvoiceFile,
+} from './support/laterInvoices.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const XERO_EXAMPLE = 'invoice-to-xero.workflow.json';
@@ -35,20 +45,37 @@ let xero: XeroStandIn;
 let xeroWorkflowId: string;
 let xeroPath: string;
 
-const postFile = (path: string, fileName: string, invoice: unknown) => postInvoiceFile(fixture.stack.client, path, fileName, invoice);
+const postFile = (path: string, fileName: string, invoice: unknown) =>
+	postInvoiceFile(fixture.stack.client, path, fileName, invoice);
 
 /** The bills the stand-in received since the last call (each must have passed its schema check). */
 function billNumbers(): string[] {
 	const requests = xero.requests.splice(0);
 	for (const request of requests) expect(request.errors, JSON.stringify(request.body)).toEqual([]);
-	return requests.filter((request) => request.path.startsWith('/api.xro/2.0/Invoices?')).flatMap((request) => (request.body as { Invoices: Array<{ InvoiceNumber: string }> }).Invoices.map((bill) => bill.InvoiceNumber));
+	return requests
+		.filter((request) => request.path.startsWith('/api.xro/2.0/Invoices?'))
+		.flatMap((request) =>
+			(request.body as { Invoices: Array<{ InvoiceNumber: string }> }).Invoices.map(
+				(bill) => bill.InvoiceNumber,
+			),
+		);
 }
 
 describe('Invoices arriving later (trigger, Wait for Review) are checked against the same invoices, in a real n8n', () => {
 	beforeAll(async () => {
 		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
-		const xeroCredential = await connectedOAuth2Credential(fixture.stack.client, 'xeroOAuth2Api', 'Xero account', ACCESS_TOKEN);
-		({ id: xeroWorkflowId, webhookPath: xeroPath } = await createActiveExample(fixture.stack.client, XERO_EXAMPLE, { xero_api_url: xero.url, xero_tenant_id: 'stand-in-tenant' }, [fixture.credential, xeroCredential]));
+		const xeroCredential = await connectedOAuth2Credential(
+			fixture.stack.client,
+			'xeroOAuth2Api',
+			'Xero account',
+			ACCESS_TOKEN,
+		);
+		({ id: xeroWorkflowId, webhookPath: xeroPath } = await createActiveExample(
+			fixture.stack.client,
+			XERO_EXAMPLE,
+			{ xero_api_url: xero.url, xero_tenant_id: 'stand-in-tenant' },
+			[fixture.credential, xeroCredential],
+		));
 		// The example's trigger registers its HTTPS URL with the sandbox on activation.
 		await fixture.waitForTriggerRegistrations(1);
 	});
@@ -58,38 +85,94 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 	});
 
 	it('an invoice billed at once, arriving again in another file through review and the trigger, is a possible duplicate: one bill', async () => {
-		const [first] = await postFile(xeroPath, 'hooli-pdf.json', invoiceFile('Hooli Süd GmbH', 'HS-0077', 42, 0.98));
+		const [first] = await postFile(
+			xeroPath,
+			'hooli-pdf.json',
+			invoiceFile('Hooli Süd GmbH', 'HS-0077', 42, 0.98),
+		);
 		expect(first).toMatchObject({ route: 'xero', invoice_number: 'HS-0077' });
 		expect(billNumbers()).toEqual(['HS-0077']);
 
-		const [pending] = await postFile(xeroPath, 'hooli-scan.json', invoiceFile('HOOLI SUD', 'hs 77', 42, 0.7));
-		expect(pending).toMatchObject({ route: 'review', reason: expect.stringContaining('Review finished') });
+		const [pending] = await postFile(
+			xeroPath,
+			'hooli-scan.json',
+			invoiceFile('HOOLI SUD', 'hs 77', 42, 0.7),
+		);
+		expect(pending).toMatchObject({
+			route: 'review',
+			reason: expect.stringContaining('Review finished'),
+		});
 		const laterId = String(pending.document_id);
 		expect(laterId).not.toBe(first.document_id);
 		await approveReviewOf(fixture.sandbox.url, laterId);
 
-		const execution = await executionWhere(fixture.stack.client, xeroWorkflowId, 'Review: possible duplicate', laterId);
+		const execution = await executionWhere(
+			fixture.stack.client,
+			xeroWorkflowId,
+			'Review: possible duplicate',
+			laterId,
+		);
 		expect(execution.status).toBe('success');
-		expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Review: possible duplicate']);
-		expect(nodeJson(execution, 'Review: possible duplicate')).toEqual([
-			{ route: 'review', document_id: laterId, possible_duplicate_of: first.document_id, reason: expect.stringContaining('same vendor ("hooli sud"), same invoice number ("HS 77") and total 42.00') },
+		expect(executedNodes(execution)).toEqual([
+			'Review finished',
+			'Check for duplicate',
+			'Review: possible duplicate',
 		]);
-		expect(nodeJson(execution, 'Check for duplicate', { output: 1 })[0]).toMatchObject({ event: 'document.verified', verified_by: 'human_reviewer', same_document: false });
+		expect(nodeJson(execution, 'Review: possible duplicate')).toEqual([
+			{
+				route: 'review',
+				document_id: laterId,
+				possible_duplicate_of: first.document_id,
+				reason: expect.stringContaining(
+					'same vendor ("hooli sud"), same invoice number ("HS 77") and total 42.00',
+				),
+			},
+		]);
+		expect(nodeJson(execution, 'Check for duplicate', { output: 1 })[0]).toMatchObject({
+			event: 'document.verified',
+			verified_by: 'human_reviewer',
+			same_document: false,
+		});
 		expect(billNumbers()).toEqual([]);
 	});
 
 	it('another invoice of the same vendor through the trigger is a second bill; that invoice in another file at the intake is then a possible duplicate', async () => {
-		const [pending] = await postFile(xeroPath, 'hooli-next.json', invoiceFile('Hooli Süd GmbH', 'HS-0078', 42, 0.7));
+		const [pending] = await postFile(
+			xeroPath,
+			'hooli-next.json',
+			invoiceFile('Hooli Süd GmbH', 'HS-0078', 42, 0.7),
+		);
 		const reviewedId = String(pending.document_id);
 		await approveReviewOf(fixture.sandbox.url, reviewedId);
 
-		const execution = await executionWhere(fixture.stack.client, xeroWorkflowId, 'Posted to Xero', reviewedId);
-		expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Settings', 'Build Xero bill', 'Can be booked?', 'Create bill in Xero', 'Prepare attachment', 'Original to attach?', 'Posted to Xero']);
-		expect(nodeJson(execution, 'Posted to Xero')).toEqual([expect.objectContaining({ route: 'xero', invoice_number: 'HS-0078', totals_match: true })]);
+		const execution = await executionWhere(
+			fixture.stack.client,
+			xeroWorkflowId,
+			'Posted to Xero',
+			reviewedId,
+		);
+		expect(executedNodes(execution)).toEqual([
+			'Review finished',
+			'Check for duplicate',
+			'Settings',
+			'Build Xero bill',
+			'Can be booked?',
+			'Create bill in Xero',
+			'Prepare attachment',
+			'Original to attach?',
+			'Posted to Xero',
+		]);
+		expect(nodeJson(execution, 'Posted to Xero')).toEqual([
+			expect.objectContaining({ route: 'xero', invoice_number: 'HS-0078', totals_match: true }),
+		]);
 		expect(billNumbers()).toEqual(['HS-0078']);
 
 		// The other way round: what the Check node recorded, Extract's Detect Same Invoice sees.
-		const [again] = await postFile(xeroPath, 'hooli-next-copy.json', invoiceFile('HOOLI SÜD', 'HS 78', 42, 0.98));
+		const [again] = await postFile(
+			xeroPath,
+			'hooli-next-copy.json',
+			invoiceFile('HOOLI SÜD', 'HS 78', 42, 0.98),
+		);
 		expect(again).toMatchObject({ route: 'review', possible_duplicate_of: reviewedId });
 		expect(billNumbers()).toEqual([]);
 	});
@@ -100,11 +183,16 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 
 		/** Starts the workflow with a file; resolves with the execution it started. */
 		async function start(fileName: string, invoice: unknown): Promise<string> {
-			const known = new Set((await fixture.stack.client.listExecutions(workflow.id)).map((execution) => execution.id));
+			const known = new Set(
+				(await fixture.stack.client.listExecutions(workflow.id)).map((execution) => execution.id),
+			);
 			await postFile(workflow.path, fileName, invoice);
 			const fresh = await eventually(
 				'the execution the file started',
-				async () => (await fixture.stack.client.listExecutions(workflow.id)).find((execution) => !known.has(execution.id)),
+				async () =>
+					(await fixture.stack.client.listExecutions(workflow.id)).find(
+						(execution) => !known.has(execution.id),
+					),
 				(execution) => execution !== undefined,
 			);
 			return fresh!.id;
@@ -112,10 +200,15 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 
 		/** Waits until the execution waits for its review, approves it, and returns the resumed, finished execution. */
 		async function approveWaiting(executionId: string): Promise<DecodedExecution> {
-			await fixture.stack.client.waitForExecution(executionId, { until: (execution) => execution.status === 'waiting' });
+			await fixture.stack.client.waitForExecution(executionId, {
+				until: (execution) => execution.status === 'waiting',
+			});
 			const document = await eventually(
 				'the document uploaded with the resume URL',
-				async () => (await fixture.sandboxState()).documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${executionId}`)),
+				async () =>
+					(await fixture.sandboxState()).documents.find((entry) =>
+						entry.webhookUrl?.includes(`/webhook-waiting/${executionId}`),
+					),
 				(entry) => entry !== undefined,
 			);
 			await sandboxControl(fixture.sandbox.url, `reviews/${document!.reviewId}/approve`, {});
@@ -124,26 +217,53 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 
 		const routed = (execution: DecodedExecution) => ({
 			new: nodeJson(execution, 'On New Invoice').map((item) => item.document_id),
-			duplicate: nodeJson(execution, 'On Possible Duplicate').map((item) => [item.document_id, item.possible_duplicate_of]),
+			duplicate: nodeJson(execution, 'On Possible Duplicate').map((item) => [
+				item.document_id,
+				item.possible_duplicate_of,
+			]),
 		});
 
 		beforeAll(async () => {
 			// Another account than the example's, so its approvals are not delivered to the example's trigger.
-			({ credential: waitingCredential } = await sandboxCredential(fixture.stack.client, fixture.sandbox, 'enterprise', 'Document Extraction (waiting)'));
+			({ credential: waitingCredential } = await sandboxCredential(
+				fixture.stack.client,
+				fixture.sandbox,
+				'enterprise',
+				'Document Extraction (waiting)',
+			));
 			const definition = webhookWorkflow({
 				name: 'e2e: Wait for Review, then Check Invoice Duplicate',
 				responseMode: 'onReceived',
 				nodes: [
-					actionNode('Extract', waitingCredential, extractParameters({ binaryPropertyName: 'file', waitForReview: true, reviewTimeout: 10 })),
+					actionNode(
+						'Extract',
+						waitingCredential,
+						extractParameters({
+							binaryPropertyName: 'file',
+							waitForReview: true,
+							reviewTimeout: 10,
+						}),
+					),
 					// It calls no API, so it runs without a credential.
-					{ ...actionNode('Check Invoice Duplicate', waitingCredential, { resource: 'document', operation: 'checkInvoiceDuplicate' }), credentials: undefined },
+					{
+						...actionNode('Check Invoice Duplicate', waitingCredential, {
+							resource: 'document',
+							operation: 'checkInvoiceDuplicate',
+						}),
+						credentials: undefined,
+					},
 					codeNode('On New Invoice', 'return $input.all();'),
 					codeNode('On Possible Duplicate', 'return $input.all();'),
 				],
 				connections: {
 					Webhook: { main: [[{ node: 'Extract', type: 'main', index: 0 }]] },
 					Extract: { main: [[{ node: 'Check Invoice Duplicate', type: 'main', index: 0 }]] },
-					'Check Invoice Duplicate': { main: [[{ node: 'On New Invoice', type: 'main', index: 0 }], [{ node: 'On Possible Duplicate', type: 'main', index: 0 }]] },
+					'Check Invoice Duplicate': {
+						main: [
+							[{ node: 'On New Invoice', type: 'main', index: 0 }],
+							[{ node: 'On Possible Duplicate', type: 'main', index: 0 }],
+						],
+					},
 				},
 			});
 			const created = await fixture.stack.client.createWorkflow(definition);
@@ -153,21 +273,30 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 		});
 
 		it('a confident invoice passes at once as new; the same invoice in another file, reviewed and resumed, is a possible duplicate; another invoice is new', async () => {
-			const confident = await fixture.stack.client.waitForExecution(await start('initech.json', invoiceFile('Initech Ltd', 'IT-501', 95.2, 0.98)));
+			const confident = await fixture.stack.client.waitForExecution(
+				await start('initech.json', invoiceFile('Initech Ltd', 'IT-501', 95.2, 0.98)),
+			);
 			expect(confident.status).toBe('success');
 			const [firstId] = routed(confident).new;
 			expect(routed(confident)).toEqual({ new: [expect.stringMatching(/^doc_/)], duplicate: [] });
 
-			const resumed = await approveWaiting(await start('initech-scan.json', invoiceFile('INITECH LIMITED', 'it-0501', 95.2, 0.7)));
+			const resumed = await approveWaiting(
+				await start('initech-scan.json', invoiceFile('INITECH LIMITED', 'it-0501', 95.2, 0.7)),
+			);
 			expect(resumed.status).toBe('success');
 			const { duplicate } = routed(resumed);
 			expect(routed(resumed).new).toEqual([]);
 			expect(duplicate).toHaveLength(1);
 			expect(duplicate[0][1]).toBe(firstId);
 			expect(duplicate[0][0]).not.toBe(firstId);
-			expect(nodeJson(resumed, 'Extract')[0]).toMatchObject({ status: 'verified', verified_by: 'human_reviewer' });
+			expect(nodeJson(resumed, 'Extract')[0]).toMatchObject({
+				status: 'verified',
+				verified_by: 'human_reviewer',
+			});
 
-			const other = await approveWaiting(await start('initech-next.json', invoiceFile('Initech Ltd', 'IT-502', 95.2, 0.7)));
+			const other = await approveWaiting(
+				await start('initech-next.json', invoiceFile('Initech Ltd', 'IT-502', 95.2, 0.7)),
+			);
 			expect(routed(other)).toEqual({ new: [expect.stringMatching(/^doc_/)], duplicate: [] });
 		});
 	});

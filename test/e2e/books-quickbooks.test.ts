@@ -5,8 +5,19 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { executedNodes, nodeJson } from '../../local-n8n/index.ts';
-import { connectedOAuth2Credential, createActiveExample, startQuickBooksStandIn, type QuickBooksStandIn } from '../../local-n8n/accounting/index.ts';
-import { approveReviewOf, executionWhere, invoiceFile, postInvoiceFile, sendToExample } from './support/laterInvoices.ts';
+import {
+	connectedOAuth2Credential,
+	createActiveExample,
+	startQuickBooksStandIn,
+	type QuickBooksStandIn,
+} from '../../local-n8n/accounting/index.ts';
+import {
+	approveReviewOf,
+	executionWhere,
+	invoiceFile,
+	postInvoiceFile,
+	sendToExample,
+} from './support/laterInvoices.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const ACCESS_TOKEN = 'stand-in-access-token';
@@ -17,29 +28,64 @@ let quickBooks: QuickBooksStandIn;
 let path: string;
 let workflowId: string;
 
-interface QuickBooksLine { LineNum: number; Amount: number; Description: string; AccountBasedExpenseLineDetail: { AccountRef: { value: string } } }
-interface QuickBooksBill { VendorRef: { value: string }; DocNumber: string; TxnDate?: string; DueDate?: string; Line: QuickBooksLine[] }
+interface QuickBooksLine {
+	LineNum: number;
+	Amount: number;
+	Description: string;
+	AccountBasedExpenseLineDetail: { AccountRef: { value: string } };
+}
+interface QuickBooksBill {
+	VendorRef: { value: string };
+	DocNumber: string;
+	TxnDate?: string;
+	DueDate?: string;
+	Line: QuickBooksLine[];
+}
 
-const send = async (fileName: string, invoice: unknown) => await sendToExample(fixture.stack.client, { id: workflowId, webhookPath: path }, fileName, invoice);
+const send = async (fileName: string, invoice: unknown) =>
+	await sendToExample(
+		fixture.stack.client,
+		{ id: workflowId, webhookPath: path },
+		fileName,
+		invoice,
+	);
 
 /** Every request since the last call; each must have passed the stand-in's checks. */
 function received() {
 	const requests = quickBooks.requests.splice(0);
-	for (const request of requests) expect(request.errors, `${request.method} ${request.path} ${JSON.stringify(request.body)}`).toEqual([]);
+	for (const request of requests)
+		expect(
+			request.errors,
+			`${request.method} ${request.path} ${JSON.stringify(request.body)}`,
+		).toEqual([]);
 	return requests;
 }
 
-const bills = (requests: ReturnType<typeof received>) => requests.filter((request) => request.path.includes('/bill')).map((request) => request.body as QuickBooksBill);
-const cents = (amounts: number[]) => amounts.reduce((sum, amount) => sum + Math.round(amount * 100), 0);
+const bills = (requests: ReturnType<typeof received>) =>
+	requests
+		.filter((request) => request.path.includes('/bill'))
+		.map((request) => request.body as QuickBooksBill);
+const cents = (amounts: number[]) =>
+	amounts.reduce((sum, amount) => sum + Math.round(amount * 100), 0);
 
 describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 	beforeAll(async () => {
 		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
-		const quickBooksCredential = await connectedOAuth2Credential(fixture.stack.client, 'quickBooksOAuth2Api', 'QuickBooks account', ACCESS_TOKEN);
+		const quickBooksCredential = await connectedOAuth2Credential(
+			fixture.stack.client,
+			'quickBooksOAuth2Api',
+			'QuickBooks account',
+			ACCESS_TOKEN,
+		);
 		({ id: workflowId, webhookPath: path } = await createActiveExample(
 			fixture.stack.client,
 			'invoice-to-quickbooks.workflow.json',
-			{ quickbooks_api_url: quickBooks.url, quickbooks_realm_id: REALM, quickbooks_expense_account_id: '7', quickbooks_tax_account_id: '88' },
+			{
+				quickbooks_api_url: quickBooks.url,
+				quickbooks_realm_id: REALM,
+				quickbooks_expense_account_id: '7',
+				quickbooks_tax_account_id: '88',
+			},
 			[fixture.credential, quickBooksCredential],
 		));
 		// The example's trigger registers its HTTPS URL with the sandbox on activation.
@@ -66,14 +112,41 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 			],
 			confidence: 0.98,
 		});
-		expect(answer).toEqual([expect.objectContaining({ route: 'quickbooks', doc_number: 'CM-7001', line_count: 5, quickbooks_total: 29.75, totals_match: true })]);
+		expect(answer).toEqual([
+			expect.objectContaining({
+				route: 'quickbooks',
+				doc_number: 'CM-7001',
+				line_count: 5,
+				quickbooks_total: 29.75,
+				totals_match: true,
+			}),
+		]);
 		const requests = received();
-		expect(requests.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual([`GET /v3/company/${REALM}/query`, `POST /v3/company/${REALM}/vendor`, `POST /v3/company/${REALM}/bill`]);
-		expect(requests.every((request) => request.authorization === `Bearer ${ACCESS_TOKEN}`)).toBe(true);
-		expect(quickBooks.vendors.map((vendor) => vendor.DisplayName)).toEqual(['Café Müller & Söhne GmbH']);
+		expect(requests.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual([
+			`GET /v3/company/${REALM}/query`,
+			`POST /v3/company/${REALM}/vendor`,
+			`POST /v3/company/${REALM}/bill`,
+		]);
+		expect(requests.every((request) => request.authorization === `Bearer ${ACCESS_TOKEN}`)).toBe(
+			true,
+		);
+		expect(quickBooks.vendors.map((vendor) => vendor.DisplayName)).toEqual([
+			'Café Müller & Söhne GmbH',
+		]);
 		const [bill] = bills(requests);
-		expect(bill).toMatchObject({ VendorRef: { value: quickBooks.vendors[0].Id }, DocNumber: 'CM-7001', TxnDate: '2026-10-05', DueDate: '2026-11-04' });
-		expect(bill.Line.map((line) => [line.Description, line.Amount, line.AccountBasedExpenseLineDetail.AccountRef.value])).toEqual([
+		expect(bill).toMatchObject({
+			VendorRef: { value: quickBooks.vendors[0].Id },
+			DocNumber: 'CM-7001',
+			TxnDate: '2026-10-05',
+			DueDate: '2026-11-04',
+		});
+		expect(
+			bill.Line.map((line) => [
+				line.Description,
+				line.Amount,
+				line.AccountBasedExpenseLineDetail.AccountRef.value,
+			]),
+		).toEqual([
 			['Espresso tasting (1 × 0.1)', 0.1, '7'],
 			['Milk foam (1 × 0.2)', 0.2, '7'],
 			['Free sample (1 × 0)', 0, '7'],
@@ -107,11 +180,16 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 			line_items: [{ description: 'Consulting', quantity: 1, unit_price: 100, amount: 100 }],
 			confidence: 0.98,
 		});
-		expect(answer).toEqual([expect.objectContaining({ route: 'review', reason: expect.stringContaining('Subtotal 100 + tax 19 does not equal the total 120') })]);
+		expect(answer).toEqual([
+			expect.objectContaining({
+				route: 'review',
+				reason: expect.stringContaining('Subtotal 100 + tax 19 does not equal the total 120'),
+			}),
+		]);
 		expect(quickBooks.requests).toEqual([]);
 	});
 
-	it("a vendor with a quote in its name is queried correctly and created", async () => {
+	it('a vendor with a quote in its name is queried correctly and created', async () => {
 		const answer = await send('obrien.json', {
 			header: { vendor: "O'Brien & Co", date: '2026-10-07', invoice_no: 'OB-2' },
 			amounts: { subtotal: 100, tax: 0, total: 100 },
@@ -124,7 +202,8 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 	});
 
 	describe('invoices arriving later', () => {
-		const postFile = (fileName: string, invoice: unknown) => postInvoiceFile(fixture.stack.client, path, fileName, invoice);
+		const postFile = (fileName: string, invoice: unknown) =>
+			postInvoiceFile(fixture.stack.client, path, fileName, invoice);
 		const billNumbers = () => bills(received()).map((bill) => bill.DocNumber);
 
 		it('the Check node has no credential: it calls no API', async () => {
@@ -135,31 +214,62 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 		});
 
 		it('an invoice billed at once, arriving again in another file through review and the trigger, is a possible duplicate: one bill', async () => {
-			const [first] = await postFile('globex-pdf.json', invoiceFile('Globex Bürobedarf AG', 'GB-2201', 58.4, 0.98));
+			const [first] = await postFile(
+				'globex-pdf.json',
+				invoiceFile('Globex Bürobedarf AG', 'GB-2201', 58.4, 0.98),
+			);
 			expect(first).toMatchObject({ route: 'quickbooks', doc_number: 'GB-2201' });
 			expect(billNumbers()).toEqual(['GB-2201']);
 
-			const [pending] = await postFile('globex-scan.json', invoiceFile('GLOBEX BUROBEDARF', 'gb 2201', 58.4, 0.7));
-			expect(pending).toMatchObject({ route: 'review', reason: expect.stringContaining('Review finished') });
+			const [pending] = await postFile(
+				'globex-scan.json',
+				invoiceFile('GLOBEX BUROBEDARF', 'gb 2201', 58.4, 0.7),
+			);
+			expect(pending).toMatchObject({
+				route: 'review',
+				reason: expect.stringContaining('Review finished'),
+			});
 			const laterId = String(pending.document_id);
 			expect(laterId).not.toBe(first.document_id);
 			await approveReviewOf(fixture.sandbox.url, laterId);
 
-			const execution = await executionWhere(fixture.stack.client, workflowId, 'Review: possible duplicate', laterId);
+			const execution = await executionWhere(
+				fixture.stack.client,
+				workflowId,
+				'Review: possible duplicate',
+				laterId,
+			);
 			expect(execution.status).toBe('success');
-			expect(executedNodes(execution)).toEqual(['Review finished', 'Check for duplicate', 'Review: possible duplicate']);
+			expect(executedNodes(execution)).toEqual([
+				'Review finished',
+				'Check for duplicate',
+				'Review: possible duplicate',
+			]);
 			expect(nodeJson(execution, 'Review: possible duplicate')).toEqual([
-				{ route: 'review', document_id: laterId, possible_duplicate_of: first.document_id, reason: expect.stringContaining('same invoice number ("GB 2201") and total 58.40') },
+				{
+					route: 'review',
+					document_id: laterId,
+					possible_duplicate_of: first.document_id,
+					reason: expect.stringContaining('same invoice number ("GB 2201") and total 58.40'),
+				},
 			]);
 			expect(billNumbers()).toEqual([]);
 		});
 
 		it('another invoice of the same vendor through the trigger is a second bill for the vendor found, not created again', async () => {
-			const [pending] = await postFile('globex-next.json', invoiceFile('Globex Bürobedarf AG', 'GB-2202', 58.4, 0.7));
+			const [pending] = await postFile(
+				'globex-next.json',
+				invoiceFile('Globex Bürobedarf AG', 'GB-2202', 58.4, 0.7),
+			);
 			const reviewedId = String(pending.document_id);
 			await approveReviewOf(fixture.sandbox.url, reviewedId);
 
-			const execution = await executionWhere(fixture.stack.client, workflowId, 'Posted to QuickBooks', reviewedId);
+			const execution = await executionWhere(
+				fixture.stack.client,
+				workflowId,
+				'Posted to QuickBooks',
+				reviewedId,
+			);
 			expect(executedNodes(execution)).toEqual([
 				'Review finished',
 				'Check for duplicate',
@@ -174,10 +284,14 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 				'Original to attach?',
 				'Posted to QuickBooks',
 			]);
-			expect(nodeJson(execution, 'Posted to QuickBooks')).toEqual([expect.objectContaining({ route: 'quickbooks', doc_number: 'GB-2202', totals_match: true })]);
+			expect(nodeJson(execution, 'Posted to QuickBooks')).toEqual([
+				expect.objectContaining({ route: 'quickbooks', doc_number: 'GB-2202', totals_match: true }),
+			]);
 			const [bill] = bills(quickBooks.requests);
 			expect(billNumbers()).toEqual(['GB-2202']);
-			const vendor = quickBooks.vendors.filter((entry) => entry.DisplayName === 'Globex Bürobedarf AG');
+			const vendor = quickBooks.vendors.filter(
+				(entry) => entry.DisplayName === 'Globex Bürobedarf AG',
+			);
 			expect(vendor).toHaveLength(1);
 			expect(bill.VendorRef.value).toBe(vendor[0].Id);
 		});

@@ -4,7 +4,15 @@
 // Verified. Each workflow also runs once without a fault, so the Verified branch is shown to work.
 
 import { describe, expect, it } from 'vitest';
-import { extractParameters, createExtractRouteWorkflow, actionNode, nodeItems, nodeJson, sandboxControl, type DecodedExecution } from '../../local-n8n/index.ts';
+import {
+	extractParameters,
+	createExtractRouteWorkflow,
+	actionNode,
+	nodeItems,
+	nodeJson,
+	sandboxControl,
+	type DecodedExecution,
+} from '../../local-n8n/index.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
@@ -15,13 +23,20 @@ async function createWorkflow(name: string, waitForReview: boolean) {
 		name,
 		fileDir: fixture.stack.n8n.fileAccessDirs[0],
 		fileName: 'invoice-acme.json',
-		extract: actionNode('Extract', fixture.credential, extractParameters({ waitForReview }), { onError: 'continueRegularOutput' }),
-		outputs: waitForReview ? ['On Verified', 'On Rejected', 'On Timed Out'] : ['On Verified', 'On Needs Review'],
+		extract: actionNode('Extract', fixture.credential, extractParameters({ waitForReview }), {
+			onError: 'continueRegularOutput',
+		}),
+		outputs: waitForReview
+			? ['On Verified', 'On Rejected', 'On Timed Out']
+			: ['On Verified', 'On Needs Review'],
 	});
 }
 
 /** Calls the workflow and returns its finished execution (checked for secrets). */
-async function run(workflow: { id: string; path: string }, caller: string): Promise<DecodedExecution> {
+async function run(
+	workflow: { id: string; path: string },
+	caller: string,
+): Promise<DecodedExecution> {
 	const known = (await fixture.stack.client.listExecutions(workflow.id)).length;
 	const response = await fixture.stack.client.callWebhook(workflow.path, { json: { caller } });
 	expect(response.status, response.text).toBe(200);
@@ -33,11 +48,23 @@ async function run(workflow: { id: string; path: string }, caller: string): Prom
 }
 
 /** Which output nodes ran, with their items. */
-function outputsOf(execution: DecodedExecution, names: string[]): Record<string, Array<Record<string, unknown>>> {
-	return Object.fromEntries(names.map((name) => [name, nodeJson(execution, name)]).filter(([, items]) => (items as unknown[]).length > 0));
+function outputsOf(
+	execution: DecodedExecution,
+	names: string[],
+): Record<string, Array<Record<string, unknown>>> {
+	return Object.fromEntries(
+		names
+			.map((name) => [name, nodeJson(execution, name)])
+			.filter(([, items]) => (items as unknown[]).length > 0),
+	);
 }
 
-const failExtractOnce = async () => await sandboxControl(fixture.sandbox.url, 'faults', { mode: '500', count: 1, paths: ['/v1/extract'] });
+const failExtractOnce = async () =>
+	await sandboxControl(fixture.sandbox.url, 'faults', {
+		mode: '500',
+		count: 1,
+		paths: ['/v1/extract'],
+	});
 
 describe('Continue On Fail on Extract in a real n8n', () => {
 	it('without waiting: the failed item arrives on Needs Review, paired with its input; nothing on Verified', async () => {
@@ -48,15 +75,29 @@ describe('Continue On Fail on Extract in a real n8n', () => {
 		const failed = await run(workflow, 'faulty');
 		expect(failed.status).toBe('success');
 		expect(nodeItems(failed, 'Extract', { output: 0 })).toEqual([]);
-		expect(nodeItems(failed, 'Extract', { output: 1 }).map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+		expect(nodeItems(failed, 'Extract', { output: 1 }).map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+		]);
 		expect(outputsOf(failed, names)).toEqual({
-			'On Needs Review': [{ error: expect.stringMatching(/\(500\)/), error_description: expect.any(String), http_code: 500, ready_to_post: false, not_ready_because: [expect.stringMatching(/^The node failed on this item: /)], caller: 'faulty' }],
+			'On Needs Review': [
+				{
+					error: expect.stringMatching(/\(500\)/),
+					error_description: expect.any(String),
+					http_code: 500,
+					ready_to_post: false,
+					not_ready_because: [expect.stringMatching(/^The node failed on this item: /)],
+					caller: 'faulty',
+				},
+			],
 		});
 
 		// The same workflow without a fault: the confident invoice is on Verified.
 		const passed = await run(workflow, 'healthy');
 		expect(Object.keys(outputsOf(passed, names))).toEqual(['On Verified']);
-		expect(nodeJson(passed, 'On Verified')[0]).toMatchObject({ status: 'verified', caller: 'healthy' });
+		expect(nodeJson(passed, 'On Verified')[0]).toMatchObject({
+			status: 'verified',
+			caller: 'healthy',
+		});
 	});
 
 	it('with Wait for Review: the failed item arrives on Rejected, paired with its input; nothing on Verified', async () => {
@@ -67,13 +108,27 @@ describe('Continue On Fail on Extract in a real n8n', () => {
 		const failed = await run(workflow, 'faulty');
 		expect(failed.status).toBe('success');
 		expect(nodeItems(failed, 'Extract', { output: 0 })).toEqual([]);
-		expect(nodeItems(failed, 'Extract', { output: 1 }).map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+		expect(nodeItems(failed, 'Extract', { output: 1 }).map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+		]);
 		expect(outputsOf(failed, names)).toEqual({
-			'On Rejected': [{ error: expect.stringMatching(/\(500\)/), error_description: expect.any(String), http_code: 500, ready_to_post: false, not_ready_because: [expect.stringMatching(/^The node failed on this item: /)], caller: 'faulty' }],
+			'On Rejected': [
+				{
+					error: expect.stringMatching(/\(500\)/),
+					error_description: expect.any(String),
+					http_code: 500,
+					ready_to_post: false,
+					not_ready_because: [expect.stringMatching(/^The node failed on this item: /)],
+					caller: 'faulty',
+				},
+			],
 		});
 
 		const passed = await run(workflow, 'healthy');
 		expect(Object.keys(outputsOf(passed, names))).toEqual(['On Verified']);
-		expect(nodeJson(passed, 'On Verified')[0]).toMatchObject({ status: 'verified', caller: 'healthy' });
+		expect(nodeJson(passed, 'On Verified')[0]).toMatchObject({
+			status: 'verified',
+			caller: 'healthy',
+		});
 	});
 });

@@ -14,29 +14,53 @@ interface TestResult {
 	message: string;
 }
 
-async function testCredential(data: { baseUrl: string; apiKey: string; tier: string }): Promise<TestResult> {
-	const credential = await fixture.stack.client.createDocumentExtractionCredential(`credential test ${Date.now()}`, { ...data, tier: data.tier as 'pilot' });
+async function testCredential(data: {
+	baseUrl: string;
+	apiKey: string;
+	tier: string;
+}): Promise<TestResult> {
+	const credential = await fixture.stack.client.createDocumentExtractionCredential(
+		`credential test ${Date.now()}`,
+		{ ...data, tier: data.tier as 'pilot' },
+	);
 	return await fixture.stack.client.call<TestResult>('POST', '/rest/credentials/test', {
-		credentials: { id: credential.id, name: credential.name, type: 'documentExtractionApi', data: { ...data, signingSecret: '' } },
+		credentials: {
+			id: credential.id,
+			name: credential.name,
+			type: 'documentExtractionApi',
+			data: { ...data, signingSecret: '' },
+		},
 	});
 }
 
 describe('Credential test in a real n8n', () => {
 	it('accepts a valid key (the service answers 404 for the probe document)', async () => {
 		const account = sandboxAccount(fixture.sandbox, 'growth');
-		const result = await testCredential({ baseUrl: `${fixture.sandbox.url}/`, apiKey: account!.apiKey, tier: 'growth' });
+		const result = await testCredential({
+			baseUrl: `${fixture.sandbox.url}/`,
+			apiKey: account!.apiKey,
+			tier: 'growth',
+		});
 		expect(result).toMatchObject({ status: 'OK' });
 	});
 
 	it('says the key was refused when the service answers 401', async () => {
-		const result = await testCredential({ baseUrl: fixture.sandbox.url, apiKey: 'sk_not_a_real_key', tier: 'pilot' });
+		const result = await testCredential({
+			baseUrl: fixture.sandbox.url,
+			apiKey: 'sk_not_a_real_key',
+			tier: 'pilot',
+		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/refused the API key \(401\)/);
 		expect(result.message).not.toContain('sk_not_a_real_key');
 	});
 
 	it('fails when nothing answers at the base URL', async () => {
-		const result = await testCredential({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_sandbox_pilot', tier: 'pilot' });
+		const result = await testCredential({
+			baseUrl: 'http://127.0.0.1:9',
+			apiKey: 'sk_sandbox_pilot',
+			tier: 'pilot',
+		});
 		expect(result.status).toBe('Error');
 	});
 });

@@ -27,35 +27,53 @@ async function visible(locator: Locator, what: string, timeout = 30_000): Promis
 	try {
 		await locator.first().waitFor({ state: 'visible', timeout });
 	} catch {
-		throw new Error(`${what} did not appear within ${timeout / 1000} s (see test/artifacts/editor-last-state.png)`);
+		throw new Error(
+			`${what} did not appear within ${timeout / 1000} s (see test/artifacts/editor-last-state.png)`,
+		);
 	}
 	return locator.first();
 }
 
 /** Opens n8n's node panel (trying its canvas button, the side "+" and the Tab shortcut) and returns its search box. */
 async function openNodePanel(target: Page): Promise<Locator> {
-	const search = target.locator('[data-test-id="node-creator-search-bar"] input, input[placeholder*="Search" i]').first();
+	const search = target
+		.locator('[data-test-id="node-creator-search-bar"] input, input[placeholder*="Search" i]')
+		.first();
 	const openers: Array<() => Promise<unknown>> = [
 		() => target.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: 5_000 }),
-		() => target.getByText(/add first step/i).first().click({ timeout: 5_000 }),
-		() => target.locator('[data-test-id="node-creator-plus-button"]').first().click({ timeout: 5_000 }),
+		() =>
+			target
+				.getByText(/add first step/i)
+				.first()
+				.click({ timeout: 5_000 }),
+		() =>
+			target.locator('[data-test-id="node-creator-plus-button"]').first().click({ timeout: 5_000 }),
 		() => target.keyboard.press('Tab'),
 	];
 	for (const open of openers) {
 		await open().catch(() => undefined);
 		if (await search.isVisible({ timeout: 3_000 }).catch(() => false)) return search;
 	}
-	throw new Error('the node panel did not open (tried the canvas "+" button, "Add first step", the side "+" and Tab)');
+	throw new Error(
+		'the node panel did not open (tried the canvas "+" button, "Add first step", the side "+" and Tab)',
+	);
 }
 
 /** Opens the dropdown of a parameter (`parameter-input-<name>`) and returns its option labels (first line of each). */
 async function dropdownOptions(target: Page, parameter: string): Promise<string[]> {
-	const input = await visible(target.locator(`[data-test-id="parameter-input-${parameter}"]`), `the "${parameter}" parameter`);
+	const input = await visible(
+		target.locator(`[data-test-id="parameter-input-${parameter}"]`),
+		`the "${parameter}" parameter`,
+	);
 	await input.click();
 	await visible(target.getByRole('option'), `the options of "${parameter}"`);
-	const labels = (await target.getByRole('option').allInnerTexts()).map((text) => text.split('\n')[0].trim());
+	const labels = (await target.getByRole('option').allInnerTexts()).map((text) =>
+		text.split('\n')[0].trim(),
+	);
 	await target.keyboard.press('Escape');
-	await expect.poll(async () => await target.getByRole('option').count(), { timeout: 10_000 }).toBe(0);
+	await expect
+		.poll(async () => await target.getByRole('option').count(), { timeout: 10_000 })
+		.toBe(0);
 	return labels;
 }
 
@@ -63,9 +81,16 @@ describeNeeding(['chromium'], 'The editor in a real browser', () => {
 	beforeAll(async () => {
 		const account = sandboxAccount(fixture.sandbox, 'pilot');
 		if (!account) throw new Error('the sandbox serves no pilot account');
-		await fixture.stack.client.createDocumentExtractionCredential(CREDENTIAL_NAME, { baseUrl: fixture.sandbox.url, apiKey: account.apiKey, tier: 'pilot' });
+		await fixture.stack.client.createDocumentExtractionCredential(CREDENTIAL_NAME, {
+			baseUrl: fixture.sandbox.url,
+			apiKey: account.apiKey,
+			tier: 'pilot',
+		});
 		browser = await launchChromium();
-		const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1440, height: 900 } });
+		const context = await browser.newContext({
+			ignoreHTTPSErrors: true,
+			viewport: { width: 1440, height: 900 },
+		});
 		page = await context.newPage();
 		page.setDefaultTimeout(30_000);
 	});
@@ -73,15 +98,22 @@ describeNeeding(['chromium'], 'The editor in a real browser', () => {
 	afterAll(async () => {
 		if (page) {
 			mkdirSync(artifacts, { recursive: true });
-			await page.screenshot({ path: join(artifacts, 'editor-last-state.png') }).catch(() => undefined);
+			await page
+				.screenshot({ path: join(artifacts, 'editor-last-state.png') })
+				.catch(() => undefined);
 		}
 		await browser?.close();
 	});
 
 	it('logs in, adds the Document Extraction node and shows its resources, operations and credential type', async () => {
 		await page.goto(`${fixture.stack.n8n.baseUrl}/signin`);
-		await (await visible(page.getByLabel(/email/i), 'the sign-in form')).fill(fixture.stack.owner.email);
-		await page.getByLabel(/password/i).first().fill(fixture.stack.owner.password);
+		await (
+			await visible(page.getByLabel(/email/i), 'the sign-in form')
+		).fill(fixture.stack.owner.email);
+		await page
+			.getByLabel(/password/i)
+			.first()
+			.fill(fixture.stack.owner.password);
 		await page.getByRole('button', { name: /sign in/i }).click();
 		await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 60_000 });
 
@@ -89,46 +121,104 @@ describeNeeding(['chromium'], 'The editor in a real browser', () => {
 		await visible(page.getByText(/add first step/i), 'the empty canvas ("Add first step")', 60_000);
 		const search = await openNodePanel(page);
 		await search.fill('Document Extraction');
-		await (await visible(page.getByText('Document Extraction', { exact: true }), 'the search result "Document Extraction"')).click();
+		await (
+			await visible(
+				page.getByText('Document Extraction', { exact: true }),
+				'the search result "Document Extraction"',
+			)
+		).click();
 
 		// n8n lists the package's triggers (from the trigger's events) and the node's actions.
-		await visible(page.getByText('On document verified'), 'the trigger action "On document verified"');
-		if ((await page.getByText('Extract an invoice').count()) === 0) await page.getByText(/^Actions \(\d+\)$/).first().click();
+		await visible(
+			page.getByText('On document verified'),
+			'the trigger action "On document verified"',
+		);
+		if ((await page.getByText('Extract an invoice').count()) === 0)
+			await page
+				.getByText(/^Actions \(\d+\)$/)
+				.first()
+				.click();
 		await visible(page.getByText('Extract an invoice'), 'the action "Extract an invoice"');
-		for (const action of ['Get the status of a document', 'Check whether an invoice is a duplicate', 'Register a webhook']) expect(await page.getByText(action).count(), action).toBeGreaterThan(0);
+		for (const action of [
+			'Get the status of a document',
+			'Check whether an invoice is a duplicate',
+			'Register a webhook',
+		])
+			expect(await page.getByText(action).count(), action).toBeGreaterThan(0);
 		await page.getByText('Extract an invoice').first().click();
 
 		// The node's parameter panel.
-		await visible(page.getByText('Input Binary Field'), 'the Extract parameters ("Input Binary Field")');
+		await visible(
+			page.getByText('Input Binary Field'),
+			'the Extract parameters ("Input Binary Field")',
+		);
 		// A new node is version 1.1: the hold option and what ready_to_post means are on the panel.
-		await visible(page.getByText('Hold Invoices Not Ready to Post'), 'the option "Hold Invoices Not Ready to Post"');
-		await visible(page.getByText(/Every invoice comes out with/), 'the notice explaining ready_to_post');
+		await visible(
+			page.getByText('Hold Invoices Not Ready to Post'),
+			'the option "Hold Invoices Not Ready to Post"',
+		);
+		await visible(
+			page.getByText(/Every invoice comes out with/),
+			'the notice explaining ready_to_post',
+		);
 		const resources = await dropdownOptions(page, 'resource');
 		expect(resources).toEqual(expect.arrayContaining(['Document', 'Webhook']));
 		const operations = await dropdownOptions(page, 'operation');
 		expect(operations).toEqual(expect.arrayContaining(['Extract', 'Get Status']));
-		const values = await page.locator('input').evaluateAll((inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
-		for (const value of [CREDENTIAL_NAME, 'Document', 'Extract', 'Simplified', 'data']) expect(values, `an input showing "${value}"`).toContain(value);
+		const values = await page
+			.locator('input')
+			.evaluateAll((inputs) =>
+				inputs.map((input) => (input as unknown as { value: string }).value),
+			);
+		for (const value of [CREDENTIAL_NAME, 'Document', 'Extract', 'Simplified', 'data'])
+			expect(values, `an input showing "${value}"`).toContain(value);
 
 		mkdirSync(artifacts, { recursive: true });
 		await page.screenshot({ path: join(artifacts, 'editor-document-extraction.png') });
 
 		// The credential select offers the credential under its type's display name.
-		const credentialSelect = await visible(page.locator('[data-test-id="node-credentials-select"]'), 'the credential select');
+		const credentialSelect = await visible(
+			page.locator('[data-test-id="node-credentials-select"]'),
+			'the credential select',
+		);
 		await credentialSelect.click();
-		await visible(page.getByRole('option').filter({ hasText: CREDENTIAL_NAME }), `the credential option "${CREDENTIAL_NAME}"`);
-		expect(await page.getByRole('option').filter({ hasText: CREDENTIAL_NAME }).first().innerText()).toContain('Document Extraction API');
+		await visible(
+			page.getByRole('option').filter({ hasText: CREDENTIAL_NAME }),
+			`the credential option "${CREDENTIAL_NAME}"`,
+		);
+		expect(
+			await page.getByRole('option').filter({ hasText: CREDENTIAL_NAME }).first().innerText(),
+		).toContain('Document Extraction API');
 		await page.keyboard.press('Escape');
-		await expect.poll(async () => await page.getByRole('option').count(), { timeout: 10_000 }).toBe(0);
+		await expect
+			.poll(async () => await page.getByRole('option').count(), { timeout: 10_000 })
+			.toBe(0);
 
 		// The credential dialog: the type's name and its fields.
-		await (await visible(page.locator('[data-test-id="credential-edit-button"]'), 'the credential edit button')).click();
-		const dialog = await visible(page.locator('[data-test-id="editCredential-modal"]').filter({ hasText: 'Document Extraction API' }), 'the credential dialog of type "Document Extraction API"');
+		await (
+			await visible(
+				page.locator('[data-test-id="credential-edit-button"]'),
+				'the credential edit button',
+			)
+		).click();
+		const dialog = await visible(
+			page
+				.locator('[data-test-id="editCredential-modal"]')
+				.filter({ hasText: 'Document Extraction API' }),
+			'the credential dialog of type "Document Extraction API"',
+		);
 		for (const field of ['Base URL', 'API Key', 'Webhook Signing Secret', 'Tier']) {
-			await visible(dialog.getByText(new RegExp(`^${field}\\b`)), `the credential field "${field}"`);
+			await visible(
+				dialog.getByText(new RegExp(`^${field}\\b`)),
+				`the credential field "${field}"`,
+			);
 		}
 		// n8n tests the credential when the dialog opens: the sandbox accepted the key (D15).
-		await visible(dialog.locator('[data-test-id="credentials-config-container-test-success"]'), 'the "Connection tested successfully" banner', 60_000);
+		await visible(
+			dialog.locator('[data-test-id="credentials-config-container-test-success"]'),
+			'the "Connection tested successfully" banner',
+			60_000,
+		);
 		await page.screenshot({ path: join(artifacts, 'editor-credential.png') });
 	});
 
@@ -139,19 +229,44 @@ describeNeeding(['chromium'], 'The editor in a real browser', () => {
 		await visible(page.getByText(/add first step/i), 'the empty canvas ("Add first step")', 60_000);
 		const search = await openNodePanel(page);
 		await search.fill('Document Extraction');
-		await (await visible(page.getByText('Document Extraction', { exact: true }), 'the search result "Document Extraction"')).click();
+		await (
+			await visible(
+				page.getByText('Document Extraction', { exact: true }),
+				'the search result "Document Extraction"',
+			)
+		).click();
 		const check = page.getByText('Check whether an invoice is a duplicate');
-		if ((await check.count()) === 0) await page.getByText(/^Actions \(\d+\)$/).first().click();
+		if ((await check.count()) === 0)
+			await page
+				.getByText(/^Actions \(\d+\)$/)
+				.first()
+				.click();
 		await (await visible(check, 'the action "Check whether an invoice is a duplicate"')).click();
 
-		await visible(page.getByText(/share one memory of invoices/), 'the Check Invoice Duplicate notice');
-		await visible(page.getByText('Hold Invoices Not Ready to Post'), 'the option "Hold Invoices Not Ready to Post" of Check Invoice Duplicate');
+		await visible(
+			page.getByText(/share one memory of invoices/),
+			'the Check Invoice Duplicate notice',
+		);
+		await visible(
+			page.getByText('Hold Invoices Not Ready to Post'),
+			'the option "Hold Invoices Not Ready to Post" of Check Invoice Duplicate',
+		);
 		const credentialSelects = page.locator('[data-test-id="node-credentials-select"]');
 		expect(await credentialSelects.count()).toBe(0);
 		await page.screenshot({ path: join(artifacts, 'editor-check-invoice-duplicate.png') });
 
-		await (await visible(page.locator('[data-test-id="parameter-input-operation"]'), 'the "operation" parameter')).click();
-		await (await visible(page.getByRole('option').filter({ hasText: 'Extract' }), 'the operation "Extract"')).click();
+		await (
+			await visible(
+				page.locator('[data-test-id="parameter-input-operation"]'),
+				'the "operation" parameter',
+			)
+		).click();
+		await (
+			await visible(
+				page.getByRole('option').filter({ hasText: 'Extract' }),
+				'the operation "Extract"',
+			)
+		).click();
 		await visible(credentialSelects, 'the credential select of Extract');
 	});
 });

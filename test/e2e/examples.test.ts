@@ -36,24 +36,45 @@ const paths: Record<string, string> = {};
 /** POSTs an example file as multipart field `file`, as `curl -F file=@…` does. */
 async function upload(path: string, fileName: string) {
 	const form = new FormData();
-	form.append('file', new Blob([readFileSync(join(REPO_ROOT, 'examples', 'files', fileName))]), fileName);
+	form.append(
+		'file',
+		new Blob([readFileSync(join(REPO_ROOT, 'examples', 'files', fileName))]),
+		fileName,
+	);
 	const encoded = new Response(form);
 	const body = Buffer.from(await encoded.arrayBuffer());
-	return await fixture.stack.client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
+	return await fixture.stack.client.callWebhook(path, {
+		body,
+		headers: { 'content-type': encoded.headers.get('content-type') as string },
+	});
 }
 
 /** The execution of the example named `workflow` in which `nodeName` output an item for `documentId`. */
-async function executionFor(workflow: string, nodeName: string, documentId: string): Promise<DecodedExecution> {
+async function executionFor(
+	workflow: string,
+	nodeName: string,
+	documentId: string,
+): Promise<DecodedExecution> {
 	return await executionWhere(fixture.stack.client, ids[workflow], nodeName, documentId);
 }
 
 describe('Example workflows in a real n8n against the sandbox', () => {
 	beforeAll(async () => {
 		// The examples that post to an accounting system run in books.test.ts, next to their stand-ins.
-		const examples = loadExampleWorkflows().filter(({ file }) => file.endsWith('.workflow.json') && !file.startsWith('invoice-to-'));
-		expect(examples.map(({ workflow }) => workflow.name).sort()).toEqual([AI_AGENT, APPROVAL, INTAKE, REVIEW_RESULTS, SPLIT]);
+		const examples = loadExampleWorkflows().filter(
+			({ file }) => file.endsWith('.workflow.json') && !file.startsWith('invoice-to-'),
+		);
+		expect(examples.map(({ workflow }) => workflow.name).sort()).toEqual([
+			AI_AGENT,
+			APPROVAL,
+			INTAKE,
+			REVIEW_RESULTS,
+			SPLIT,
+		]);
 		for (const { workflow } of examples) {
-			const created = await fixture.stack.client.createWorkflow(withCredentialsByName(workflow, [fixture.credential]));
+			const created = await fixture.stack.client.createWorkflow(
+				withCredentialsByName(workflow, [fixture.credential]),
+			);
 			ids[workflow.name] = created.id;
 			// The AI agent example starts by hand (and needs a chat model credential): imported, not activated.
 			if (!isActivatable(workflow)) continue;
@@ -71,37 +92,85 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		const answer = await upload(paths[INTAKE], 'invoice-acme.json');
 		expect(answer.status, answer.text).toBe(200);
 		expect(answer.json).toEqual([
-			{ route: 'accounting', document_id: expect.stringMatching(/^doc_/), vendor: 'Acme Supplies GmbH', invoice_no: 'INV-2026-0042', invoice_date: '2026-10-02', total: 1487.5, arithmetic_ok: true },
+			{
+				route: 'accounting',
+				document_id: expect.stringMatching(/^doc_/),
+				vendor: 'Acme Supplies GmbH',
+				invoice_no: 'INV-2026-0042',
+				invoice_date: '2026-10-02',
+				total: 1487.5,
+				arithmetic_ok: true,
+			},
 		]);
 		const documentId = (answer.json as Array<{ document_id: string }>)[0].document_id;
 		const execution = await executionFor(INTAKE, 'Ready for accounting', documentId);
 		expect(execution.status).toBe('success');
 		// Extract's own Verified output leads straight to accounting.
-		expect(executedNodes(execution)).toEqual(['Receive invoice', 'Extract invoice', 'Ready for accounting']);
-		expect(nodeJson(execution, 'Extract invoice')[0]).toMatchObject({ status: 'verified', verified_by: 'ai_auto', document_id: documentId });
+		expect(executedNodes(execution)).toEqual([
+			'Receive invoice',
+			'Extract invoice',
+			'Ready for accounting',
+		]);
+		expect(nodeJson(execution, 'Extract invoice')[0]).toMatchObject({
+			status: 'verified',
+			verified_by: 'ai_auto',
+			document_id: documentId,
+		});
 	});
 
 	it('invoice intake routes a blurry invoice to "Waiting for human review", and a processing one to "Still processing"', async () => {
 		const answer = await upload(paths[INTAKE], 'invoice-blurry.json');
 		expect(answer.status, answer.text).toBe(200);
-		expect(answer.json).toEqual([{ route: 'human_review', document_id: expect.stringMatching(/^doc_/), review_id: expect.stringMatching(/^rev_/), confidence: 0.71 }]);
+		expect(answer.json).toEqual([
+			{
+				route: 'human_review',
+				document_id: expect.stringMatching(/^doc_/),
+				review_id: expect.stringMatching(/^rev_/),
+				confidence: 0.71,
+			},
+		]);
 		const documentId = (answer.json as Array<{ document_id: string }>)[0].document_id;
 		const execution = await executionFor(INTAKE, 'Waiting for human review', documentId);
-		expect(executedNodes(execution)).toEqual(['Receive invoice', 'Extract invoice', 'Route by status', 'Waiting for human review']);
+		expect(executedNodes(execution)).toEqual([
+			'Receive invoice',
+			'Extract invoice',
+			'Route by status',
+			'Waiting for human review',
+		]);
 
 		await sandboxControl(fixture.sandbox.url, 'next-status', { status: 'processing' });
 		const later = await upload(paths[INTAKE], 'invoice-acme.json');
-		expect(later.json).toEqual([{ route: 'check_status_later', document_id: expect.stringMatching(/^doc_/) }]);
-		const processing = await executionFor(INTAKE, 'Still processing', (later.json as Array<{ document_id: string }>)[0].document_id);
-		expect(executedNodes(processing)).toEqual(['Receive invoice', 'Extract invoice', 'Route by status', 'Still processing']);
+		expect(later.json).toEqual([
+			{ route: 'check_status_later', document_id: expect.stringMatching(/^doc_/) },
+		]);
+		const processing = await executionFor(
+			INTAKE,
+			'Still processing',
+			(later.json as Array<{ document_id: string }>)[0].document_id,
+		);
+		expect(executedNodes(processing)).toEqual([
+			'Receive invoice',
+			'Extract invoice',
+			'Route by status',
+			'Still processing',
+		]);
 	});
 
 	it('review results turns an approval into an "Accounting record" and a rejection into a "Rejection notification"', async () => {
-		const approved = ((await upload(paths[INTAKE], 'invoice-blurry.json')).json as Array<{ review_id: string; document_id: string }>)[0];
+		const approved = (
+			(await upload(paths[INTAKE], 'invoice-blurry.json')).json as Array<{
+				review_id: string;
+				document_id: string;
+			}>
+		)[0];
 		await sandboxControl(fixture.sandbox.url, `reviews/${approved.review_id}/approve`, {});
 		const approval = await executionFor(REVIEW_RESULTS, 'Accounting record', approved.document_id);
 		expect(approval.status).toBe('success');
-		expect(executedNodes(approval)).toEqual(['Review finished', 'Verified or rejected', 'Accounting record']);
+		expect(executedNodes(approval)).toEqual([
+			'Review finished',
+			'Verified or rejected',
+			'Accounting record',
+		]);
 		expect(nodeJson(approval, 'Accounting record')).toEqual([
 			expect.objectContaining({
 				record_type: 'supplier_invoice',
@@ -117,12 +186,31 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 			}),
 		]);
 
-		const rejected = ((await upload(paths[INTAKE], 'invoice-blurry.json')).json as Array<{ review_id: string; document_id: string }>)[0];
-		await sandboxControl(fixture.sandbox.url, `reviews/${rejected.review_id}/reject`, { reason: 'Stamp covers the total' });
-		const rejection = await executionFor(REVIEW_RESULTS, 'Rejection notification', rejected.document_id);
-		expect(executedNodes(rejection)).toEqual(['Review finished', 'Verified or rejected', 'Rejection notification']);
+		const rejected = (
+			(await upload(paths[INTAKE], 'invoice-blurry.json')).json as Array<{
+				review_id: string;
+				document_id: string;
+			}>
+		)[0];
+		await sandboxControl(fixture.sandbox.url, `reviews/${rejected.review_id}/reject`, {
+			reason: 'Stamp covers the total',
+		});
+		const rejection = await executionFor(
+			REVIEW_RESULTS,
+			'Rejection notification',
+			rejected.document_id,
+		);
+		expect(executedNodes(rejection)).toEqual([
+			'Review finished',
+			'Verified or rejected',
+			'Rejection notification',
+		]);
 		expect(nodeJson(rejection, 'Rejection notification')).toEqual([
-			expect.objectContaining({ channel: 'accounts-payable', document_id: rejected.document_id, text: `Document ${rejected.document_id} was rejected by the reviewer: Stamp covers the total` }),
+			expect.objectContaining({
+				channel: 'accounts-payable',
+				document_id: rejected.document_id,
+				text: `Document ${rejected.document_id} was rejected by the reviewer: Stamp covers the total`,
+			}),
 		]);
 		// One execution per review outcome.
 		await fixture.settle();
@@ -135,8 +223,24 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		const rows = await upload(paths[SPLIT], 'invoice-globex.csv');
 		expect(rows.status, rows.text).toBe(200);
 		expect(rows.json).toEqual([
-			expect.objectContaining({ invoice_no: 'GX-2026-311', vendor: 'Globex Corporation', line_number: 1, description: 'Consulting hours', quantity: 10, unit_price: 120, amount: 1200 }),
-			expect.objectContaining({ invoice_no: 'GX-2026-311', vendor: 'Globex Corporation', line_number: 2, description: 'Travel expenses', quantity: 1, unit_price: 300, amount: 300 }),
+			expect.objectContaining({
+				invoice_no: 'GX-2026-311',
+				vendor: 'Globex Corporation',
+				line_number: 1,
+				description: 'Consulting hours',
+				quantity: 10,
+				unit_price: 120,
+				amount: 1200,
+			}),
+			expect.objectContaining({
+				invoice_no: 'GX-2026-311',
+				vendor: 'Globex Corporation',
+				line_number: 2,
+				description: 'Travel expenses',
+				quantity: 1,
+				unit_price: 300,
+				amount: 300,
+			}),
 		]);
 		const [execution] = await fixture.stack.client.waitForExecutions(ids[SPLIT], 1);
 		expect(nodeJson(execution, 'Extract line items')).toHaveLength(2);
@@ -149,34 +253,63 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		const deadline = Date.now() + 60_000;
 		let waiting: { id: string } | undefined;
 		while (!waiting && Date.now() < deadline) {
-			waiting = (await fixture.stack.client.listExecutions(ids[APPROVAL])).find((execution) => execution.status === 'waiting');
+			waiting = (await fixture.stack.client.listExecutions(ids[APPROVAL])).find(
+				(execution) => execution.status === 'waiting',
+			);
 			if (!waiting) await sleep(300);
 		}
 		expect(waiting, 'an execution waiting for the review').toBeDefined();
 		const { documents } = await fixture.sandboxState();
-		const document = documents.find((entry) => entry.webhookUrl?.includes(`/webhook-waiting/${waiting!.id}`));
+		const document = documents.find((entry) =>
+			entry.webhookUrl?.includes(`/webhook-waiting/${waiting!.id}`),
+		);
 		expect(document?.reviewId).toMatch(/^rev_/);
 
 		await sandboxControl(fixture.sandbox.url, `reviews/${document!.reviewId}/approve`, {});
 		const approved = await fixture.stack.client.waitForExecution(waiting!.id);
 		expect(approved.status).toBe('success');
-		expect(executedNodes(approved)).toEqual(['Receive invoice', 'Extract and wait for review', 'Post to accounting']);
+		expect(executedNodes(approved)).toEqual([
+			'Receive invoice',
+			'Extract and wait for review',
+			'Post to accounting',
+		]);
 		expect(nodeJson(approved, 'Post to accounting')).toEqual([
-			expect.objectContaining({ route: 'accounting', document_id: document!.id, vendor: 'Northwind Traders', verified_by: 'human_reviewer', arithmetic_ok: true }),
+			expect.objectContaining({
+				route: 'accounting',
+				document_id: document!.id,
+				vendor: 'Northwind Traders',
+				verified_by: 'human_reviewer',
+				arithmetic_ok: true,
+			}),
 		]);
 
 		const again = await upload(paths[APPROVAL], 'invoice-blurry.json');
 		expect(again.status).toBe(200);
 		const duplicate = await executionFor(APPROVAL, 'Already handled', document!.id);
-		expect(executedNodes(duplicate)).toEqual(['Receive invoice', 'Extract and wait for review', 'Already handled']);
+		expect(executedNodes(duplicate)).toEqual([
+			'Receive invoice',
+			'Extract and wait for review',
+			'Already handled',
+		]);
 	});
 
-	it('the AI agent example imports with the action node as the agent\'s tool (n8n knows the tool type; running it needs a chat model)', async () => {
+	it("the AI agent example imports with the action node as the agent's tool (n8n knows the tool type; running it needs a chat model)", async () => {
 		const workflow = await fixture.stack.client.getWorkflow(ids[AI_AGENT]);
-		const tool = (workflow.nodes as Array<{ name: string; type: string }>).find((node) => node.name === 'Look up document status');
+		const tool = (workflow.nodes as Array<{ name: string; type: string }>).find(
+			(node) => node.name === 'Look up document status',
+		);
 		expect(tool?.type).toBe('n8n-nodes-document-extraction.documentExtractionTool');
 		const known = (await fixture.stack.client.nodeTypes()).map((type) => type.name);
-		expect(known).toEqual(expect.arrayContaining(['n8n-nodes-document-extraction.documentExtractionTool', '@n8n/n8n-nodes-langchain.agent', '@n8n/n8n-nodes-langchain.lmChatOpenAi']));
-		expect((workflow.connections as Record<string, { ai_tool?: unknown }>)['Look up document status'].ai_tool).toBeDefined();
+		expect(known).toEqual(
+			expect.arrayContaining([
+				'n8n-nodes-document-extraction.documentExtractionTool',
+				'@n8n/n8n-nodes-langchain.agent',
+				'@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			]),
+		);
+		expect(
+			(workflow.connections as Record<string, { ai_tool?: unknown }>)['Look up document status']
+				.ai_tool,
+		).toBeDefined();
 	});
 });

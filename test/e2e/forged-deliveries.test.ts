@@ -21,7 +21,18 @@ interface Forgery {
 }
 
 function payload(documentId: string): Buffer {
-	return Buffer.from(JSON.stringify({ event: 'document.verified', timestamp: '2026-11-22T10:00:00.000Z', document_id: documentId, review_id: 'rev_h', verified_by: 'human_reviewer', corrections_made: false, data: { header: { vendor: 'Forged Ltd' } }, confidence: { original: 0.5, final: 0.99 } }));
+	return Buffer.from(
+		JSON.stringify({
+			event: 'document.verified',
+			timestamp: '2026-11-22T10:00:00.000Z',
+			document_id: documentId,
+			review_id: 'rev_h',
+			verified_by: 'human_reviewer',
+			corrections_made: false,
+			data: { header: { vendor: 'Forged Ltd' } },
+			confidence: { original: 0.5, final: 0.99 },
+		}),
+	);
 }
 
 /** Bad deliveries built from one valid delivery (body + signature). */
@@ -33,38 +44,146 @@ function forgeries(valid: Buffer): Forgery[] {
 	for (let index = 0; index < 80; index++) {
 		const flipped = Buffer.from(valid);
 		const position = (index * 7919) % flipped.length;
-		flipped[position] ^= 1 << (index % 8);
-		list.push({ name: `bit flip ${index} at ${position}`, body: flipped, headers: header(signature) });
+		flipped[position] ^= 1 << index % 8;
+		list.push({
+			name: `bit flip ${index} at ${position}`,
+			body: flipped,
+			headers: header(signature),
+		});
 	}
-	for (let cut = 1; cut <= 25; cut++) list.push({ name: `truncated by ${cut}`, body: valid.subarray(0, valid.length - cut), headers: header(signature) });
-	for (const suffix of [' ', '\n', '\r\n', '\t', 'x', '0', '}', '{}', '[]', 'null', ',', '\u0000', ' '.repeat(10), '\n\n', '//', '<!--', '%', '\\', '"', 'a'.repeat(100)]) {
-		list.push({ name: `extended by ${JSON.stringify(suffix).slice(0, 12)}`, body: Buffer.concat([valid, Buffer.from(suffix)]), headers: header(signature) });
-		list.push({ name: `prefixed body ${JSON.stringify(suffix).slice(0, 12)}`, body: Buffer.concat([Buffer.from(suffix), valid]), headers: header(signature) });
+	for (let cut = 1; cut <= 25; cut++)
+		list.push({
+			name: `truncated by ${cut}`,
+			body: valid.subarray(0, valid.length - cut),
+			headers: header(signature),
+		});
+	for (const suffix of [
+		' ',
+		'\n',
+		'\r\n',
+		'\t',
+		'x',
+		'0',
+		'}',
+		'{}',
+		'[]',
+		'null',
+		',',
+		'\u0000',
+		' '.repeat(10),
+		'\n\n',
+		'//',
+		'<!--',
+		'%',
+		'\\',
+		'"',
+		'a'.repeat(100),
+	]) {
+		list.push({
+			name: `extended by ${JSON.stringify(suffix).slice(0, 12)}`,
+			body: Buffer.concat([valid, Buffer.from(suffix)]),
+			headers: header(signature),
+		});
+		list.push({
+			name: `prefixed body ${JSON.stringify(suffix).slice(0, 12)}`,
+			body: Buffer.concat([Buffer.from(suffix), valid]),
+			headers: header(signature),
+		});
 	}
 	for (let index = 0; index < 25; index++) {
-		const wrong = index === 0 ? '' : index === 1 ? secret.toUpperCase() : index === 2 ? `${secret} ` : `${secret}${index}`;
-		list.push({ name: `wrong secret ${index}`, body: valid, headers: header(fixture.sign(valid, wrong)) });
+		const wrong =
+			index === 0
+				? ''
+				: index === 1
+					? secret.toUpperCase()
+					: index === 2
+						? `${secret} `
+						: `${secret}${index}`;
+		list.push({
+			name: `wrong secret ${index}`,
+			body: valid,
+			headers: header(fixture.sign(valid, wrong)),
+		});
 	}
 	list.push({ name: 'uppercase hex', body: valid, headers: header(signature.toUpperCase()) });
 	for (let count = 1; count <= 10; count++) {
 		const mixed = signature.slice(0, count * 6).toUpperCase() + signature.slice(count * 6);
-		if (mixed !== signature) list.push({ name: `mixed-case hex ${count}`, body: valid, headers: header(mixed) });
+		if (mixed !== signature)
+			list.push({ name: `mixed-case hex ${count}`, body: valid, headers: header(mixed) });
 	}
 	// (Leading or trailing spaces are not forgeries: HTTP strips them from header values.)
-	for (const prefix of ['sha256=', 'SHA256=', 'sha256:', 'v1=', 'hmac ', 'Bearer ', '0x', 'sig=']) list.push({ name: `prefix ${prefix.trim()}`, body: valid, headers: header(`${prefix}${signature}`) });
-	for (const suffix of ['=', ',', ';v=1', '0']) list.push({ name: `suffix ${JSON.stringify(suffix)}`, body: valid, headers: header(`${signature}${suffix}`) });
-	for (const wrongLength of [signature.slice(0, 63), signature.slice(0, 32), `${signature}0`, `${signature}${signature}`, '', '0'.repeat(64), 'g'.repeat(64)]) {
-		list.push({ name: `signature of length ${wrongLength.length}`, body: valid, headers: header(wrongLength) });
+	for (const prefix of ['sha256=', 'SHA256=', 'sha256:', 'v1=', 'hmac ', 'Bearer ', '0x', 'sig='])
+		list.push({
+			name: `prefix ${prefix.trim()}`,
+			body: valid,
+			headers: header(`${prefix}${signature}`),
+		});
+	for (const suffix of ['=', ',', ';v=1', '0'])
+		list.push({
+			name: `suffix ${JSON.stringify(suffix)}`,
+			body: valid,
+			headers: header(`${signature}${suffix}`),
+		});
+	for (const wrongLength of [
+		signature.slice(0, 63),
+		signature.slice(0, 32),
+		`${signature}0`,
+		`${signature}${signature}`,
+		'',
+		'0'.repeat(64),
+		'g'.repeat(64),
+	]) {
+		list.push({
+			name: `signature of length ${wrongLength.length}`,
+			body: valid,
+			headers: header(wrongLength),
+		});
 	}
-	list.push({ name: 'base64 signature', body: valid, headers: header(Buffer.from(signature, 'hex').toString('base64')) });
-	for (let index = 0; index < 5; index++) list.push({ name: `missing header ${index}`, body: index === 0 ? valid : payload(`doc_missing${index}`), headers: {} });
-	list.push({ name: 'signature in another header', body: valid, headers: { 'x-signature': signature } });
-	list.push({ name: 'signature in the query-like header', body: valid, headers: { 'x-service-signature-256': signature } });
+	list.push({
+		name: 'base64 signature',
+		body: valid,
+		headers: header(Buffer.from(signature, 'hex').toString('base64')),
+	});
+	for (let index = 0; index < 5; index++)
+		list.push({
+			name: `missing header ${index}`,
+			body: index === 0 ? valid : payload(`doc_missing${index}`),
+			headers: {},
+		});
+	list.push({
+		name: 'signature in another header',
+		body: valid,
+		headers: { 'x-signature': signature },
+	});
+	list.push({
+		name: 'signature in the query-like header',
+		body: valid,
+		headers: { 'x-service-signature-256': signature },
+	});
 	list.push({ name: 'empty body', body: Buffer.alloc(0), headers: header(signature) });
-	list.push({ name: 'non-JSON body', body: Buffer.from('event=document.verified&document_id=doc_x'), headers: header(signature) });
-	list.push({ name: 'non-JSON body, its own signature with a wrong secret', body: Buffer.from('not json'), headers: header(fixture.sign('not json', 'nope')) });
-	list.push({ name: 'huge body', body: Buffer.concat([valid.subarray(0, valid.length - 1), Buffer.from(`,"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`)]), headers: header(signature) });
-	list.push({ name: 'signature of another document', body: valid, headers: header(fixture.sign(payload('doc_other'))) });
+	list.push({
+		name: 'non-JSON body',
+		body: Buffer.from('event=document.verified&document_id=doc_x'),
+		headers: header(signature),
+	});
+	list.push({
+		name: 'non-JSON body, its own signature with a wrong secret',
+		body: Buffer.from('not json'),
+		headers: header(fixture.sign('not json', 'nope')),
+	});
+	list.push({
+		name: 'huge body',
+		body: Buffer.concat([
+			valid.subarray(0, valid.length - 1),
+			Buffer.from(`,"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`),
+		]),
+		headers: header(signature),
+	});
+	list.push({
+		name: 'signature of another document',
+		body: valid,
+		headers: header(fixture.sign(payload('doc_other'))),
+	});
 	return list;
 }
 
@@ -89,9 +208,16 @@ describe('Forged deliveries to the trigger in a real n8n', () => {
 		for (let start = 0; start < bad.length; start += 16) {
 			const batch = bad.slice(start, start + 16);
 			const answers = await Promise.all(
-				batch.map((forgery) => fixture.stack.client.callWebhook(path, { body: forgery.body, headers: { 'content-type': 'application/json', ...forgery.headers } })),
+				batch.map((forgery) =>
+					fixture.stack.client.callWebhook(path, {
+						body: forgery.body,
+						headers: { 'content-type': 'application/json', ...forgery.headers },
+					}),
+				),
 			);
-			answers.forEach((answer, index) => statuses.push({ name: batch[index].name, status: answer.status }));
+			answers.forEach((answer, index) =>
+				statuses.push({ name: batch[index].name, status: answer.status }),
+			);
 		}
 		const parses = (body: Buffer) => {
 			try {
@@ -101,7 +227,9 @@ describe('Forged deliveries to the trigger in a real n8n', () => {
 				return body.length === 0;
 			}
 		};
-		const unexpected = statuses.filter((entry, index) => (parses(bad[index].body) ? entry.status !== 401 : ![401, 422].includes(entry.status)));
+		const unexpected = statuses.filter((entry, index) =>
+			parses(bad[index].body) ? entry.status !== 401 : ![401, 422].includes(entry.status),
+		);
 		expect(unexpected).toEqual([]);
 		const refusedByTrigger = statuses.filter((entry) => entry.status === 401).length;
 		const refusedByParser = statuses.filter((entry) => entry.status === 422).length;
@@ -109,13 +237,22 @@ describe('Forged deliveries to the trigger in a real n8n', () => {
 		await fixture.settle();
 		expect(await fixture.stack.client.listExecutions(workflowId)).toHaveLength(0);
 
-		const controls = ['doc_control0000000000001', 'doc_control0000000000002', 'doc_control0000000000003'].map(payload);
+		const controls = [
+			'doc_control0000000000001',
+			'doc_control0000000000002',
+			'doc_control0000000000003',
+		].map(payload);
 		for (const body of controls) {
-			const answer = await fixture.stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': fixture.sign(body) } });
+			const answer = await fixture.stack.client.callWebhook(path, {
+				body,
+				headers: { 'content-type': 'application/json', 'x-service-signature': fixture.sign(body) },
+			});
 			expect(answer.status).toBe(200);
 		}
 		const executions = await fixture.stack.client.waitForExecutions(workflowId, 3);
 		expect(executions).toHaveLength(3);
-		process.stdout.write(`forged deliveries: tried ${bad.length}, refused ${refusedByTrigger + refusedByParser} (401 by the trigger: ${refusedByTrigger}, 422 by n8n's JSON parser: ${refusedByParser}), executions 0; valid controls 3 → executions ${executions.length}\n`);
+		process.stdout.write(
+			`forged deliveries: tried ${bad.length}, refused ${refusedByTrigger + refusedByParser} (401 by the trigger: ${refusedByTrigger}, 422 by n8n's JSON parser: ${refusedByParser}), executions 0; valid controls 3 → executions ${executions.length}\n`,
+		);
 	});
 });

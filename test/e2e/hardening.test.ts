@@ -33,7 +33,8 @@ const seenExecutions: DecodedExecution[] = [];
 async function executionsOf(workflowId: string): Promise<DecodedExecution[]> {
 	const list = await fixture.stack.client.listExecutions(workflowId);
 	const decoded: DecodedExecution[] = [];
-	for (const entry of list.slice().reverse()) decoded.push(await fixture.stack.client.getExecution(entry.id));
+	for (const entry of list.slice().reverse())
+		decoded.push(await fixture.stack.client.getExecution(entry.id));
 	seenExecutions.push(...decoded);
 	return decoded;
 }
@@ -87,7 +88,10 @@ describe('Hardening in a real n8n', () => {
 		await sandboxControl(fixture.sandbox.url, `reviews/${during.review_id}/approve`, {});
 		const failed = await eventually(
 			'a failed delivery while n8n is down',
-			() => fixture.deliveries((delivery) => delivery.documentId === during.document_id && delivery.url === url),
+			() =>
+				fixture.deliveries(
+					(delivery) => delivery.documentId === during.document_id && delivery.url === url,
+				),
 			(list) => list.length >= 1,
 			20_000,
 		);
@@ -98,7 +102,10 @@ describe('Hardening in a real n8n', () => {
 		await fixture.stack.client.waitForWebhook(path);
 		const delivered = await eventually(
 			'a successful retry after the restart',
-			() => fixture.deliveries((delivery) => delivery.documentId === during.document_id && delivery.url === url),
+			() =>
+				fixture.deliveries(
+					(delivery) => delivery.documentId === during.document_id && delivery.url === url,
+				),
 			(list) => list.some((delivery) => delivery.ok),
 			60_000,
 		);
@@ -109,18 +116,38 @@ describe('Hardening in a real n8n', () => {
 		let copiesAnswered = 0;
 		for (const documentId of [before.document_id, during.document_id]) {
 			for (let copy = 0; copy < 5; copy++) {
-				const body = JSON.stringify({ event: 'document.verified', timestamp: new Date().toISOString(), document_id: documentId, review_id: 'rev_copy', verified_by: 'human_reviewer', corrections_made: false, data: {}, confidence: { original: 0.7, final: 0.99 } });
-				const answer = await fixture.stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': fixture.sign(body) } });
+				const body = JSON.stringify({
+					event: 'document.verified',
+					timestamp: new Date().toISOString(),
+					document_id: documentId,
+					review_id: 'rev_copy',
+					verified_by: 'human_reviewer',
+					corrections_made: false,
+					data: {},
+					confidence: { original: 0.7, final: 0.99 },
+				});
+				const answer = await fixture.stack.client.callWebhook(path, {
+					body,
+					headers: {
+						'content-type': 'application/json',
+						'x-service-signature': fixture.sign(body),
+					},
+				});
 				expect(answer.status).toBe(200);
 				copiesAnswered++;
 			}
 		}
 		await fixture.settle();
 		const executions = await executionsOf(workflow.id);
-		const handled = executions.flatMap((execution) => nodeItems(execution, 'Review finished').map((item) => item.json.document_id));
+		const handled = executions.flatMap((execution) =>
+			nodeItems(execution, 'Review finished').map((item) => item.json.document_id),
+		);
 		expect(handled.sort()).toEqual([before.document_id, during.document_id].sort());
 		const attempts = delivered.length;
-		log('hardening', `restart: 2 events (1 while n8n was down: ${attempts} attempts, the last one delivered) + ${copiesAnswered} copies after the restart → ${executions.length} executions, 0 lost, 0 duplicated`);
+		log(
+			'hardening',
+			`restart: 2 events (1 while n8n was down: ${attempts} attempts, the last one delivered) + ${copiesAnswered} copies after the restart → ${executions.length} executions, 0 lost, 0 duplicated`,
+		);
 	});
 
 	it('the same event 12 times in a row and 12 times at once starts exactly one execution each', async () => {
@@ -132,8 +159,22 @@ describe('Hardening in a real n8n', () => {
 		const path = `${definition.webhookId}/webhook`;
 		await fixture.stack.client.activateWorkflow(workflow.id);
 		await fixture.stack.client.waitForWebhook(path);
-		const payload = (documentId: string) => JSON.stringify({ event: 'document.verified', timestamp: new Date().toISOString(), document_id: documentId, review_id: 'rev_dup', verified_by: 'human_reviewer', corrections_made: false, data: {}, confidence: { original: 0.7, final: 1 } });
-		const send = async (body: string) => await fixture.stack.client.callWebhook(path, { body, headers: { 'content-type': 'application/json', 'x-service-signature': fixture.sign(body) } });
+		const payload = (documentId: string) =>
+			JSON.stringify({
+				event: 'document.verified',
+				timestamp: new Date().toISOString(),
+				document_id: documentId,
+				review_id: 'rev_dup',
+				verified_by: 'human_reviewer',
+				corrections_made: false,
+				data: {},
+				confidence: { original: 0.7, final: 1 },
+			});
+		const send = async (body: string) =>
+			await fixture.stack.client.callWebhook(path, {
+				body,
+				headers: { 'content-type': 'application/json', 'x-service-signature': fixture.sign(body) },
+			});
 
 		const sequential = payload('doc_hardening_sequential');
 		const sequentialAnswers: number[] = [];
@@ -142,15 +183,24 @@ describe('Hardening in a real n8n', () => {
 			await sleep(150);
 		}
 		const concurrent = payload('doc_hardening_concurrent');
-		const concurrentAnswers = (await Promise.all(Array.from({ length: 12 }, async () => await send(concurrent)))).map((answer) => answer.status);
-		expect([...sequentialAnswers, ...concurrentAnswers].every((status) => status === 200)).toBe(true);
+		const concurrentAnswers = (
+			await Promise.all(Array.from({ length: 12 }, async () => await send(concurrent)))
+		).map((answer) => answer.status);
+		expect([...sequentialAnswers, ...concurrentAnswers].every((status) => status === 200)).toBe(
+			true,
+		);
 
 		await fixture.stack.client.waitForExecutions(workflow.id, 2);
 		await fixture.settle();
 		const executions = await executionsOf(workflow.id);
-		const handled = executions.flatMap((execution) => nodeItems(execution, 'Review finished').map((item) => item.json.document_id));
+		const handled = executions.flatMap((execution) =>
+			nodeItems(execution, 'Review finished').map((item) => item.json.document_id),
+		);
 		expect(handled.sort()).toEqual(['doc_hardening_concurrent', 'doc_hardening_sequential']);
-		log('hardening', `duplicates: 24 copies of 2 events (12 sequential, 12 concurrent) → 24 × 200, ${executions.length} executions`);
+		log(
+			'hardening',
+			`duplicates: 24 copies of 2 events (12 sequential, 12 concurrent) → 24 × 200, ${executions.length} executions`,
+		);
 	});
 
 	it('service faults (500, reset, malformed JSON, 503, slow): one output item per input item, paired, clear errors, never a second document', async () => {
@@ -160,8 +210,18 @@ describe('Hardening in a real n8n', () => {
 			return target;
 		});
 		// Applied to the next extract requests in this order; the sixth gets a normal answer.
-		for (const fault of [{ mode: '500' }, { mode: 'reset' }, { mode: 'malformed' }, { mode: '503' }, { mode: 'slow', delayMs: 2_000 }]) {
-			await sandboxControl(fixture.sandbox.url, 'faults', { ...fault, count: 1, paths: ['/v1/extract'] });
+		for (const fault of [
+			{ mode: '500' },
+			{ mode: 'reset' },
+			{ mode: 'malformed' },
+			{ mode: '503' },
+			{ mode: 'slow', delayMs: 2_000 },
+		]) {
+			await sandboxControl(fixture.sandbox.url, 'faults', {
+				...fault,
+				count: 1,
+				paths: ['/v1/extract'],
+			});
 		}
 		const documentsBefore = (await fixture.sandboxState()).documents.length;
 		const execution = await runOnce('hardening: faults', [
@@ -171,27 +231,43 @@ describe('Hardening in a real n8n', () => {
 		expect(execution.status).toBe('success');
 		const items = allOutputItems(execution, 'Extract');
 		expect(items).toHaveLength(files.length);
-		expect(items.map((item) => (item.pairedItem as { item: number }).item).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(items.map((item) => (item.pairedItem as { item: number }).item).sort()).toEqual([
+			0, 1, 2, 3, 4, 5,
+		]);
 		const errors = items.filter((item) => item.json.error).map((item) => String(item.json.error));
-		const documents = items.filter((item) => item.json.document_id).map((item) => String(item.json.document_id));
+		const documents = items
+			.filter((item) => item.json.document_id)
+			.map((item) => String(item.json.document_id));
 		expect(errors).toHaveLength(4);
 		expect(errors.join('\n')).toMatch(/server error \(500\)|500/);
 		expect(errors.join('\n')).toMatch(/not (been )?(repeated|retried|sent again)/i);
 		// A retried upload is a second document: no message or description suggests Retry On Fail (N19).
-		const advice = items.filter((item) => item.json.error).map((item) => `${String(item.json.error)} ${String(item.json.error_description ?? '')}`);
-		for (const text of advice) expect(text).not.toMatch(/enable "Retry On Fail"|retry later|retry the request/i);
-		expect(advice.filter((text) => text.includes('Do not turn on "Retry On Fail"'))).toHaveLength(3);
+		const advice = items
+			.filter((item) => item.json.error)
+			.map((item) => `${String(item.json.error)} ${String(item.json.error_description ?? '')}`);
+		for (const text of advice)
+			expect(text).not.toMatch(/enable "Retry On Fail"|retry later|retry the request/i);
+		expect(advice.filter((text) => text.includes('Do not turn on "Retry On Fail"'))).toHaveLength(
+			3,
+		);
 		expect(documents).toHaveLength(2);
 		// Exactly the documents the node reports exist at the sandbox: a fault never produced a second one.
 		const after = (await fixture.sandboxState()).documents;
 		expect(after.length - documentsBefore).toBe(2);
 		expect(new Set(documents).size).toBe(2);
 		for (const id of documents) expect(after.map((document) => document.id)).toContain(id);
-		log('hardening', `faults: 6 items (500, reset, malformed, 503, slow, normal) → 6 output items (4 errors, 2 documents), 2 documents at the service, 0 duplicated`);
+		log(
+			'hardening',
+			`faults: 6 items (500, reset, malformed, 503, slow, normal) → 6 output items (4 errors, 2 documents), 2 documents at the service, 0 duplicated`,
+		);
 	});
 
 	it('bad input is refused before any request, with a message that says what to fix', async () => {
-		const odd = (fileName: string, content: string, mimeType: string) => ({ fileName, data: Buffer.from(content).toString('base64'), mimeType });
+		const odd = (fileName: string, content: string, mimeType: string) => ({
+			fileName,
+			data: Buffer.from(content).toString('base64'),
+			mimeType,
+		});
 		const invoice = readFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-acme.json'), 'utf8');
 		const refusedBinaries = [
 			odd('empty.pdf', '', 'application/pdf'),
@@ -200,7 +276,17 @@ describe('Hardening in a real n8n', () => {
 			odd('invoice.exe', invoice, 'application/x-msdownload'),
 		];
 		const makeItems = `return ${JSON.stringify(refusedBinaries)}.map((file) => ({ json: { name: file.fileName }, binary: { data: { data: file.data, mimeType: file.mimeType, fileName: file.fileName } } })).concat([{ json: { name: 'no binary at all' } }]);`;
-		const badIds = ['../../etc/passwd', 'doc_a/../b', 'doc_%2F..%2Fx', 'doc_a?x=1', 'doc_a#x', `doc_${'x'.repeat(500)}`, 'rev_notadocument', ' ', 'doc_ä'];
+		const badIds = [
+			'../../etc/passwd',
+			'doc_a/../b',
+			'doc_%2F..%2Fx',
+			'doc_a?x=1',
+			'doc_a#x',
+			`doc_${'x'.repeat(500)}`,
+			'rev_notadocument',
+			' ',
+			'doc_ä',
+		];
 		const before = (await fixture.sandboxState()).counts;
 		const extract = await runOnce('hardening: bad files', [
 			codeNode('Bad files', makeItems),
@@ -208,32 +294,58 @@ describe('Hardening in a real n8n', () => {
 		]);
 		const status = await runOnce('hardening: bad document ids', [
 			codeNode('Bad ids', `return ${JSON.stringify(badIds)}.map((id) => ({ json: { id } }));`),
-			extractNode('Get Status', { resource: 'document', operation: 'getStatus', documentId: '={{ $json.id }}', options: {} }),
+			extractNode('Get Status', {
+				resource: 'document',
+				operation: 'getStatus',
+				documentId: '={{ $json.id }}',
+				options: {},
+			}),
 		]);
 		const after = (await fixture.sandboxState()).counts;
 
-		const extractErrors = allOutputItems(extract, 'Extract').map((item) => String(item.json.error ?? ''));
+		const extractErrors = allOutputItems(extract, 'Extract').map((item) =>
+			String(item.json.error ?? ''),
+		);
 		expect(extractErrors).toHaveLength(refusedBinaries.length + 1);
 		expect(extractErrors[0]).toMatch(/empty \(0 bytes\)/);
 		expect(extractErrors[1]).toMatch(/not a type the service reads/);
 		expect(extractErrors[2]).toMatch(/not a type the service reads/);
 		expect(extractErrors[3]).toMatch(/not a type the service reads/);
 		expect(extractErrors[4]).toMatch(/binary|no binary|has no/i);
-		const statusErrors = allOutputItems(status, 'Get Status').map((item) => String(item.json.error ?? ''));
+		const statusErrors = allOutputItems(status, 'Get Status').map((item) =>
+			String(item.json.error ?? ''),
+		);
 		expect(statusErrors).toHaveLength(badIds.length);
-		for (const message of statusErrors) expect(message).toMatch(/not a document ID|Document ID is empty/);
+		for (const message of statusErrors)
+			expect(message).toMatch(/not a document ID|Document ID is empty/);
 		expect(after.extractRequests - before.extractRequests).toBe(0);
 		expect(after.statusRequests - before.statusRequests).toBe(0);
-		log('hardening', `bad input: ${refusedBinaries.length + 1} bad files + ${badIds.length} bad document IDs → ${extractErrors.length + statusErrors.length} refused with a message, 0 requests sent`);
+		log(
+			'hardening',
+			`bad input: ${refusedBinaries.length + 1} bad files + ${badIds.length} bad document IDs → ${extractErrors.length + statusErrors.length} refused with a message, 0 requests sent`,
+		);
 	});
 
 	it('odd but valid file names (unicode, spaces, quotes, very long) and a type that does not match the content reach the service once each', async () => {
 		const invoice = readFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-acme.json'), 'utf8');
-		const names = ['Rechnung "März" №7 – ü.json', 'spaces   and\ttab.json', `${'long-'.repeat(60)}name.json`, "o'brien; rm -rf.json", 'looks-like.pdf'];
-		const files = names.map((fileName) => ({ fileName, data: Buffer.from(invoice).toString('base64'), mimeType: fileName.endsWith('.pdf') ? 'application/pdf' : 'application/json' }));
+		const names = [
+			'Rechnung "März" №7 – ü.json',
+			'spaces   and\ttab.json',
+			`${'long-'.repeat(60)}name.json`,
+			"o'brien; rm -rf.json",
+			'looks-like.pdf',
+		];
+		const files = names.map((fileName) => ({
+			fileName,
+			data: Buffer.from(invoice).toString('base64'),
+			mimeType: fileName.endsWith('.pdf') ? 'application/pdf' : 'application/json',
+		}));
 		const before = (await fixture.sandboxState()).documents.length;
 		const execution = await runOnce('hardening: odd names', [
-			codeNode('Odd names', `return ${JSON.stringify(files)}.map((file) => ({ json: { name: file.fileName }, binary: { data: { data: file.data, mimeType: file.mimeType, fileName: file.fileName } } }));`),
+			codeNode(
+				'Odd names',
+				`return ${JSON.stringify(files)}.map((file) => ({ json: { name: file.fileName }, binary: { data: { data: file.data, mimeType: file.mimeType, fileName: file.fileName } } }));`,
+			),
 			extractNode('Extract', extractParameters()),
 		]);
 		const items = allOutputItems(execution, 'Extract');
@@ -244,19 +356,28 @@ describe('Hardening in a real n8n', () => {
 		// A JSON body named .pdf is uploaded as a PDF (the name decides, N4/D22); the service finds no PDF in it (D5).
 		const mismatched = items.find((item) => item.json.status === 'processing');
 		expect(mismatched, 'the .pdf that holds JSON is processing at the service').toBeDefined();
-		log('hardening', `odd names: ${names.length} files → ${after.length} documents, 0 refused, 0 duplicated`);
+		log(
+			'hardening',
+			`odd names: ${names.length} files → ${after.length} documents, 0 refused, 0 duplicated`,
+		);
 	});
 
-	it('no API key or signing secret in n8n\'s log or in any execution of the tests above', async () => {
+	it("no API key or signing secret in n8n's log or in any execution of the tests above", async () => {
 		expect(fixture.stack.n8n.secretsSeenInOutput()).toEqual([]);
 		let scanned = 0;
 		for (const execution of seenExecutions) {
 			const raw = JSON.stringify(execution.raw);
 			expect(raw.includes(fixture.apiKey), `API key in execution ${execution.id}`).toBe(false);
-			expect(raw.includes(fixture.signingSecret), `signing secret in execution ${execution.id}`).toBe(false);
+			expect(
+				raw.includes(fixture.signingSecret),
+				`signing secret in execution ${execution.id}`,
+			).toBe(false);
 			scanned++;
 		}
 		expect(scanned).toBeGreaterThan(5);
-		log('hardening', `secrets: ${scanned} executions and n8n's whole log scanned → 0 secrets found`);
+		log(
+			'hardening',
+			`secrets: ${scanned} executions and n8n's whole log scanned → 0 secrets found`,
+		);
 	});
 });

@@ -8,7 +8,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeNode, installedPackageVersion, loadedNodeTypes, manualWorkflow, nodeItems, nodeJson, readFileNode, startStack, stopAll, webhookWorkflow, type Stack } from '../../local-n8n/index.ts';
+import {
+	codeNode,
+	installedPackageVersion,
+	loadedNodeTypes,
+	manualWorkflow,
+	nodeItems,
+	nodeJson,
+	readFileNode,
+	startStack,
+	stopAll,
+	webhookWorkflow,
+	type Stack,
+} from '../../local-n8n/index.ts';
 
 const PROBE = 'n8n-nodes-harness-probe';
 let stack: Stack;
@@ -33,12 +45,23 @@ describe('e2e harness (throwaway probe package)', () => {
 	});
 
 	it('runs a production-webhook workflow with the community node and a Code node', async () => {
-		const credential = await stack.client.createCredential('probe credential', 'probeApi', { token: 'probe-token-not-secret' });
+		const credential = await stack.client.createCredential('probe credential', 'probeApi', {
+			token: 'probe-token-not-secret',
+		});
 		const definition = webhookWorkflow({
 			name: 'probe webhook',
 			nodes: [
-				{ name: 'Probe', type: `${PROBE}.probe`, typeVersion: 1, parameters: { greeting: 'hi from e2e' }, credentials: { probeApi: { id: credential.id, name: credential.name } } },
-				codeNode('Shape', 'return $input.all().map((i) => ({ json: { greeting: i.json.greeting, got: i.json.body, viaRunner: true } }));'),
+				{
+					name: 'Probe',
+					type: `${PROBE}.probe`,
+					typeVersion: 1,
+					parameters: { greeting: 'hi from e2e' },
+					credentials: { probeApi: { id: credential.id, name: credential.name } },
+				},
+				codeNode(
+					'Shape',
+					'return $input.all().map((i) => ({ json: { greeting: i.json.greeting, got: i.json.body, viaRunner: true } }));',
+				),
 			],
 		});
 		const workflow = await stack.client.createWorkflow(definition);
@@ -51,8 +74,13 @@ describe('e2e harness (throwaway probe package)', () => {
 		const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
 		expect(execution.status).toBe('success');
 		expect(execution.mode).toBe('webhook');
-		expect(nodeJson(execution, 'Probe')[0]).toMatchObject({ greeting: 'hi from e2e', body: { invoice: 42 } });
-		expect(nodeJson(execution, 'Shape')).toEqual([{ greeting: 'hi from e2e', got: { invoice: 42 }, viaRunner: true }]);
+		expect(nodeJson(execution, 'Probe')[0]).toMatchObject({
+			greeting: 'hi from e2e',
+			body: { invoice: 42 },
+		});
+		expect(nodeJson(execution, 'Shape')).toEqual([
+			{ greeting: 'hi from e2e', got: { invoice: 42 }, viaRunner: true },
+		]);
 
 		await stack.client.deactivateWorkflow(workflow.id);
 		await stack.client.waitForWebhook(definition.webhookPath, 'POST', { gone: true });
@@ -62,7 +90,17 @@ describe('e2e harness (throwaway probe package)', () => {
 
 	it('runs a workflow manually through the REST API', async () => {
 		const workflow = await stack.client.createWorkflow(
-			manualWorkflow({ name: 'probe manual', nodes: [{ name: 'Probe', type: `${PROBE}.probe`, typeVersion: 1, parameters: { greeting: 'manual' } }] }),
+			manualWorkflow({
+				name: 'probe manual',
+				nodes: [
+					{
+						name: 'Probe',
+						type: `${PROBE}.probe`,
+						typeVersion: 1,
+						parameters: { greeting: 'manual' },
+					},
+				],
+			}),
 		);
 		const executionId = await stack.client.runWorkflowManually(workflow.id, 'Start');
 		const execution = await stack.client.waitForExecution(executionId);
@@ -77,10 +115,18 @@ describe('e2e harness (throwaway probe package)', () => {
 		const workflow = await stack.client.createWorkflow(
 			manualWorkflow({
 				name: 'probe read file',
-				nodes: [readFileNode('Read', file), codeNode('Inspect', "const b = $input.first().binary.data; return [{ json: { fileName: b.fileName, mimeType: b.mimeType, id: b.id ?? null, size: b.fileSize } }];")],
+				nodes: [
+					readFileNode('Read', file),
+					codeNode(
+						'Inspect',
+						'const b = $input.first().binary.data; return [{ json: { fileName: b.fileName, mimeType: b.mimeType, id: b.id ?? null, size: b.fileSize } }];',
+					),
+				],
 			}),
 		);
-		const execution = await stack.client.waitForExecution(await stack.client.runWorkflowManually(workflow.id, 'Start'));
+		const execution = await stack.client.waitForExecution(
+			await stack.client.runWorkflowManually(workflow.id, 'Start'),
+		);
 		expect(execution.status).toBe('success');
 		const [read] = nodeItems(execution, 'Read');
 		expect(read.binary?.data?.fileName).toBe('probe-invoice.json');
@@ -88,13 +134,30 @@ describe('e2e harness (throwaway probe package)', () => {
 		expect(String(read.binary?.data?.id ?? '')).toMatch(/^filesystem(-v2)?:/);
 		expect(nodeJson(execution, 'Inspect')[0]).toMatchObject({ fileName: 'probe-invoice.json' });
 
-		const outside = await stack.client.createWorkflow(manualWorkflow({ name: 'probe read outside', nodes: [readFileNode('Read', '/etc/hostname')] }));
-		const refused = await stack.client.waitForExecution(await stack.client.runWorkflowManually(outside.id, 'Start'));
+		const outside = await stack.client.createWorkflow(
+			manualWorkflow({
+				name: 'probe read outside',
+				nodes: [readFileNode('Read', '/etc/hostname')],
+			}),
+		);
+		const refused = await stack.client.waitForExecution(
+			await stack.client.runWorkflowManually(outside.id, 'Start'),
+		);
 		expect(refused.status).toBe('error');
 	});
 
 	it('keeps packages, workflows and activation across an n8n restart', async () => {
-		const definition = webhookWorkflow({ name: 'probe restart', nodes: [{ name: 'Probe', type: `${PROBE}.probe`, typeVersion: 1, parameters: { greeting: 'again' } }] });
+		const definition = webhookWorkflow({
+			name: 'probe restart',
+			nodes: [
+				{
+					name: 'Probe',
+					type: `${PROBE}.probe`,
+					typeVersion: 1,
+					parameters: { greeting: 'again' },
+				},
+			],
+		});
 		const workflow = await stack.client.createWorkflow(definition);
 		await stack.client.activateWorkflow(workflow.id);
 		await stack.restartN8n();

@@ -6,7 +6,16 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_NODE_TYPE as ACTION, PACKAGE_NAME, installedPackageVersion, loadedNodeTypes, startStack, stopAll, TRIGGER_NODE_TYPE as TRIGGER, type Stack } from '../../local-n8n/index.ts';
+import {
+	ACTION_NODE_TYPE as ACTION,
+	PACKAGE_NAME,
+	installedPackageVersion,
+	loadedNodeTypes,
+	startStack,
+	stopAll,
+	TRIGGER_NODE_TYPE as TRIGGER,
+	type Stack,
+} from '../../local-n8n/index.ts';
 
 const CREDENTIAL = 'documentExtractionApi';
 
@@ -25,7 +34,9 @@ describe('n8n loads n8n-nodes-document-extraction', () => {
 	it("is installed in the user folder's nodes directory and loaded with both nodes", async () => {
 		expect(installedPackageVersion(stack.n8n.userFolder, PACKAGE_NAME)).toBe(stack.packed?.version);
 		expect(stack.installedNodeTypes).toEqual([ACTION, TRIGGER].sort());
-		expect(readFileSync(stack.n8n.logFile, 'utf8')).not.toMatch(/Failed to load package|Skipping package/);
+		expect(readFileSync(stack.n8n.logFile, 'utf8')).not.toMatch(
+			/Failed to load package|Skipping package/,
+		);
 	});
 
 	it('knows both node types in the editor', async () => {
@@ -60,16 +71,20 @@ describe('n8n loads n8n-nodes-document-extraction', () => {
 		const credential = (await stack.client.credentialTypes()).find((t) => t.name === CREDENTIAL);
 		expect(credential).toBeDefined();
 		const fields = credential!.properties.map((p) => p.name);
-		for (const field of ['baseUrl', 'apiKey', 'signingSecret', 'tier']) expect(fields).toContain(field);
+		for (const field of ['baseUrl', 'apiKey', 'signingSecret', 'tier'])
+			expect(fields).toContain(field);
 	});
 
 	it('accepts a credential of that type', async () => {
-		const created = await stack.client.createDocumentExtractionCredential('Document Extraction (e2e)', {
-			baseUrl: 'http://127.0.0.1:9',
-			apiKey: 'e2e-not-a-real-key',
-			signingSecret: 'e2e-not-a-real-secret',
-			tier: 'pilot',
-		});
+		const created = await stack.client.createDocumentExtractionCredential(
+			'Document Extraction (e2e)',
+			{
+				baseUrl: 'http://127.0.0.1:9',
+				apiKey: 'e2e-not-a-real-key',
+				signingSecret: 'e2e-not-a-real-secret',
+				tier: 'pilot',
+			},
+		);
 		expect(created.type).toBe(CREDENTIAL);
 	});
 

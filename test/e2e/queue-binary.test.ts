@@ -10,8 +10,21 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
-import { PACKAGE_NAME, log, nodeItems, nodeJson, readFileNode, sandboxState, webhookWorkflow } from '../../local-n8n/index.ts';
-import { startQueueFixture, stopQueueFixture, waitForPublicWebhook, type QueueFixture } from './support/queueFixture.ts';
+import {
+	PACKAGE_NAME,
+	log,
+	nodeItems,
+	nodeJson,
+	readFileNode,
+	sandboxState,
+	webhookWorkflow,
+} from '../../local-n8n/index.ts';
+import {
+	startQueueFixture,
+	stopQueueFixture,
+	waitForPublicWebhook,
+	type QueueFixture,
+} from './support/queueFixture.ts';
 
 const FILE_BYTES = 30 * 1024 * 1024;
 
@@ -33,55 +46,82 @@ function writeLargePdf(path: string, bytes: number): void {
 	}
 }
 
-describeNeeding(QUEUE_MODE_REQUIREMENTS, 'Extract of a large file with binary data in the database', () => {
-	beforeAll(async () => {
-		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000 } });
-	});
-
-	afterAll(async () => {
-		await stopQueueFixture(fixture);
-	});
-
-	it(`a ${FILE_BYTES / 1024 / 1024} MiB file: stored as a database row, uploaded whole, one document`, async () => {
-		const { stack, sandbox } = fixture;
-		const { credential } = fixture.account;
-		const file = join(fixture.fileDir, 'large-db-mode.pdf');
-		writeLargePdf(file, FILE_BYTES);
-		const definition = webhookWorkflow({
-			name: 'e2e: large file, database binary mode',
-			responseMode: 'onReceived',
-			nodes: [
-				readFileNode('Read file', file),
-				{
-					name: 'Extract',
-					type: `${PACKAGE_NAME}.documentExtraction`,
-					typeVersion: 1,
-					parameters: { resource: 'document', operation: 'extract', binaryPropertyName: 'data', outputMode: 'raw' },
-					credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
-				},
-			],
+describeNeeding(
+	QUEUE_MODE_REQUIREMENTS,
+	'Extract of a large file with binary data in the database',
+	() => {
+		beforeAll(async () => {
+			fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000 } });
 		});
-		const workflow = await stack.client.createWorkflow(definition);
-		await stack.client.activateWorkflow(workflow.id);
-		await waitForPublicWebhook(stack, definition.webhookPath);
-		const before = (await sandboxState(sandbox.url)).documents.length;
 
-		expect((await stack.lbClient.callWebhook(definition.webhookPath, { json: {} })).status).toBe(200);
-		const [execution] = await stack.client.waitForExecutions(workflow.id, 1, { timeoutMs: 300_000 });
+		afterAll(async () => {
+			await stopQueueFixture(fixture);
+		});
 
-		expect(execution.status).toBe('success');
-		const [stored] = nodeItems(execution, 'Read file');
-		expect(stored.binary?.data?.id, 'the file lives in the database, not in the execution').toMatch(/^database:/);
-		expect(stored.binary?.data?.data ?? 'database').toBe('database');
-		// Verified or Needs Review, whichever the sandbox decided.
-		const [result] = [0, 1].flatMap((output) => nodeJson(execution, 'Extract', { output }));
-		expect(result?.document_id).toEqual(expect.any(String));
-		const documents = (await sandboxState(sandbox.url)).documents;
-		expect(documents).toHaveLength(before + 1);
-		const uploaded = documents.find((document) => document.id === result.document_id);
-		expect(uploaded?.size).toBe(FILE_BYTES);
-		expect(stack.workers.filter((worker) => readFileSync(worker.logFile, 'utf8').includes(`Worker finished execution ${execution.id} `))).toHaveLength(1);
-		expect(Number(stack.sql(`select count(*) from binary_data where "fileSize" = ${FILE_BYTES}`))).toBeGreaterThanOrEqual(1);
-		log('queue-binary', `database binary mode: ${FILE_BYTES} bytes read into a database row (${String(stored.binary?.data?.id).slice(0, 20)}…) and uploaded whole as ${String(result.document_id)}`);
-	});
-});
+		it(`a ${FILE_BYTES / 1024 / 1024} MiB file: stored as a database row, uploaded whole, one document`, async () => {
+			const { stack, sandbox } = fixture;
+			const { credential } = fixture.account;
+			const file = join(fixture.fileDir, 'large-db-mode.pdf');
+			writeLargePdf(file, FILE_BYTES);
+			const definition = webhookWorkflow({
+				name: 'e2e: large file, database binary mode',
+				responseMode: 'onReceived',
+				nodes: [
+					readFileNode('Read file', file),
+					{
+						name: 'Extract',
+						type: `${PACKAGE_NAME}.documentExtraction`,
+						typeVersion: 1,
+						parameters: {
+							resource: 'document',
+							operation: 'extract',
+							binaryPropertyName: 'data',
+							outputMode: 'raw',
+						},
+						credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
+					},
+				],
+			});
+			const workflow = await stack.client.createWorkflow(definition);
+			await stack.client.activateWorkflow(workflow.id);
+			await waitForPublicWebhook(stack, definition.webhookPath);
+			const before = (await sandboxState(sandbox.url)).documents.length;
+
+			expect((await stack.lbClient.callWebhook(definition.webhookPath, { json: {} })).status).toBe(
+				200,
+			);
+			const [execution] = await stack.client.waitForExecutions(workflow.id, 1, {
+				timeoutMs: 300_000,
+			});
+
+			expect(execution.status).toBe('success');
+			const [stored] = nodeItems(execution, 'Read file');
+			expect(
+				stored.binary?.data?.id,
+				'the file lives in the database, not in the execution',
+			).toMatch(/^database:/);
+			expect(stored.binary?.data?.data ?? 'database').toBe('database');
+			// Verified or Needs Review, whichever the sandbox decided.
+			const [result] = [0, 1].flatMap((output) => nodeJson(execution, 'Extract', { output }));
+			expect(result?.document_id).toEqual(expect.any(String));
+			const documents = (await sandboxState(sandbox.url)).documents;
+			expect(documents).toHaveLength(before + 1);
+			const uploaded = documents.find((document) => document.id === result.document_id);
+			expect(uploaded?.size).toBe(FILE_BYTES);
+			expect(
+				stack.workers.filter((worker) =>
+					readFileSync(worker.logFile, 'utf8').includes(
+						`Worker finished execution ${execution.id} `,
+					),
+				),
+			).toHaveLength(1);
+			expect(
+				Number(stack.sql(`select count(*) from binary_data where "fileSize" = ${FILE_BYTES}`)),
+			).toBeGreaterThanOrEqual(1);
+			log(
+				'queue-binary',
+				`database binary mode: ${FILE_BYTES} bytes read into a database row (${String(stored.binary?.data?.id).slice(0, 20)}…) and uploaded whole as ${String(result.document_id)}`,
+			);
+		});
+	},
+);

@@ -17,9 +17,28 @@
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
-import { eventually, log, type N8nClient, type QueueStack, type SandboxCredential } from '../../local-n8n/index.ts';
-import { allExecutions, deliverCopy, duplicates, lost, runsPerDocument, sleep, verifiedPayload } from './support/queueDeliveries.ts';
-import { activeTrigger as activateTrigger, startQueueFixture, stopQueueFixture, type QueueFixture } from './support/queueFixture.ts';
+import {
+	eventually,
+	log,
+	type N8nClient,
+	type QueueStack,
+	type SandboxCredential,
+} from '../../local-n8n/index.ts';
+import {
+	allExecutions,
+	deliverCopy,
+	duplicates,
+	lost,
+	runsPerDocument,
+	sleep,
+	verifiedPayload,
+} from './support/queueDeliveries.ts';
+import {
+	activeTrigger as activateTrigger,
+	startQueueFixture,
+	stopQueueFixture,
+	type QueueFixture,
+} from './support/queueFixture.ts';
 
 const EVENTS = 100;
 const COPIES = 3;
@@ -37,14 +56,23 @@ const figures: string[] = [];
 
 const activeTrigger = async (name: string) => await activateTrigger(fixture, name);
 
-const documentIds = (mode: string, events = EVENTS) => Array.from({ length: events }, (_, i) => `doc_queue_${mode}_${String(i).padStart(6, '0')}`);
+const documentIds = (mode: string, events = EVENTS) =>
+	Array.from({ length: events }, (_, i) => `doc_queue_${mode}_${String(i).padStart(6, '0')}`);
 
 /** Waits for at least one run per event, lets late copies land, and returns the runs per document. */
 async function settledRuns(workflowId: string, events = EVENTS) {
-	await eventually(`${events} executions of ${workflowId}`, async () => (await allExecutions(stack.client, workflowId)).length, (n) => n >= events, 240_000);
+	await eventually(
+		`${events} executions of ${workflowId}`,
+		async () => (await allExecutions(stack.client, workflowId)).length,
+		(n) => n >= events,
+		240_000,
+	);
 	await eventually(
 		'no execution still running',
-		async () => (await allExecutions(stack.client, workflowId)).filter((e) => e.status === 'running' || e.status === 'new').length,
+		async () =>
+			(await allExecutions(stack.client, workflowId)).filter(
+				(e) => e.status === 'running' || e.status === 'new',
+			).length,
 		(n) => n === 0,
 		120_000,
 	);
@@ -52,11 +80,20 @@ async function settledRuns(workflowId: string, events = EVENTS) {
 	return await runsPerDocument(stack.client, workflowId);
 }
 
-async function inBatches<T>(items: T[], size: number, each: (item: T) => Promise<void>): Promise<void> {
-	for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(each));
+async function inBatches<T>(
+	items: T[],
+	size: number,
+	each: (item: T) => Promise<void>,
+): Promise<void> {
+	for (let i = 0; i < items.length; i += size)
+		await Promise.all(items.slice(i, i + size).map(each));
 }
 
-function report(mode: string, result: { runs: Map<string, number>; total: number }, ids: string[]): void {
+function report(
+	mode: string,
+	result: { runs: Map<string, number>; total: number },
+	ids: string[],
+): void {
 	const line = `${mode}: ${ids.length} events x ${COPIES} copies = ${ids.length * COPIES} deliveries → ${result.total} executions, ${duplicates(result.runs)} duplicate runs, ${lost(result.runs, ids).length} lost`;
 	figures.push(line);
 	log('queue-duplicates', line);
@@ -76,22 +113,31 @@ function reportSpaced(gapMs: number, runs: Map<string, number>, ids: string[]): 
 
 describeNeeding(QUEUE_MODE_REQUIREMENTS, 'duplicates across webhook processes (queue mode)', () => {
 	beforeAll(async () => {
-		fixture = await startQueueFixture({ stack: { balance: 'signature' }, sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } });
+		fixture = await startQueueFixture({
+			stack: { balance: 'signature' },
+			sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 },
+		});
 		({ stack, account } = fixture);
 	});
 
 	afterAll(async () => {
-		if (figures.length) process.stdout.write(`queue duplicates measured:\n  ${figures.join('\n  ')}\n`);
+		if (figures.length)
+			process.stdout.write(`queue duplicates measured:\n  ${figures.join('\n  ')}\n`);
 		await stopQueueFixture(fixture);
 	});
 
 	it('(i) copies one after the other on different webhook processes: none lost, duplicate runs measured', async () => {
 		const { id, path } = await activeTrigger('queue duplicates (i) sequential');
 		const ids = documentIds('seq');
-		const order: N8nClient[] = [stack.webhookClients[0], stack.webhookClients[1], stack.webhookClients[0]];
+		const order: N8nClient[] = [
+			stack.webhookClients[0],
+			stack.webhookClients[1],
+			stack.webhookClients[0],
+		];
 		for (const documentId of ids) {
 			const body = verifiedPayload(documentId);
-			for (const client of order) expect(await deliverCopy(client, path, body, account.signingSecret)).toBe(200);
+			for (const client of order)
+				expect(await deliverCopy(client, path, body, account.signingSecret)).toBe(200);
 		}
 		const result = await settledRuns(id);
 		report('(i) copies back to back (0 ms), alternating webhook processes', result, ids);
@@ -102,8 +148,14 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'duplicates across webhook processes (q
 
 	it('(i) the window: copies spaced 5 to 1000 ms apart on different webhook processes: none lost, duplicate runs measured per spacing', async () => {
 		const { id, path } = await activeTrigger('queue duplicates (i) spaced');
-		const order: N8nClient[] = [stack.webhookClients[0], stack.webhookClients[1], stack.webhookClients[0]];
-		const idsBySpacing = new Map(SPACINGS_MS.map((gapMs) => [gapMs, documentIds(`gap${gapMs}`, SPACED_EVENTS)]));
+		const order: N8nClient[] = [
+			stack.webhookClients[0],
+			stack.webhookClients[1],
+			stack.webhookClients[0],
+		];
+		const idsBySpacing = new Map(
+			SPACINGS_MS.map((gapMs) => [gapMs, documentIds(`gap${gapMs}`, SPACED_EVENTS)]),
+		);
 		for (const [gapMs, ids] of idsBySpacing) {
 			for (const documentId of ids) {
 				const body = verifiedPayload(documentId);
@@ -129,7 +181,11 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'duplicates across webhook processes (q
 		const ids = documentIds('lbhash');
 		await inBatches(ids, PARALLEL_EVENTS, async (documentId) => {
 			const body = verifiedPayload(documentId);
-			const statuses = await Promise.all(Array.from({ length: COPIES }, () => deliverCopy(stack.lbClient, path, body, account.signingSecret)));
+			const statuses = await Promise.all(
+				Array.from({ length: COPIES }, () =>
+					deliverCopy(stack.lbClient, path, body, account.signingSecret),
+				),
+			);
 			expect(statuses).toEqual(Array(COPIES).fill(200));
 		});
 		const result = await settledRuns(id);
@@ -143,10 +199,16 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'duplicates across webhook processes (q
 	it('(iii) copies at the same moment on different webhook processes: none lost, duplicate runs measured', async () => {
 		const { id, path } = await activeTrigger('queue duplicates (iii) concurrent, split');
 		const ids = documentIds('split');
-		const targets: N8nClient[] = [stack.webhookClients[0], stack.webhookClients[1], stack.webhookClients[0]];
+		const targets: N8nClient[] = [
+			stack.webhookClients[0],
+			stack.webhookClients[1],
+			stack.webhookClients[0],
+		];
 		await inBatches(ids, PARALLEL_EVENTS, async (documentId) => {
 			const body = verifiedPayload(documentId);
-			const statuses = await Promise.all(targets.map((client) => deliverCopy(client, path, body, account.signingSecret)));
+			const statuses = await Promise.all(
+				targets.map((client) => deliverCopy(client, path, body, account.signingSecret)),
+			);
 			expect(statuses).toEqual(Array(COPIES).fill(200));
 		});
 		const result = await settledRuns(id);

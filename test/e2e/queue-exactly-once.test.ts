@@ -30,8 +30,20 @@ import {
 	type SandboxCredential,
 } from '../../local-n8n/index.ts';
 import { approveReviewOf, invoiceFile } from './support/laterInvoices.ts';
-import { allExecutions, deliverCopy, signedHeaders, sleep, TRIGGER_NODE } from './support/queueDeliveries.ts';
-import { startQueueFixture, stopQueueFixture, waitForPublicWebhook, waitForRegistration, type QueueFixture } from './support/queueFixture.ts';
+import {
+	allExecutions,
+	deliverCopy,
+	signedHeaders,
+	sleep,
+	TRIGGER_NODE,
+} from './support/queueDeliveries.ts';
+import {
+	startQueueFixture,
+	stopQueueFixture,
+	waitForPublicWebhook,
+	waitForRegistration,
+	type QueueFixture,
+} from './support/queueFixture.ts';
 import { holdTableLock, insertsWaitingOn, type TableLock } from './support/tableLock.ts';
 
 const EXECUTIONS_TABLE = 'execution_entity';
@@ -47,7 +59,12 @@ let lock: TableLock | undefined;
 const figures: string[] = [];
 
 /** The review trigger with `options` (and the events it listens to), in a new active workflow. */
-async function activeWorkflow(name: string, trigger: NodeSpec, nodes: NodeSpec[] = [], connections: Record<string, unknown> = {}) {
+async function activeWorkflow(
+	name: string,
+	trigger: NodeSpec,
+	nodes: NodeSpec[] = [],
+	connections: Record<string, unknown> = {},
+) {
 	const definition = triggerWorkflow({ name, trigger, nodes, connections });
 	const { id } = await stack.client.createWorkflow(definition);
 	const path = `${definition.webhookId}/webhook`;
@@ -57,20 +74,36 @@ async function activeWorkflow(name: string, trigger: NodeSpec, nodes: NodeSpec[]
 	return { id, path };
 }
 
-function trigger(options: Record<string, unknown>, events: string[], outputMode = 'simplified'): NodeSpec {
+function trigger(
+	options: Record<string, unknown>,
+	events: string[],
+	outputMode = 'simplified',
+): NodeSpec {
 	const node = reviewTriggerNode(account.credential, events);
-	return { ...node, parameters: { ...(node.parameters as Record<string, unknown>), outputMode, options } };
+	return {
+		...node,
+		parameters: { ...(node.parameters as Record<string, unknown>), outputMode, options },
+	};
 }
 
 /** Submits an invoice file straight to the sandbox's service API; it goes to human review. */
 async function documentInReview(vendor: string, invoiceNo: string, total: number): Promise<string> {
 	const form = new FormData();
-	form.append('file', new Blob([JSON.stringify(invoiceFile(vendor, invoiceNo, total, 0.6))], { type: 'application/json' }), `${invoiceNo}.json`);
+	form.append(
+		'file',
+		new Blob([JSON.stringify(invoiceFile(vendor, invoiceNo, total, 0.6))], {
+			type: 'application/json',
+		}),
+		`${invoiceNo}.json`,
+	);
 	const encoded = new Response(form);
 	const res = await request(`${fixture.sandbox.url}/v1/extract`, {
 		method: 'POST',
 		body: Buffer.from(await encoded.arrayBuffer()),
-		headers: { 'x-api-key': account.apiKey, 'content-type': encoded.headers.get('content-type') as string },
+		headers: {
+			'x-api-key': account.apiKey,
+			'content-type': encoded.headers.get('content-type') as string,
+		},
 	});
 	const answer = (await res.body.json()) as { status: string; document_id: string };
 	expect(answer.status, JSON.stringify(answer)).toBe('needs_review');
@@ -80,32 +113,56 @@ async function documentInReview(vendor: string, invoiceNo: string, total: number
 /** A delivery that records when (and with what) it was answered. */
 function pending(client: N8nClient, path: string, body: string) {
 	const state: { answer?: { status: number; json: unknown } } = {};
-	const done = client.callWebhook(path, { body, headers: signedHeaders(body, account.signingSecret), timeoutMs: 120_000 }).then((res) => {
-		state.answer = { status: res.status, json: res.json };
-		return state.answer;
-	});
+	const done = client
+		.callWebhook(path, {
+			body,
+			headers: signedHeaders(body, account.signingSecret),
+			timeoutMs: 120_000,
+		})
+		.then((res) => {
+			state.answer = { status: res.status, json: res.json };
+			return state.answer;
+		});
 	return { state, done };
 }
 
 const rejectedEvent = (documentId: string) =>
-	JSON.stringify({ event: 'document.rejected', timestamp: new Date().toISOString(), document_id: documentId, review_id: `rev_${documentId}`, rejected_by: 'human_reviewer', reason: 'test', confidence: { original: 0.6 } });
+	JSON.stringify({
+		event: 'document.rejected',
+		timestamp: new Date().toISOString(),
+		document_id: documentId,
+		review_id: `rev_${documentId}`,
+		rejected_by: 'human_reviewer',
+		reason: 'test',
+		confidence: { original: 0.6 },
+	});
 
 describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (queue mode)', () => {
 	beforeAll(async () => {
-		fixture = await startQueueFixture({ stack: { balance: 'roundrobin' }, sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000, duplicateDeliveries: true } });
+		fixture = await startQueueFixture({
+			stack: { balance: 'roundrobin' },
+			sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000, duplicateDeliveries: true },
+		});
 		({ stack, account } = fixture);
 	});
 
 	afterAll(async () => {
 		await lock?.release();
-		if (figures.length) process.stdout.write(`queue exactly-once measured:\n  ${figures.join('\n  ')}\n`);
+		if (figures.length)
+			process.stdout.write(`queue exactly-once measured:\n  ${figures.join('\n  ')}\n`);
 		await stopQueueFixture(fixture);
 	});
 
 	it('Ignore Duplicates off: n8n answers only after creating and queuing the run; on: the trigger answers before', async () => {
 		// Rejection events only: the sandbox's verified events of the next test do not reach these workflows.
-		const off = await activeWorkflow('answer order: Ignore Duplicates off', trigger({ ignoreDuplicates: false }, ['document.rejected']));
-		const on = await activeWorkflow('answer order: Ignore Duplicates on', trigger({}, ['document.rejected']));
+		const off = await activeWorkflow(
+			'answer order: Ignore Duplicates off',
+			trigger({ ignoreDuplicates: false }, ['document.rejected']),
+		);
+		const on = await activeWorkflow(
+			'answer order: Ignore Duplicates on',
+			trigger({}, ['document.rejected']),
+		);
 
 		lock = await holdTableLock(stack.postgres, EXECUTIONS_TABLE);
 		const toOff = pending(stack.webhookClients[0], off.path, rejectedEvent('doc_order_off'));
@@ -113,7 +170,12 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (qu
 		// The "on" delivery is answered while its run cannot even be created.
 		expect(await toOn.done).toEqual({ status: 200, json: { received: true, started: true } });
 		// Both runs wait to be created; the "off" delivery is still unanswered.
-		await eventually('both runs waiting for the execution table', async () => insertsWaitingOn(stack.postgres, EXECUTIONS_TABLE), (n) => n >= 2, 60_000);
+		await eventually(
+			'both runs waiting for the execution table',
+			async () => insertsWaitingOn(stack.postgres, EXECUTIONS_TABLE),
+			(n) => n >= 2,
+			60_000,
+		);
 		expect(toOff.state.answer).toBeUndefined();
 		expect(insertsWaitingOn(stack.postgres, EXECUTIONS_TABLE)).toBeGreaterThanOrEqual(2);
 		expect(toOff.state.answer).toBeUndefined();
@@ -122,7 +184,12 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (qu
 		// Answered once queued, with the trigger's own answer as the body (not n8n's default).
 		expect(await toOff.done).toEqual({ status: 200, json: { received: true, started: true } });
 		for (const workflow of [off, on]) {
-			await eventually(`the run of ${workflow.id}`, async () => (await allExecutions(stack.client, workflow.id)).map((e) => e.status), (s) => s.length === 1 && s[0] === 'success', 120_000);
+			await eventually(
+				`the run of ${workflow.id}`,
+				async () => (await allExecutions(stack.client, workflow.id)).map((e) => e.status),
+				(s) => s.length === 1 && s[0] === 'success',
+				120_000,
+			);
 		}
 		await stack.client.deactivateWorkflow(off.id);
 		await stack.client.deactivateWorkflow(on.id);
@@ -133,18 +200,36 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (qu
 			'exactly once: trigger → Check Invoice Duplicate',
 			trigger({ ignoreDuplicates: false }, ['document.verified'], 'raw'),
 			[
-				{ ...actionNode('Check Invoice Duplicate', account.credential, { resource: 'document', operation: 'checkInvoiceDuplicate' }), credentials: undefined },
+				{
+					...actionNode('Check Invoice Duplicate', account.credential, {
+						resource: 'document',
+						operation: 'checkInvoiceDuplicate',
+					}),
+					credentials: undefined,
+				},
 				codeNode('On New Invoice', 'return $input.all();'),
 				codeNode('On Possible Duplicate', 'return $input.all();'),
 			],
 			{
 				[TRIGGER_NODE]: { main: [[{ node: 'Check Invoice Duplicate', type: 'main', index: 0 }]] },
-				'Check Invoice Duplicate': { main: [[{ node: 'On New Invoice', type: 'main', index: 0 }], [{ node: 'On Possible Duplicate', type: 'main', index: 0 }]] },
+				'Check Invoice Duplicate': {
+					main: [
+						[{ node: 'On New Invoice', type: 'main', index: 0 }],
+						[{ node: 'On Possible Duplicate', type: 'main', index: 0 }],
+					],
+				},
 			},
 		);
 
 		const documentIds: string[] = [];
-		for (let i = 0; i < EVENTS; i++) documentIds.push(await documentInReview(`Exactly Once Vendor ${i}`, `EO-${String(i).padStart(4, '0')}`, 100 + i));
+		for (let i = 0; i < EVENTS; i++)
+			documentIds.push(
+				await documentInReview(
+					`Exactly Once Vendor ${i}`,
+					`EO-${String(i).padStart(4, '0')}`,
+					100 + i,
+				),
+			);
 		for (const documentId of documentIds) await approveReviewOf(fixture.sandbox.url, documentId);
 
 		// The events as delivered (the trigger's Raw output is the payload), once each has run.
@@ -156,7 +241,8 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (qu
 				for (const summary of await allExecutions(stack.client, id)) {
 					if (summary.status !== 'success' || read.has(summary.id)) continue;
 					read.add(summary.id);
-					for (const item of nodeJson(await stack.client.getExecution(summary.id), TRIGGER_NODE)) payloads.set(String(item.document_id), item);
+					for (const item of nodeJson(await stack.client.getExecution(summary.id), TRIGGER_NODE))
+						payloads.set(String(item.document_id), item);
 				}
 				return documentIds.filter((documentId) => payloads.has(documentId)).length;
 			},
@@ -164,17 +250,38 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (qu
 			240_000,
 		);
 
-		const targets: N8nClient[] = [stack.webhookClients[0], stack.webhookClients[1], stack.webhookClients[0]].slice(0, REDELIVERED);
+		const targets: N8nClient[] = [
+			stack.webhookClients[0],
+			stack.webhookClients[1],
+			stack.webhookClients[0],
+		].slice(0, REDELIVERED);
 		await Promise.all(
 			documentIds.map(async (documentId) => {
 				const body = JSON.stringify(payloads.get(documentId));
-				expect(await Promise.all(targets.map((client) => deliverCopy(client, path, body, account.signingSecret)))).toEqual(Array(REDELIVERED).fill(200));
+				expect(
+					await Promise.all(
+						targets.map((client) => deliverCopy(client, path, body, account.signingSecret)),
+					),
+				).toEqual(Array(REDELIVERED).fill(200));
 			}),
 		);
 
 		const expected = EVENTS * (2 + REDELIVERED);
-		await eventually(`${expected} executions`, async () => (await allExecutions(stack.client, id)).length, (n) => n >= expected, 240_000);
-		await eventually('no execution still running', async () => (await allExecutions(stack.client, id)).filter((e) => e.status === 'running' || e.status === 'new').length, (n) => n === 0, 120_000);
+		await eventually(
+			`${expected} executions`,
+			async () => (await allExecutions(stack.client, id)).length,
+			(n) => n >= expected,
+			240_000,
+		);
+		await eventually(
+			'no execution still running',
+			async () =>
+				(await allExecutions(stack.client, id)).filter(
+					(e) => e.status === 'running' || e.status === 'new',
+				).length,
+			(n) => n === 0,
+			120_000,
+		);
 		await sleep(SETTLE_MS);
 
 		const newInvoices = new Map<string, number>();
@@ -185,13 +292,22 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (qu
 		for (const summary of executions) {
 			if (summary.status !== 'success') failed++;
 			const execution = await stack.client.getExecution(summary.id);
-			for (const item of nodeJson(execution, 'On New Invoice')) newInvoices.set(String(item.document_id), (newInvoices.get(String(item.document_id)) ?? 0) + 1);
+			for (const item of nodeJson(execution, 'On New Invoice'))
+				newInvoices.set(
+					String(item.document_id),
+					(newInvoices.get(String(item.document_id)) ?? 0) + 1,
+				);
 			for (const item of nodeJson(execution, 'On Possible Duplicate')) {
-				possibleDuplicates.set(String(item.document_id), (possibleDuplicates.get(String(item.document_id)) ?? 0) + 1);
+				possibleDuplicates.set(
+					String(item.document_id),
+					(possibleDuplicates.get(String(item.document_id)) ?? 0) + 1,
+				);
 				if (item.same_document === true) sameDocument++;
 			}
 		}
-		const deliveries = (await sandboxDeliveries(fixture.sandbox.url)).filter((d) => documentIds.includes(d.documentId));
+		const deliveries = (await sandboxDeliveries(fixture.sandbox.url)).filter((d) =>
+			documentIds.includes(d.documentId),
+		);
 		const lost = documentIds.filter((documentId) => !newInvoices.has(documentId));
 		const twice = documentIds.filter((documentId) => (newInvoices.get(documentId) ?? 0) > 1);
 		const duplicateTotal = [...possibleDuplicates.values()].reduce((sum, n) => sum + n, 0);
@@ -209,6 +325,9 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (qu
 		expect(executions.length).toBeGreaterThanOrEqual(expected);
 		expect(executions.length).toBeLessThanOrEqual(expected + retriedAttempts);
 		expect(duplicateTotal).toBe(executions.length - EVENTS);
-		for (const documentId of documentIds) expect(possibleDuplicates.get(documentId), documentId).toBeGreaterThanOrEqual(1 + REDELIVERED);
+		for (const documentId of documentIds)
+			expect(possibleDuplicates.get(documentId), documentId).toBeGreaterThanOrEqual(
+				1 + REDELIVERED,
+			);
 	});
 });

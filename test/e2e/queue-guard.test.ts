@@ -8,8 +8,20 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
-import { actionNode, extractParameters, log, nodeJson, sandboxState, type DecodedExecution } from '../../local-n8n/index.ts';
-import { activeExtractRoute, startQueueFixture, stopQueueFixture, type QueueFixture } from './support/queueFixture.ts';
+import {
+	actionNode,
+	extractParameters,
+	log,
+	nodeJson,
+	sandboxState,
+	type DecodedExecution,
+} from '../../local-n8n/index.ts';
+import {
+	activeExtractRoute,
+	startQueueFixture,
+	stopQueueFixture,
+	type QueueFixture,
+} from './support/queueFixture.ts';
 
 const CONTENDERS = 10;
 
@@ -19,68 +31,113 @@ async function guardedWorkflow(name: string, fileName: string) {
 	return await activeExtractRoute(fixture, {
 		name,
 		fileName,
-		extract: actionNode('Extract', fixture.account.credential, extractParameters({ options: { skipDuplicates: true } })),
+		extract: actionNode(
+			'Extract',
+			fixture.account.credential,
+			extractParameters({ options: { skipDuplicates: true } }),
+		),
 		outputs: ['On Verified', 'On Needs Review', 'On Already Submitted'],
 	});
 }
 
 const outputOf = (execution: DecodedExecution) =>
-	['On Verified', 'On Needs Review', 'On Already Submitted'].flatMap((node) => nodeJson(execution, node).map((json) => ({ node, json })));
+	['On Verified', 'On Needs Review', 'On Already Submitted'].flatMap((node) =>
+		nodeJson(execution, node).map((json) => ({ node, json })),
+	);
 
-describeNeeding(QUEUE_MODE_REQUIREMENTS, 'duplicate guard: the same file from executions at the same moment', () => {
-	beforeAll(async () => {
-		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000 } });
-	});
+describeNeeding(
+	QUEUE_MODE_REQUIREMENTS,
+	'duplicate guard: the same file from executions at the same moment',
+	() => {
+		beforeAll(async () => {
+			fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000 } });
+		});
 
-	afterAll(async () => {
-		await stopQueueFixture(fixture);
-	});
+		afterAll(async () => {
+			await stopQueueFixture(fixture);
+		});
 
-	it(`${CONTENDERS} executions submit one file at once: exactly one upload, the others on Already Submitted`, async () => {
-		const { stack, sandbox } = fixture;
-		const workflow = await guardedWorkflow('e2e queue: duplicate guard', 'invoice-acme.json');
-		const before = (await sandboxState(sandbox.url)).counts.extractRequests;
+		it(`${CONTENDERS} executions submit one file at once: exactly one upload, the others on Already Submitted`, async () => {
+			const { stack, sandbox } = fixture;
+			const workflow = await guardedWorkflow('e2e queue: duplicate guard', 'invoice-acme.json');
+			const before = (await sandboxState(sandbox.url)).counts.extractRequests;
 
-		const answers = await Promise.all(
-			Array.from({ length: CONTENDERS }, async (_, index) => await stack.lbClient.callWebhook(workflow.path, { json: { caller: `contender-${index}` } })),
-		);
-		expect(answers.map((answer) => answer.status)).toEqual(Array(CONTENDERS).fill(200));
-		const executions = await stack.client.waitForExecutions(workflow.id, CONTENDERS, { timeoutMs: 120_000 });
+			const answers = await Promise.all(
+				Array.from(
+					{ length: CONTENDERS },
+					async (_, index) =>
+						await stack.lbClient.callWebhook(workflow.path, {
+							json: { caller: `contender-${index}` },
+						}),
+				),
+			);
+			expect(answers.map((answer) => answer.status)).toEqual(Array(CONTENDERS).fill(200));
+			const executions = await stack.client.waitForExecutions(workflow.id, CONTENDERS, {
+				timeoutMs: 120_000,
+			});
 
-		expect(executions.map((execution) => execution.status)).toEqual(Array(CONTENDERS).fill('success'));
-		expect((await sandboxState(sandbox.url)).counts.extractRequests - before).toBe(1);
-		const items = executions.flatMap(outputOf);
-		expect(items).toHaveLength(CONTENDERS);
-		const uploaded = items.filter((item) => item.node !== 'On Already Submitted');
-		expect(uploaded).toHaveLength(1);
-		const documentId = uploaded[0].json.document_id;
-		const skipped = items.filter((item) => item.node === 'On Already Submitted').map((item) => item.json);
-		expect(new Set(skipped.map((json) => json.content_sha256)).size).toBe(1);
-		for (const json of skipped) {
-			expect(json).toMatchObject({ status: 'already_submitted', duplicate: true });
-			// While the winner uploads, its document_id is nowhere a contender can read it (N12): null, and the message says where it is.
-			if (json.document_id !== documentId) {
-				expect(json.document_id).toBeNull();
-				expect(String(json.message)).toMatch(/another execution|execution still running/);
+			expect(executions.map((execution) => execution.status)).toEqual(
+				Array(CONTENDERS).fill('success'),
+			);
+			expect((await sandboxState(sandbox.url)).counts.extractRequests - before).toBe(1);
+			const items = executions.flatMap(outputOf);
+			expect(items).toHaveLength(CONTENDERS);
+			const uploaded = items.filter((item) => item.node !== 'On Already Submitted');
+			expect(uploaded).toHaveLength(1);
+			const documentId = uploaded[0].json.document_id;
+			const skipped = items
+				.filter((item) => item.node === 'On Already Submitted')
+				.map((item) => item.json);
+			expect(new Set(skipped.map((json) => json.content_sha256)).size).toBe(1);
+			for (const json of skipped) {
+				expect(json).toMatchObject({ status: 'already_submitted', duplicate: true });
+				// While the winner uploads, its document_id is nowhere a contender can read it (N12): null, and the message says where it is.
+				if (json.document_id !== documentId) {
+					expect(json.document_id).toBeNull();
+					expect(String(json.message)).toMatch(/another execution|execution still running/);
+				}
 			}
-		}
-		const callers = new Set(items.map((item) => item.json.caller));
-		expect(callers.size).toBe(CONTENDERS);
-		const perWorker = stack.workers.map((worker) => executions.filter((execution) => readFileSync(worker.logFile, 'utf8').includes(`Worker started execution ${execution.id} `)).length);
-		expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(CONTENDERS);
-		expect(perWorker.every((count) => count > 0), `executions per worker: ${perWorker.join(', ')}`).toBe(true);
-		log('queue-guard', `${CONTENDERS} simultaneous submissions of one file (per worker: ${perWorker.join(', ')}) → 1 upload (${documentId}), ${skipped.length} on Already Submitted (${skipped.filter((json) => json.submitted_concurrently).length} lost the race)`);
+			const callers = new Set(items.map((item) => item.json.caller));
+			expect(callers.size).toBe(CONTENDERS);
+			const perWorker = stack.workers.map(
+				(worker) =>
+					executions.filter((execution) =>
+						readFileSync(worker.logFile, 'utf8').includes(
+							`Worker started execution ${execution.id} `,
+						),
+					).length,
+			);
+			expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(CONTENDERS);
+			expect(
+				perWorker.every((count) => count > 0),
+				`executions per worker: ${perWorker.join(', ')}`,
+			).toBe(true);
+			log(
+				'queue-guard',
+				`${CONTENDERS} simultaneous submissions of one file (per worker: ${perWorker.join(', ')}) → 1 upload (${documentId}), ${skipped.length} on Already Submitted (${skipped.filter((json) => json.submitted_concurrently).length} lost the race)`,
+			);
 
-		// Later, the content is known at once. The earlier document_id would come from the workflow's static
-		// data, which the winner saved; but n8n starts a new execution on a worker without the stored
-		// static data (the execution's workflow snapshot leaves it out, and the job reloads it only when a
-		// waiting execution resumes), so in queue mode it is not there (N12).
-		expect(stack.sql(`select "staticData" from workflow_entity where id = '${workflow.id}'`)).toContain(String(documentId));
-		await stack.lbClient.callWebhook(workflow.path, { json: { caller: 'later' } });
-		const later = (await stack.client.waitForExecutions(workflow.id, CONTENDERS + 1))[CONTENDERS];
-		expect(outputOf(later)).toEqual([
-			{ node: 'On Already Submitted', json: expect.objectContaining({ document_id: null, duplicate: true, submitted_concurrently: false, caller: 'later' }) },
-		]);
-		expect((await sandboxState(sandbox.url)).counts.extractRequests - before).toBe(1);
-	});
-});
+			// Later, the content is known at once. The earlier document_id would come from the workflow's static
+			// data, which the winner saved; but n8n starts a new execution on a worker without the stored
+			// static data (the execution's workflow snapshot leaves it out, and the job reloads it only when a
+			// waiting execution resumes), so in queue mode it is not there (N12).
+			expect(
+				stack.sql(`select "staticData" from workflow_entity where id = '${workflow.id}'`),
+			).toContain(String(documentId));
+			await stack.lbClient.callWebhook(workflow.path, { json: { caller: 'later' } });
+			const later = (await stack.client.waitForExecutions(workflow.id, CONTENDERS + 1))[CONTENDERS];
+			expect(outputOf(later)).toEqual([
+				{
+					node: 'On Already Submitted',
+					json: expect.objectContaining({
+						document_id: null,
+						duplicate: true,
+						submitted_concurrently: false,
+						caller: 'later',
+					}),
+				},
+			]);
+			expect((await sandboxState(sandbox.url)).counts.extractRequests - before).toBe(1);
+		});
+	},
+);

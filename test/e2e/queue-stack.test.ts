@@ -33,7 +33,14 @@ import {
 	type SandboxHandle,
 } from '../../local-n8n/index.ts';
 import { allExecutions, runsPerDocument, sleep } from './support/queueDeliveries.ts';
-import { activeExtractRoute, activeTrigger, startQueueFixture, stopQueueFixture, waitForPublicWebhook, type QueueFixture } from './support/queueFixture.ts';
+import {
+	activeExtractRoute,
+	activeTrigger,
+	startQueueFixture,
+	stopQueueFixture,
+	waitForPublicWebhook,
+	type QueueFixture,
+} from './support/queueFixture.ts';
 
 let fixture: QueueFixture;
 let stack: QueueStack;
@@ -57,7 +64,10 @@ function verifiedPayload(documentId: string): string {
 	});
 }
 
-const headersFor = (body: string, signature = signBody(body, account.signingSecret)) => ({ 'content-type': 'application/json', 'x-service-signature': signature });
+const headersFor = (body: string, signature = signBody(body, account.signingSecret)) => ({
+	'content-type': 'application/json',
+	'x-service-signature': signature,
+});
 
 async function executionCount(): Promise<number> {
 	return (await stack.client.listExecutions(workflowId, { limit: 500 })).length;
@@ -76,20 +86,37 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
 	});
 
 	it("the package is installed in every main, worker and webhook process's own user folder, and no process fails to load it", () => {
-		expect(stack.installedNodeTypes.sort()).toEqual([`${PACKAGE_NAME}.documentExtraction`, `${PACKAGE_NAME}.documentExtractionTrigger`].sort());
+		expect(stack.installedNodeTypes.sort()).toEqual(
+			[`${PACKAGE_NAME}.documentExtraction`, `${PACKAGE_NAME}.documentExtractionTrigger`].sort(),
+		);
 		const folders = new Set<string>();
 		for (const { name, instance } of stack.processes()) {
-			expect(installedPackageVersion(instance.userFolder, PACKAGE_NAME), `${name}: ${instance.userFolder}`).toBe(stack.packed?.version);
+			expect(
+				installedPackageVersion(instance.userFolder, PACKAGE_NAME),
+				`${name}: ${instance.userFolder}`,
+			).toBe(stack.packed?.version);
 			folders.add(instance.userFolder);
-			expect(readFileSync(instance.logFile, 'utf8'), name).not.toMatch(/Failed to load package|Skipping package/);
+			expect(readFileSync(instance.logFile, 'utf8'), name).not.toMatch(
+				/Failed to load package|Skipping package/,
+			);
 		}
 		expect(folders.size, 'one user folder per process').toBe(stack.processes().length);
 	});
 
 	it('activation on main registers the webhook once, with the public (load balancer) URL; both webhook processes and the load balancer serve it', async () => {
 		const registrationsBefore = (await sandboxState(sandbox.url)).counts.registerRequests;
-		({ id: workflowId, path, url: publicWebhookUrl } = await activeTrigger(fixture, 'queue: review results'));
-		await eventually('one registration', async () => (await sandboxState(sandbox.url)).webhooks.filter((w) => w.url === publicWebhookUrl), (list) => list.length >= 1, 30_000);
+		({
+			id: workflowId,
+			path,
+			url: publicWebhookUrl,
+		} = await activeTrigger(fixture, 'queue: review results'));
+		await eventually(
+			'one registration',
+			async () =>
+				(await sandboxState(sandbox.url)).webhooks.filter((w) => w.url === publicWebhookUrl),
+			(list) => list.length >= 1,
+			30_000,
+		);
 		await sleep(SETTLE_MS);
 		const state = await sandboxState(sandbox.url);
 		expect(state.webhooks.filter((w) => w.url === publicWebhookUrl)).toHaveLength(1);
@@ -99,9 +126,15 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
 	it('every webhook process and the load balancer refuse a forged delivery (401, no execution)', async () => {
 		const body = verifiedPayload('doc_queue_forged_0000000001');
 		for (const client of [...stack.webhookClients, stack.lbClient]) {
-			const res = await client.callWebhook(path, { body, headers: headersFor(body, signBody(body, 'not-the-secret')) });
+			const res = await client.callWebhook(path, {
+				body,
+				headers: headersFor(body, signBody(body, 'not-the-secret')),
+			});
 			expect(res.status).toBe(401);
-			const unsigned = await client.callWebhook(path, { body, headers: { 'content-type': 'application/json' } });
+			const unsigned = await client.callWebhook(path, {
+				body,
+				headers: { 'content-type': 'application/json' },
+			});
 			expect(unsigned.status).toBe(401);
 		}
 		await sleep(SETTLE_MS);
@@ -112,7 +145,11 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
 		const events = 5;
 		for (let i = 0; i < events; i++) {
 			const body = verifiedPayload(`doc_queue_seq_${String(i).padStart(12, '0')}`);
-			for (const client of [stack.webhookClients[0], stack.webhookClients[1], stack.webhookClients[0]]) {
+			for (const client of [
+				stack.webhookClients[0],
+				stack.webhookClients[1],
+				stack.webhookClients[0],
+			]) {
 				const res = await client.callWebhook(path, { body, headers: headersFor(body) });
 				expect(res.status).toBe(200);
 			}
@@ -122,7 +159,10 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
 		const executions = await stack.client.listExecutions(workflowId, { limit: 500 });
 		expect(executions.length).toBeGreaterThanOrEqual(events);
 		expect(executions.length).toBeLessThanOrEqual(events * 3);
-		log('queue-test', `${events} events x 3 sequential copies over 2 webhook processes → ${executions.length} executions`);
+		log(
+			'queue-test',
+			`${events} events x 3 sequential copies over 2 webhook processes → ${executions.length} executions`,
+		);
 		expect(executions.every((e) => e.status === 'success')).toBe(true);
 	});
 
@@ -140,21 +180,35 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
 		await waitForPublicWebhook(stack, path);
 		await sleep(SETTLE_MS);
 		const state = await sandboxState(sandbox.url);
-		expect(state.counts.registerRequests - registrationsBefore, 'registration requests during the restarts').toBe(0);
+		expect(
+			state.counts.registerRequests - registrationsBefore,
+			'registration requests during the restarts',
+		).toBe(0);
 		expect(state.webhooks.filter((w) => w.url === publicWebhookUrl)).toHaveLength(1);
 
 		// A review finished in the sandbox: it signs the result and delivers it to the public URL.
 		const document = await documentInReview(sandbox.url, account.apiKey);
 		expect(document.status).toBe('needs_review');
 		await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
-		await eventually('the delivery ran', async () => (await runsPerDocument(stack.client, workflowId)).runs.get(document.document_id) ?? 0, (n) => n >= 1, 60_000);
+		await eventually(
+			'the delivery ran',
+			async () =>
+				(await runsPerDocument(stack.client, workflowId)).runs.get(document.document_id) ?? 0,
+			(n) => n >= 1,
+			60_000,
+		);
 		await sleep(SETTLE_MS);
 		const { runs } = await runsPerDocument(stack.client, workflowId);
 		expect(runs.get(document.document_id)).toBe(1);
-		const attempts = (await sandboxDeliveries(sandbox.url)).filter((attempt) => attempt.documentId === document.document_id);
+		const attempts = (await sandboxDeliveries(sandbox.url)).filter(
+			(attempt) => attempt.documentId === document.document_id,
+		);
 		expect(attempts.every((attempt) => attempt.url === publicWebhookUrl)).toBe(true);
 		expect(attempts.filter((attempt) => attempt.ok)).toHaveLength(1);
-		log('queue-test', `restarts of main, worker1, webhook1: ${state.counts.registerRequests - registrationsBefore} new registrations; real delivery ${document.document_id}: ${attempts.length} attempt(s), 1 execution`);
+		log(
+			'queue-test',
+			`restarts of main, worker1, webhook1: ${state.counts.registerRequests - registrationsBefore} new registrations; real delivery ${document.document_id}: ${attempts.length} attempt(s), 1 execution`,
+		);
 	});
 
 	it('a full Extract through the public URL runs on a worker and ends on Verified', async () => {
@@ -164,20 +218,39 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
 			extract: actionNode('Extract', account.credential, extractParameters()),
 			outputs: ['On Verified', 'On Needs Review'],
 		});
-		expect((await stack.lbClient.callWebhook(workflow.path, { json: { caller: 'secret-scan' } })).status).toBe(200);
-		const [execution] = await stack.client.waitForExecutions(workflow.id, 1, { timeoutMs: 120_000 });
+		expect(
+			(await stack.lbClient.callWebhook(workflow.path, { json: { caller: 'secret-scan' } })).status,
+		).toBe(200);
+		const [execution] = await stack.client.waitForExecutions(workflow.id, 1, {
+			timeoutMs: 120_000,
+		});
 		expect(execution.status).toBe('success');
-		expect(nodeJson(execution, 'On Verified')).toEqual([expect.objectContaining({ status: 'verified', document_id: expect.any(String), caller: 'secret-scan' })]);
-		expect(stack.workers.filter((worker) => readFileSync(worker.logFile, 'utf8').includes(`Worker finished execution ${execution.id} `))).toHaveLength(1);
+		expect(nodeJson(execution, 'On Verified')).toEqual([
+			expect.objectContaining({
+				status: 'verified',
+				document_id: expect.any(String),
+				caller: 'secret-scan',
+			}),
+		]);
+		expect(
+			stack.workers.filter((worker) =>
+				readFileSync(worker.logFile, 'utf8').includes(`Worker finished execution ${execution.id} `),
+			),
+		).toHaveLength(1);
 	});
 
-	it('no secret (API key, signing secret, encryption key) in the output of any n8n process or HAProxy, nor in any execution\'s data', async () => {
-		for (const { name, instance } of stack.processes()) expect(instance.secretsSeenInOutput(), name).toEqual([]);
+	it("no secret (API key, signing secret, encryption key) in the output of any n8n process or HAProxy, nor in any execution's data", async () => {
+		for (const { name, instance } of stack.processes())
+			expect(instance.secretsSeenInOutput(), name).toEqual([]);
 		expect(stack.lb.secretsSeenInOutput(), 'haproxy').toEqual([]);
 
 		// Every execution of every workflow, with its data, as the REST API gives it and as the database holds it.
 		const workflows = await stack.client.listWorkflows();
-		const executions = (await Promise.all(workflows.map(async (workflow) => await allExecutions(stack.client, workflow.id)))).flat();
+		const executions = (
+			await Promise.all(
+				workflows.map(async (workflow) => await allExecutions(stack.client, workflow.id)),
+			)
+		).flat();
 		expect(executions.length).toBeGreaterThan(5);
 		const secrets = [account.apiKey, account.signingSecret, stack.sharedEnv.N8N_ENCRYPTION_KEY];
 		let scannedChars = 0;
@@ -185,13 +258,19 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
 			const text = JSON.stringify(await stack.client.call('GET', `/rest/executions/${id}`));
 			scannedChars += text.length;
 			expect(text, `execution ${id}`).toContain('document_id');
-			expect(secrets.filter((secret) => text.includes(secret)), `execution ${id}`).toEqual([]);
+			expect(
+				secrets.filter((secret) => text.includes(secret)),
+				`execution ${id}`,
+			).toEqual([]);
 			expect(secretsIn(text), `execution ${id}`).toEqual([]);
 		}
 		expect(Number(stack.sql('select count(*) from execution_data'))).toBe(executions.length);
 		const rows = stack.sql('select "executionId", "workflowData", data from execution_data');
 		expect(secrets.filter((secret) => rows.includes(secret))).toEqual([]);
 		expect(secretsIn(rows)).toEqual([]);
-		log('queue-test', `secret scan: ${stack.processes().length} n8n processes + HAProxy output clean; ${executions.length} executions (${scannedChars} chars via REST, ${rows.length} chars in execution_data) hold no secret`);
+		log(
+			'queue-test',
+			`secret scan: ${stack.processes().length} n8n processes + HAProxy output clean; ${executions.length} executions (${scannedChars} chars via REST, ${rows.length} chars in execution_data) hold no secret`,
+		);
 	});
 });

@@ -10,7 +10,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_OWNER, N8nClient, REPO_ROOT, ensureCerts, eventually, freePort, loadExampleWorkflows, node24, stopAll } from '../../local-n8n/index.ts';
+import {
+	DEFAULT_OWNER,
+	N8nClient,
+	REPO_ROOT,
+	ensureCerts,
+	eventually,
+	freePort,
+	loadExampleWorkflows,
+	node24,
+	stopAll,
+} from '../../local-n8n/index.ts';
 import { cleanChildEnv } from '../../local-n8n/npmEnv.ts';
 
 const CREDENTIAL_NAME = 'Document Extraction (sandbox)';
@@ -28,11 +38,23 @@ interface Started {
 async function startScript(args: string[] = []): Promise<Started> {
 	const port = await freePort(5800);
 	const sandboxPort = await freePort(4100);
-	const child = spawn(node24(), ['scripts/start.ts', '--no-build', '--port', String(port), '--sandbox-port', String(sandboxPort), ...args], {
-		cwd: REPO_ROOT,
-		env: cleanChildEnv({ N8N_LOCAL_DATA_DIR: dataHome }),
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(
+		node24(),
+		[
+			'scripts/start.ts',
+			'--no-build',
+			'--port',
+			String(port),
+			'--sandbox-port',
+			String(sandboxPort),
+			...args,
+		],
+		{
+			cwd: REPO_ROOT,
+			env: cleanChildEnv({ N8N_LOCAL_DATA_DIR: dataHome }),
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	running.add(child);
 	let output = '';
 	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -46,7 +68,9 @@ async function startScript(args: string[] = []): Promise<Started> {
 		}, 250);
 		child.once('exit', (code) => {
 			clearInterval(timer);
-			reject(new Error(`npm start exited (${code}) before it was running:\n${output.slice(-3000)}`));
+			reject(
+				new Error(`npm start exited (${code}) before it was running:\n${output.slice(-3000)}`),
+			);
 		});
 	});
 	const dataDir = output.match(/^Data folder: (\S+)/m)?.[1];
@@ -66,9 +90,19 @@ async function stopScript(started: Started): Promise<void> {
 
 async function snapshot(client: N8nClient) {
 	const workflows = await client.listWorkflows();
-	const credentials = (await client.listCredentials()).filter((c) => c.type === 'documentExtractionApi');
-	const executions = (await Promise.all(workflows.map((w) => client.listExecutions(w.id)))).flat().map((e) => e.id);
-	return { workflows: workflows.map((w) => ({ id: w.id, name: w.name, active: w.active })).sort((a, b) => a.name.localeCompare(b.name)), credentials, executions };
+	const credentials = (await client.listCredentials()).filter(
+		(c) => c.type === 'documentExtractionApi',
+	);
+	const executions = (await Promise.all(workflows.map((w) => client.listExecutions(w.id))))
+		.flat()
+		.map((e) => e.id);
+	return {
+		workflows: workflows
+			.map((w) => ({ id: w.id, name: w.name, active: w.active }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
+		credentials,
+		executions,
+	};
 }
 
 /** Sends examples/files/invoice-acme.json to the first active example with a Webhook, as the script's own hint does. */
@@ -77,15 +111,24 @@ async function sendInvoice(started: Started): Promise<string> {
 	if (!hint) throw new Error(`npm start printed no curl hint:\n${started.output()}`);
 	const [, field, file, , path] = hint;
 	const form = new FormData();
-	form.append(field, new Blob([readFileSync(join(REPO_ROOT, file))], { type: 'application/json' }), 'invoice-acme.json');
+	form.append(
+		field,
+		new Blob([readFileSync(join(REPO_ROOT, file))], { type: 'application/json' }),
+		'invoice-acme.json',
+	);
 	const encoded = new Response(form);
-	const response = await started.client.callWebhook(path, { body: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type') as string } });
+	const response = await started.client.callWebhook(path, {
+		body: Buffer.from(await encoded.arrayBuffer()),
+		headers: { 'content-type': encoded.headers.get('content-type') as string },
+	});
 	expect(response.status, response.text).toBe(200);
 	return path;
 }
 
 describe('npm start keeps its data', () => {
-	const examples = loadExampleWorkflows().map((e) => e.workflow.name).sort();
+	const examples = loadExampleWorkflows()
+		.map((e) => e.workflow.name)
+		.sort();
 	let first: Awaited<ReturnType<typeof snapshot>>;
 	let firstDataDir = '';
 
@@ -100,7 +143,11 @@ describe('npm start keeps its data', () => {
 		firstDataDir = started.dataDir;
 		expect(firstDataDir.startsWith(dataHome)).toBe(true);
 		await sendInvoice(started);
-		first = await eventually('an execution of the invoice sent', () => snapshot(started.client), (state) => state.executions.length >= 1);
+		first = await eventually(
+			'an execution of the invoice sent',
+			() => snapshot(started.client),
+			(state) => state.executions.length >= 1,
+		);
 		expect(first.workflows.map((w) => w.name)).toEqual(examples);
 		expect(first.credentials.map((c) => c.name)).toEqual([CREDENTIAL_NAME]);
 		expect(first.executions.length).toBeGreaterThanOrEqual(1);
@@ -122,7 +169,9 @@ describe('npm start keeps its data', () => {
 		expect(started.dataDir.startsWith(dataHome)).toBe(false);
 		const fresh = await snapshot(started.client);
 		expect(fresh.workflows.map((w) => w.name)).toEqual(examples);
-		expect(fresh.workflows.map((w) => w.id).some((id) => first.workflows.some((w) => w.id === id))).toBe(false);
+		expect(
+			fresh.workflows.map((w) => w.id).some((id) => first.workflows.some((w) => w.id === id)),
+		).toBe(false);
 		expect(fresh.executions).toEqual([]);
 		expect(fresh.credentials).toHaveLength(1);
 		await stopScript(started);

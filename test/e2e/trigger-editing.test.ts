@@ -7,7 +7,13 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { REMEMBER_SECRET_MS } from '../../nodes/DocumentExtraction/delivery/signingSecret.ts';
-import { eventually, nodeJson, reviewTriggerNode, sandboxControl, triggerWorkflow } from '../../local-n8n/index.ts';
+import {
+	eventually,
+	nodeJson,
+	reviewTriggerNode,
+	sandboxControl,
+	triggerWorkflow,
+} from '../../local-n8n/index.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, settleMs: 2_500 });
@@ -28,7 +34,12 @@ async function create(name: string, options: Record<string, unknown> = {}): Prom
 	const definition = triggerWorkflow({ name, trigger });
 	const workflow = await fixture.stack.client.createWorkflow(definition);
 	const path = `${definition.webhookId}/webhook`;
-	return { id: workflow.id, path, url: `${fixture.stack.n8n.baseUrl}/webhook/${path}`, testUrl: `${fixture.stack.n8n.baseUrl}/webhook-test/${path}` };
+	return {
+		id: workflow.id,
+		path,
+		url: `${fixture.stack.n8n.baseUrl}/webhook/${path}`,
+		testUrl: `${fixture.stack.n8n.baseUrl}/webhook-test/${path}`,
+	};
 }
 
 async function publish(target: Target): Promise<void> {
@@ -43,22 +54,35 @@ async function deactivate(target: Target): Promise<void> {
 
 /** The editor's rename: the node and its connections under the new name, saved. */
 async function renameTrigger(target: Target, to: string): Promise<void> {
-	const workflow = (await fixture.stack.client.getWorkflow(target.id)) as unknown as { nodes: Array<{ name: string }>; connections: Record<string, unknown> };
+	const workflow = (await fixture.stack.client.getWorkflow(target.id)) as unknown as {
+		nodes: Array<{ name: string }>;
+		connections: Record<string, unknown>;
+	};
 	const from = workflow.nodes[0].name;
 	const nodes = workflow.nodes.map((node) => (node.name === from ? { ...node, name: to } : node));
-	const connections = Object.fromEntries(Object.entries(workflow.connections).map(([name, value]) => [name === from ? to : name, value]));
+	const connections = Object.fromEntries(
+		Object.entries(workflow.connections).map(([name, value]) => [name === from ? to : name, value]),
+	);
 	await fixture.stack.client.updateWorkflow(target.id, { nodes, connections } as never);
 }
 
 async function editOptions(target: Target, options: Record<string, unknown>): Promise<void> {
-	const workflow = (await fixture.stack.client.getWorkflow(target.id)) as unknown as { nodes: Array<{ parameters: Record<string, unknown> }> };
-	const nodes = workflow.nodes.map((node, index) => (index === 0 ? { ...node, parameters: { ...node.parameters, options } } : node));
+	const workflow = (await fixture.stack.client.getWorkflow(target.id)) as unknown as {
+		nodes: Array<{ parameters: Record<string, unknown> }>;
+	};
+	const nodes = workflow.nodes.map((node, index) =>
+		index === 0 ? { ...node, parameters: { ...node.parameters, options } } : node,
+	);
 	await fixture.stack.client.updateWorkflow(target.id, { nodes } as never);
 }
 
 /** "Listen for test event" as the editor starts it; resolves once n8n listens. */
 async function listen(target: Target, triggerName = TRIGGER): Promise<void> {
-	const started = await fixture.stack.client.call<{ waitingForWebhook?: boolean }>('POST', `/rest/workflows/${target.id}/run`, { triggerToStartFrom: { name: triggerName } });
+	const started = await fixture.stack.client.call<{ waitingForWebhook?: boolean }>(
+		'POST',
+		`/rest/workflows/${target.id}/run`,
+		{ triggerToStartFrom: { name: triggerName } },
+	);
 	expect(started.waitingForWebhook).toBe(true);
 }
 
@@ -75,7 +99,11 @@ async function approve(): Promise<string> {
 
 /** Waits until the sandbox has delivered to `url` `count` times successfully for the document; every attempt, failed ones too. */
 async function delivered(documentId: string, url: string, count: number) {
-	return await fixture.deliveriesOnceOk(`${count} successful deliveries of ${documentId} to ${url}`, (delivery) => delivery.documentId === documentId && delivery.url === url, count);
+	return await fixture.deliveriesOnceOk(
+		`${count} successful deliveries of ${documentId} to ${url}`,
+		(delivery) => delivery.documentId === documentId && delivery.url === url,
+		count,
+	);
 }
 
 function verifiedPayload(documentId: string): string {
@@ -91,11 +119,18 @@ function verifiedPayload(documentId: string): string {
 	});
 }
 
-async function signedDelivery(target: Target, payload: string, options: { test?: boolean; secret?: string } = {}) {
+async function signedDelivery(
+	target: Target,
+	payload: string,
+	options: { test?: boolean; secret?: string } = {},
+) {
 	return await fixture.stack.client.callWebhook(target.path, {
 		test: options.test,
 		body: payload,
-		headers: { 'content-type': 'application/json', 'x-service-signature': fixture.sign(payload, options.secret) },
+		headers: {
+			'content-type': 'application/json',
+			'x-service-signature': fixture.sign(payload, options.secret),
+		},
 	});
 }
 
@@ -105,7 +140,10 @@ describe('the trigger while a person edits, tests, toggles and changes the secre
 	let mainRuns = 0;
 
 	afterAll(async () => {
-		if (rows.length > 0) process.stdout.write(`trigger editing e2e (registrations held, runs per event):\n  ${rows.join('\n  ')}\n`);
+		if (rows.length > 0)
+			process.stdout.write(
+				`trigger editing e2e (registrations held, runs per event):\n  ${rows.join('\n  ')}\n`,
+			);
 	});
 
 	it('activated: 1 registration, 1 run per event', async () => {
@@ -154,21 +192,39 @@ describe('the trigger while a person edits, tests, toggles and changes the secre
 		mainRuns = await fixture.exactlyExecutions(main.id, mainRuns + 1);
 		const [latest] = (await fixture.stack.client.waitForExecutions(main.id, mainRuns)).slice(-1);
 		expect(nodeJson(latest, name)[0]).toMatchObject({ document_id: documentId });
-		rows.push(`renamed + published ×3, restart → registrations ${held.length}; the event received before the renames, replayed → 0 runs; a new event → 1 run`);
+		rows.push(
+			`renamed + published ×3, restart → registrations ${held.length}; the event received before the renames, replayed → 0 runs; a new event → 1 run`,
+		);
 	});
 
 	it('"Listen for test event" while active: the test copy first or the production copy first, each side runs its own; 4 listens register the test URL once', async () => {
-		const { nodes } = (await fixture.stack.client.getWorkflow(main.id)) as unknown as { nodes: Array<{ name: string }> };
+		const { nodes } = (await fixture.stack.client.getWorkflow(main.id)) as unknown as {
+			nodes: Array<{ name: string }>;
+		};
 		const triggerName = nodes[0].name;
 		const results: string[] = [];
 		for (const order of ['test first', 'production first'] as const) {
 			await listen(main, triggerName);
-			await eventually('the test URL registration', () => fixture.registrationsFor(main.testUrl), (found) => found.length >= 1, 20_000);
+			await eventually(
+				'the test URL registration',
+				() => fixture.registrationsFor(main.testUrl),
+				(found) => found.length >= 1,
+				20_000,
+			);
 			const manualBefore = (await fixture.executions(main.id, 'manual')).length;
-			const payload = verifiedPayload(`doc_editing_${order === 'test first' ? 'testfirst' : 'prodfirst'}_01`);
-			const answers = order === 'test first'
-				? [await signedDelivery(main, payload, { test: true }), await signedDelivery(main, payload)]
-				: [await signedDelivery(main, payload), await signedDelivery(main, payload, { test: true })];
+			const payload = verifiedPayload(
+				`doc_editing_${order === 'test first' ? 'testfirst' : 'prodfirst'}_01`,
+			);
+			const answers =
+				order === 'test first'
+					? [
+							await signedDelivery(main, payload, { test: true }),
+							await signedDelivery(main, payload),
+						]
+					: [
+							await signedDelivery(main, payload),
+							await signedDelivery(main, payload, { test: true }),
+						];
 			expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
 			mainRuns = await fixture.exactlyExecutions(main.id, mainRuns + 1, 'webhook');
 			await fixture.exactlyExecutions(main.id, manualBefore + 1, 'manual');
@@ -190,7 +246,9 @@ describe('the trigger while a person edits, tests, toggles and changes the secre
 		const testHeld = await fixture.settledRegistrations(main.testUrl);
 		expect(testHeld).toHaveLength(1);
 		expect(await fixture.registrationsFor(main.url)).toHaveLength(1);
-		rows.push(`listen while active: ${results.join('; ')}; a real review while listening → production 1, test 1; 4 listens → test-URL registrations ${testHeld.length}`);
+		rows.push(
+			`listen while active: ${results.join('; ')}; a real review while listening → production 1, test 1; 4 listens → test-URL registrations ${testHeld.length}`,
+		);
 	});
 
 	it('Ignore Duplicates off, after 1 edit and 3 toggles: 1 registration, 1 run per event', async () => {
@@ -209,13 +267,24 @@ describe('the trigger while a person edits, tests, toggles and changes the secre
 		await delivered(documentId, main.url, 1);
 		await fixture.exactlyExecutions(noDuplicates.id, 1);
 		mainRuns = await fixture.exactlyExecutions(main.id, mainRuns + 1, 'webhook');
-		rows.push(`Ignore Duplicates off, 1 edit + 3 toggles → registrations ${held.length}, runs for the event 1`);
+		rows.push(
+			`Ignore Duplicates off, 1 edit + 3 toggles → registrations ${held.length}, runs for the event 1`,
+		);
 	});
 
-	it('the credential\'s signing secret changed while active: no delivery refused, the new secret registered by the first delivery, then both secrets in flight → 1 run per event', async () => {
+	it("the credential's signing secret changed while active: no delivery refused, the new secret registered by the first delivery, then both secrets in flight → 1 run per event", async () => {
 		const newSecret = `whsec_rotated_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 		const { credential } = fixture;
-		await fixture.stack.client.updateCredential(credential.id, { name: credential.name, type: credential.type, data: { baseUrl: fixture.sandbox.url, apiKey: fixture.apiKey, signingSecret: newSecret, tier: 'enterprise' } });
+		await fixture.stack.client.updateCredential(credential.id, {
+			name: credential.name,
+			type: credential.type,
+			data: {
+				baseUrl: fixture.sandbox.url,
+				apiKey: fixture.apiKey,
+				signingSecret: newSecret,
+				tier: 'enterprise',
+			},
+		});
 		// Past the few seconds the process trusts the secret it last read (delivery/signingSecret.ts).
 		await sleep(REMEMBER_SECRET_MS + 1_000);
 		const noDuplicatesRuns = (await fixture.executions(noDuplicates.id)).length;
@@ -230,7 +299,10 @@ describe('the trigger while a person edits, tests, toggles and changes the secre
 		const noDuplicatesHeld = await fixture.settledRegistrations(noDuplicates.url, 2);
 		expect(mainHeld).toHaveLength(2);
 		expect(noDuplicatesHeld).toHaveLength(2);
-		expect(mainHeld.map((registration) => registration.secret)).toEqual([fixture.signingSecret, newSecret]);
+		expect(mainHeld.map((registration) => registration.secret)).toEqual([
+			fixture.signingSecret,
+			newSecret,
+		]);
 
 		// Both registrations deliver the next event: one signed with the old secret, one with the new.
 		const second = await approve();
@@ -239,7 +311,9 @@ describe('the trigger while a person edits, tests, toggles and changes the secre
 		expect(new Set(secondMain.map((delivery) => delivery.webhookId)).size).toBe(2);
 		mainRuns = await fixture.exactlyExecutions(main.id, mainRuns + 1, 'webhook');
 		await fixture.exactlyExecutions(noDuplicates.id, noDuplicatesRuns + 2);
-		const refused = [...secondMain, ...secondNoDuplicates, ...firstMain].filter((delivery) => delivery.status === 401).length;
+		const refused = [...secondMain, ...secondNoDuplicates, ...firstMain].filter(
+			(delivery) => delivery.status === 401,
+		).length;
 		expect(refused).toBe(0);
 		// Toggling now registers nothing more.
 		await deactivate(main);
@@ -255,27 +329,52 @@ describe('the trigger while a person edits, tests, toggles and changes the secre
 		const forged = verifiedPayload('doc_FORGEDCONTENT_editing01');
 		const answer = await signedDelivery(main, forged, { secret: 'not-the-secret' });
 		expect(answer.status).toBe(401);
-		const workflow = (await fixture.stack.client.getWorkflow(main.id)) as unknown as { staticData?: Record<string, Record<string, Record<string, { refused?: { count: number; lastReason: string } }>>> };
+		const workflow = (await fixture.stack.client.getWorkflow(main.id)) as unknown as {
+			staticData?: Record<
+				string,
+				Record<string, Record<string, { refused?: { count: number; lastReason: string } }>>
+			>;
+		};
 		const memory = Object.values(workflow.staticData?.global?.documentExtractionTrigger ?? {})[0];
-		expect(memory?.refused).toMatchObject({ count: 1, lastReason: 'signature mismatch (answered 401)' });
+		expect(memory?.refused).toMatchObject({
+			count: 1,
+			lastReason: 'signature mismatch (answered 401)',
+		});
 		const text = JSON.stringify(workflow.staticData);
-		for (const secret of [fixture.signingSecret, 'not-the-secret', fixture.apiKey, 'FORGEDCONTENT']) expect(text.includes(secret)).toBe(false);
-		rows.push(`a forged delivery → 401, counted in the workflow's static data (count ${memory?.refused?.count}, "${memory?.refused?.lastReason}")`);
+		for (const secret of [fixture.signingSecret, 'not-the-secret', fixture.apiKey, 'FORGEDCONTENT'])
+			expect(text.includes(secret)).toBe(false);
+		rows.push(
+			`a forged delivery → 401, counted in the workflow's static data (count ${memory?.refused?.count}, "${memory?.refused?.lastReason}")`,
+		);
 	});
 
 	it('Send Sample Event When Listening: the test listener gets a marked sample at once; production never runs one', async () => {
 		const sampler = await create('editing: sample event', { sendSampleEvent: true });
 		await listen(sampler);
-		const [execution] = await fixture.stack.client.waitForExecutions(sampler.id, 1, { timeoutMs: 30_000 });
+		const [execution] = await fixture.stack.client.waitForExecutions(sampler.id, 1, {
+			timeoutMs: 30_000,
+		});
 		expect(execution.mode).toBe('manual');
 		const [item] = nodeJson(execution, TRIGGER);
-		expect(item).toMatchObject({ sample: true, event: 'document.verified', vendor: 'Sample Supplies Ltd' });
+		expect(item).toMatchObject({
+			sample: true,
+			event: 'document.verified',
+			vendor: 'Sample Supplies Ltd',
+		});
 		expect(String(item.document_id)).toMatch(/^doc_sample_/);
 		await publish(sampler);
-		const sample = JSON.stringify({ ...JSON.parse(verifiedPayload('doc_sample_0000000000000001')), sample: true });
+		const sample = JSON.stringify({
+			...JSON.parse(verifiedPayload('doc_sample_0000000000000001')),
+			sample: true,
+		});
 		const answer = await signedDelivery(sampler, sample);
-		expect(answer.json).toMatchObject({ started: false, reason: 'sample event (test listening only)' });
+		expect(answer.json).toMatchObject({
+			started: false,
+			reason: 'sample event (test listening only)',
+		});
 		await fixture.exactlyExecutions(sampler.id, 1);
-		rows.push('sample event: listening → 1 test run marked sample: true; the same sample to production → 0 runs');
+		rows.push(
+			'sample event: listening → 1 test run marked sample: true; the same sample to production → 0 runs',
+		);
 	});
 });

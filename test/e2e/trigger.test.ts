@@ -34,13 +34,28 @@ interface Target {
 }
 
 /** Waits until the sandbox has delivered `event` for the document successfully `count` times (all targets, all copies). */
-async function deliveredOk(documentId: string, event: string, count: number): Promise<DeliveryAttempt[]> {
-	return await fixture.deliveriesOnceOk(`successful ${event} deliveries for ${documentId}`, (d) => d.documentId === documentId && d.event === event && d.ok, count);
+async function deliveredOk(
+	documentId: string,
+	event: string,
+	count: number,
+): Promise<DeliveryAttempt[]> {
+	return await fixture.deliveriesOnceOk(
+		`successful ${event} deliveries for ${documentId}`,
+		(d) => d.documentId === documentId && d.event === event && d.ok,
+		count,
+	);
 }
 
 /** A signed delivery sent by the test itself to a production webhook path. */
-async function deliver(path: string, payload: string, headers: Record<string, string> = { 'x-service-signature': fixture.sign(payload) }) {
-	return await fixture.stack.client.callWebhook(path, { body: payload, headers: { 'content-type': 'application/json', ...headers } });
+async function deliver(
+	path: string,
+	payload: string,
+	headers: Record<string, string> = { 'x-service-signature': fixture.sign(payload) },
+) {
+	return await fixture.stack.client.callWebhook(path, {
+		body: payload,
+		headers: { 'content-type': 'application/json', ...headers },
+	});
 }
 
 function verifiedPayload(documentId: string): string {
@@ -56,18 +71,31 @@ function verifiedPayload(documentId: string): string {
 	});
 }
 
-function triggerDefinition(name: string, events: string[], withCredential: Credential = fixture.credential) {
+function triggerDefinition(
+	name: string,
+	events: string[],
+	withCredential: Credential = fixture.credential,
+) {
 	return triggerWorkflow({
 		name,
 		trigger: reviewTriggerNode(withCredential, events),
 	});
 }
 
-async function createTrigger(name: string, events: string[], withCredential?: Credential): Promise<Target & { webhookId: string }> {
+async function createTrigger(
+	name: string,
+	events: string[],
+	withCredential?: Credential,
+): Promise<Target & { webhookId: string }> {
 	const definition = triggerDefinition(name, events, withCredential);
 	const workflow = await fixture.stack.client.createWorkflow(definition);
 	const path = `${definition.webhookId}/webhook`;
-	return { id: workflow.id, path, url: `${fixture.stack.n8n.baseUrl}/webhook/${path}`, webhookId: definition.webhookId };
+	return {
+		id: workflow.id,
+		path,
+		url: `${fixture.stack.n8n.baseUrl}/webhook/${path}`,
+		webhookId: definition.webhookId,
+	};
 }
 
 async function activate(target: Target): Promise<void> {
@@ -80,13 +108,17 @@ describe('Document Extraction Trigger in a real n8n', () => {
 	let verifiedOnly: Target;
 
 	afterAll(async () => {
-		if (observed.length > 0) process.stdout.write(`trigger e2e observed:\n  ${observed.join('\n  ')}\n`);
+		if (observed.length > 0)
+			process.stdout.write(`trigger e2e observed:\n  ${observed.join('\n  ')}\n`);
 	});
 
 	it('registers once on activation, and not again after a restart or a deactivate/activate (no unregister: D17/D18/N32)', async () => {
 		// The installed package's node type, as a user gets it.
 		expect(fixture.stack.installedNodeTypes).toContain(`${PACKAGE_NAME}.documentExtractionTrigger`);
-		all = await createTrigger('review results (both events)', ['document.verified', 'document.rejected']);
+		all = await createTrigger('review results (both events)', [
+			'document.verified',
+			'document.rejected',
+		]);
 		expect(all.url).toMatch(/^https:\/\/localhost:\d+\/webhook\//);
 		await activate(all);
 		const first = await fixture.settledRegistrations(all.url, 1);
@@ -110,7 +142,9 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		await fixture.stack.client.waitForWebhook(all.path, 'POST', { gone: true });
 		expect(await fixture.registrationsFor(all.url)).toHaveLength(1); // the remote registration stays (D18)
 		// What the service's deliveries meet meanwhile: n8n answers 404 and runs nothing.
-		expect((await deliver(all.path, verifiedPayload('doc_lifecycle0000000000002'))).status).toBe(404);
+		expect((await deliver(all.path, verifiedPayload('doc_lifecycle0000000000002'))).status).toBe(
+			404,
+		);
 		await fixture.stack.client.activateWorkflow(all.id);
 		await fixture.stack.client.waitForWebhook(all.path);
 		const reactivated = await fixture.settledRegistrations(all.url, 1);
@@ -132,14 +166,21 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		const beforeBoth = await fixture.executionCount(all.id);
 		const beforeVerified = await fixture.executionCount(verifiedOnly.id);
 		const document = await fixture.documentInReview();
-		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, { corrections: { amounts: { tax: 80 } } });
+		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {
+			corrections: { amounts: { tax: 80 } },
+		});
 		const delivered = await deliveredOk(document.document_id, 'document.verified', 2);
 		const toAll = delivered.filter((delivery) => delivery.url === all.url);
 		expect(toAll).toHaveLength(1); // one registration, one delivery
 		expect(delivered.filter((delivery) => delivery.url === verifiedOnly.url)).toHaveLength(1);
 
-		await fixture.exactlyExecutionsOfEach([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified + 1]]);
-		const [execution] = (await fixture.stack.client.waitForExecutions(all.id, beforeBoth + 1)).slice(-1);
+		await fixture.exactlyExecutionsOfEach([
+			[all.id, beforeBoth + 1],
+			[verifiedOnly.id, beforeVerified + 1],
+		]);
+		const [execution] = (
+			await fixture.stack.client.waitForExecutions(all.id, beforeBoth + 1)
+		).slice(-1);
 		expect(execution.status).toBe('success');
 		const [item] = nodeJson(execution, 'Review finished');
 		expect(item).toMatchObject({
@@ -157,22 +198,38 @@ describe('Document Extraction Trigger in a real n8n', () => {
 			tax: 80,
 			total: 499.8,
 		});
-		expect(item.line_items).toEqual([{ description: 'Coffee beans 1 kg', quantity: 12, unit_price: 35, amount: 420 }]);
-		observed.push(`approval: ${delivered.length} successful deliveries (1 to the both-events URL, 1 to the verified-only URL) → 1 execution each`);
+		expect(item.line_items).toEqual([
+			{ description: 'Coffee beans 1 kg', quantity: 12, unit_price: 35, amount: 420 },
+		]);
+		observed.push(
+			`approval: ${delivered.length} successful deliveries (1 to the both-events URL, 1 to the verified-only URL) → 1 execution each`,
+		);
 	});
 
 	it('starts one execution on a rejection when subscribed, and none in the workflow subscribed only to document.verified', async () => {
 		const beforeBoth = await fixture.executionCount(all.id);
 		const beforeVerified = await fixture.executionCount(verifiedOnly.id);
 		const document = await fixture.documentInReview();
-		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/reject`, { reason: 'Total is unreadable' });
+		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/reject`, {
+			reason: 'Total is unreadable',
+		});
 		const delivered = await deliveredOk(document.document_id, 'document.rejected', 1);
 		expect(delivered.every((delivery) => delivery.url === all.url)).toBe(true);
 
 		// Not registered for rejections: no delivery reaches it, and nothing runs.
-		expect(await fixture.deliveries((delivery) => delivery.documentId === document.document_id && delivery.url === verifiedOnly.url)).toHaveLength(0);
-		await fixture.exactlyExecutionsOfEach([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified]]);
-		const [execution] = (await fixture.stack.client.waitForExecutions(all.id, beforeBoth + 1)).slice(-1);
+		expect(
+			await fixture.deliveries(
+				(delivery) =>
+					delivery.documentId === document.document_id && delivery.url === verifiedOnly.url,
+			),
+		).toHaveLength(0);
+		await fixture.exactlyExecutionsOfEach([
+			[all.id, beforeBoth + 1],
+			[verifiedOnly.id, beforeVerified],
+		]);
+		const [execution] = (
+			await fixture.stack.client.waitForExecutions(all.id, beforeBoth + 1)
+		).slice(-1);
 		expect(nodeJson(execution, 'Review finished')[0]).toMatchObject({
 			event: 'document.rejected',
 			document_id: document.document_id,
@@ -184,19 +241,37 @@ describe('Document Extraction Trigger in a real n8n', () => {
 			vendor: null,
 			total: null,
 		});
-		observed.push(`rejection: ${delivered.length} deliveries to the both-events URL → 1 execution; verified-only workflow: 0 deliveries, 0 executions`);
+		observed.push(
+			`rejection: ${delivered.length} deliveries to the both-events URL → 1 execution; verified-only workflow: 0 deliveries, 0 executions`,
+		);
 	});
 
 	it('answers forged deliveries to the production URL with 401 and starts nothing', async () => {
 		const before = await fixture.executionCount(all.id);
 		const payload = verifiedPayload('doc_forged000000000000001');
 		const attempts: Array<{ name: string; body: string; headers: Record<string, string> }> = [
-			{ name: 'forged body (valid signature of another body)', body: payload.replace('doc_forged', 'doc_FORGED'), headers: { 'x-service-signature': fixture.sign(payload) } },
-			{ name: 'wrong secret', body: payload, headers: { 'x-service-signature': fixture.sign(payload, 'not-the-secret') } },
+			{
+				name: 'forged body (valid signature of another body)',
+				body: payload.replace('doc_forged', 'doc_FORGED'),
+				headers: { 'x-service-signature': fixture.sign(payload) },
+			},
+			{
+				name: 'wrong secret',
+				body: payload,
+				headers: { 'x-service-signature': fixture.sign(payload, 'not-the-secret') },
+			},
 			{ name: 'missing header', body: payload, headers: {} },
 			{ name: 'empty body', body: '', headers: { 'x-service-signature': fixture.sign(payload) } },
-			{ name: 'uppercase hex', body: payload, headers: { 'x-service-signature': fixture.sign(payload).toUpperCase() } },
-			{ name: 'sha256= prefix', body: payload, headers: { 'x-service-signature': `sha256=${fixture.sign(payload)}` } },
+			{
+				name: 'uppercase hex',
+				body: payload,
+				headers: { 'x-service-signature': fixture.sign(payload).toUpperCase() },
+			},
+			{
+				name: 'sha256= prefix',
+				body: payload,
+				headers: { 'x-service-signature': `sha256=${fixture.sign(payload)}` },
+			},
 		];
 		const statuses: number[] = [];
 		for (const attempt of attempts) {
@@ -209,15 +284,26 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		await fixture.exactlyExecutions(all.id, before);
 
 		// Control: the same payload, correctly signed (header name in another case), starts one.
-		const valid = await deliver(all.path, payload, { 'X-SERVICE-SIGNATURE': fixture.sign(payload) });
+		const valid = await deliver(all.path, payload, {
+			'X-SERVICE-SIGNATURE': fixture.sign(payload),
+		});
 		expect(valid.status).toBe(200);
 		await fixture.exactlyExecutions(all.id, before + 1);
-		observed.push(`forged deliveries: ${statuses.filter((status) => status === 401).length}/${attempts.length} answered 401, 0 executions; the valid control → 1 execution`);
+		observed.push(
+			`forged deliveries: ${statuses.filter((status) => status === 401).length}/${attempts.length} answered 401, 0 executions; the valid control → 1 execution`,
+		);
 	});
 
 	it('answers a signed but unsubscribed event with 200 and starts nothing', async () => {
 		const before = await fixture.executionCount(verifiedOnly.id);
-		const payload = JSON.stringify({ event: 'document.rejected', timestamp: new Date().toISOString(), document_id: 'doc_unsubscribed0000000001', review_id: 'rev_z', rejected_by: 'human_reviewer', reason: 'x' });
+		const payload = JSON.stringify({
+			event: 'document.rejected',
+			timestamp: new Date().toISOString(),
+			document_id: 'doc_unsubscribed0000000001',
+			review_id: 'rev_z',
+			rejected_by: 'human_reviewer',
+			reason: 'x',
+		});
 		const answer = await deliver(verifiedOnly.path, payload);
 		expect(answer.status).toBe(200);
 		await fixture.exactlyExecutions(verifiedOnly.id, before);
@@ -232,8 +318,13 @@ describe('Document Extraction Trigger in a real n8n', () => {
 			await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {});
 			const delivered = await deliveredOk(document.document_id, 'document.verified', 4); // 2 targets, each twice
 			expect(delivered.filter((delivery) => delivery.url === all.url)).toHaveLength(2);
-			await fixture.exactlyExecutionsOfEach([[all.id, beforeBoth + 1], [verifiedOnly.id, beforeVerified + 1]]);
-			observed.push(`duplicate switch on: ${delivered.length} successful deliveries (2 to the both-events URL, 2 to the verified-only URL) → 1 execution each`);
+			await fixture.exactlyExecutionsOfEach([
+				[all.id, beforeBoth + 1],
+				[verifiedOnly.id, beforeVerified + 1],
+			]);
+			observed.push(
+				`duplicate switch on: ${delivered.length} successful deliveries (2 to the both-events URL, 2 to the verified-only URL) → 1 execution each`,
+			);
 		} finally {
 			await sandboxControl(fixture.sandbox.url, 'config', { duplicateDeliveries: false });
 		}
@@ -250,23 +341,46 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		const definition = triggerDefinition('review results (test event)', ['document.verified']);
 		const workflow = await fixture.stack.client.createWorkflow(definition);
 		const testUrl = `${fixture.stack.n8n.baseUrl}/webhook-test/${definition.webhookId}/webhook`;
-		const started = await fixture.stack.client.call<{ waitingForWebhook?: boolean }>('POST', `/rest/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: 'Review finished' } });
+		const started = await fixture.stack.client.call<{ waitingForWebhook?: boolean }>(
+			'POST',
+			`/rest/workflows/${workflow.id}/run`,
+			{ triggerToStartFrom: { name: 'Review finished' } },
+		);
 		expect(started.waitingForWebhook).toBe(true);
-		const [registration] = await eventually('the test URL registration', () => fixture.registrationsFor(testUrl), (found) => found.length > 0, 20_000);
+		const [registration] = await eventually(
+			'the test URL registration',
+			() => fixture.registrationsFor(testUrl),
+			(found) => found.length > 0,
+			20_000,
+		);
 		expect(registration.events).toEqual(['document.verified']);
 
 		const document = await fixture.documentInReview();
 		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {});
 		const [execution] = await fixture.stack.client.waitForExecutions(workflow.id, 1);
 		expect(execution.status).toBe('success');
-		expect(nodeJson(execution, 'Review finished')[0]).toMatchObject({ event: 'document.verified', document_id: document.document_id });
+		expect(nodeJson(execution, 'Review finished')[0]).toMatchObject({
+			event: 'document.verified',
+			document_id: document.document_id,
+		});
 	});
 
 	it('with no signing secret in the credential, registers a generated secret that verifies deliveries (N5)', async () => {
-		const bare = await fixture.stack.client.createDocumentExtractionCredential('Document Extraction (no signing secret)', { baseUrl: fixture.sandbox.url, apiKey: fixture.apiKey, tier: 'enterprise' });
-		const generated = await createTrigger('review results (generated secret)', ['document.verified'], bare);
+		const bare = await fixture.stack.client.createDocumentExtractionCredential(
+			'Document Extraction (no signing secret)',
+			{ baseUrl: fixture.sandbox.url, apiKey: fixture.apiKey, tier: 'enterprise' },
+		);
+		const generated = await createTrigger(
+			'review results (generated secret)',
+			['document.verified'],
+			bare,
+		);
 		await activate(generated);
-		const [registration] = await eventually('the generated-secret registration', () => fixture.registrationsFor(generated.url), (found) => found.length === 1);
+		const [registration] = await eventually(
+			'the generated-secret registration',
+			() => fixture.registrationsFor(generated.url),
+			(found) => found.length === 1,
+		);
 		expect(registration.secret).toMatch(/^[0-9a-f]{64}$/);
 		registerSecret(registration.secret); // from now on also looked for in n8n's output
 		const document = await fixture.documentInReview();
@@ -275,35 +389,58 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		// The account secret does not sign for this registration; the generated one does.
 		const payload = verifiedPayload('doc_generated0000000000001');
 		expect((await deliver(generated.path, payload)).status).toBe(401);
-		expect((await deliver(generated.path, payload, { 'x-service-signature': fixture.sign(payload, registration.secret) })).status).toBe(200);
+		expect(
+			(
+				await deliver(generated.path, payload, {
+					'x-service-signature': fixture.sign(payload, registration.secret),
+				})
+			).status,
+		).toBe(200);
 		await fixture.exactlyExecutions(generated.id, 2);
-		observed.push('generated secret (credential without one): the sandbox-signed approval → 1 execution; the account secret → 401; the generated secret → 1 more execution');
+		observed.push(
+			'generated secret (credential without one): the sandbox-signed approval → 1 execution; the account secret → 401; the generated secret → 1 more execution',
+		);
 	});
 
-	it('keeps the API key and the signing secrets out of every execution and out of n8n\'s output', async () => {
+	it("keeps the API key and the signing secrets out of every execution and out of n8n's output", async () => {
 		// The harness masks registered secrets in the log file, so n8n's raw output is checked as it
 		// arrives (N8nInstance.secretsSeenInOutput). Positive control: a value n8n does log (the
 		// webhook id inside a trigger's URL, logged at registration) is seen.
 		const canary = await createTrigger('canary', ['document.verified']);
 		registerSecret(canary.webhookId);
 		await activate(canary);
-		await eventually('the canary in n8n\'s output', async () => fixture.stack.n8n.secretsSeenInOutput(), (seen) => seen.includes(canary.webhookId), 30_000);
+		await eventually(
+			"the canary in n8n's output",
+			async () => fixture.stack.n8n.secretsSeenInOutput(),
+			(seen) => seen.includes(canary.webhookId),
+			30_000,
+		);
 
-		const generatedSecrets = (await fixture.sandboxState()).webhooks.map((webhook) => webhook.secret).filter((secret) => secret !== fixture.signingSecret);
+		const generatedSecrets = (await fixture.sandboxState()).webhooks
+			.map((webhook) => webhook.secret)
+			.filter((secret) => secret !== fixture.signingSecret);
 		const secrets = [fixture.apiKey, fixture.signingSecret, ...generatedSecrets];
 		let checked = 0;
 		for (const workflow of await fixture.stack.client.listWorkflows()) {
 			for (const summary of await fixture.stack.client.listExecutions(workflow.id)) {
 				const text = JSON.stringify((await fixture.stack.client.getExecution(summary.id)).raw);
-				for (const secret of secrets) expect(text.includes(secret), `a secret in execution ${summary.id} of "${workflow.name}"`).toBe(false);
+				for (const secret of secrets)
+					expect(
+						text.includes(secret),
+						`a secret in execution ${summary.id} of "${workflow.name}"`,
+					).toBe(false);
 				checked++;
 			}
 		}
 		expect(checked).toBeGreaterThanOrEqual(10);
 		const seen = fixture.stack.n8n.secretsSeenInOutput();
-		for (const secret of secrets) expect(seen.includes(secret), 'a secret in n8n\'s output').toBe(false);
+		for (const secret of secrets)
+			expect(seen.includes(secret), "a secret in n8n's output").toBe(false);
 		const log = readFileSync(fixture.stack.n8n.logFile, 'utf8');
-		for (const secret of secrets) expect(log.includes(secret), 'a secret in n8n\'s log file').toBe(false);
-		observed.push(`secrets: ${secrets.length} secret values absent from ${checked} executions and from n8n's output (canary seen: yes)`);
+		for (const secret of secrets)
+			expect(log.includes(secret), "a secret in n8n's log file").toBe(false);
+		observed.push(
+			`secrets: ${secrets.length} secret values absent from ${checked} executions and from n8n's output (canary seen: yes)`,
+		);
 	});
 });

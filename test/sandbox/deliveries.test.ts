@@ -44,15 +44,32 @@ afterAll(() => receiver.close());
 
 const payloadOf = (received: ReceivedRequest) => JSON.parse(received.body.toString('utf8'));
 const signatureOf = (received: ReceivedRequest) => received.headers['x-service-signature'];
-const arrived = (path: string, count = 1) => waitFor(() => receiver.to(path).length >= count && receiver.to(path), `${count} request(s) to ${path}`);
+const arrived = (path: string, count = 1) =>
+	waitFor(
+		() => receiver.to(path).length >= count && receiver.to(path),
+		`${count} request(s) to ${path}`,
+	);
 
 /** Waits until the sandbox has no delivery left in flight for `documentId` (every target ended ok or after 4 attempts). */
-async function settled(sandbox: RunningSandbox, documentId: string, targets: number): Promise<void> {
+async function settled(
+	sandbox: RunningSandbox,
+	documentId: string,
+	targets: number,
+): Promise<void> {
 	await waitFor(() => {
 		const attempts = sandbox.deliveries().filter((attempt) => attempt.documentId === documentId);
 		const byTarget = new Map<string, typeof attempts>();
-		for (const attempt of attempts) byTarget.set(attempt.deliveryId + attempt.copy, [...(byTarget.get(attempt.deliveryId + attempt.copy) ?? []), attempt]);
-		return byTarget.size >= targets && [...byTarget.values()].every((list) => list.some((attempt) => attempt.ok) || list.length === 4);
+		for (const attempt of attempts)
+			byTarget.set(attempt.deliveryId + attempt.copy, [
+				...(byTarget.get(attempt.deliveryId + attempt.copy) ?? []),
+				attempt,
+			]);
+		return (
+			byTarget.size >= targets &&
+			[...byTarget.values()].every(
+				(list) => list.some((attempt) => attempt.ok) || list.length === 4,
+			)
+		);
 	}, `the deliveries of ${documentId} to end`);
 	await sleep(150);
 }
@@ -60,7 +77,11 @@ async function settled(sandbox: RunningSandbox, documentId: string, targets: num
 describe('signatures and targets', () => {
 	let sandbox: RunningSandbox;
 	beforeAll(async () => {
-		sandbox = await startTestSandbox({ retryBaseMs: 50, processingDelayMs: 100, reviewDelayMs: 60_000 });
+		sandbox = await startTestSandbox({
+			retryBaseMs: 50,
+			processingDelayMs: 100,
+			reviewDelayMs: 60_000,
+		});
 	});
 	afterAll(() => sandbox.close());
 	beforeEach(() => control(sandbox, 'reset', {}));
@@ -68,7 +89,11 @@ describe('signatures and targets', () => {
 	it('X-Service-Signature is the lowercase hex HMAC-SHA256 of the raw body with the registration secret', async () => {
 		const path = newPath();
 		const secret = 'registration-secret-for-signature-test';
-		await register(sandbox, A.apiKey, { url: `${receiver.url}${path}`, events: ['document.verified'], secret });
+		await register(sandbox, A.apiKey, {
+			url: `${receiver.url}${path}`,
+			events: ['document.verified'],
+			secret,
+		});
 		const submitted = await submitForReview(sandbox, A.apiKey);
 		await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 
@@ -79,63 +104,118 @@ describe('signatures and targets', () => {
 		expect(signatureOf(received)).toBe(hmacHex(secret, received.body));
 		expect(signatureOf(received)).not.toBe(hmacHex(A.signingSecret, received.body));
 		// Over the bytes as sent: any change to them changes the digest.
-		expect(hmacHex(secret, Buffer.concat([received.body, Buffer.from(' ')]))).not.toBe(signatureOf(received));
-		expect(payloadOf(received)).toMatchObject({ event: 'document.verified', document_id: submitted.document_id });
+		expect(hmacHex(secret, Buffer.concat([received.body, Buffer.from(' ')]))).not.toBe(
+			signatureOf(received),
+		);
+		expect(payloadOf(received)).toMatchObject({
+			event: 'document.verified',
+			document_id: submitted.document_id,
+		});
 	});
 
 	it("a document's own webhook_url is signed with its account's signing secret (D13)", async () => {
 		for (const account of [A, B]) {
 			const path = newPath();
-			const submitted = await submitForReview(sandbox, account.apiKey, pdf(), { webhook_url: `${receiver.url}${path}` });
+			const submitted = await submitForReview(sandbox, account.apiKey, pdf(), {
+				webhook_url: `${receiver.url}${path}`,
+			});
 			await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 			const [received] = await arrived(path);
 			expect(signatureOf(received)).toBe(hmacHex(account.signingSecret, received.body));
-			expect(payloadOf(received)).toMatchObject({ event: 'document.verified', document_id: submitted.document_id, verified_by: 'human_reviewer' });
+			expect(payloadOf(received)).toMatchObject({
+				event: 'document.verified',
+				document_id: submitted.document_id,
+				verified_by: 'human_reviewer',
+			});
 		}
 	});
 
 	it('a webhook_url that is also registered for the event gets one delivery, signed with the registration secret (D13)', async () => {
 		const path = newPath();
-		await register(sandbox, A.apiKey, { url: `${receiver.url}${path}`, events: ['document.verified'], secret: 'shared-url-secret' });
-		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), { webhook_url: `${receiver.url}${path}` });
+		await register(sandbox, A.apiKey, {
+			url: `${receiver.url}${path}`,
+			events: ['document.verified'],
+			secret: 'shared-url-secret',
+		});
+		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), {
+			webhook_url: `${receiver.url}${path}`,
+		});
 		await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 		await arrived(path);
 		await settled(sandbox, submitted.document_id, 1);
 		expect(receiver.to(path)).toHaveLength(1);
-		expect(signatureOf(receiver.to(path)[0])).toBe(hmacHex('shared-url-secret', receiver.to(path)[0].body));
+		expect(signatureOf(receiver.to(path)[0])).toBe(
+			hmacHex('shared-url-secret', receiver.to(path)[0].body),
+		);
 	});
 
 	it('a registered URL and a different webhook_url each get one delivery, each with its own secret', async () => {
 		const registered = newPath();
 		const own = newPath();
-		await register(sandbox, A.apiKey, { url: `${receiver.url}${registered}`, events: ['document.verified'], secret: 'the-registration-secret' });
-		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), { webhook_url: `${receiver.url}${own}` });
+		await register(sandbox, A.apiKey, {
+			url: `${receiver.url}${registered}`,
+			events: ['document.verified'],
+			secret: 'the-registration-secret',
+		});
+		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), {
+			webhook_url: `${receiver.url}${own}`,
+		});
 		await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 		await settled(sandbox, submitted.document_id, 2);
 		expect(receiver.to(registered)).toHaveLength(1);
 		expect(receiver.to(own)).toHaveLength(1);
-		expect(signatureOf(receiver.to(registered)[0])).toBe(hmacHex('the-registration-secret', receiver.to(registered)[0].body));
-		expect(signatureOf(receiver.to(own)[0])).toBe(hmacHex(A.signingSecret, receiver.to(own)[0].body));
+		expect(signatureOf(receiver.to(registered)[0])).toBe(
+			hmacHex('the-registration-secret', receiver.to(registered)[0].body),
+		);
+		expect(signatureOf(receiver.to(own)[0])).toBe(
+			hmacHex(A.signingSecret, receiver.to(own)[0].body),
+		);
 		expect(receiver.to(registered)[0].body.equals(receiver.to(own)[0].body)).toBe(true);
 	});
 
 	it('two registrations of one URL get one delivery each, each signed with its secret (D17)', async () => {
 		const path = newPath();
-		await register(sandbox, A.apiKey, { url: `${receiver.url}${path}`, events: ['document.verified'], secret: 'first-secret' });
-		await register(sandbox, A.apiKey, { url: `${receiver.url}${path}`, events: ['document.verified'], secret: 'second-secret' });
+		await register(sandbox, A.apiKey, {
+			url: `${receiver.url}${path}`,
+			events: ['document.verified'],
+			secret: 'first-secret',
+		});
+		await register(sandbox, A.apiKey, {
+			url: `${receiver.url}${path}`,
+			events: ['document.verified'],
+			secret: 'second-secret',
+		});
 		const submitted = await submitForReview(sandbox, A.apiKey);
 		await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 		await settled(sandbox, submitted.document_id, 2);
-		const signatures = receiver.to(path).map((received) => [signatureOf(received), received.body] as const);
+		const signatures = receiver
+			.to(path)
+			.map((received) => [signatureOf(received), received.body] as const);
 		expect(signatures).toHaveLength(2);
-		expect(signatures.map(([signature, body]) => [hmacHex('first-secret', body), hmacHex('second-secret', body)].indexOf(String(signature))).sort()).toEqual([0, 1]);
+		expect(
+			signatures
+				.map(([signature, body]) =>
+					[hmacHex('first-secret', body), hmacHex('second-secret', body)].indexOf(
+						String(signature),
+					),
+				)
+				.sort(),
+		).toEqual([0, 1]);
 	});
 
 	it('only subscribed events are delivered, and only for documents of the same account', async () => {
 		const rejectionsOnly = newPath();
 		const otherAccount = newPath();
-		await register(sandbox, A.apiKey, { url: `${receiver.url}${rejectionsOnly}`, events: ['document.rejected'], secret: 'rejections-only' });
-		await register(sandbox, B.apiKey, { url: `${receiver.url}${otherAccount}`, events: ['document.verified', 'document.rejected'], secret: 'account-b' });
+		await register(sandbox, A.apiKey, {
+			url: `${receiver.url}${rejectionsOnly}`,
+			events: ['document.rejected'],
+			secret: 'rejections-only',
+		});
+		await register(sandbox, B.apiKey, {
+			url: `${receiver.url}${otherAccount}`,
+			events: ['document.verified', 'document.rejected'],
+			secret: 'account-b',
+		});
 		const approved = await submitForReview(sandbox, A.apiKey);
 		await control(sandbox, `reviews/${approved.review_id}/approve`, {});
 		const rejected = await submitForReview(sandbox, A.apiKey);
@@ -144,14 +224,19 @@ describe('signatures and targets', () => {
 		const [received] = await arrived(rejectionsOnly);
 		await settled(sandbox, rejected.document_id, 1);
 		expect(receiver.to(rejectionsOnly)).toHaveLength(1);
-		expect(payloadOf(received)).toMatchObject({ event: 'document.rejected', document_id: rejected.document_id });
+		expect(payloadOf(received)).toMatchObject({
+			event: 'document.rejected',
+			document_id: rejected.document_id,
+		});
 		expect(signatureOf(received)).toBe(hmacHex('rejections-only', received.body));
 		expect(receiver.to(otherAccount)).toHaveLength(0);
 	});
 
 	it("a rejection also goes to the document's own webhook_url, signed with the account secret (D21, D8)", async () => {
 		const own = newPath();
-		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), { webhook_url: `${receiver.url}${own}` });
+		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), {
+			webhook_url: `${receiver.url}${own}`,
+		});
 		await control(sandbox, `reviews/${submitted.review_id}/reject`, { reason: 'Vendor missing' });
 		const [received] = await arrived(own);
 		expect(signatureOf(received)).toBe(hmacHex(A.signingSecret, received.body));
@@ -169,7 +254,11 @@ describe('signatures and targets', () => {
 	it('a processed document verified by ai_auto goes to its own webhook_url only, without a review_id (D6)', async () => {
 		const own = newPath();
 		const registered = newPath();
-		await register(sandbox, A.apiKey, { url: `${receiver.url}${registered}`, events: ['document.verified'], secret: 'not-for-ai-auto' });
+		await register(sandbox, A.apiKey, {
+			url: `${receiver.url}${registered}`,
+			events: ['document.verified'],
+			secret: 'not-for-ai-auto',
+		});
 		await control(sandbox, 'next-status', { status: 'processing' });
 		await nextConfidence(sandbox, 0.99);
 		const reply = await extract(sandbox, A.apiKey, pdf(), { webhook_url: `${receiver.url}${own}` });
@@ -177,7 +266,13 @@ describe('signatures and targets', () => {
 		const [received] = await arrived(own);
 		await settled(sandbox, reply.json.document_id, 1);
 		const payload = payloadOf(received);
-		expect(payload).toMatchObject({ event: 'document.verified', document_id: reply.json.document_id, verified_by: 'ai_auto', corrections_made: false, confidence: { original: 0.99, final: 0.99 } });
+		expect(payload).toMatchObject({
+			event: 'document.verified',
+			document_id: reply.json.document_id,
+			verified_by: 'ai_auto',
+			corrections_made: false,
+			confidence: { original: 0.99, final: 0.99 },
+		});
 		expect(payload).not.toHaveProperty('review_id');
 		expect(signatureOf(received)).toBe(hmacHex(A.signingSecret, received.body));
 		expect(receiver.to(registered)).toHaveLength(0);
@@ -185,10 +280,16 @@ describe('signatures and targets', () => {
 
 	it('... and when that webhook_url is registered for document.verified, it is signed with the registration secret (D6 + D13)', async () => {
 		const path = newPath();
-		await register(sandbox, A.apiKey, { url: `${receiver.url}${path}`, events: ['document.verified'], secret: 'trigger-secret' });
+		await register(sandbox, A.apiKey, {
+			url: `${receiver.url}${path}`,
+			events: ['document.verified'],
+			secret: 'trigger-secret',
+		});
 		await control(sandbox, 'next-status', { status: 'processing' });
 		await nextConfidence(sandbox, 0.99);
-		const reply = await extract(sandbox, A.apiKey, pdf(), { webhook_url: `${receiver.url}${path}` });
+		const reply = await extract(sandbox, A.apiKey, pdf(), {
+			webhook_url: `${receiver.url}${path}`,
+		});
 		const [received] = await arrived(path);
 		await settled(sandbox, reply.json.document_id, 1);
 		expect(receiver.to(path)).toHaveLength(1);
@@ -210,13 +311,19 @@ describe('retries (D9) and failures (D10)', () => {
 	const BASE = 100;
 	let sandbox: RunningSandbox;
 	beforeAll(async () => {
-		sandbox = await startTestSandbox({ retryBaseMs: BASE, deliveryTimeoutMs: 2000, reviewDelayMs: 60_000 });
+		sandbox = await startTestSandbox({
+			retryBaseMs: BASE,
+			deliveryTimeoutMs: 2000,
+			reviewDelayMs: 60_000,
+		});
 	});
 	afterAll(() => sandbox.close());
 	beforeEach(() => control(sandbox, 'reset', {}));
 
 	async function approvedTo(path: string): Promise<string> {
-		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), { webhook_url: `${receiver.url}${path}` });
+		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), {
+			webhook_url: `${receiver.url}${path}`,
+		});
 		await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 		return submitted.document_id;
 	}
@@ -225,7 +332,13 @@ describe('retries (D9) and failures (D10)', () => {
 		const path = newPath();
 		const redirectTarget = newPath();
 		receiver.script(path, (_received, nth) =>
-			nth === 1 ? { status: 500 } : nth === 2 ? { reset: true } : nth === 3 ? { status: 302, headers: { location: `${receiver.url}${redirectTarget}` } } : { status: 200 },
+			nth === 1
+				? { status: 500 }
+				: nth === 2
+					? { reset: true }
+					: nth === 3
+						? { status: 302, headers: { location: `${receiver.url}${redirectTarget}` } }
+						: { status: 200 },
 		);
 		const documentId = await approvedTo(path);
 		const requests = await arrived(path, 4);
@@ -242,7 +355,12 @@ describe('retries (D9) and failures (D10)', () => {
 		expect(new Set(requests.map(signatureOf)).size).toBe(1);
 
 		const attempts = sandbox.deliveries().filter((attempt) => attempt.documentId === documentId);
-		expect(attempts.map((attempt) => [attempt.attempt, attempt.ok])).toEqual([[1, false], [2, false], [3, false], [4, true]]);
+		expect(attempts.map((attempt) => [attempt.attempt, attempt.ok])).toEqual([
+			[1, false],
+			[2, false],
+			[3, false],
+			[4, true],
+		]);
 		expect(attempts[0].status).toBe(500);
 		expect(attempts[1].error).toBeTruthy();
 		expect(attempts[2].status).toBe(302);
@@ -256,7 +374,12 @@ describe('retries (D9) and failures (D10)', () => {
 		// Well past the time a 5th attempt would have needed (8 x base).
 		await sleep(10 * BASE);
 		expect(receiver.to(path)).toHaveLength(4);
-		expect(sandbox.deliveries().filter((attempt) => attempt.documentId === documentId).every((attempt) => !attempt.ok)).toBe(true);
+		expect(
+			sandbox
+				.deliveries()
+				.filter((attempt) => attempt.documentId === documentId)
+				.every((attempt) => !attempt.ok),
+		).toBe(true);
 	});
 
 	it('a 301, 307 or 308 redirect is a failure and is not followed', async () => {
@@ -264,12 +387,20 @@ describe('retries (D9) and failures (D10)', () => {
 			[301, 307, 308].map(async (code) => {
 				const path = newPath();
 				const target = newPath();
-				receiver.script(path, () => ({ status: code, headers: { location: `${receiver.url}${target}` } }));
+				receiver.script(path, () => ({
+					status: code,
+					headers: { location: `${receiver.url}${target}` },
+				}));
 				const documentId = await approvedTo(path);
 				await arrived(path, 4);
 				await settled(sandbox, documentId, 1);
 				expect(receiver.to(target)).toHaveLength(0);
-				expect(sandbox.deliveries().filter((attempt) => attempt.documentId === documentId).map((attempt) => attempt.status)).toEqual([code, code, code, code]);
+				expect(
+					sandbox
+						.deliveries()
+						.filter((attempt) => attempt.documentId === documentId)
+						.map((attempt) => attempt.status),
+				).toEqual([code, code, code, code]);
 			}),
 		);
 	});
@@ -289,11 +420,17 @@ describe('retries (D9) and failures (D10)', () => {
 
 describe('a receiver slower than deliveryTimeoutMs has failed (D10)', () => {
 	it('the slow attempt counts as failed and the retry is delivered', async () => {
-		const sandbox = await startTestSandbox({ retryBaseMs: 50, deliveryTimeoutMs: 300, reviewDelayMs: 60_000 });
+		const sandbox = await startTestSandbox({
+			retryBaseMs: 50,
+			deliveryTimeoutMs: 300,
+			reviewDelayMs: 60_000,
+		});
 		try {
 			const path = newPath();
 			receiver.script(path, (_received, nth) => (nth === 1 ? { delayMs: 1500 } : { status: 200 }));
-			const submitted = await submitForReview(sandbox, A.apiKey, pdf(), { webhook_url: `${receiver.url}${path}` });
+			const submitted = await submitForReview(sandbox, A.apiKey, pdf(), {
+				webhook_url: `${receiver.url}${path}`,
+			});
 			await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 			await arrived(path, 2);
 			await settled(sandbox, submitted.document_id, 1);
@@ -322,7 +459,11 @@ describe('every attempt ends at the delivery timeout, whatever phase it is in (D
 			socket.on('data', () => undefined);
 		});
 		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
-		const sandbox = await startTestSandbox({ retryBaseMs: 20, deliveryTimeoutMs: 300, reviewDelayMs: 60_000 });
+		const sandbox = await startTestSandbox({
+			retryBaseMs: 20,
+			deliveryTimeoutMs: 300,
+			reviewDelayMs: 60_000,
+		});
 		let collecting = true;
 		const collector = (async () => {
 			while (collecting) {
@@ -332,12 +473,20 @@ describe('every attempt ends at the delivery timeout, whatever phase it is in (D
 		})();
 		try {
 			const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}/silent`;
-			await register(sandbox, A.apiKey, { url, events: ['document.verified'], secret: 'silent-secret' });
+			await register(sandbox, A.apiKey, {
+				url,
+				events: ['document.verified'],
+				secret: 'silent-secret',
+			});
 			const submitted = await submitForReview(sandbox, A.apiKey);
 			await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 			await settled(sandbox, submitted.document_id, 1);
-			const attempts = sandbox.deliveries().filter((attempt) => attempt.documentId === submitted.document_id);
-			expect(attempts.map((attempt) => [attempt.attempt, attempt.ok, attempt.status, attempt.error])).toEqual([1, 2, 3, 4].map((n) => [n, false, undefined, 'DELIVERY_TIMEOUT']));
+			const attempts = sandbox
+				.deliveries()
+				.filter((attempt) => attempt.documentId === submitted.document_id);
+			expect(
+				attempts.map((attempt) => [attempt.attempt, attempt.ok, attempt.status, attempt.error]),
+			).toEqual([1, 2, 3, 4].map((n) => [n, false, undefined, 'DELIVERY_TIMEOUT']));
 			expect(sockets.length).toBeGreaterThanOrEqual(4);
 		} finally {
 			collecting = false;
@@ -351,16 +500,28 @@ describe('every attempt ends at the delivery timeout, whatever phase it is in (D
 
 describe('HTTPS only', () => {
 	it('an endpoint whose certificate is not trusted gets nothing: every attempt fails at TLS', async () => {
-		const sandbox = await startTestSandbox({ trustCa: undefined, retryBaseMs: 20, reviewDelayMs: 60_000 });
+		const sandbox = await startTestSandbox({
+			trustCa: undefined,
+			retryBaseMs: 20,
+			reviewDelayMs: 60_000,
+		});
 		try {
 			const path = newPath();
-			await register(sandbox, A.apiKey, { url: `${receiver.url}${path}`, events: ['document.verified'], secret: 'tls-secret' });
+			await register(sandbox, A.apiKey, {
+				url: `${receiver.url}${path}`,
+				events: ['document.verified'],
+				secret: 'tls-secret',
+			});
 			const submitted = await submitForReview(sandbox, A.apiKey);
 			await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 			await settled(sandbox, submitted.document_id, 1);
 			const attempts = sandbox.deliveries();
 			expect(attempts).toHaveLength(4);
-			expect(attempts.every((attempt) => !attempt.ok && attempt.status === undefined && Boolean(attempt.error))).toBe(true);
+			expect(
+				attempts.every(
+					(attempt) => !attempt.ok && attempt.status === undefined && Boolean(attempt.error),
+				),
+			).toBe(true);
 			expect(receiver.to(path)).toHaveLength(0);
 		} finally {
 			await sandbox.close();
@@ -374,10 +535,18 @@ describe('HTTPS only', () => {
 			response.end('ok');
 		});
 		await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', () => resolve()));
-		const sandbox = await startTestSandbox({ retryBaseMs: 20, deliveryTimeoutMs: 500, reviewDelayMs: 60_000 });
+		const sandbox = await startTestSandbox({
+			retryBaseMs: 20,
+			deliveryTimeoutMs: 500,
+			reviewDelayMs: 60_000,
+		});
 		try {
 			const url = `https://127.0.0.1:${(plain.address() as AddressInfo).port}/plain`;
-			await register(sandbox, A.apiKey, { url, events: ['document.verified'], secret: 'plain-secret' });
+			await register(sandbox, A.apiKey, {
+				url,
+				events: ['document.verified'],
+				secret: 'plain-secret',
+			});
 			const submitted = await submitForReview(sandbox, A.apiKey);
 			await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 			await settled(sandbox, submitted.document_id, 1);
@@ -397,7 +566,11 @@ describe('the duplicate-delivery switch', () => {
 		try {
 			const path = newPath();
 			const secret = 'duplicate-secret';
-			await register(sandbox, A.apiKey, { url: `${receiver.url}${path}`, events: ['document.verified'], secret });
+			await register(sandbox, A.apiKey, {
+				url: `${receiver.url}${path}`,
+				events: ['document.verified'],
+				secret,
+			});
 			const first = await submitForReview(sandbox, A.apiKey);
 			await control(sandbox, `reviews/${first.review_id}/approve`, {});
 			const copies = await arrived(path, 2);
@@ -411,7 +584,11 @@ describe('the duplicate-delivery switch', () => {
 			await control(sandbox, `reviews/${second.review_id}/approve`, {});
 			await arrived(path, 3);
 			await settled(sandbox, second.document_id, 1);
-			expect(receiver.to(path).filter((received) => payloadOf(received).document_id === second.document_id)).toHaveLength(1);
+			expect(
+				receiver
+					.to(path)
+					.filter((received) => payloadOf(received).document_id === second.document_id),
+			).toHaveLength(1);
 		} finally {
 			await sandbox.close();
 		}

@@ -29,7 +29,8 @@ afterAll(() => sandbox.close());
 beforeEach(() => control(sandbox, 'reset', {}));
 
 /** The data the sandbox holds for a document (the review hides it from the extract answer). */
-const dataOf = (documentId: string) => sandbox.state().documents.find((document) => document.id === documentId)?.data;
+const dataOf = (documentId: string) =>
+	sandbox.state().documents.find((document) => document.id === documentId)?.data;
 
 describe('deterministic extraction', () => {
 	const files: UploadFile[] = [
@@ -77,7 +78,10 @@ describe('deterministic extraction', () => {
 describe('JSON invoices (D19)', () => {
 	const verifiedData = async (content: unknown): Promise<Json> => {
 		await nextConfidence(sandbox, 0.99);
-		const reply = await extract(sandbox, A, { name: 'invoice.json', content: typeof content === 'string' ? content : JSON.stringify(content) });
+		const reply = await extract(sandbox, A, {
+			name: 'invoice.json',
+			content: typeof content === 'string' ? content : JSON.stringify(content),
+		});
 		expect(reply.json.status).toBe('verified');
 		return reply.json.extracted_json;
 	};
@@ -113,7 +117,11 @@ describe('JSON invoices (D19)', () => {
 	});
 
 	it('a confidence in the file out of 0..1 is ignored (the hash decides)', async () => {
-		const content = JSON.stringify({ header: { vendor: 'V', date: '2026-01-01', invoice_no: '1' }, line_items: [], confidence: 7 });
+		const content = JSON.stringify({
+			header: { vendor: 'V', date: '2026-01-01', invoice_no: '1' },
+			line_items: [],
+			confidence: 7,
+		});
 		const first = (await extract(sandbox, A, { name: 'odd.json', content })).json;
 		const second = (await extract(sandbox, A, { name: 'odd.json', content })).json;
 		expect(first.confidence).toBeLessThanOrEqual(1);
@@ -133,7 +141,11 @@ describe('CSV invoices (D19)', () => {
 		const reply = await extract(sandbox, A, { name: 'invoice.csv', content: csv });
 		expect(reply.json.status).toBe('verified');
 		const data = reply.json.extracted_json;
-		expect(data.header).toEqual({ vendor: 'Hooli "Cloud" Services', date: '2026-05-31', invoice_no: 'H-99' });
+		expect(data.header).toEqual({
+			vendor: 'Hooli "Cloud" Services',
+			date: '2026-05-31',
+			invoice_no: 'H-99',
+		});
 		expect(data.line_items).toEqual([
 			{ description: 'Consulting, senior', quantity: 10, unit_price: 120.5, amount: 1205 },
 			{ description: 'Travel', quantity: 1, unit_price: 300, amount: 300 },
@@ -143,46 +155,72 @@ describe('CSV invoices (D19)', () => {
 	});
 
 	it('takes subtotal, tax and total from their columns when given', async () => {
-		const csv = 'description,quantity,unit_price,amount,vendor,date,invoice_no,subtotal,tax,total\nHours,4,50,200,Acme,2026-06-01,A-9,200,38,238\n';
+		const csv =
+			'description,quantity,unit_price,amount,vendor,date,invoice_no,subtotal,tax,total\nHours,4,50,200,Acme,2026-06-01,A-9,200,38,238\n';
 		await nextConfidence(sandbox, 0.99);
-		const data = (await extract(sandbox, A, { name: 'invoice.csv', content: csv })).json.extracted_json;
+		const data = (await extract(sandbox, A, { name: 'invoice.csv', content: csv })).json
+			.extracted_json;
 		expect(data.amounts).toEqual({ subtotal: 200, tax: 38, total: 238 });
 	});
 
 	it('is recognised by its content type without an extension (D22)', async () => {
 		await nextConfidence(sandbox, 0.99);
-		const reply = await extract(sandbox, A, { name: 'export', type: 'text/csv', content: 'description,amount\nFee,12.5\n' });
+		const reply = await extract(sandbox, A, {
+			name: 'export',
+			type: 'text/csv',
+			content: 'description,amount\nFee,12.5\n',
+		});
 		expect(reply.json.status).toBe('verified');
-		expect(reply.json.extracted_json.line_items).toEqual([expect.objectContaining({ description: 'Fee', amount: 12.5 })]);
+		expect(reply.json.extracted_json.line_items).toEqual([
+			expect.objectContaining({ description: 'Fee', amount: 12.5 }),
+		]);
 		expect(reply.json.extracted_json.amounts.subtotal).toBe(12.5);
 	});
 });
 
 describe('a currency named in a JSON or CSV invoice (N14)', () => {
 	const invoiceJson = (extra: Record<string, unknown>) =>
-		JSON.stringify({ header: { vendor: 'Acme', date: '2026-06-01', invoice_no: 'C-1' }, line_items: [{ description: 'Hours', quantity: 2, unit_price: 50 }], ...extra });
+		JSON.stringify({
+			header: { vendor: 'Acme', date: '2026-06-01', invoice_no: 'C-1' },
+			line_items: [{ description: 'Hours', quantity: 2, unit_price: 50 }],
+			...extra,
+		});
 
 	it.each([
 		['top-level "currency"', { currency: 'EUR' }, 'EUR'],
-		['"header.currency"', { header: { vendor: 'Acme', date: '2026-06-01', invoice_no: 'C-1', currency: 'chf' } }, 'chf'],
+		[
+			'"header.currency"',
+			{ header: { vendor: 'Acme', date: '2026-06-01', invoice_no: 'C-1', currency: 'chf' } },
+			'chf',
+		],
 		['a symbol, passed through as text', { currency: ' € ' }, '€'],
 	])('JSON %s: passed through in header.currency', async (_name, extra, expected) => {
 		await nextConfidence(sandbox, 0.99);
-		const data = (await extract(sandbox, A, { name: 'invoice.json', content: invoiceJson(extra) })).json.extracted_json;
+		const data = (await extract(sandbox, A, { name: 'invoice.json', content: invoiceJson(extra) }))
+			.json.extracted_json;
 		expect(data.header.currency).toBe(expected);
 		expect(extractedDataProblems(data)).toEqual([]);
 	});
 
 	it('CSV column "currency" (from the first row): passed through', async () => {
 		await nextConfidence(sandbox, 0.99);
-		const csv = 'description,quantity,unit_price,amount,vendor,date,invoice_no,currency\nHours,4,50,200,Acme,2026-06-01,A-9,USD\n';
-		const data = (await extract(sandbox, A, { name: 'invoice.csv', content: csv })).json.extracted_json;
-		expect(data.header).toEqual({ vendor: 'Acme', date: '2026-06-01', invoice_no: 'A-9', currency: 'USD' });
+		const csv =
+			'description,quantity,unit_price,amount,vendor,date,invoice_no,currency\nHours,4,50,200,Acme,2026-06-01,A-9,USD\n';
+		const data = (await extract(sandbox, A, { name: 'invoice.csv', content: csv })).json
+			.extracted_json;
+		expect(data.header).toEqual({
+			vendor: 'Acme',
+			date: '2026-06-01',
+			invoice_no: 'A-9',
+			currency: 'USD',
+		});
 	});
 
 	it('no currency named: no currency key at all (the contract has none)', async () => {
 		await nextConfidence(sandbox, 0.99);
-		const data = (await extract(sandbox, A, { name: 'invoice.json', content: invoiceJson({ currency: '  ' }) })).json.extracted_json;
+		const data = (
+			await extract(sandbox, A, { name: 'invoice.json', content: invoiceJson({ currency: '  ' }) })
+		).json.extracted_json;
 		expect(data.header).toEqual({ vendor: 'Acme', date: '2026-06-01', invoice_no: 'C-1' });
 		expect(JSON.stringify(data)).not.toContain('currency');
 	});

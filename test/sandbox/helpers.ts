@@ -34,7 +34,10 @@ function testTls(): IssuedCertificates {
 	if (tlsOnce) return tlsOnce;
 	const dir = mkdtempSync(join(tmpdir(), 'sandbox-tls-'));
 	try {
-		tlsOnce = issueCertificates(dir, { days: { ca: 2, server: 2 }, caName: 'sandbox conformance test CA' });
+		tlsOnce = issueCertificates(dir, {
+			days: { ca: 2, server: 2 },
+			caName: 'sandbox conformance test CA',
+		});
 		return tlsOnce;
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
@@ -45,18 +48,36 @@ function testTls(): IssuedCertificates {
 
 /** Accounts of the suite. Enterprise keys are used wherever the rate limit is not the subject. */
 export const ACCOUNTS = {
-	a: { apiKey: 'sk_test_enterprise_a', tier: 'enterprise' as const, signingSecret: 'whsec_test_account_a' },
-	b: { apiKey: 'sk_test_enterprise_b', tier: 'enterprise' as const, signingSecret: 'whsec_test_account_b' },
+	a: {
+		apiKey: 'sk_test_enterprise_a',
+		tier: 'enterprise' as const,
+		signingSecret: 'whsec_test_account_a',
+	},
+	b: {
+		apiKey: 'sk_test_enterprise_b',
+		tier: 'enterprise' as const,
+		signingSecret: 'whsec_test_account_b',
+	},
 	pilot: { apiKey: 'sk_test_pilot', tier: 'pilot' as const, signingSecret: 'whsec_test_pilot' },
 	growth: { apiKey: 'sk_test_growth', tier: 'growth' as const, signingSecret: 'whsec_test_growth' },
 };
 
 /** Settings that keep deliveries, retries and processing short and reviews pending. */
-export const QUICK_SETTINGS: SandboxOptions = { retryBaseMs: 100, deliveryTimeoutMs: 1500, reviewDelayMs: 600_000, processingDelayMs: 100 };
+export const QUICK_SETTINGS: SandboxOptions = {
+	retryBaseMs: 100,
+	deliveryTimeoutMs: 1500,
+	reviewDelayMs: 600_000,
+	processingDelayMs: 100,
+};
 
 /** Starts a sandbox on a free loopback port: silent, the suite's accounts, trusting the test CA. */
 export function startTestSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-	return startSandbox({ accounts: Object.values(ACCOUNTS), trustCa: testTls().caPem, log: false, ...options });
+	return startSandbox({
+		accounts: Object.values(ACCOUNTS),
+		trustCa: testTls().caPem,
+		log: false,
+		...options,
+	});
 }
 
 // ---- HTTP client (undici) --------------------------------------------------------------------
@@ -79,9 +100,17 @@ function parse(text: string): Json {
 
 export async function send(
 	url: string,
-	options: { method?: 'GET' | 'POST' | 'PUT'; headers?: Record<string, string>; body?: string | Buffer | Readable } = {},
+	options: {
+		method?: 'GET' | 'POST' | 'PUT';
+		headers?: Record<string, string>;
+		body?: string | Buffer | Readable;
+	} = {},
 ): Promise<Reply> {
-	const response = await request(url, { method: options.method ?? 'GET', headers: options.headers, body: options.body });
+	const response = await request(url, {
+		method: options.method ?? 'GET',
+		headers: options.headers,
+		body: options.body,
+	});
 	const text = await response.body.text();
 	return { status: response.statusCode, headers: response.headers, text, json: parse(text) };
 }
@@ -93,14 +122,34 @@ export interface UploadFile {
 	type?: string;
 }
 
-const TYPES: Record<string, string> = { pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', json: 'application/json', csv: 'text/csv' };
+const TYPES: Record<string, string> = {
+	pdf: 'application/pdf',
+	png: 'image/png',
+	jpg: 'image/jpeg',
+	jpeg: 'image/jpeg',
+	json: 'application/json',
+	csv: 'text/csv',
+};
 
 /** A standard FormData: the file (with its name and type) in `fileField`, then the text fields. */
-export function formData(file: UploadFile | undefined, fields: Record<string, string> = {}, fileField = 'file'): FormData {
+export function formData(
+	file: UploadFile | undefined,
+	fields: Record<string, string> = {},
+	fileField = 'file',
+): FormData {
 	const data = new FormData();
 	if (file) {
-		const type = file.type ?? TYPES[file.name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
-		data.append(fileField, new Blob([typeof file.content === 'string' ? Buffer.from(file.content) : file.content], { type }), file.name);
+		const type =
+			file.type ??
+			TYPES[file.name.split('.').pop()?.toLowerCase() ?? ''] ??
+			'application/octet-stream';
+		data.append(
+			fileField,
+			new Blob([typeof file.content === 'string' ? Buffer.from(file.content) : file.content], {
+				type,
+			}),
+			file.name,
+		);
 	}
 	for (const [name, value] of Object.entries(fields)) data.append(name, value);
 	return data;
@@ -111,26 +160,51 @@ export function formData(file: UploadFile | undefined, fields: Record<string, st
  * (the one fetch uses) and sent with its Content-Length. (undici 7.30's FormData class, passed to
  * its request(), hangs on Node 24 without sending the body, so it is not used here.)
  */
-export async function postForm(url: string, key: string | undefined, data: FormData, headers: Record<string, string> = {}): Promise<Reply> {
+export async function postForm(
+	url: string,
+	key: string | undefined,
+	data: FormData,
+	headers: Record<string, string> = {},
+): Promise<Reply> {
 	const encoded = new Response(data);
 	const body = Buffer.from(await encoded.arrayBuffer());
 	return send(url, {
 		method: 'POST',
-		headers: { 'content-type': encoded.headers.get('content-type') ?? '', ...(key === undefined ? {} : { 'x-api-key': key }), ...headers },
+		headers: {
+			'content-type': encoded.headers.get('content-type') ?? '',
+			...(key === undefined ? {} : { 'x-api-key': key }),
+			...headers,
+		},
 		body,
 	});
 }
 
 /** POST /v1/extract, multipart with the file in `file` (D1). `key` undefined sends no X-API-Key. */
-export function extract(sandbox: RunningSandbox, key: string | undefined, file: UploadFile | undefined, fields: Record<string, string> = {}): Promise<Reply> {
+export function extract(
+	sandbox: RunningSandbox,
+	key: string | undefined,
+	file: UploadFile | undefined,
+	fields: Record<string, string> = {},
+): Promise<Reply> {
 	return postForm(`${sandbox.url}/v1/extract`, key, formData(file, fields));
 }
 
-export function getStatus(sandbox: RunningSandbox, key: string | undefined, documentId: string): Promise<Reply> {
-	return send(`${sandbox.url}/v1/status/${documentId}`, { headers: key === undefined ? {} : { 'x-api-key': key } });
+export function getStatus(
+	sandbox: RunningSandbox,
+	key: string | undefined,
+	documentId: string,
+): Promise<Reply> {
+	return send(`${sandbox.url}/v1/status/${documentId}`, {
+		headers: key === undefined ? {} : { 'x-api-key': key },
+	});
 }
 
-export function register(sandbox: RunningSandbox, key: string | undefined, body: unknown, contentType = 'application/json'): Promise<Reply> {
+export function register(
+	sandbox: RunningSandbox,
+	key: string | undefined,
+	body: unknown,
+	contentType = 'application/json',
+): Promise<Reply> {
 	return send(`${sandbox.url}/webhooks/register`, {
 		method: 'POST',
 		headers: { 'content-type': contentType, ...(key === undefined ? {} : { 'x-api-key': key }) },
@@ -139,12 +213,29 @@ export function register(sandbox: RunningSandbox, key: string | undefined, body:
 }
 
 /** A call to the sandbox's control API (/__sandbox/..., not part of the service): GET without a body, else POST. */
-export function controlReply(sandbox: RunningSandbox, path: string, body?: unknown): Promise<Reply> {
-	return send(`${sandbox.url}/__sandbox/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+export function controlReply(
+	sandbox: RunningSandbox,
+	path: string,
+	body?: unknown,
+): Promise<Reply> {
+	return send(
+		`${sandbox.url}/__sandbox/${path}`,
+		body === undefined
+			? {}
+			: {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(body),
+				},
+	);
 }
 
 /** The control API's answer body; throws unless it answered 200. */
-export async function control(sandbox: RunningSandbox, path: string, body?: unknown): Promise<Json> {
+export async function control(
+	sandbox: RunningSandbox,
+	path: string,
+	body?: unknown,
+): Promise<Json> {
 	const reply = await controlReply(sandbox, path, body);
 	if (reply.status !== 200) throw new Error(`control ${path}: HTTP ${reply.status} ${reply.text}`);
 	return reply.json;
@@ -168,11 +259,20 @@ export function pdf(seed?: string, padTo = 0): UploadFile {
 }
 
 export function png(seed = 'png'): UploadFile {
-	return { name: 'scan.png', content: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(seed)]) };
+	return {
+		name: 'scan.png',
+		content: Buffer.concat([
+			Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+			Buffer.from(seed),
+		]),
+	};
 }
 
 export function jpg(seed = 'jpg'): UploadFile {
-	return { name: 'photo.jpg', content: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(seed)]) };
+	return {
+		name: 'photo.jpg',
+		content: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(seed)]),
+	};
 }
 
 /** A JSON invoice (D19) whose amounts add up, with the confidence it asks for when given. */
@@ -187,10 +287,16 @@ export const invoiceJson = (confidence?: number): UploadFile => ({
 });
 
 /** Goes to human review: the next confidence is 0.8. Returns the extract reply's body. */
-export async function submitForReview(sandbox: RunningSandbox, key: string, file: UploadFile = pdf(), fields: Record<string, string> = {}): Promise<Json> {
+export async function submitForReview(
+	sandbox: RunningSandbox,
+	key: string,
+	file: UploadFile = pdf(),
+	fields: Record<string, string> = {},
+): Promise<Json> {
 	await nextConfidence(sandbox, 0.8);
 	const reply = await extract(sandbox, key, file, fields);
-	if (reply.status !== 200 || reply.json?.status !== 'needs_review') throw new Error(`expected needs_review, got HTTP ${reply.status} ${reply.text}`);
+	if (reply.status !== 200 || reply.json?.status !== 'needs_review')
+		throw new Error(`expected needs_review, got HTTP ${reply.status} ${reply.text}`);
 	return reply.json;
 }
 
@@ -225,19 +331,40 @@ export function extractedDataProblems(data: Json, addsUp = true): string[] {
 	check(typeof data === 'object' && data !== null, 'data is an object');
 	if (problems.length) return problems;
 	check(typeof data.header?.vendor === 'string', 'header.vendor string');
-	check(typeof data.header?.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(data.header.date), 'header.date YYYY-MM-DD');
+	check(
+		typeof data.header?.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(data.header.date),
+		'header.date YYYY-MM-DD',
+	);
 	check(typeof data.header?.invoice_no === 'string', 'header.invoice_no string');
-	for (const name of ['subtotal', 'tax', 'total']) check(typeof data.amounts?.[name] === 'number' && Number.isFinite(data.amounts[name]), `amounts.${name} number`);
+	for (const name of ['subtotal', 'tax', 'total'])
+		check(
+			typeof data.amounts?.[name] === 'number' && Number.isFinite(data.amounts[name]),
+			`amounts.${name} number`,
+		);
 	check(Array.isArray(data.line_items), 'line_items array');
 	for (const [index, line] of (Array.isArray(data.line_items) ? data.line_items : []).entries()) {
 		check(typeof line.description === 'string', `line_items[${index}].description string`);
-		for (const name of ['quantity', 'unit_price', 'amount']) check(typeof line[name] === 'number' && Number.isFinite(line[name]), `line_items[${index}].${name} number`);
-		if (addsUp) check(near(line.amount, line.quantity * line.unit_price), `line_items[${index}].amount = quantity x unit_price`);
+		for (const name of ['quantity', 'unit_price', 'amount'])
+			check(
+				typeof line[name] === 'number' && Number.isFinite(line[name]),
+				`line_items[${index}].${name} number`,
+			);
+		if (addsUp)
+			check(
+				near(line.amount, line.quantity * line.unit_price),
+				`line_items[${index}].amount = quantity x unit_price`,
+			);
 	}
 	if (addsUp && problems.length === 0) {
-		const sum = (data.line_items as Array<{ amount: number }>).reduce((total, line) => total + line.amount, 0);
+		const sum = (data.line_items as Array<{ amount: number }>).reduce(
+			(total, line) => total + line.amount,
+			0,
+		);
 		check(near(data.amounts.subtotal, sum), 'subtotal = sum of line amounts');
-		check(near(data.amounts.total, data.amounts.subtotal + data.amounts.tax), 'total = subtotal + tax');
+		check(
+			near(data.amounts.total, data.amounts.subtotal + data.amounts.tax),
+			'total = subtotal + tax',
+		);
 	}
 	return problems;
 }
@@ -295,7 +422,13 @@ export async function startReceiver(tls: IssuedCertificates = testTls()): Promis
 		incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
 		incoming.on('end', () => {
 			const path = new URL(incoming.url ?? '/', 'https://receiver').pathname;
-			const received: ReceivedRequest = { method: incoming.method ?? '', path, headers: incoming.headers, body: Buffer.concat(chunks), at: Date.now() };
+			const received: ReceivedRequest = {
+				method: incoming.method ?? '',
+				path,
+				headers: incoming.headers,
+				body: Buffer.concat(chunks),
+				at: Date.now(),
+			};
 			requests.push(received);
 			const nth = requests.filter((candidate) => candidate.path === path).length;
 			const reply = scripts.get(path)?.(received, nth) ?? {};
@@ -336,12 +469,18 @@ type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns a truthy value (returned) or the time is up (throws, naming `what`). */
-export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 10_000, intervalMs = 20): Promise<Truthy<T>> {
+export async function waitFor<T>(
+	probe: () => T | Promise<T>,
+	what: string,
+	timeoutMs = 10_000,
+	intervalMs = 20,
+): Promise<Truthy<T>> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
 		if (value) return value as Truthy<T>;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await sleep(intervalMs);
 	}
 }
@@ -367,7 +506,9 @@ export function streamedPdfUpload(fileBytes: number): StreamedUpload {
 	let produced = 0;
 	let finished = false;
 	async function* generate() {
-		const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+		const head = Buffer.from(
+			`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+		);
 		const magic = Buffer.from('%PDF-');
 		produced += head.length + magic.length;
 		yield Buffer.concat([head, magic]);

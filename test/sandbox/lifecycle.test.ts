@@ -30,7 +30,8 @@ import {
 } from './helpers.ts';
 
 const KEY = ACCOUNTS.a.apiKey;
-const sandboxWith = (options: SandboxOptions = {}) => startTestSandbox({ ...QUICK_SETTINGS, ...options });
+const sandboxWith = (options: SandboxOptions = {}) =>
+	startTestSandbox({ ...QUICK_SETTINGS, ...options });
 
 let sandbox: RunningSandbox | undefined;
 const receivers: Receiver[] = [];
@@ -41,7 +42,9 @@ afterEach(async () => {
 });
 
 /** An HTTPS receiver at <url>/hook; `answer(n)` answers its n-th request (1-based; default 200). */
-async function receiver(answer?: (n: number) => ReceiverReply): Promise<{ url: string; received: ReceivedRequest[] }> {
+async function receiver(
+	answer?: (n: number) => ReceiverReply,
+): Promise<{ url: string; received: ReceivedRequest[] }> {
 	const started = await startReceiver();
 	receivers.push(started);
 	if (answer) started.script('/hook', (_received, nth) => answer(nth));
@@ -49,21 +52,44 @@ async function receiver(answer?: (n: number) => ReceiverReply): Promise<{ url: s
 }
 
 async function inReview(target: RunningSandbox, options: { webhookUrl?: string } = {}) {
-	const answer = await extract(target, KEY, invoiceJson(0.6), options.webhookUrl === undefined ? {} : { webhook_url: options.webhookUrl });
+	const answer = await extract(
+		target,
+		KEY,
+		invoiceJson(0.6),
+		options.webhookUrl === undefined ? {} : { webhook_url: options.webhookUrl },
+	);
 	expect(answer.json.status).toBe('needs_review');
-	return { documentId: answer.json.document_id as string, reviewId: answer.json.review_id as string };
+	return {
+		documentId: answer.json.document_id as string,
+		reviewId: answer.json.review_id as string,
+	};
 }
 
 describe('human review', () => {
 	it('approval verifies the document and delivers document.verified, signed over the raw bytes, to the registration', async () => {
 		sandbox = await sandboxWith();
 		const hook = await receiver();
-		await register(sandbox, KEY, { url: hook.url, events: ['document.verified'], secret: 'registration-secret' });
+		await register(sandbox, KEY, {
+			url: hook.url,
+			events: ['document.verified'],
+			secret: 'registration-secret',
+		});
 		const { documentId, reviewId } = await inReview(sandbox);
-		expect((await controlReply(sandbox, `reviews/${reviewId}/approve`, { corrections: { amounts: { tax: 20, total: 120 } } })).status).toBe(200);
+		expect(
+			(
+				await controlReply(sandbox, `reviews/${reviewId}/approve`, {
+					corrections: { amounts: { tax: 20, total: 120 } },
+				})
+			).status,
+		).toBe(200);
 
-		const [delivery] = await waitFor(() => (hook.received.length ? hook.received : undefined), 'a delivery');
-		expect(delivery.headers['x-service-signature']).toBe(hmacHex('registration-secret', delivery.body));
+		const [delivery] = await waitFor(
+			() => (hook.received.length ? hook.received : undefined),
+			'a delivery',
+		);
+		expect(delivery.headers['x-service-signature']).toBe(
+			hmacHex('registration-secret', delivery.body),
+		);
 		expect(delivery.headers['content-type']).toMatch(/application\/json/);
 		const payload = JSON.parse(delivery.body.toString('utf8'));
 		expect(payload).toMatchObject({
@@ -82,43 +108,80 @@ describe('human review', () => {
 	it('rejection reports failed with the reason (D7) and delivers document.rejected (D8)', async () => {
 		sandbox = await sandboxWith();
 		const hook = await receiver();
-		await register(sandbox, KEY, { url: hook.url, events: ['document.rejected'], secret: 'r-secret' });
+		await register(sandbox, KEY, {
+			url: hook.url,
+			events: ['document.rejected'],
+			secret: 'r-secret',
+		});
 		const { documentId, reviewId } = await inReview(sandbox);
 		await control(sandbox, `reviews/${reviewId}/reject`, { reason: 'Blurry total' });
-		const [delivery] = await waitFor(() => (hook.received.length ? hook.received : undefined), 'a delivery');
+		const [delivery] = await waitFor(
+			() => (hook.received.length ? hook.received : undefined),
+			'a delivery',
+		);
 		expect(delivery.headers['x-service-signature']).toBe(hmacHex('r-secret', delivery.body));
-		expect(JSON.parse(delivery.body.toString('utf8'))).toMatchObject({ event: 'document.rejected', document_id: documentId, review_id: reviewId, rejected_by: 'human_reviewer', reason: 'Blurry total', confidence: { original: 0.6 } });
-		expect((await getStatus(sandbox, KEY, documentId)).json).toMatchObject({ status: 'failed', failure_reason: 'rejected_by_reviewer', rejection_reason: 'Blurry total' });
+		expect(JSON.parse(delivery.body.toString('utf8'))).toMatchObject({
+			event: 'document.rejected',
+			document_id: documentId,
+			review_id: reviewId,
+			rejected_by: 'human_reviewer',
+			reason: 'Blurry total',
+			confidence: { original: 0.6 },
+		});
+		expect((await getStatus(sandbox, KEY, documentId)).json).toMatchObject({
+			status: 'failed',
+			failure_reason: 'rejected_by_reviewer',
+			rejection_reason: 'Blurry total',
+		});
 		expect((await controlReply(sandbox, `reviews/${reviewId}/approve`, {})).status).toBe(409);
 	});
 
 	it('a review finishes by itself after reviewDelayMs (approved, no corrections)', async () => {
 		sandbox = await sandboxWith({ reviewDelayMs: 300 });
 		const { documentId } = await inReview(sandbox);
-		await waitFor(async () => (await getStatus(sandbox as RunningSandbox, KEY, documentId)).json.status === 'verified', 'the automatic approval');
+		await waitFor(
+			async () =>
+				(await getStatus(sandbox as RunningSandbox, KEY, documentId)).json.status === 'verified',
+			'the automatic approval',
+		);
 	});
 
-	it('delivers only the subscribed events, and a document\'s own webhook_url is signed with the account secret, once per URL (D13)', async () => {
+	it("delivers only the subscribed events, and a document's own webhook_url is signed with the account secret, once per URL (D13)", async () => {
 		sandbox = await sandboxWith();
 		const registered = await receiver();
 		const own = await receiver();
-		await register(sandbox, KEY, { url: registered.url, events: ['document.rejected'], secret: 'only-rejections' });
+		await register(sandbox, KEY, {
+			url: registered.url,
+			events: ['document.rejected'],
+			secret: 'only-rejections',
+		});
 		const { reviewId } = await inReview(sandbox, { webhookUrl: own.url });
 		await control(sandbox, `reviews/${reviewId}/approve`, {});
-		const [delivery] = await waitFor(() => (own.received.length ? own.received : undefined), 'the per-document delivery');
-		expect(delivery.headers['x-service-signature']).toBe(hmacHex(ACCOUNTS.a.signingSecret, delivery.body));
+		const [delivery] = await waitFor(
+			() => (own.received.length ? own.received : undefined),
+			'the per-document delivery',
+		);
+		expect(delivery.headers['x-service-signature']).toBe(
+			hmacHex(ACCOUNTS.a.signingSecret, delivery.body),
+		);
 		await sleep(300);
 		expect(registered.received).toHaveLength(0);
 
 		// The same URL registered and given as webhook_url: one delivery, signed with the registration's secret.
 		const both = await receiver();
-		await register(sandbox, KEY, { url: both.url, events: ['document.verified'], secret: 'reg-secret' });
+		await register(sandbox, KEY, {
+			url: both.url,
+			events: ['document.verified'],
+			secret: 'reg-secret',
+		});
 		const second = await inReview(sandbox, { webhookUrl: both.url });
 		await control(sandbox, `reviews/${second.reviewId}/approve`, {});
 		await waitFor(() => both.received.length > 0, 'the delivery');
 		await sleep(300);
 		expect(both.received).toHaveLength(1);
-		expect(both.received[0].headers['x-service-signature']).toBe(hmacHex('reg-secret', both.received[0].body));
+		expect(both.received[0].headers['x-service-signature']).toBe(
+			hmacHex('reg-secret', both.received[0].body),
+		);
 	});
 });
 
@@ -129,22 +192,44 @@ describe('processing', () => {
 		await control(sandbox, 'next-status', { status: 'processing' });
 		const confident = await extract(sandbox, KEY, invoiceJson(0.99), { webhook_url: own.url });
 		expect(confident.json).toMatchObject({ success: true, status: 'processing' });
-		await waitFor(async () => (await getStatus(sandbox as RunningSandbox, KEY, confident.json.document_id as string)).json.status === 'verified', 'verified');
-		const [delivery] = await waitFor(() => (own.received.length ? own.received : undefined), 'the ai_auto delivery');
-		expect(JSON.parse(delivery.body.toString('utf8'))).toMatchObject({ event: 'document.verified', verified_by: 'ai_auto' });
+		await waitFor(
+			async () =>
+				(await getStatus(sandbox as RunningSandbox, KEY, confident.json.document_id as string)).json
+					.status === 'verified',
+			'verified',
+		);
+		const [delivery] = await waitFor(
+			() => (own.received.length ? own.received : undefined),
+			'the ai_auto delivery',
+		);
+		expect(JSON.parse(delivery.body.toString('utf8'))).toMatchObject({
+			event: 'document.verified',
+			verified_by: 'ai_auto',
+		});
 
 		await control(sandbox, 'next-status', { status: 'processing' });
 		const unsure = await extract(sandbox, KEY, invoiceJson(0.5));
 		const reviewed = await waitFor(async () => {
-			const answer = await getStatus(sandbox as RunningSandbox, KEY, unsure.json.document_id as string);
+			const answer = await getStatus(
+				sandbox as RunningSandbox,
+				KEY,
+				unsure.json.document_id as string,
+			);
 			return answer.json.status === 'needs_review' ? answer : undefined;
 		}, 'needs_review');
 		expect(reviewed.json.review_id).toMatch(/^rev_/);
 
 		const broken = await extract(sandbox, KEY, { name: 'fake.pdf', content: 'this is not a pdf' });
 		expect(broken.json).toMatchObject({ status: 'processing' });
-		await waitFor(async () => (await getStatus(sandbox as RunningSandbox, KEY, broken.json.document_id as string)).json.status === 'failed', 'failed');
-		expect((await getStatus(sandbox, KEY, broken.json.document_id as string)).json).toMatchObject({ failure_reason: 'unreadable_file' });
+		await waitFor(
+			async () =>
+				(await getStatus(sandbox as RunningSandbox, KEY, broken.json.document_id as string)).json
+					.status === 'failed',
+			'failed',
+		);
+		expect((await getStatus(sandbox, KEY, broken.json.document_id as string)).json).toMatchObject({
+			failure_reason: 'unreadable_file',
+		});
 	});
 });
 
@@ -158,7 +243,9 @@ describe('delivery rules', () => {
 		await waitFor(() => hook.received.length >= 4, '4 attempts', 10_000);
 		await sleep(1000);
 		expect(hook.received).toHaveLength(4);
-		const gaps = hook.received.slice(1).map((attempt, index) => attempt.at - hook.received[index].at);
+		const gaps = hook.received
+			.slice(1)
+			.map((attempt, index) => attempt.at - hook.received[index].at);
 		expect(gaps[0]).toBeGreaterThanOrEqual(90);
 		expect(gaps[1]).toBeGreaterThanOrEqual(190);
 		expect(gaps[2]).toBeGreaterThanOrEqual(390);
@@ -170,7 +257,11 @@ describe('delivery rules', () => {
 		sandbox = await sandboxWith({ retryBaseMs: 50, deliveryTimeoutMs: 300 });
 		const hook = await receiver((n) =>
 			// The first never answers within the timeout; the second redirects.
-			n === 1 ? { delayMs: 600_000 } : n === 2 ? { status: 302, headers: { location: 'https://127.0.0.1:1/elsewhere' } } : { status: 204 },
+			n === 1
+				? { delayMs: 600_000 }
+				: n === 2
+					? { status: 302, headers: { location: 'https://127.0.0.1:1/elsewhere' } }
+					: { status: 204 },
 		);
 		await register(sandbox, KEY, { url: hook.url, events: ['document.verified'], secret: 's' });
 		const { reviewId } = await inReview(sandbox);
@@ -183,8 +274,19 @@ describe('delivery rules', () => {
 
 	it('delivers only to HTTPS: an http URL cannot be registered or given as webhook_url', async () => {
 		sandbox = await sandboxWith();
-		expect((await register(sandbox, KEY, { url: 'http://127.0.0.1:9/hook', events: ['document.verified'], secret: 's' })).status).toBe(400);
-		expect((await extract(sandbox, KEY, invoiceJson(0.5), { webhook_url: 'http://127.0.0.1:9/hook' })).status).toBe(400);
+		expect(
+			(
+				await register(sandbox, KEY, {
+					url: 'http://127.0.0.1:9/hook',
+					events: ['document.verified'],
+					secret: 's',
+				})
+			).status,
+		).toBe(400);
+		expect(
+			(await extract(sandbox, KEY, invoiceJson(0.5), { webhook_url: 'http://127.0.0.1:9/hook' }))
+				.status,
+		).toBe(400);
 	});
 
 	it('delivers every event twice when the duplicate switch is on', async () => {
@@ -210,7 +312,9 @@ describe('test switches and persistence', () => {
 		expect(malformed.status).toBe(200);
 		expect(malformed.text).toMatch(/^\{"success": true/);
 		await control(sandbox, 'faults', { mode: 'reset', count: 1 });
-		await expect(request(`${sandbox.url}/v1/status/doc_x`, { headers: { 'x-api-key': KEY } })).rejects.toThrow();
+		await expect(
+			request(`${sandbox.url}/v1/status/doc_x`, { headers: { 'x-api-key': KEY } }),
+		).rejects.toThrow();
 		await control(sandbox, 'faults', { mode: 'slow', count: 1, delayMs: 400 });
 		const started = Date.now();
 		expect((await getStatus(sandbox, KEY, 'doc_x')).status).toBe(404);
@@ -222,16 +326,24 @@ describe('test switches and persistence', () => {
 		const stateFile = join(mkdtempSync(join(tmpdir(), 'sandbox-state-')), 'state.json');
 		sandbox = await sandboxWith({ stateFile, reviewDelayMs: 1500 });
 		const hook = await receiver();
-		const webhook = await register(sandbox, KEY, { url: hook.url, events: ['document.verified'], secret: 'persisted' });
+		const webhook = await register(sandbox, KEY, {
+			url: hook.url,
+			events: ['document.verified'],
+			secret: 'persisted',
+		});
 		const { documentId } = await inReview(sandbox);
 		const verified = await extract(sandbox, KEY, invoiceJson(0.99));
 		await sandbox.close();
 
 		sandbox = await sandboxWith({ stateFile, reviewDelayMs: 1500 });
 		expect(sandbox.state().webhooks.map((entry) => entry.id)).toEqual([webhook.json.webhook_id]);
-		expect((await getStatus(sandbox, KEY, verified.json.document_id as string)).json.status).toBe('verified');
+		expect((await getStatus(sandbox, KEY, verified.json.document_id as string)).json.status).toBe(
+			'verified',
+		);
 		await waitFor(() => hook.received.length > 0, 'the delivery after the restart', 10_000);
-		expect(hook.received[0].headers['x-service-signature']).toBe(hmacHex('persisted', hook.received[0].body));
+		expect(hook.received[0].headers['x-service-signature']).toBe(
+			hmacHex('persisted', hook.received[0].body),
+		);
 		expect((await getStatus(sandbox, KEY, documentId)).json.status).toBe('verified');
 	});
 
@@ -239,15 +351,28 @@ describe('test switches and persistence', () => {
 		const lines: string[] = [];
 		sandbox = await sandboxWith({ log: (line) => lines.push(line) });
 		const hook = await receiver();
-		await register(sandbox, KEY, { url: hook.url, events: ['document.verified'], secret: 'log-secret-value' });
+		await register(sandbox, KEY, {
+			url: hook.url,
+			events: ['document.verified'],
+			secret: 'log-secret-value',
+		});
 		const { reviewId } = await inReview(sandbox);
 		await extract(sandbox, 'sk_wrong_key_value', pdf());
 		await control(sandbox, `reviews/${reviewId}/approve`, {});
-		const [delivery] = await waitFor(() => (hook.received.length ? hook.received : undefined), 'a delivery');
+		const [delivery] = await waitFor(
+			() => (hook.received.length ? hook.received : undefined),
+			'a delivery',
+		);
 		await sleep(100);
 		const text = lines.join('\n');
 		expect(lines.length).toBeGreaterThan(4);
-		for (const secret of [KEY, 'sk_wrong_key_value', 'log-secret-value', ACCOUNTS.a.signingSecret, String(delivery.headers['x-service-signature'])]) {
+		for (const secret of [
+			KEY,
+			'sk_wrong_key_value',
+			'log-secret-value',
+			ACCOUNTS.a.signingSecret,
+			String(delivery.headers['x-service-signature']),
+		]) {
 			expect(text).not.toContain(secret);
 		}
 	});

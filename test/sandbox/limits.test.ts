@@ -30,19 +30,22 @@ describe('size limit per tier (413)', () => {
 	it.each([
 		['pilot', ACCOUNTS.pilot.apiKey, 10 * MIB],
 		['growth', ACCOUNTS.growth.apiKey, 25 * MIB],
-	])('%s: a file of exactly the limit is accepted, one byte more is refused with 413 (D20)', async (tier, key, limit) => {
-		const documentsBefore = sandbox.state().documents.length;
-		const atLimit = pdf(`exact ${tier}`, limit);
-		expect(atLimit.content.length).toBe(limit);
-		const accepted = await extract(sandbox, key, atLimit);
-		expect(accepted.status).toBe(200);
-		expect(accepted.json.success).toBe(true);
+	])(
+		'%s: a file of exactly the limit is accepted, one byte more is refused with 413 (D20)',
+		async (tier, key, limit) => {
+			const documentsBefore = sandbox.state().documents.length;
+			const atLimit = pdf(`exact ${tier}`, limit);
+			expect(atLimit.content.length).toBe(limit);
+			const accepted = await extract(sandbox, key, atLimit);
+			expect(accepted.status).toBe(200);
+			expect(accepted.json.success).toBe(true);
 
-		const over = await extract(sandbox, key, pdf(`over ${tier}`, limit + 1));
-		expect(over.status).toBe(413);
-		expect(isErrorBody(over.json, 'file_too_large')).toBe(true);
-		expect(sandbox.state().documents.length).toBe(documentsBefore + 1);
-	});
+			const over = await extract(sandbox, key, pdf(`over ${tier}`, limit + 1));
+			expect(over.status).toBe(413);
+			expect(isErrorBody(over.json, 'file_too_large')).toBe(true);
+			expect(sandbox.state().documents.length).toBe(documentsBefore + 1);
+		},
+	);
 
 	it('pilot: 10,000,001 bytes (above 10 MB in the decimal reading) is still accepted (D20)', async () => {
 		const reply = await extract(sandbox, ACCOUNTS.pilot.apiKey, pdf('decimal reading', 10_000_001));
@@ -127,7 +130,8 @@ describe('requests per minute (429, D11)', () => {
 	it('growth: 100 requests pass, the 101st is 429; other keys keep their own windows', async () => {
 		const key = ACCOUNTS.growth.apiKey;
 		const replies = [];
-		for (let batch = 0; batch < 10; batch++) replies.push(...(await Promise.all(Array.from({ length: 10 }, () => probe(key)))));
+		for (let batch = 0; batch < 10; batch++)
+			replies.push(...(await Promise.all(Array.from({ length: 10 }, () => probe(key)))));
 		expect(replies.map((reply) => reply.status)).toEqual(Array(100).fill(404));
 		expect(replies.every((reply) => reply.headers['x-ratelimit-limit'] === '100')).toBe(true);
 		expect(new Set(replies.map((reply) => reply.headers['x-ratelimit-remaining'])).size).toBe(100);
@@ -141,10 +145,17 @@ describe('requests per minute (429, D11)', () => {
 
 	it('enterprise: unlimited, and no X-RateLimit-* headers', async () => {
 		const replies = [];
-		for (let batch = 0; batch < 15; batch++) replies.push(...(await Promise.all(Array.from({ length: 20 }, () => probe(ACCOUNTS.a.apiKey)))));
+		for (let batch = 0; batch < 15; batch++)
+			replies.push(
+				...(await Promise.all(Array.from({ length: 20 }, () => probe(ACCOUNTS.a.apiKey)))),
+			);
 		expect(replies).toHaveLength(300);
 		expect(replies.every((reply) => reply.status === 404)).toBe(true);
-		expect(replies.some((reply) => 'x-ratelimit-limit' in reply.headers || 'retry-after' in reply.headers)).toBe(false);
+		expect(
+			replies.some(
+				(reply) => 'x-ratelimit-limit' in reply.headers || 'retry-after' in reply.headers,
+			),
+		).toBe(false);
 	});
 
 	it('a request without a valid key is 401, not counted and not limited', async () => {
@@ -164,7 +175,8 @@ describe('the rate-limit window resets after a minute (minuteMs)', () => {
 	it('pilot: limited at the 11th request, served again once the window has passed', async () => {
 		const key = ACCOUNTS.pilot.apiKey;
 		const started = Date.now();
-		for (let index = 0; index < 10; index++) expect((await getStatus(sandbox, key, 'doc_00000000000000000000')).status).toBe(404);
+		for (let index = 0; index < 10; index++)
+			expect((await getStatus(sandbox, key, 'doc_00000000000000000000')).status).toBe(404);
 		const limited = await getStatus(sandbox, key, 'doc_00000000000000000000');
 		if (Date.now() - started < 1400) {
 			// Still inside the first window (always, unless the machine stalled): refused.

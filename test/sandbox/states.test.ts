@@ -40,7 +40,10 @@ const INVOICE = {
 		{ description: 'Stapler (red)', quantity: 4, unit_price: 25, amount: 100 },
 	],
 };
-const invoiceFile = (confidence?: number): UploadFile => ({ name: 'invoice.json', content: JSON.stringify({ ...INVOICE, ...(confidence === undefined ? {} : { confidence }) }) });
+const invoiceFile = (confidence?: number): UploadFile => ({
+	name: 'invoice.json',
+	content: JSON.stringify({ ...INVOICE, ...(confidence === undefined ? {} : { confidence }) }),
+});
 
 let sandbox: RunningSandbox;
 let receiver: Receiver;
@@ -50,7 +53,12 @@ let hookCount = 0;
 
 beforeAll(async () => {
 	receiver = await startReceiver();
-	sandbox = await startTestSandbox({ processingDelayMs: 150, reviewDelayMs: 60_000, processingThresholdBytes: 64 * 1024, retryBaseMs: 50 });
+	sandbox = await startTestSandbox({
+		processingDelayMs: 150,
+		reviewDelayMs: 60_000,
+		processingThresholdBytes: 64 * 1024,
+		retryBaseMs: 50,
+	});
 });
 afterAll(async () => {
 	await sandbox.close();
@@ -62,13 +70,20 @@ beforeEach(async () => {
 	hookCount++;
 	hookPath = `/states-${hookCount}`;
 	hookSecret = `registration-secret-${hookCount}`;
-	const reply = await register(sandbox, A, { url: `${receiver.url}${hookPath}`, events: ['document.verified', 'document.rejected'], secret: hookSecret });
+	const reply = await register(sandbox, A, {
+		url: `${receiver.url}${hookPath}`,
+		events: ['document.verified', 'document.rejected'],
+		secret: hookSecret,
+	});
 	expect(reply.status).toBe(200);
 });
 
 /** The one delivery to this test's registration, its signature checked; waits for it. */
 async function delivered(): Promise<Json> {
-	const [received] = await waitFor(() => receiver.to(hookPath).length > 0 && receiver.to(hookPath), 'a delivery to the registered webhook');
+	const [received] = await waitFor(
+		() => receiver.to(hookPath).length > 0 && receiver.to(hookPath),
+		'a delivery to the registered webhook',
+	);
 	expect(received.headers['x-service-signature']).toBe(hmacHex(hookSecret, received.body));
 	return JSON.parse(received.body.toString('utf8'));
 }
@@ -76,13 +91,16 @@ async function delivered(): Promise<Json> {
 const statusOf = async (documentId: string) => (await getStatus(sandbox, A, documentId)).json;
 
 describe('(new) -> verified or needs_review: the threshold (D2)', () => {
-	it.each([1, 0.99, 0.96, 0.9501])('confidence %s is verified automatically by ai_auto', async (confidence) => {
-		await nextConfidence(sandbox, confidence);
-		const reply = await extract(sandbox, A, pdf());
-		expect(reply.json).toMatchObject({ status: 'verified', confidence, verified_by: 'ai_auto' });
-		expect(extractedDataProblems(reply.json.extracted_json)).toEqual([]);
-		expect((await statusOf(reply.json.document_id)).status).toBe('verified');
-	});
+	it.each([1, 0.99, 0.96, 0.9501])(
+		'confidence %s is verified automatically by ai_auto',
+		async (confidence) => {
+			await nextConfidence(sandbox, confidence);
+			const reply = await extract(sandbox, A, pdf());
+			expect(reply.json).toMatchObject({ status: 'verified', confidence, verified_by: 'ai_auto' });
+			expect(extractedDataProblems(reply.json.extracted_json)).toEqual([]);
+			expect((await statusOf(reply.json.document_id)).status).toBe('verified');
+		},
+	);
 
 	it.each([0.95, 0.9499, 0.5, 0])('confidence %s goes to human review', async (confidence) => {
 		await nextConfidence(sandbox, confidence);
@@ -94,9 +112,16 @@ describe('(new) -> verified or needs_review: the threshold (D2)', () => {
 	});
 
 	it("a JSON invoice's own confidence decides too: 0.95 is reviewed, 0.97 is verified", async () => {
-		expect((await extract(sandbox, A, invoiceFile(0.95))).json).toMatchObject({ status: 'needs_review', confidence: 0.95 });
+		expect((await extract(sandbox, A, invoiceFile(0.95))).json).toMatchObject({
+			status: 'needs_review',
+			confidence: 0.95,
+		});
 		const verified = await extract(sandbox, A, invoiceFile(0.97));
-		expect(verified.json).toMatchObject({ status: 'verified', confidence: 0.97, extracted_json: INVOICE });
+		expect(verified.json).toMatchObject({
+			status: 'verified',
+			confidence: 0.97,
+			extracted_json: INVOICE,
+		});
 	});
 
 	it('an automatic verification sends no event to registered webhooks (they get review results only, D6)', async () => {
@@ -113,10 +138,21 @@ describe('needs_review -> human reviewer', () => {
 		await nextConfidence(sandbox, 0.8);
 		const submitted = (await extract(sandbox, A, invoiceFile())).json;
 		expect(submitted.status).toBe('needs_review');
-		expect((await control(sandbox, `reviews/${submitted.review_id}/approve`, {})).state).toBe('verified');
+		expect((await control(sandbox, `reviews/${submitted.review_id}/approve`, {})).state).toBe(
+			'verified',
+		);
 
 		const payload = await delivered();
-		expect(Object.keys(payload).sort()).toEqual(['confidence', 'corrections_made', 'data', 'document_id', 'event', 'review_id', 'timestamp', 'verified_by']);
+		expect(Object.keys(payload).sort()).toEqual([
+			'confidence',
+			'corrections_made',
+			'data',
+			'document_id',
+			'event',
+			'review_id',
+			'timestamp',
+			'verified_by',
+		]);
 		expect(payload).toMatchObject({
 			event: 'document.verified',
 			document_id: submitted.document_id,
@@ -131,31 +167,55 @@ describe('needs_review -> human reviewer', () => {
 		expect(payload.confidence.final).toBeLessThanOrEqual(1);
 
 		const status = await statusOf(submitted.document_id);
-		expect(status).toMatchObject({ status: 'verified', review_id: submitted.review_id, confidence: payload.confidence.final });
+		expect(status).toMatchObject({
+			status: 'verified',
+			review_id: submitted.review_id,
+			confidence: payload.confidence.final,
+		});
 		expect(status).not.toHaveProperty('failure_reason');
 	});
 
 	it('approve with corrections: the corrected data, corrections_made true, confidence.final 1', async () => {
 		await nextConfidence(sandbox, 0.7);
 		const submitted = (await extract(sandbox, A, invoiceFile())).json;
-		await control(sandbox, `reviews/${submitted.review_id}/approve`, { corrections: { header: { invoice_no: 'IN-2026-0043' }, amounts: { tax: 50, total: 300 } } });
+		await control(sandbox, `reviews/${submitted.review_id}/approve`, {
+			corrections: { header: { invoice_no: 'IN-2026-0043' }, amounts: { tax: 50, total: 300 } },
+		});
 
 		const payload = await delivered();
-		expect(payload).toMatchObject({ event: 'document.verified', verified_by: 'human_reviewer', corrections_made: true, confidence: { original: 0.7, final: 1 } });
+		expect(payload).toMatchObject({
+			event: 'document.verified',
+			verified_by: 'human_reviewer',
+			corrections_made: true,
+			confidence: { original: 0.7, final: 1 },
+		});
 		expect(payload.data).toEqual({
 			header: { ...INVOICE.header, invoice_no: 'IN-2026-0043' },
 			amounts: { subtotal: 250, tax: 50, total: 300 },
 			line_items: INVOICE.line_items,
 		});
-		expect(await statusOf(submitted.document_id)).toMatchObject({ status: 'verified', confidence: 1 });
+		expect(await statusOf(submitted.document_id)).toMatchObject({
+			status: 'verified',
+			confidence: 1,
+		});
 	});
 
 	it('reject: status failed with failure_reason and rejection_reason (D7), and the document.rejected payload of D8', async () => {
 		const submitted = await submitForReview(sandbox, A);
-		await control(sandbox, `reviews/${submitted.review_id}/reject`, { reason: 'Total is unreadable' });
+		await control(sandbox, `reviews/${submitted.review_id}/reject`, {
+			reason: 'Total is unreadable',
+		});
 
 		const payload = await delivered();
-		expect(Object.keys(payload).sort()).toEqual(['confidence', 'document_id', 'event', 'reason', 'rejected_by', 'review_id', 'timestamp']);
+		expect(Object.keys(payload).sort()).toEqual([
+			'confidence',
+			'document_id',
+			'event',
+			'reason',
+			'rejected_by',
+			'review_id',
+			'timestamp',
+		]);
 		expect(payload).toEqual({
 			event: 'document.rejected',
 			timestamp: expect.stringMatching(ISO_UTC),
@@ -167,7 +227,12 @@ describe('needs_review -> human reviewer', () => {
 		});
 
 		const status = await statusOf(submitted.document_id);
-		expect(status).toMatchObject({ status: 'failed', failure_reason: 'rejected_by_reviewer', rejection_reason: 'Total is unreadable', review_id: submitted.review_id });
+		expect(status).toMatchObject({
+			status: 'failed',
+			failure_reason: 'rejected_by_reviewer',
+			rejection_reason: 'Total is unreadable',
+			review_id: submitted.review_id,
+		});
 	});
 
 	it('a review ends once: a second approve or reject is refused (409) and changes nothing', async () => {
@@ -176,13 +241,25 @@ describe('needs_review -> human reviewer', () => {
 		const rejected = await submitForReview(sandbox, A);
 		await control(sandbox, `reviews/${rejected.review_id}/reject`, { reason: 'Duplicate invoice' });
 
-		for (const [review, action] of [[approved.review_id, 'approve'], [approved.review_id, 'reject'], [rejected.review_id, 'approve'], [rejected.review_id, 'reject']]) {
-			const reply = await fetch(`${sandbox.url}/__sandbox/reviews/${review}/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		for (const [review, action] of [
+			[approved.review_id, 'approve'],
+			[approved.review_id, 'reject'],
+			[rejected.review_id, 'approve'],
+			[rejected.review_id, 'reject'],
+		]) {
+			const reply = await fetch(`${sandbox.url}/__sandbox/reviews/${review}/${action}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			});
 			expect(reply.status).toBe(409);
 		}
 		expect((await statusOf(approved.document_id)).status).toBe('verified');
 		expect((await statusOf(rejected.document_id)).status).toBe('failed');
-		const unknown = await fetch(`${sandbox.url}/__sandbox/reviews/rev_00000000000000000000/approve`, { method: 'POST', body: '{}' });
+		const unknown = await fetch(
+			`${sandbox.url}/__sandbox/reviews/rev_00000000000000000000/approve`,
+			{ method: 'POST', body: '{}' },
+		);
 		expect(unknown.status).toBe(404);
 		await waitFor(() => receiver.to(hookPath).length >= 2, 'the two review events');
 		await sleep(200);
@@ -204,13 +281,23 @@ describe('processing (D6) and failed (D5)', () => {
 		await nextConfidence(sandbox, 0.99);
 		const reply = await extract(sandbox, A, invoiceFile());
 		expect(reply.status).toBe(200);
-		expect(reply.json).toEqual({ success: true, status: 'processing', document_id: expect.any(String) });
+		expect(reply.json).toEqual({
+			success: true,
+			status: 'processing',
+			document_id: expect.any(String),
+		});
 		const during = await statusOf(reply.json.document_id);
 		expect(during).toMatchObject({ status: 'processing' });
 		expect(during.estimated_time).toMatch(/second/);
 
-		await waitFor(async () => (await statusOf(reply.json.document_id)).status === 'verified', 'verified');
-		expect(await statusOf(reply.json.document_id)).toMatchObject({ status: 'verified', confidence: 0.99 });
+		await waitFor(
+			async () => (await statusOf(reply.json.document_id)).status === 'verified',
+			'verified',
+		);
+		expect(await statusOf(reply.json.document_id)).toMatchObject({
+			status: 'verified',
+			confidence: 0.99,
+		});
 		// Registered webhooks get review results only (D6).
 		await sleep(200);
 		expect(receiver.to(hookPath)).toHaveLength(0);
@@ -227,14 +314,22 @@ describe('processing (D6) and failed (D5)', () => {
 		}, 'needs_review');
 		expect(inReview.review_id).toMatch(REVIEW_ID);
 		await control(sandbox, `reviews/${inReview.review_id}/approve`, {});
-		expect(await delivered()).toMatchObject({ event: 'document.verified', document_id: reply.json.document_id, review_id: inReview.review_id, confidence: { original: 0.6 } });
+		expect(await delivered()).toMatchObject({
+			event: 'document.verified',
+			document_id: reply.json.document_id,
+			review_id: inReview.review_id,
+			confidence: { original: 0.6 },
+		});
 	});
 
 	it('a file above the processing threshold is answered processing, then finishes', async () => {
 		await nextConfidence(sandbox, 0.99);
 		const reply = await extract(sandbox, A, pdf(undefined, 100 * 1024));
 		expect(reply.json.status).toBe('processing');
-		await waitFor(async () => (await statusOf(reply.json.document_id)).status === 'verified', 'verified');
+		await waitFor(
+			async () => (await statusOf(reply.json.document_id)).status === 'verified',
+			'verified',
+		);
 	});
 
 	it.each<[string, UploadFile]>([
@@ -243,12 +338,19 @@ describe('processing (D6) and failed (D5)', () => {
 		['a .jpg without the JPEG marker', { name: 'photo.jpg', content: 'not a jpeg' }],
 		['JSON that does not parse', { name: 'invoice.json', content: '{"header": {"vendor": ' }],
 		['JSON that is not an object', { name: 'invoice.json', content: '[1, 2, 3]' }],
-		['CSV without the description/amount columns', { name: 'lines.csv', content: 'foo,bar\n1,2\n' }],
+		[
+			'CSV without the description/amount columns',
+			{ name: 'lines.csv', content: 'foo,bar\n1,2\n' },
+		],
 	])('%s is accepted as processing, then failed with no event (D5)', async (_label, file) => {
 		const own = `/own-failed-${hookCount}`;
 		const reply = await extract(sandbox, A, file, { webhook_url: `${receiver.url}${own}` });
 		expect(reply.status).toBe(200);
-		expect(reply.json).toEqual({ success: true, status: 'processing', document_id: expect.any(String) });
+		expect(reply.json).toEqual({
+			success: true,
+			status: 'processing',
+			document_id: expect.any(String),
+		});
 		const failed = await waitFor(async () => {
 			const status = await statusOf(reply.json.document_id);
 			return status.status === 'failed' && status;
@@ -274,11 +376,20 @@ describe('needs_review -> verified by itself after reviewDelayMs', () => {
 		const quick = await startTestSandbox({ reviewDelayMs: 300 });
 		try {
 			const path = '/auto-approve';
-			await register(quick, A, { url: `${receiver.url}${path}`, events: ['document.verified'], secret: 'auto-approve-secret' });
+			await register(quick, A, {
+				url: `${receiver.url}${path}`,
+				events: ['document.verified'],
+				secret: 'auto-approve-secret',
+			});
 			const submitted = await submitForReview(quick, A);
 			expect((await getStatus(quick, A, submitted.document_id)).json.status).toBe('needs_review');
-			const [received] = await waitFor(() => receiver.to(path).length > 0 && receiver.to(path), 'the automatic approval');
-			expect(received.headers['x-service-signature']).toBe(hmacHex('auto-approve-secret', received.body));
+			const [received] = await waitFor(
+				() => receiver.to(path).length > 0 && receiver.to(path),
+				'the automatic approval',
+			);
+			expect(received.headers['x-service-signature']).toBe(
+				hmacHex('auto-approve-secret', received.body),
+			);
 			expect(JSON.parse(received.body.toString('utf8'))).toMatchObject({
 				event: 'document.verified',
 				document_id: submitted.document_id,

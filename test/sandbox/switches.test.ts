@@ -80,7 +80,9 @@ describe('fault injection (/__sandbox/faults)', () => {
 
 	it('reset: the connection is dropped without an answer; the next request is served', async () => {
 		await control(sandbox, 'faults', { mode: 'reset' });
-		await expect(request(`${sandbox.url}/v1/status/${UNKNOWN}`, { headers: { 'x-api-key': A } })).rejects.toThrow();
+		await expect(
+			request(`${sandbox.url}/v1/status/${UNKNOWN}`, { headers: { 'x-api-key': A } }),
+		).rejects.toThrow();
 		expect((await probe()).status).toBe(404);
 	});
 
@@ -99,7 +101,15 @@ describe('fault injection (/__sandbox/faults)', () => {
 	it('paths: a fault for /v1/extract leaves other endpoints alone; a faulted extraction creates nothing', async () => {
 		await control(sandbox, 'faults', { mode: '500', count: 1, paths: ['/v1/extract'] });
 		expect((await probe()).status).toBe(404);
-		expect((await register(sandbox, A, { url: `${receiver.url}/unused`, events: ['document.verified'], secret: 's' })).status).toBe(200);
+		expect(
+			(
+				await register(sandbox, A, {
+					url: `${receiver.url}/unused`,
+					events: ['document.verified'],
+					secret: 's',
+				})
+			).status,
+		).toBe(200);
 		expect((await extract(sandbox, A, pdf())).status).toBe(500);
 		expect(sandbox.state().documents).toHaveLength(0);
 		expect((await extract(sandbox, A, pdf())).status).toBe(200);
@@ -107,12 +117,24 @@ describe('fault injection (/__sandbox/faults)', () => {
 
 	it('a 503 on registration stores no webhook', async () => {
 		await control(sandbox, 'faults', { mode: '503', paths: ['/webhooks/register'] });
-		expect((await register(sandbox, A, { url: `${receiver.url}/unused`, events: ['document.verified'], secret: 's' })).status).toBe(503);
+		expect(
+			(
+				await register(sandbox, A, {
+					url: `${receiver.url}/unused`,
+					events: ['document.verified'],
+					secret: 's',
+				})
+			).status,
+		).toBe(503);
 		expect(sandbox.state().webhooks).toHaveLength(0);
 	});
 
 	it('refuses an unknown fault mode', async () => {
-		const reply = await send(`${sandbox.url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode":"explode"}' });
+		const reply = await send(`${sandbox.url}/__sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{"mode":"explode"}',
+		});
 		expect(reply.status).toBe(400);
 		expect((await probe()).status).toBe(404);
 	});
@@ -126,7 +148,11 @@ describe('queued extraction (/__sandbox/next-extraction)', () => {
 	afterAll(() => sandbox.close());
 	beforeEach(() => control(sandbox, 'reset', {}));
 
-	const invoice = { header: { vendor: 'Acme Supplies GmbH', date: '2026-10-02', invoice_no: 'INV-7' }, amounts: { subtotal: 10, tax: 0, total: 10 }, line_items: [{ description: 'Paper', quantity: 1, unit_price: 10, amount: 10 }] };
+	const invoice = {
+		header: { vendor: 'Acme Supplies GmbH', date: '2026-10-02', invoice_no: 'INV-7' },
+		amounts: { subtotal: 10, tax: 0, total: 10 },
+		line_items: [{ description: 'Paper', quantity: 1, unit_price: 10, amount: 10 }],
+	};
 
 	it('gives the next uploads that data, whatever the file: a PDF and a PNG carry one invoice; then the hash rules again', async () => {
 		await control(sandbox, 'next-extraction', { data: invoice });
@@ -142,7 +168,11 @@ describe('queued extraction (/__sandbox/next-extraction)', () => {
 	});
 
 	it('refuses data that is not an extracted-data object', async () => {
-		const reply = await send(`${sandbox.url}/__sandbox/next-extraction`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { header: {} } }) });
+		const reply = await send(`${sandbox.url}/__sandbox/next-extraction`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ data: { header: {} } }),
+		});
 		expect(reply.status).toBe(400);
 	});
 });
@@ -161,7 +191,13 @@ describe('persistence across a restart (stateFile)', () => {
 		const secret = 'persisted-registration-secret';
 
 		let sandbox = await startTestSandbox(options);
-		const webhook = (await register(sandbox, A, { url: `${receiver.url}${path}`, events: ['document.verified', 'document.rejected'], secret })).json;
+		const webhook = (
+			await register(sandbox, A, {
+				url: `${receiver.url}${path}`,
+				events: ['document.verified', 'document.rejected'],
+				secret,
+			})
+		).json;
 		await nextConfidence(sandbox, 0.99);
 		const verified = (await extract(sandbox, A, pdf())).json;
 		const pending = await submitForReview(sandbox, A);
@@ -180,22 +216,53 @@ describe('persistence across a restart (stateFile)', () => {
 		try {
 			expect(sandbox.state().webhooks.map((entry) => entry.id)).toEqual([webhook.webhook_id]);
 			expect((await getStatus(sandbox, A, verified.document_id)).json).toEqual(before.json);
-			expect((await getStatus(sandbox, A, rejected.document_id)).json).toMatchObject({ status: 'failed', failure_reason: 'rejected_by_reviewer', rejection_reason: 'Illegible' });
+			expect((await getStatus(sandbox, A, rejected.document_id)).json).toMatchObject({
+				status: 'failed',
+				failure_reason: 'rejected_by_reviewer',
+				rejection_reason: 'Illegible',
+			});
 			// Still another account's document after the restart (D14).
 			expect((await getStatus(sandbox, ACCOUNTS.b.apiKey, verified.document_id)).status).toBe(404);
 
 			// The review that was pending finishes by itself and goes to the persisted registration.
-			const received = await waitFor(() => receiver.to(path).find((entry) => JSON.parse(entry.body.toString('utf8')).document_id === pending.document_id), 'the approval after the restart');
+			const received = await waitFor(
+				() =>
+					receiver
+						.to(path)
+						.find(
+							(entry) =>
+								JSON.parse(entry.body.toString('utf8')).document_id === pending.document_id,
+						),
+				'the approval after the restart',
+			);
 			expect(received.headers['x-service-signature']).toBe(hmacHex(secret, received.body));
-			expect(JSON.parse(received.body.toString('utf8'))).toMatchObject({ event: 'document.verified', review_id: pending.review_id, verified_by: 'human_reviewer' });
+			expect(JSON.parse(received.body.toString('utf8'))).toMatchObject({
+				event: 'document.verified',
+				review_id: pending.review_id,
+				verified_by: 'human_reviewer',
+			});
 			expect((await getStatus(sandbox, A, pending.document_id)).json.status).toBe('verified');
-			await waitFor(async () => (await getStatus(sandbox, A, processing.document_id)).json.status === 'verified', 'the processing document');
+			await waitFor(
+				async () =>
+					(await getStatus(sandbox, A, processing.document_id)).json.status === 'verified',
+				'the processing document',
+			);
 
 			// What the second run changes is written too.
-			const second = (await register(sandbox, A, { url: `${receiver.url}/second`, events: ['document.rejected'], secret: 'second' })).json;
+			const second = (
+				await register(sandbox, A, {
+					url: `${receiver.url}/second`,
+					events: ['document.rejected'],
+					secret: 'second',
+				})
+			).json;
 			const saved = JSON.parse(readFileSync(stateFile, 'utf8'));
-			expect(saved.webhooks.map((entry: { id: string }) => entry.id).sort()).toEqual([webhook.webhook_id, second.webhook_id].sort());
-			expect(saved.documents.find((entry: { id: string }) => entry.id === pending.document_id).state).toBe('verified');
+			expect(saved.webhooks.map((entry: { id: string }) => entry.id).sort()).toEqual(
+				[webhook.webhook_id, second.webhook_id].sort(),
+			);
+			expect(
+				saved.documents.find((entry: { id: string }) => entry.id === pending.document_id).state,
+			).toBe('verified');
 		} finally {
 			await sandbox.close();
 		}
@@ -205,7 +272,11 @@ describe('persistence across a restart (stateFile)', () => {
 describe('logs', () => {
 	it('never contain an API key, a secret or a signature, while recording requests, documents and deliveries', async () => {
 		const lines: string[] = [];
-		const sandbox = await startTestSandbox({ log: (line) => lines.push(line), retryBaseMs: 30, reviewDelayMs: 60_000 });
+		const sandbox = await startTestSandbox({
+			log: (line) => lines.push(line),
+			retryBaseMs: 30,
+			reviewDelayMs: 60_000,
+		});
 		// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a fake value, for tests only
 		const registrationSecret = 'log-test-registration-secret-4f9a';
 		// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a fake value, for tests only
@@ -213,34 +284,54 @@ describe('logs', () => {
 		try {
 			const registered = '/logs-registered';
 			const own = '/logs-own';
-			receiver.script(registered, (_received, nth) => (nth === 1 ? { status: 500 } : { status: 200 }));
-			await register(sandbox, A, { url: `${receiver.url}${registered}`, events: ['document.verified', 'document.rejected'], secret: registrationSecret });
-			const approved = await submitForReview(sandbox, A, pdf(), { webhook_url: `${receiver.url}${own}` });
+			receiver.script(registered, (_received, nth) =>
+				nth === 1 ? { status: 500 } : { status: 200 },
+			);
+			await register(sandbox, A, {
+				url: `${receiver.url}${registered}`,
+				events: ['document.verified', 'document.rejected'],
+				secret: registrationSecret,
+			});
+			const approved = await submitForReview(sandbox, A, pdf(), {
+				webhook_url: `${receiver.url}${own}`,
+			});
 			await control(sandbox, `reviews/${approved.review_id}/approve`, {});
 			const rejected = await submitForReview(sandbox, A);
 			await control(sandbox, `reviews/${rejected.review_id}/reject`, { reason: 'Blurred' });
 			await extract(sandbox, wrongKey, pdf());
 			await extract(sandbox, undefined, pdf(), { api_key: ACCOUNTS.b.apiKey });
-			for (let index = 0; index < 11; index++) await getStatus(sandbox, ACCOUNTS.pilot.apiKey, UNKNOWN);
-			await waitFor(() => receiver.to(registered).length >= 3 && receiver.to(own).length >= 1, 'the deliveries');
+			for (let index = 0; index < 11; index++)
+				await getStatus(sandbox, ACCOUNTS.pilot.apiKey, UNKNOWN);
+			await waitFor(
+				() => receiver.to(registered).length >= 3 && receiver.to(own).length >= 1,
+				'the deliveries',
+			);
 			await sleep(100);
 
 			expect(lines.length).toBeGreaterThan(10);
 			const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 			const kinds = new Set(records.map((record) => record.kind));
-			for (const kind of ['request', 'document', 'webhook', 'delivery', 'transition']) expect(kinds).toContain(kind);
-			expect(records.some((record) => record.kind === 'request' && record.status === 401)).toBe(true);
-			expect(records.some((record) => record.kind === 'request' && record.status === 429)).toBe(true);
+			for (const kind of ['request', 'document', 'webhook', 'delivery', 'transition'])
+				expect(kinds).toContain(kind);
+			expect(records.some((record) => record.kind === 'request' && record.status === 401)).toBe(
+				true,
+			);
+			expect(records.some((record) => record.kind === 'request' && record.status === 429)).toBe(
+				true,
+			);
 
 			const text = lines.join('\n');
-			const signatures = [...receiver.to(registered), ...receiver.to(own)].map((received) => String(received.headers['x-service-signature']));
+			const signatures = [...receiver.to(registered), ...receiver.to(own)].map((received) =>
+				String(received.headers['x-service-signature']),
+			);
 			const forbidden = [
 				...Object.values(ACCOUNTS).flatMap((account) => [account.apiKey, account.signingSecret]),
 				wrongKey,
 				registrationSecret,
 				...signatures,
 			];
-			for (const value of forbidden) expect(text, `the log contains ${value.slice(0, 6)}...`).not.toContain(value);
+			for (const value of forbidden)
+				expect(text, `the log contains ${value.slice(0, 6)}...`).not.toContain(value);
 		} finally {
 			await sandbox.close();
 		}

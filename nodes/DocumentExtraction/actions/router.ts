@@ -3,7 +3,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as document from './document/Document.resource.ts';
 import type { NodeOutputParameters } from './document/extractOutputs.ts';
-import { failedItemOutput, isInvoiceOperation, nodeOutputCount } from './document/extractOutputs.ts';
+import {
+	failedItemOutput,
+	isInvoiceOperation,
+	nodeOutputCount,
+} from './document/extractOutputs.ts';
 import { HOLD_NOT_READY_PARAMETER } from './document/holdNotReady.description.ts';
 import * as webhook from './webhook/Webhook.resource.ts';
 
@@ -21,7 +25,10 @@ const operations: Record<string, Record<string, Operation>> = {
 
 /** The parameters that decide the node's outputs (the same for every item: outputs are per node). */
 function outputParameters(this: IExecuteFunctions): NodeOutputParameters {
-	const options = this.getNodeParameter('options', 0, {}) as { skipDuplicates?: boolean; detectSameInvoice?: boolean };
+	const options = this.getNodeParameter('options', 0, {}) as {
+		skipDuplicates?: boolean;
+		detectSameInvoice?: boolean;
+	};
 	return {
 		resource: this.getNodeParameter('resource', 0, 'document') as string,
 		operation: this.getNodeParameter('operation', 0, 'extract') as string,
@@ -42,7 +49,10 @@ function outputParameters(this: IExecuteFunctions): NodeOutputParameters {
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const parameters = outputParameters.call(this);
-	const outputs: INodeExecutionData[][] = Array.from({ length: nodeOutputCount(parameters) }, () => []);
+	const outputs: INodeExecutionData[][] = Array.from(
+		{ length: nodeOutputCount(parameters) },
+		() => [],
+	);
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -50,12 +60,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const operationName = this.getNodeParameter('operation', itemIndex) as string;
 			const operation = operations[resource]?.[operationName];
 			if (!operation) {
-				throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`, {
-					itemIndex,
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					`The operation "${operationName}" of "${resource}" is not supported`,
+					{
+						itemIndex,
+					},
+				);
 			}
 			const routed = await operation.call(this, itemIndex);
-			routed.forEach((outputItems, output) => outputs[Math.min(output, outputs.length - 1)].push(...outputItems));
+			routed.forEach((outputItems, output) =>
+				outputs[Math.min(output, outputs.length - 1)].push(...outputItems),
+			);
 		} catch (error) {
 			if (this.continueOnFail()) {
 				const nodeError = error as NodeApiError | NodeOperationError;
@@ -63,10 +79,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					json: {
 						error: nodeError.message,
 						...(nodeError.description ? { error_description: nodeError.description } : {}),
-						...(error instanceof NodeApiError && error.httpCode ? { http_code: Number(error.httpCode) } : {}),
+						...(error instanceof NodeApiError && error.httpCode
+							? { http_code: Number(error.httpCode) }
+							: {}),
 						// A flow that routes on ready_to_post never takes a failure for an invoice to post.
 						...(isInvoiceOperation(parameters)
-							? { ready_to_post: false, not_ready_because: [`The node failed on this item: ${nodeError.message}`] }
+							? {
+									ready_to_post: false,
+									not_ready_because: [`The node failed on this item: ${nodeError.message}`],
+								}
 							: {}),
 					},
 					pairedItem: { item: itemIndex },
@@ -77,7 +98,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 			// Errors of this node are already NodeApiError/NodeOperationError: wrapping hands them back as they are.
 			const nodeError =
-				error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+				error instanceof NodeApiError
+					? error
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 			nodeError.context.itemIndex ??= itemIndex;
 			throw nodeError;
 		}

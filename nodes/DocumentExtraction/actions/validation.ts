@@ -20,7 +20,8 @@ export function documentIdProblem(value: unknown): string | undefined {
 
 /** The service delivers only to HTTPS endpoints (spec, Delivery rules 1). */
 export function httpsUrlProblem(value: unknown, fieldLabel: string): string | undefined {
-	if (typeof value !== 'string' || value.trim() === '') return `${fieldLabel} is empty. Enter an https:// URL.`;
+	if (typeof value !== 'string' || value.trim() === '')
+		return `${fieldLabel} is empty. Enter an https:// URL.`;
 	let url: URL;
 	try {
 		url = new URL(value.trim());
@@ -33,7 +34,8 @@ export function httpsUrlProblem(value: unknown, fieldLabel: string): string | un
 			'Use a public HTTPS address or a tunnel for local tests.'
 		);
 	}
-	if (url.username || url.password) return `${fieldLabel} must not contain a user name or password.`;
+	if (url.username || url.password)
+		return `${fieldLabel} must not contain a user name or password.`;
 	return undefined;
 }
 
@@ -75,7 +77,10 @@ export const SUPPORTED_TYPES_LABEL = 'PDF, JPG, PNG, JSON or CSV';
  * Kind of document from its file name and MIME type. The extension wins when both are known
  * (n8n often labels files application/octet-stream); undefined when neither is supported.
  */
-export function documentKind(fileName: string | undefined, mimeType: string | undefined): DocumentKind | undefined {
+export function documentKind(
+	fileName: string | undefined,
+	mimeType: string | undefined,
+): DocumentKind | undefined {
 	const extension = fileName?.includes('.') ? fileName.split('.').pop()?.toLowerCase() : undefined;
 	if (extension && KIND_BY_EXTENSION[extension]) return KIND_BY_EXTENSION[extension];
 	const mime = mimeType?.split(';')[0].trim().toLowerCase();

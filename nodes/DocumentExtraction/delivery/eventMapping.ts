@@ -25,10 +25,12 @@ export function eventFields(payload: IDataObject): IDataObject {
 		document_id: text(payload.document_id),
 		review_id: text(payload.review_id),
 		status: rejected ? 'rejected' : event === 'document.verified' ? 'verified' : null,
-		confidence: asNumber(confidence.final) ?? asNumber(confidence.original) ?? asNumber(payload.confidence),
+		confidence:
+			asNumber(confidence.final) ?? asNumber(confidence.original) ?? asNumber(payload.confidence),
 		verified_by: rejected ? null : text(payload.verified_by),
 		rejected_by: rejected ? text(payload.rejected_by) : null,
-		corrections_made: typeof payload.corrections_made === 'boolean' ? payload.corrections_made : null,
+		corrections_made:
+			typeof payload.corrections_made === 'boolean' ? payload.corrections_made : null,
 		confidence_original: asNumber(confidence.original),
 		confidence_final: asNumber(confidence.final),
 		rejection_reason: rejected

@@ -13,7 +13,8 @@ export const MAX_REMEMBERED_DELIVERIES = 1000;
 const acceptedByThisProcess = new RecentMemory<true>({ maxEntries: 5000, ttlMs: 10 * 60_000 });
 
 export function deliveryKey(event: unknown, documentId: unknown): string | undefined {
-	if (typeof event !== 'string' || typeof documentId !== 'string' || documentId === '') return undefined;
+	if (typeof event !== 'string' || typeof documentId !== 'string' || documentId === '')
+		return undefined;
 	return `${event}:${documentId}`;
 }
 
@@ -22,7 +23,12 @@ export function deliveryKey(event: unknown, documentId: unknown): string | undef
  * process's memory under `scope` (test listening and production, workflow and node apart), and says
  * whether neither had it.
  */
-export function isNewDelivery(seen: string[], key: string, scope: string, now = Date.now()): boolean {
+export function isNewDelivery(
+	seen: string[],
+	key: string,
+	scope: string,
+	now = Date.now(),
+): boolean {
 	const newToWorkflow = addKey(seen, key, MAX_REMEMBERED_DELIVERIES);
 	const newToProcess = acceptedByThisProcess.addIfNew(`${scope}:${key}`, true, now);
 	return newToWorkflow && newToProcess;

@@ -4,7 +4,9 @@ import type { IDataObject } from 'n8n-workflow';
 export function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
 	try {
 		const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as IDataObject) : undefined;
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+			? (parsed as IDataObject)
+			: undefined;
 	} catch {
 		return undefined;
 	}

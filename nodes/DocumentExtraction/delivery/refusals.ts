@@ -9,6 +9,10 @@ export interface RefusalRecord {
 	lastReason: string;
 }
 
-export function withRefusal(previous: RefusalRecord | undefined, reason: string, at = new Date()): RefusalRecord {
+export function withRefusal(
+	previous: RefusalRecord | undefined,
+	reason: string,
+	at = new Date(),
+): RefusalRecord {
 	return { count: (previous?.count ?? 0) + 1, lastAt: at.toISOString(), lastReason: reason };
 }

@@ -8,7 +8,10 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/;
 
 /** Short and keyed: it tells secrets apart, and is too short to test guesses against. */
 export function secretFingerprint(secret: string): string {
-	return createHmac('sha256', 'document-extraction-trigger').update(secret).digest('hex').slice(0, 8);
+	return createHmac('sha256', 'document-extraction-trigger')
+		.update(secret)
+		.digest('hex')
+		.slice(0, 8);
 }
 
 export function computeSignature(rawBody: Buffer | string, secret: string): string {
@@ -34,7 +37,10 @@ export function verifySignature(
 }
 
 /** The header's value, whatever the case of its name. */
-export function signatureHeader(headers: Record<string, unknown>, name: string): string | undefined {
+export function signatureHeader(
+	headers: Record<string, unknown>,
+	name: string,
+): string | undefined {
 	const wanted = name.toLowerCase();
 	for (const [key, value] of Object.entries(headers)) {
 		if (key.toLowerCase() !== wanted) continue;

@@ -60,7 +60,11 @@ export async function readSignedDelivery(
 	let earlier = false;
 	if (verdict !== 'valid') {
 		for (const candidate of earlierSecrets()) {
-			if (candidate && candidate !== secret && verifySignature(rawBody, header, candidate) === 'valid') {
+			if (
+				candidate &&
+				candidate !== secret &&
+				verifySignature(rawBody, header, candidate) === 'valid'
+			) {
 				secret = candidate;
 				verdict = 'valid';
 				earlier = true;
@@ -69,17 +73,33 @@ export async function readSignedDelivery(
 		}
 	}
 	if (verdict !== 'valid') {
-		return { refusal: { status: 401, body: { error: 'Invalid or missing X-Service-Signature' }, reason: verdict } };
+		return {
+			refusal: {
+				status: 401,
+				body: { error: 'Invalid or missing X-Service-Signature' },
+				reason: verdict,
+			},
+		};
 	}
 	const payload = parseJsonObject(rawBody);
 	if (!payload) {
-		return { refusal: { status: 400, body: { error: 'Body is not a JSON object' }, reason: 'not a JSON object' } };
+		return {
+			refusal: {
+				status: 400,
+				body: { error: 'Body is not a JSON object' },
+				reason: 'not a JSON object',
+			},
+		};
 	}
 	return { payload, secret, earlier };
 }
 
 /** Answers the delivery with `status` and `body`, starting or resuming nothing. */
-export function answerWithoutRun(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+export function answerWithoutRun(
+	this: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
 	this.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true };
 }

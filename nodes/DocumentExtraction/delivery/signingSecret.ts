@@ -22,7 +22,10 @@ interface CredentialReader {
 }
 
 /** The Webhook Signing Secret of the credential, or '' when it has none. */
-export async function credentialSigningSecret(context: CredentialReader, itemIndex?: number): Promise<string> {
+export async function credentialSigningSecret(
+	context: CredentialReader,
+	itemIndex?: number,
+): Promise<string> {
 	const credentials =
 		itemIndex === undefined
 			? await context.getCredentials(CREDENTIAL_TYPE)
@@ -47,7 +50,10 @@ const readsInFlight = new Map<string, Promise<string>>();
  * credential is under way wait for that read instead of starting their own: when the remembered
  * secret expires under load, every delivery in flight would otherwise read the credential at once.
  */
-export async function freshSigningSecret(context: CredentialReader, credentialId?: string): Promise<string> {
+export async function freshSigningSecret(
+	context: CredentialReader,
+	credentialId?: string,
+): Promise<string> {
 	if (!credentialId) return await credentialSigningSecret(context);
 	let reading = readsInFlight.get(credentialId);
 	if (!reading) {

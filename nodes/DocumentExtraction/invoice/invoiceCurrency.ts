@@ -5,7 +5,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** Where a currency is read from: the extracted-data object itself, its header, its amounts. */
-export const CURRENCY_SOURCES: ReadonlyArray<readonly string[]> = [['currency'], ['header', 'currency'], ['amounts', 'currency']];
+export const CURRENCY_SOURCES: ReadonlyArray<readonly string[]> = [
+	['currency'],
+	['header', 'currency'],
+	['amounts', 'currency'],
+];
 
 export interface InvoiceCurrency {
 	/** Three upper-case letters, or null when none was sent or what was sent cannot be trusted. */
@@ -15,7 +19,9 @@ export interface InvoiceCurrency {
 }
 
 function asObject(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: {};
 }
 
 function valueAt(data: IDataObject, path: readonly string[]): unknown {
@@ -23,7 +29,9 @@ function valueAt(data: IDataObject, path: readonly string[]): unknown {
 }
 
 function isAbsent(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 const THREE_LETTERS = /^[A-Za-z]{3}$/;
@@ -34,10 +42,14 @@ const THREE_LETTERS = /^[A-Za-z]{3}$/;
  */
 export function invoiceCurrency(extracted: unknown): InvoiceCurrency {
 	const data = asObject(extracted);
-	const sent = CURRENCY_SOURCES.map((path) => valueAt(data, path)).filter((value) => !isAbsent(value));
+	const sent = CURRENCY_SOURCES.map((path) => valueAt(data, path)).filter(
+		(value) => !isAbsent(value),
+	);
 	if (sent.length === 0) return { currency: null, problem: null };
 
-	const unreadable = sent.find((value) => typeof value !== 'string' || !THREE_LETTERS.test(value.trim()));
+	const unreadable = sent.find(
+		(value) => typeof value !== 'string' || !THREE_LETTERS.test(value.trim()),
+	);
 	if (unreadable !== undefined) {
 		return {
 			currency: null,

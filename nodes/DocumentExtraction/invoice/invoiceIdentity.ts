@@ -6,9 +6,35 @@
 
 /** Legal-form words that vary between documents of one vendor ("Acme Ltd." vs "ACME Limited"). */
 const LEGAL_FORMS = new Set([
-	'ab', 'ag', 'as', 'bv', 'co', 'company', 'corp', 'corporation', 'gmbh', 'inc', 'incorporated',
-	'kg', 'kgaa', 'limited', 'llc', 'llp', 'lp', 'ltd', 'nv', 'oy', 'plc', 'pty', 'sa', 'sarl', 'sas',
-	'spa', 'srl', 'ug', 'and',
+	'ab',
+	'ag',
+	'as',
+	'bv',
+	'co',
+	'company',
+	'corp',
+	'corporation',
+	'gmbh',
+	'inc',
+	'incorporated',
+	'kg',
+	'kgaa',
+	'limited',
+	'llc',
+	'llp',
+	'lp',
+	'ltd',
+	'nv',
+	'oy',
+	'plc',
+	'pty',
+	'sa',
+	'sarl',
+	'sas',
+	'spa',
+	'srl',
+	'ug',
+	'and',
 ]);
 
 /** Letters without accents, lower case, `&` as "and", anything else a space. */
@@ -39,7 +65,9 @@ export function normaliseVendor(vendor: string | null | undefined): string | nul
 /** "inv-2026/0042" → "INV 2026 42": case and separators vary, digit runs lose leading zeros. */
 export function normaliseInvoiceNumber(invoiceNumber: string | null | undefined): string | null {
 	if (!invoiceNumber) return null;
-	const words = plainWords(invoiceNumber).map((word) => word.replace(/^0+(?=\d)/, '').toUpperCase());
+	const words = plainWords(invoiceNumber).map((word) =>
+		word.replace(/^0+(?=\d)/, '').toUpperCase(),
+	);
 	return words.length > 0 ? words.join(' ') : null;
 }
 
@@ -77,6 +105,7 @@ export function invoiceIdentity(invoice: {
 
 /** What matched, in words a user reads on the Possible Duplicate output. */
 export function describeMatch(identity: InvoiceIdentity): string {
-	const total = identity.total_cents === null ? 'no total' : `total ${(identity.total_cents / 100).toFixed(2)}`;
+	const total =
+		identity.total_cents === null ? 'no total' : `total ${(identity.total_cents / 100).toFixed(2)}`;
 	return `same vendor ("${identity.vendor}"), same invoice number ("${identity.invoice_no}") and ${total}`;
 }

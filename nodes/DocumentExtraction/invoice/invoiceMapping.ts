@@ -45,7 +45,9 @@ export interface SimplifiedInvoice {
 }
 
 function asObject(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: {};
 }
 
 function asText(value: unknown): string | null {
@@ -87,7 +89,9 @@ export function mapLineItems(value: unknown): LineItem[] {
 	});
 }
 
-export function invoiceChecks(invoice: Omit<SimplifiedInvoice, 'checks' | 'currency'>): InvoiceChecks {
+export function invoiceChecks(
+	invoice: Omit<SimplifiedInvoice, 'checks' | 'currency'>,
+): InvoiceChecks {
 	const { subtotal, tax, total, line_items: lines } = invoice;
 
 	const subtotalPlusTax =
@@ -108,7 +112,10 @@ export function invoiceChecks(invoice: Omit<SimplifiedInvoice, 'checks' | 'curre
 	const lineAmounts =
 		computableLines.length > 0
 			? computableLines.every((line) =>
-					withinACent((line.quantity as number) * (line.unit_price as number), line.amount as number),
+					withinACent(
+						(line.quantity as number) * (line.unit_price as number),
+						line.amount as number,
+					),
 				)
 			: null;
 

@@ -29,17 +29,25 @@ export const EXPECTED_INVOICE_FIELDS =
 	'"vendor" and "invoice_no" (and "total") as the simplified output of Extract, Wait for Review or the Document Extraction Trigger gives them, or the raw output\'s "extracted_json" (Extract) or "data" (trigger)';
 
 function asObject(value: unknown): IDataObject | null {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : null;
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: null;
 }
 
 function text(value: unknown): string | null {
 	return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
 
-const EVENT_STATUS: Record<string, string> = { 'document.verified': 'verified', 'document.rejected': 'rejected' };
+const EVENT_STATUS: Record<string, string> = {
+	'document.verified': 'verified',
+	'document.rejected': 'rejected',
+};
 
 function statusOf(json: IDataObject): string | null {
-	return text(json.status) ?? (typeof json.event === 'string' ? (EVENT_STATUS[json.event] ?? null) : null);
+	return (
+		text(json.status) ??
+		(typeof json.event === 'string' ? (EVENT_STATUS[json.event] ?? null) : null)
+	);
 }
 
 function invoiceFields(json: IDataObject): InvoiceFields | null {
@@ -49,7 +57,8 @@ function invoiceFields(json: IDataObject): InvoiceFields | null {
 		return { vendor: invoice.vendor, invoice_no: invoice.invoice_no, total: invoice.total };
 	}
 	if ('vendor' in json || 'invoice_no' in json) {
-		const invoiceNo = typeof json.invoice_no === 'number' ? String(json.invoice_no) : text(json.invoice_no);
+		const invoiceNo =
+			typeof json.invoice_no === 'number' ? String(json.invoice_no) : text(json.invoice_no);
 		return { vendor: text(json.vendor), invoice_no: invoiceNo, total: asNumber(json.total) };
 	}
 	return null;
@@ -57,7 +66,11 @@ function invoiceFields(json: IDataObject): InvoiceFields | null {
 
 /** The item's document, its status and its invoice. */
 export function invoiceOfItem(json: IDataObject): ItemInvoice {
-	return { document_id: text(json.document_id), status: statusOf(json), invoice: invoiceFields(json) };
+	return {
+		document_id: text(json.document_id),
+		status: statusOf(json),
+		invoice: invoiceFields(json),
+	};
 }
 
 /** The extracted-data object an item holds: the raw outputs' own, or rebuilt from Simplified's flat fields. */
@@ -90,19 +103,30 @@ export function readinessOfItem(json: IDataObject): ReadyToPost & { currency: st
 		: [];
 	let result: ReadyToPost & { currency: string | null };
 	if (extracted) {
-		result = { currency: invoiceCurrency(extracted).currency, ...readyToPost(status, simplifyInvoice(extracted), extracted) };
+		result = {
+			currency: invoiceCurrency(extracted).currency,
+			...readyToPost(status, simplifyInvoice(extracted), extracted),
+		};
 	} else {
 		// A Split Line Items row: one line only; its document's verdict travels on every row.
-		const carriedReady = json.ready_to_post === true && carriedReasons.length === 0 && status === 'verified';
+		const carriedReady =
+			json.ready_to_post === true && carriedReasons.length === 0 && status === 'verified';
 		const splitRow = typeof json.line_count === 'number';
 		result = {
 			currency: invoiceCurrency({ currency: json.currency }).currency,
 			ready_to_post: carriedReady,
-			not_ready_because: carriedReady ? [] : carriedReasons.length > 0 ? carriedReasons : [splitRow ? SPLIT_ROW_WITHOUT_VERDICT : NO_WHOLE_INVOICE],
+			not_ready_because: carriedReady
+				? []
+				: carriedReasons.length > 0
+					? carriedReasons
+					: [splitRow ? SPLIT_ROW_WITHOUT_VERDICT : NO_WHOLE_INVOICE],
 		};
 	}
 	if (json.ready_to_post === false && result.ready_to_post) {
-		const reasons = carriedReasons.length > 0 ? carriedReasons : ['An earlier step marked this invoice as not ready to post.'];
+		const reasons =
+			carriedReasons.length > 0
+				? carriedReasons
+				: ['An earlier step marked this invoice as not ready to post.'];
 		result = { ...result, ready_to_post: false, not_ready_because: reasons };
 	}
 	return result;

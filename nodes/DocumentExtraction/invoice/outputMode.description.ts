@@ -20,7 +20,8 @@ export const outputModeProperty: INodeProperties = {
 		{
 			name: 'Raw',
 			value: 'raw',
-			description: "The service's response, untouched, with currency, ready_to_post and not_ready_because beside it",
+			description:
+				"The service's response, untouched, with currency, ready_to_post and not_ready_because beside it",
 		},
 	],
 	default: 'simplified',

@@ -20,11 +20,15 @@ export interface ReadyToPost {
 type InvoiceForReadiness = Omit<SimplifiedInvoice, 'currency'>;
 
 function asObject(value: unknown): IDataObject | null {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : null;
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: null;
 }
 
 function isPresent(value: unknown): boolean {
-	return value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+	return (
+		value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
+	);
 }
 
 function hasText(value: string | null): boolean {
@@ -37,7 +41,9 @@ export function isInvoiceDate(value: string): boolean {
 	if (!match) return false;
 	const [year, month, day] = match.slice(1).map(Number);
 	const date = new Date(Date.UTC(year, month - 1, day));
-	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+	return (
+		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+	);
 }
 
 /** "Line 3", "Lines 2, 5 and 7", "Lines 1, 2, … and 30 more". */
@@ -52,15 +58,21 @@ function lineList(numbers: number[]): string {
 const LINE_LABELS = { quantity: 'quantity', unit_price: 'unit price', amount: 'amount' } as const;
 
 function notVerifiedReason(status: string | null): string {
-	if (status === 'rejected') return 'The document was rejected in review: do not post it; check the original file with the supplier.';
-	if (status === null) return 'The item does not say that the document is verified: post only invoices from the Verified output of Extract, Wait for Review or the Document Extraction Trigger.';
+	if (status === 'rejected')
+		return 'The document was rejected in review: do not post it; check the original file with the supplier.';
+	if (status === null)
+		return 'The item does not say that the document is verified: post only invoices from the Verified output of Extract, Wait for Review or the Document Extraction Trigger.';
 	return `The document is not verified (status "${status}"): wait for the review result (Wait for Review or the Document Extraction Trigger) before posting it.`;
 }
 
 function headerReasons(invoice: InvoiceForReadiness): string[] {
 	const reasons: string[] = [];
-	if (!hasText(invoice.vendor)) reasons.push('The vendor is missing: enter it from the original invoice before posting.');
-	if (!hasText(invoice.invoice_no)) reasons.push('The invoice number is missing: enter it from the original invoice before posting.');
+	if (!hasText(invoice.vendor))
+		reasons.push('The vendor is missing: enter it from the original invoice before posting.');
+	if (!hasText(invoice.invoice_no))
+		reasons.push(
+			'The invoice number is missing: enter it from the original invoice before posting.',
+		);
 	if (!hasText(invoice.invoice_date)) {
 		reasons.push('The invoice date is missing: enter it from the original invoice before posting.');
 	} else if (!isInvoiceDate(invoice.invoice_date as string)) {
@@ -87,7 +99,9 @@ function amountReasons(invoice: InvoiceForReadiness, rawAmounts: IDataObject): s
 
 function lineReasons(lines: LineItem[], rawLines: unknown[]): string[] {
 	if (lines.length === 0) {
-		return ['The invoice has no line items: enter its lines from the original invoice, so that they can be checked against the total.'];
+		return [
+			'The invoice has no line items: enter its lines from the original invoice, so that they can be checked against the total.',
+		];
 	}
 	const reasons: string[] = [];
 	for (const field of ['quantity', 'unit_price', 'amount'] as const) {
@@ -103,10 +117,15 @@ function lineReasons(lines: LineItem[], rawLines: unknown[]): string[] {
 			} else missing.push(index + 1);
 		});
 		if (missing.length > 0) {
-			reasons.push(`${lineList(missing)}: the ${LINE_LABELS[field]} is missing; enter it from the original invoice.`);
+			reasons.push(
+				`${lineList(missing)}: the ${LINE_LABELS[field]} is missing; enter it from the original invoice.`,
+			);
 		}
 		if (unreadable.length > 0) {
-			const values = unreadableValues.slice(0, 3).map((value) => JSON.stringify(value)).join(', ');
+			const values = unreadableValues
+				.slice(0, 3)
+				.map((value) => JSON.stringify(value))
+				.join(', ');
 			reasons.push(
 				`${lineList(unreadable)}: the ${LINE_LABELS[field]} could not be read as an exact number (${values}${unreadable.length > 3 ? ', …' : ''}); enter it from the original invoice.`,
 			);
@@ -153,25 +172,36 @@ function checkReasons(invoice: InvoiceForReadiness): string[] {
  * object it came from (null or absent when the service sent none), read only to tell a missing value
  * from one that was sent but could not be read.
  */
-export function readyToPost(status: string | null, invoice: InvoiceForReadiness, extracted: unknown): ReadyToPost {
+export function readyToPost(
+	status: string | null,
+	invoice: InvoiceForReadiness,
+	extracted: unknown,
+): ReadyToPost {
 	const data = asObject(extracted);
 	const reasons: string[] = [];
 	if (status !== 'verified') reasons.push(notVerifiedReason(status));
 	if (data === null) {
-		if (status === 'verified') reasons.push('The service sent no invoice data for this document: enter the invoice from the original file.');
+		if (status === 'verified')
+			reasons.push(
+				'The service sent no invoice data for this document: enter the invoice from the original file.',
+			);
 		return { ready_to_post: false, not_ready_because: reasons };
 	}
 
 	reasons.push(...headerReasons(invoice));
 	reasons.push(...amountReasons(invoice, asObject(data.amounts) ?? {}));
-	reasons.push(...lineReasons(invoice.line_items, Array.isArray(data.line_items) ? data.line_items : []));
+	reasons.push(
+		...lineReasons(invoice.line_items, Array.isArray(data.line_items) ? data.line_items : []),
+	);
 	reasons.push(...checkReasons(invoice));
 	const currencyProblem = invoiceCurrency(data).problem;
 	if (currencyProblem) reasons.push(currencyProblem);
 
 	// Every check must be true. A check that could not be computed is explained by a missing value
 	// above; should none be, it still holds the invoice back.
-	const uncomputed = Object.entries(invoice.checks).filter(([name, value]) => name !== 'all_passed' && value === null);
+	const uncomputed = Object.entries(invoice.checks).filter(
+		([name, value]) => name !== 'all_passed' && value === null,
+	);
 	if (uncomputed.length > 0 && reasons.length === 0) {
 		reasons.push(
 			`The check${uncomputed.length > 1 ? 's' : ''} ${uncomputed.map(([name]) => name).join(', ')} could not be computed: check the amounts against the original invoice.`,

@@ -56,7 +56,12 @@ function isConcurrentFirstWrite(error: unknown): boolean {
  * another contender's write replaced it and that one won; if the entry is gone (an unrelated write
  * clobbered the row), this write was a new claim: settle and look again.
  */
-export async function claimEntry(store: ProcessedStore, entryKey: string, claimPrefix: string, timing: ClaimTiming): Promise<ClaimOutcome> {
+export async function claimEntry(
+	store: ProcessedStore,
+	entryKey: string,
+	claimPrefix: string,
+	timing: ClaimTiming,
+): Promise<ClaimOutcome> {
 	const claimKey = `${claimPrefix}:${timing.nonce()}`;
 	for (let round = 0; round < MAX_ROUNDS; round++) {
 		const seen = await store.record([claimKey, entryKey]);
@@ -78,7 +83,11 @@ export function nodeStore(context: IExecuteFunctions, itemIndex: number): Proces
 	return {
 		record: async (values) => {
 			try {
-				return new Set((await context.helpers.checkProcessedAndRecord(values, SCOPE, STORE_OPTIONS)).processed.map(String));
+				return new Set(
+					(
+						await context.helpers.checkProcessedAndRecord(values, SCOPE, STORE_OPTIONS)
+					).processed.map(String),
+				);
 			} catch (error) {
 				if (isConcurrentFirstWrite(error)) return 'conflict';
 				throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
@@ -95,7 +104,11 @@ export const nodeTiming: ClaimTiming = {
 };
 
 /** Removes an entry and its claim: a later execution may claim it again. */
-export async function releaseEntry(context: IExecuteFunctions, entryKey: string, claimKey: string): Promise<void> {
+export async function releaseEntry(
+	context: IExecuteFunctions,
+	entryKey: string,
+	claimKey: string,
+): Promise<void> {
 	await context.helpers.removeProcessed([claimKey, entryKey], SCOPE, STORE_OPTIONS);
 }
 
@@ -112,7 +125,12 @@ export async function claimInWorkflow(
 	entryKey: string,
 	unsettled: UnsettledAdvice,
 ): Promise<{ won: true; claimKey: string } | { won: false; concurrent: boolean }> {
-	const outcome = await claimEntry(nodeStore(context, itemIndex), entryKey, `claim:${entryKey}`, nodeTiming);
+	const outcome = await claimEntry(
+		nodeStore(context, itemIndex),
+		entryKey,
+		`claim:${entryKey}`,
+		nodeTiming,
+	);
 	if ('unsettled' in outcome) {
 		throw new NodeOperationError(context.getNode(), unsettled.message, {
 			itemIndex,

@@ -22,14 +22,27 @@ export function addKey(keys: string[], key: string, limit: number): boolean {
  * would make n8n save this execution's (older) copy of it when the execution ends, over what a
  * concurrent execution saved.
  */
-export function readEntry<V>(staticData: StaticData, recordName: string, key: string): V | undefined {
+export function readEntry<V>(
+	staticData: StaticData,
+	recordName: string,
+	key: string,
+): V | undefined {
 	const record = staticData[recordName];
-	return typeof record === 'object' && record !== null ? (record as Record<string, V>)[key] : undefined;
+	return typeof record === 'object' && record !== null
+		? (record as Record<string, V>)[key]
+		: undefined;
 }
 
 /** Stores `value` under `key` as the newest entry of the record `recordName`, keeping at most `limit`. */
-export function writeEntry(staticData: StaticData, recordName: string, key: string, value: IDataObject, limit: number): void {
-	if (typeof staticData[recordName] !== 'object' || staticData[recordName] === null) staticData[recordName] = {};
+export function writeEntry(
+	staticData: StaticData,
+	recordName: string,
+	key: string,
+	value: IDataObject,
+	limit: number,
+): void {
+	if (typeof staticData[recordName] !== 'object' || staticData[recordName] === null)
+		staticData[recordName] = {};
 	const record = staticData[recordName] as IDataObject;
 	delete record[key];
 	record[key] = value;

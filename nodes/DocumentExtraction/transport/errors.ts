@@ -12,7 +12,10 @@ export function serviceErrorText(body: unknown): string | undefined {
 	if (typeof body === 'string') text = body.trim();
 	else if (typeof body === 'object' && body !== null) {
 		const object = body as IDataObject;
-		const nested = typeof object.error === 'object' && object.error !== null ? (object.error as IDataObject) : {};
+		const nested =
+			typeof object.error === 'object' && object.error !== null
+				? (object.error as IDataObject)
+				: {};
 		const candidate = nested.message ?? object.message ?? object.error ?? object.detail;
 		text = typeof candidate === 'string' ? candidate : JSON.stringify(body);
 	}
@@ -49,7 +52,9 @@ export function adviceForStatus(statusCode: number, operation: string, idempoten
 		default:
 			if (statusCode >= 500) {
 				const what = `The service had an error (${statusCode}) while trying to ${operation}. This is on the service's side`;
-				return idempotent ? `${what}: retry later (enable "Retry On Fail" in the node's settings).` : `${what}. ${NOT_REPEATED}`;
+				return idempotent
+					? `${what}: retry later (enable "Retry On Fail" in the node's settings).`
+					: `${what}. ${NOT_REPEATED}`;
 			}
 			return `The service answered with HTTP ${statusCode} while trying to ${operation}.`;
 	}
@@ -60,14 +65,25 @@ export function adviceForStatus(statusCode: number, operation: string, idempoten
  * did not leave this machine, so sending it again cannot make anything twice. A reset or a timeout
  * may come after the request was sent, and is not among them.
  */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NEVER_CONNECTED = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 export function neverConnected(code: string): boolean {
 	return NEVER_CONNECTED.has(code);
 }
 
 /** The message and description of a request that got no HTTP answer, by what it means for a repeat. */
-export function connectionFailure(code: string, operation: string, baseUrl: string, idempotent: boolean): { message: string; description: string } {
+export function connectionFailure(
+	code: string,
+	operation: string,
+	baseUrl: string,
+	idempotent: boolean,
+): { message: string; description: string } {
 	if (neverConnected(code)) {
 		// The code goes into the description only: n8n replaces a message that names a common error code
 		// with its own generic text.

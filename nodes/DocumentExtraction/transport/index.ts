@@ -50,7 +50,11 @@ async function baseUrlOf(this: ApiContext, itemIndex?: number): Promise<string> 
 		throw new NodeOperationError(
 			this.getNode(),
 			`The Base URL in the Document Extraction API credential ("${raw}") is not a valid http(s) address`,
-			{ itemIndex, description: 'Open the credential and enter the service address, e.g. https://api.example.com.' },
+			{
+				itemIndex,
+				description:
+					'Open the credential and enter the service address, e.g. https://api.example.com.',
+			},
 		);
 	}
 	return raw.replace(/\/+$/, '');
@@ -63,7 +67,11 @@ function transportErrorCode(error: unknown): string {
 }
 
 /** One attempt: the full response, or the transport's error as it was thrown. */
-async function send(this: ApiContext, request: ApiRequest, baseURL: string): Promise<IN8nHttpFullResponse> {
+async function send(
+	this: ApiContext,
+	request: ApiRequest,
+	baseURL: string,
+): Promise<IN8nHttpFullResponse> {
 	return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
 		method: request.method,
 		baseURL,
@@ -78,7 +86,11 @@ async function send(this: ApiContext, request: ApiRequest, baseURL: string): Pro
 }
 
 /** The error for an answer that is not a success and is not retried. */
-function statusError(this: ApiContext, request: ApiRequest, response: IN8nHttpFullResponse): NodeApiError {
+function statusError(
+	this: ApiContext,
+	request: ApiRequest,
+	response: IN8nHttpFullResponse,
+): NodeApiError {
 	const serviceText = serviceErrorText(response.body);
 	const errorBody =
 		typeof response.body === 'object' && response.body !== null
@@ -93,14 +105,19 @@ function statusError(this: ApiContext, request: ApiRequest, response: IN8nHttpFu
 }
 
 /** A success's body, which must be a JSON object. */
-function successBody(this: ApiContext, request: ApiRequest, response: IN8nHttpFullResponse): IDataObject {
+function successBody(
+	this: ApiContext,
+	request: ApiRequest,
+	response: IN8nHttpFullResponse,
+): IDataObject {
 	const body = response.body;
 	if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as IDataObject;
 	throw new NodeApiError(this.getNode(), { body: String(body).slice(0, 500) } as JsonObject, {
 		itemIndex: request.itemIndex,
 		httpCode: String(response.statusCode),
 		message: `The service answered ${response.statusCode} with a body that is not a JSON object while trying to ${request.operation}`,
-		description: 'This is unexpected for this service; check that the Base URL points at the Document Extraction service.',
+		description:
+			'This is unexpected for this service; check that the Base URL points at the Document Extraction service.',
 	});
 }
 
@@ -114,7 +131,8 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			response = await send.call(this, request, baseURL);
 		} catch (error) {
 			// A problem with the credential itself: already a clear node error.
-			if (error instanceof NodeOperationError) throw new NodeOperationError(this.getNode(), error, { itemIndex });
+			if (error instanceof NodeOperationError)
+				throw new NodeOperationError(this.getNode(), error, { itemIndex });
 			// No HTTP answer (status errors are returned, not thrown). Only a plain error code goes into
 			// the message: the raw error carries the request's headers, and with them the API key.
 			const code = transportErrorCode(error);
@@ -136,7 +154,8 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 
 		const { statusCode } = response;
 		if (statusCode >= 200 && statusCode < 300) return successBody.call(this, request, response);
-		const retryable = statusCode === 429 || (request.idempotent && TRANSIENT_STATUS.has(statusCode));
+		const retryable =
+			statusCode === 429 || (request.idempotent && TRANSIENT_STATUS.has(statusCode));
 		if (!retryable || attempt > request.retries) throw statusError.call(this, request, response);
 		const waitMs = retryDelayMs(response.headers?.['retry-after'], attempt);
 		this.logger.info(

@@ -6,7 +6,12 @@ const MAX_WAIT_MS = 120_000;
  * Milliseconds to wait before retry number `attempt` (1-based). Honours `Retry-After` (seconds or an
  * HTTP date, docs/spec-decisions.md#d11) when present; otherwise backs off exponentially from `baseMs`.
  */
-export function retryDelayMs(retryAfter: unknown, attempt: number, baseMs = 1000, now = Date.now()): number {
+export function retryDelayMs(
+	retryAfter: unknown,
+	attempt: number,
+	baseMs = 1000,
+	now = Date.now(),
+): number {
 	const header = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
 	if (typeof header === 'string' || typeof header === 'number') {
 		const text = String(header).trim();

@@ -40,7 +40,12 @@ export async function* boundedChunks(
 class ContentFile extends File {
 	readonly #content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
-	constructor(content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, byteLength: number, name: string, type: string) {
+	constructor(
+		content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+		byteLength: number,
+		name: string,
+		type: string,
+	) {
 		super([], name, { type });
 		this.#content = content;
 		// The size the encoder announces in Content-Length: the content's, not the empty parts'.
@@ -102,7 +107,8 @@ export async function uploadSource(
 			fileName,
 			contentType,
 			byteLength: fileSize,
-			open: async () => contentFile(await this.helpers.getBinaryStream(binaryId), fileSize, fileName, contentType),
+			open: async () =>
+				contentFile(await this.helpers.getBinaryStream(binaryId), fileSize, fileName, contentType),
 		};
 	}
 	// Loaded at the first open and kept for the next ones (hash, upload, retries): each read of a
@@ -120,7 +126,10 @@ export async function uploadSource(
 	};
 }
 
-export async function extractForm(source: UploadSource, webhookUrl: string | undefined): Promise<FormData> {
+export async function extractForm(
+	source: UploadSource,
+	webhookUrl: string | undefined,
+): Promise<FormData> {
 	const form = new FormData();
 	form.append('file', await source.open());
 	if (webhookUrl) form.append('webhook_url', webhookUrl);

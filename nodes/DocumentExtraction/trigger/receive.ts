@@ -15,7 +15,13 @@ import { credentialSigningSecret } from '../delivery/signingSecret.ts';
 import type { OutputMode } from '../invoice/invoiceMapping.ts';
 import { currentSecret, registerMissingEvents } from './registerEvents.ts';
 import type { HeldRegistration } from './registration.ts';
-import { deliveryOrigin, generatedSecretFor, normalizedEvents, registeredFingerprints, registeredUrl } from './registration.ts';
+import {
+	deliveryOrigin,
+	generatedSecretFor,
+	normalizedEvents,
+	registeredFingerprints,
+	registeredUrl,
+} from './registration.ts';
 import { isSample } from './sampleEvent.ts';
 import type { TriggerMemory, TriggerMode } from './triggerMemory.ts';
 import { saveTriggerMemory, triggerMemory, triggerMode } from './triggerMemory.ts';
@@ -39,17 +45,29 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const { payload } = delivery;
 
 	const events = normalizedEvents(this.getNodeParameter('events', []));
-	if (typeof payload.event !== 'string' || !events.includes(payload.event)) return notStarted('event not subscribed');
+	if (typeof payload.event !== 'string' || !events.includes(payload.event))
+		return notStarted('event not subscribed');
 	const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
 	if (isSample(payload)) {
 		if (mode === 'production') return notStarted('sample event (test listening only)');
 		const sample = eventOutput(outputMode, payload).map((item) => ({ ...item, sample: true }));
-		return { webhookResponse: { received: true, started: true }, workflowData: [this.helpers.returnJsonArray(sample)] };
+		return {
+			webhookResponse: { received: true, started: true },
+			workflowData: [this.helpers.returnJsonArray(sample)],
+		};
 	}
 
 	let registered = { memory, changed: false };
 	if (delivery.earlier) {
-		const followed = await followSecretChange(this, mode, memory, url, events, delivery.secret, payload.event);
+		const followed = await followSecretChange(
+			this,
+			mode,
+			memory,
+			url,
+			events,
+			delivery.secret,
+			payload.event,
+		);
 		if (followed === 'replaced') return notStarted('sent through a replaced registration');
 		registered = followed;
 	}
@@ -57,14 +75,22 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 }
 
 /** Answers 401 or 400 and counts the refusal where the workflow's owner sees it (production only). */
-function refuse(context: IWebhookFunctions, mode: TriggerMode, memory: TriggerMemory, refusal: Refusal): IWebhookResponseData {
+function refuse(
+	context: IWebhookFunctions,
+	mode: TriggerMode,
+	memory: TriggerMemory,
+	refusal: Refusal,
+): IWebhookResponseData {
 	context.logger.warn(
 		refusal.status === 401
 			? `Document Extraction Trigger: refused a delivery (signature ${refusal.reason})`
 			: 'Document Extraction Trigger: refused a signed delivery whose body is not a JSON object',
 	);
 	if (mode === 'production') {
-		saveTriggerMemory(context, { ...memory, refused: withRefusal(memory.refused, refusalReason(refusal.reason)) });
+		saveTriggerMemory(context, {
+			...memory,
+			refused: withRefusal(memory.refused, refusalReason(refusal.reason)),
+		});
 	}
 	return answerWithoutRun.call(context, refusal.status, refusal.body);
 }
@@ -85,12 +111,21 @@ async function followSecretChange(
 ): Promise<'replaced' | { memory: TriggerMemory; changed: boolean }> {
 	const credentialSecret = await credentialSigningSecret(context);
 	const current = currentSecret(memory, url, credentialSecret);
-	const origin = deliveryOrigin(memory.registrations, url, secretFingerprint(secret), secretFingerprint(current), event);
+	const origin = deliveryOrigin(
+		memory.registrations,
+		url,
+		secretFingerprint(secret),
+		secretFingerprint(current),
+		event,
+	);
 	if (origin === 'replaced') {
-		context.logger.info(`Document Extraction Trigger: answered a copy of ${event} sent through a replaced registration`);
+		context.logger.info(
+			`Document Extraction Trigger: answered a copy of ${event} sent through a replaced registration`,
+		);
 		return 'replaced';
 	}
-	if (origin !== 'notYetReplaced' || mode !== 'production' || !url) return { memory, changed: false };
+	if (origin !== 'notYetReplaced' || mode !== 'production' || !url)
+		return { memory, changed: false };
 	try {
 		await registerMissingEvents(context, url, events, credentialSecret);
 		return { memory: triggerMemory(context), changed: true };
@@ -118,7 +153,10 @@ function startRun(
 		return { webhookResponse: { received: true, started: true }, workflowData };
 	}
 
-	const key = options.ignoreDuplicates === false ? undefined : deliveryKey(payload.event, payload.document_id);
+	const key =
+		options.ignoreDuplicates === false
+			? undefined
+			: deliveryKey(payload.event, payload.document_id);
 	if (key) {
 		// Test listening and production each have their own memory: neither takes the other's event
 		// (docs/spec-decisions.md#n30).
@@ -147,8 +185,10 @@ function earlierSecrets(held: HeldRegistration[], url: string): string[] {
 	for (const fingerprint of registeredFingerprints(held, url)) {
 		const secret =
 			knownSecret(fingerprint) ??
-			held.find((registration) => registration.secretFingerprint === fingerprint && registration.generatedSecret)
-				?.generatedSecret;
+			held.find(
+				(registration) =>
+					registration.secretFingerprint === fingerprint && registration.generatedSecret,
+			)?.generatedSecret;
 		if (secret) secrets.push(secret);
 	}
 	return secrets;

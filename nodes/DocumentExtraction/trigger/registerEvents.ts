@@ -17,7 +17,11 @@ import { saveTriggerMemory, triggerMemory, triggerMode } from './triggerMemory.t
 type Context = IHookFunctions | IWebhookFunctions;
 
 /** The secret deliveries to `url` are signed with now: the credential's, else the one generated for it. */
-export function currentSecret(memory: TriggerMemory, url: string, credentialSecret: string): string {
+export function currentSecret(
+	memory: TriggerMemory,
+	url: string,
+	credentialSecret: string,
+): string {
 	return credentialSecret || generatedSecretFor(memory.registrations, url) || '';
 }
 
@@ -53,7 +57,10 @@ async function registerOnce(
 		...(credentialSecret ? {} : { generatedSecret: secret }),
 		registeredAt: new Date().toISOString(),
 	};
-	saveTriggerMemory(context, { ...memory, registrations: withRegistration(memory.registrations, registration) });
+	saveTriggerMemory(context, {
+		...memory,
+		registrations: withRegistration(memory.registrations, registration),
+	});
 	context.logger.info(
 		`Document Extraction Trigger: registered ${url} for ${missing.join(', ')} as ${registration.webhookId ?? 'an unnamed webhook'}`,
 	);

@@ -20,11 +20,17 @@ export interface HeldRegistration {
 export const MAX_HELD_REGISTRATIONS = 50;
 
 export function normalizedEvents(events: unknown): string[] {
-	return Array.isArray(events) ? [...new Set(events.filter((event) => typeof event === 'string'))].sort() : [];
+	return Array.isArray(events)
+		? [...new Set(events.filter((event) => typeof event === 'string'))].sort()
+		: [];
 }
 
 /** The events that registrations for `url` made with the secret `fingerprint` deliver. */
-export function coveredEvents(held: HeldRegistration[], url: string, fingerprint: string): Set<string> {
+export function coveredEvents(
+	held: HeldRegistration[],
+	url: string,
+	fingerprint: string,
+): Set<string> {
 	const covered = new Set<string>();
 	for (const registration of held) {
 		if (registration.url === url && registration.secretFingerprint === fingerprint) {
@@ -35,7 +41,12 @@ export function coveredEvents(held: HeldRegistration[], url: string, fingerprint
 }
 
 /** The wanted events that no registration for `url` with this secret delivers yet. */
-export function missingEvents(held: HeldRegistration[], url: string, fingerprint: string, wanted: string[]): string[] {
+export function missingEvents(
+	held: HeldRegistration[],
+	url: string,
+	fingerprint: string,
+	wanted: string[],
+): string[] {
 	const covered = coveredEvents(held, url, fingerprint);
 	return normalizedEvents(wanted).filter((event) => !covered.has(event));
 }
@@ -61,7 +72,8 @@ export function registeredFingerprints(held: HeldRegistration[], url: string): s
 export function generatedSecretFor(held: HeldRegistration[], url: string): string | undefined {
 	for (let index = held.length - 1; index >= 0; index--) {
 		const registration = held[index];
-		if (registration.url === url && registration.generatedSecret) return registration.generatedSecret;
+		if (registration.url === url && registration.generatedSecret)
+			return registration.generatedSecret;
 	}
 	return undefined;
 }

@@ -35,7 +35,12 @@ export function samplePayload(event: string, now = new Date()): IDataObject {
 		verified_by: 'human_reviewer',
 		corrections_made: true,
 		data: {
-			header: { vendor: 'Sample Supplies Ltd', invoice_no: 'SAMPLE-0001', date: now.toISOString().slice(0, 10), currency: 'EUR' },
+			header: {
+				vendor: 'Sample Supplies Ltd',
+				invoice_no: 'SAMPLE-0001',
+				date: now.toISOString().slice(0, 10),
+				currency: 'EUR',
+			},
 			amounts: { subtotal: 100, tax: 19, total: 119 },
 			line_items: [{ description: 'Sample item', quantity: 1, unit_price: 100, amount: 100 }],
 		},
@@ -51,7 +56,12 @@ export function isSample(payload: IDataObject): boolean {
 }
 
 /** Posts the sample to `testUrl` shortly, without holding up the listening that n8n is starting. */
-export function sendSampleEvent(context: IHookFunctions, testUrl: string, event: string, secret: string): void {
+export function sendSampleEvent(
+	context: IHookFunctions,
+	testUrl: string,
+	event: string,
+	secret: string,
+): void {
 	const body = JSON.stringify(samplePayload(event));
 	void (async () => {
 		await sleep(SAMPLE_DELAY_MS);
@@ -59,10 +69,15 @@ export function sendSampleEvent(context: IHookFunctions, testUrl: string, event:
 			method: 'POST',
 			url: testUrl,
 			body,
-			headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: computeSignature(body, secret) },
+			headers: {
+				'content-type': 'application/json',
+				[SIGNATURE_HEADER]: computeSignature(body, secret),
+			},
 			json: false,
 		});
 	})().catch((error: Error) => {
-		context.logger.warn(`Document Extraction Trigger: the sample event could not be sent to the test URL (${error.message})`);
+		context.logger.warn(
+			`Document Extraction Trigger: the sample event could not be sent to the test URL (${error.message})`,
+		);
 	});
 }

@@ -53,7 +53,8 @@ function adoptLegacy(nodeData: IDataObject): TriggerMemory {
 	const legacy = nodeData.registration as LegacyRecord | undefined;
 	if (legacy && typeof legacy.url === 'string') {
 		const fingerprint =
-			legacy.credentialSecretFingerprint ?? (legacy.generatedSecret ? secretFingerprint(legacy.generatedSecret) : '');
+			legacy.credentialSecretFingerprint ??
+			(legacy.generatedSecret ? secretFingerprint(legacy.generatedSecret) : '');
 		memory.registrations.push({
 			webhookId: legacy.webhookId ?? null,
 			url: legacy.url,
@@ -63,7 +64,8 @@ function adoptLegacy(nodeData: IDataObject): TriggerMemory {
 			registeredAt: legacy.registeredAt ?? '',
 		});
 	}
-	if (Array.isArray(nodeData.seenDeliveries)) memory.seenDeliveries = [...(nodeData.seenDeliveries as string[])];
+	if (Array.isArray(nodeData.seenDeliveries))
+		memory.seenDeliveries = [...(nodeData.seenDeliveries as string[])];
 	delete nodeData.registration;
 	delete nodeData.seenDeliveries;
 	return memory;
@@ -87,9 +89,14 @@ export function triggerMemory(context: Context): TriggerMemory {
 	const global = context.getWorkflowStaticData('global');
 	const byNode = (global[STATIC_DATA_KEY] ?? {}) as IDataObject;
 	const stored = byNode[node.id] as TriggerMemory | undefined;
-	if (stored) return { ...stored, registrations: Array.isArray(stored.registrations) ? stored.registrations : [] };
+	if (stored)
+		return {
+			...stored,
+			registrations: Array.isArray(stored.registrations) ? stored.registrations : [],
+		};
 	const nodeData = context.getWorkflowStaticData('node');
-	if (nodeData.registration === undefined && nodeData.seenDeliveries === undefined) return { registrations: [] };
+	if (nodeData.registration === undefined && nodeData.seenDeliveries === undefined)
+		return { registrations: [] };
 	const adopted = adoptLegacy(nodeData);
 	saveTriggerMemory(context, adopted);
 	return adopted;

@@ -3,7 +3,16 @@
 // finding the execution in which a node of an example handled a document.
 
 import { expect } from 'vitest';
-import { eventually, executedNodes, executionError, nodeJson, sandboxControl, sandboxState, type DecodedExecution, type N8nClient } from '../../../local-n8n/index.ts';
+import {
+	eventually,
+	executedNodes,
+	executionError,
+	nodeJson,
+	sandboxControl,
+	sandboxState,
+	type DecodedExecution,
+	type N8nClient,
+} from '../../../local-n8n/index.ts';
 
 /** An invoice file as the sandbox reads JSON files: its data, and the confidence it asks for. */
 export function invoiceFile(vendor: string, invoiceNo: string, total: number, confidence: number) {
@@ -16,12 +25,20 @@ export function invoiceFile(vendor: string, invoiceNo: string, total: number, co
 }
 
 /** POSTs a JSON invoice file to a webhook as multipart field `file`; the workflow's answer. */
-export async function postInvoiceFile(client: N8nClient, path: string, fileName: string, invoice: unknown) {
+export async function postInvoiceFile(
+	client: N8nClient,
+	path: string,
+	fileName: string,
+	invoice: unknown,
+) {
 	const form = new FormData();
 	form.append('file', new Blob([JSON.stringify(invoice)], { type: 'application/json' }), fileName);
 	const encoded = new Response(form);
 	const body = Buffer.from(await encoded.arrayBuffer());
-	const answer = await client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
+	const answer = await client.callWebhook(path, {
+		body,
+		headers: { 'content-type': encoded.headers.get('content-type') as string },
+	});
 	expect(answer.status, answer.text).toBe(200);
 	return answer.json as Array<Record<string, unknown>>;
 }
@@ -32,36 +49,61 @@ export async function postInvoiceFile(client: N8nClient, path: string, fileName:
  * other status than 200 fails with the node that failed and why (the answer only says "Error in
  * workflow").
  */
-export async function sendToExample(client: N8nClient, example: { id: string; webhookPath: string }, fileName: string, invoice: unknown) {
+export async function sendToExample(
+	client: N8nClient,
+	example: { id: string; webhookPath: string },
+	fileName: string,
+	invoice: unknown,
+) {
 	const form = new FormData();
 	const content = Buffer.isBuffer(invoice) ? invoice : JSON.stringify(invoice);
-	form.append('file', new Blob([content], { type: Buffer.isBuffer(invoice) ? 'application/octet-stream' : 'application/json' }), fileName);
+	form.append(
+		'file',
+		new Blob([content], {
+			type: Buffer.isBuffer(invoice) ? 'application/octet-stream' : 'application/json',
+		}),
+		fileName,
+	);
 	const encoded = new Response(form);
 	const body = Buffer.from(await encoded.arrayBuffer());
-	const answer = await client.callWebhook(example.webhookPath, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
+	const answer = await client.callWebhook(example.webhookPath, {
+		body,
+		headers: { 'content-type': encoded.headers.get('content-type') as string },
+	});
 	if (answer.status !== 200) {
 		const [latest] = await client.listExecutions(example.id, { limit: 1 });
 		const failed = latest ? await client.getExecution(latest.id) : undefined;
 		const error = failed ? executionError(failed) : undefined;
-		throw new Error(`${fileName}: HTTP ${answer.status} ${answer.text}; ${JSON.stringify({ nodes: failed && executedNodes(failed), error: error && { message: error.message, description: error.description, node: (error.node as { name?: string } | undefined)?.name } })}`);
+		throw new Error(
+			`${fileName}: HTTP ${answer.status} ${answer.text}; ${JSON.stringify({ nodes: failed && executedNodes(failed), error: error && { message: error.message, description: error.description, node: (error.node as { name?: string } | undefined)?.name } })}`,
+		);
 	}
 	return answer.json as Array<Record<string, unknown>>;
 }
 
 /** Approves the pending review of `documentId` in the sandbox (which then delivers document.verified). */
 export async function approveReviewOf(sandboxUrl: string, documentId: string): Promise<void> {
-	const document = (await sandboxState(sandboxUrl)).documents.find((entry) => entry.id === documentId);
+	const document = (await sandboxState(sandboxUrl)).documents.find(
+		(entry) => entry.id === documentId,
+	);
 	expect(document?.state, `document ${documentId}`).toBe('needs_review');
 	await sandboxControl(sandboxUrl, `reviews/${document!.reviewId}/approve`, {});
 }
 
 /** The finished execution of `workflowId` in which `nodeName` output an item for `documentId`. */
-export async function executionWhere(client: N8nClient, workflowId: string, nodeName: string, documentId: string): Promise<DecodedExecution> {
+export async function executionWhere(
+	client: N8nClient,
+	workflowId: string,
+	nodeName: string,
+	documentId: string,
+): Promise<DecodedExecution> {
 	const found = await eventually(
 		`an execution where "${nodeName}" handled ${documentId}`,
 		async () => {
 			const executions = await client.waitForExecutions(workflowId, 1);
-			return executions.find((execution) => nodeJson(execution, nodeName).some((item) => item.document_id === documentId));
+			return executions.find((execution) =>
+				nodeJson(execution, nodeName).some((item) => item.document_id === documentId),
+			);
 		},
 		(execution) => execution !== undefined,
 	);
@@ -72,17 +114,34 @@ export async function executionWhere(client: N8nClient, workflowId: string, node
  * POSTs `bytes` as multipart field `file` named `fileName` to a webhook; the HTTP status and the
  * workflow's answer (on an error, which node failed and why, read from the execution).
  */
-export async function postFile(client: N8nClient, path: string, fileName: string, bytes: Buffer, mimeType: string) {
+export async function postFile(
+	client: N8nClient,
+	path: string,
+	fileName: string,
+	bytes: Buffer,
+	mimeType: string,
+) {
 	const form = new FormData();
 	form.append('file', new Blob([bytes], { type: mimeType }), fileName);
 	const encoded = new Response(form);
 	const body = Buffer.from(await encoded.arrayBuffer());
-	const answer = await client.callWebhook(path, { body, headers: { 'content-type': encoded.headers.get('content-type') as string } });
-	return { status: answer.status, text: answer.text, items: answer.status === 200 ? (answer.json as Array<Record<string, unknown>>) : [] };
+	const answer = await client.callWebhook(path, {
+		body,
+		headers: { 'content-type': encoded.headers.get('content-type') as string },
+	});
+	return {
+		status: answer.status,
+		text: answer.text,
+		items: answer.status === 200 ? (answer.json as Array<Record<string, unknown>>) : [],
+	};
 }
 
 /** Queues `data` as the sandbox's next extraction with `confidence`, whatever file comes next. */
-export async function queueExtraction(sandboxUrl: string, data: unknown, confidence: number): Promise<void> {
+export async function queueExtraction(
+	sandboxUrl: string,
+	data: unknown,
+	confidence: number,
+): Promise<void> {
 	await sandboxControl(sandboxUrl, 'next-extraction', { data });
 	await sandboxControl(sandboxUrl, 'next-confidence', { confidence });
 }

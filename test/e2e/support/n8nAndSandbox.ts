@@ -36,7 +36,10 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  * sandbox's own approval would come after 90 s, inside a run), and whose failed deliveries are
  * retried at once (0.3 s, 0.6 s, …) rather than after 10 s.
  */
-export const REVIEWS_DECIDED_BY_THE_TEST: SandboxOptions = { reviewDelayMs: 600_000, retryBaseMs: 300 };
+export const REVIEWS_DECIDED_BY_THE_TEST: SandboxOptions = {
+	reviewDelayMs: 600_000,
+	retryBaseMs: 300,
+};
 
 export interface N8nAndSandboxOptions {
 	/** startStack's options; the package installed is this repository's unless `package` says otherwise. */
@@ -145,12 +148,22 @@ export class N8nAndSandbox {
 
 	/** Waits until the sandbox holds exactly `count` registrations for `url`. */
 	async waitForRegistrations(url: string, count = 1) {
-		return await eventually(`${count} registration(s) for ${url}`, () => this.registrationsFor(url), (found) => found.length === count, 30_000);
+		return await eventually(
+			`${count} registration(s) for ${url}`,
+			() => this.registrationsFor(url),
+			(found) => found.length === count,
+			30_000,
+		);
 	}
 
 	/** The registrations for `url` once at least `atLeast` exist and a settle has passed (so a late extra one is seen too). */
 	async settledRegistrations(url: string, atLeast = 1) {
-		await eventually(`${atLeast} registration(s) for ${url}`, () => this.registrationsFor(url), (found) => found.length >= atLeast, 30_000);
+		await eventually(
+			`${atLeast} registration(s) for ${url}`,
+			() => this.registrationsFor(url),
+			(found) => found.length >= atLeast,
+			30_000,
+		);
 		await this.settle();
 		return await this.registrationsFor(url);
 	}
@@ -163,20 +176,32 @@ export class N8nAndSandbox {
 		const prefix = `${this.stack.n8n.baseUrl}/webhook/`;
 		await eventually(
 			`${count} example trigger(s) registered with the sandbox`,
-			async () => (await this.sandboxState()).webhooks.filter((webhook) => webhook.url.startsWith(prefix)).length,
+			async () =>
+				(await this.sandboxState()).webhooks.filter((webhook) => webhook.url.startsWith(prefix))
+					.length,
 			(found) => found === count,
 			30_000,
 		);
 	}
 
 	/** The sandbox's delivery attempts that match `filter`, oldest first. */
-	async deliveries(filter: (delivery: DeliveryAttempt) => boolean = () => true): Promise<DeliveryAttempt[]> {
+	async deliveries(
+		filter: (delivery: DeliveryAttempt) => boolean = () => true,
+	): Promise<DeliveryAttempt[]> {
 		return (await sandboxDeliveries(this.sandbox.url)).filter(filter);
 	}
 
 	/** Waits until `okCount` of the attempts that match `filter` succeeded; returns every matching attempt, failed ones too. */
-	async deliveriesOnceOk(what: string, filter: (delivery: DeliveryAttempt) => boolean, okCount: number): Promise<DeliveryAttempt[]> {
-		return await eventually(what, () => this.deliveries(filter), (list) => list.filter((delivery) => delivery.ok).length >= okCount);
+	async deliveriesOnceOk(
+		what: string,
+		filter: (delivery: DeliveryAttempt) => boolean,
+		okCount: number,
+	): Promise<DeliveryAttempt[]> {
+		return await eventually(
+			what,
+			() => this.deliveries(filter),
+			(list) => list.filter((delivery) => delivery.ok).length >= okCount,
+		);
 	}
 
 	/** A document sent to human review (confidence 0.7), straight to the sandbox's service API with the credential's key. */
@@ -203,18 +228,30 @@ export class N8nAndSandbox {
 	}
 
 	/** exactlyExecutions() for several workflows at once, with one settle: `[[id1, 2], [id2, 0]]`. */
-	async exactlyExecutionsOfEach(expected: Array<[workflowId: string, count: number, mode?: string]>): Promise<void> {
+	async exactlyExecutionsOfEach(
+		expected: Array<[workflowId: string, count: number, mode?: string]>,
+	): Promise<void> {
 		for (const [workflowId, count, mode] of expected) {
-			if (count > 0) await eventually(`${count} execution(s) of ${workflowId}`, () => this.executions(workflowId, mode), (list) => list.length >= count, 60_000);
+			if (count > 0)
+				await eventually(
+					`${count} execution(s) of ${workflowId}`,
+					() => this.executions(workflowId, mode),
+					(list) => list.length >= count,
+					60_000,
+				);
 		}
 		await this.settle();
 		for (const [workflowId, count, mode] of expected) {
-			expect(await this.executionCount(workflowId, mode), `executions (${mode ?? 'any'}) of workflow ${workflowId}`).toBe(count);
+			expect(
+				await this.executionCount(workflowId, mode),
+				`executions (${mode ?? 'any'}) of workflow ${workflowId}`,
+			).toBe(count);
 		}
 	}
 }
 
 function started<T>(value: T | undefined, what: string): T {
-	if (value === undefined) throw new Error(`${what} is not started yet: useN8nAndSandbox() starts it in beforeAll`);
+	if (value === undefined)
+		throw new Error(`${what} is not started yet: useN8nAndSandbox() starts it in beforeAll`);
 	return value;
 }

@@ -2,7 +2,10 @@
 // describeNeeding() (requirements.ts), which names it, and the closing summary
 // (test/summaryReporter.ts), which reads the name back.
 
-import { SYSTEM_REQUIREMENTS, type SystemRequirementName } from '../../../local-n8n/systemPackages.ts';
+import {
+	SYSTEM_REQUIREMENTS,
+	type SystemRequirementName,
+} from '../../../local-n8n/systemPackages.ts';
 
 const MARKER = '[not run here, needs: ';
 
@@ -12,7 +15,9 @@ export function notRunTitle(name: string, missing: SystemRequirementName[]): str
 }
 
 /** The suite's own name and what it lacks, when `title` was made by notRunTitle(). */
-export function parseNotRunTitle(title: string): { name: string; missing: SystemRequirementName[] } | undefined {
+export function parseNotRunTitle(
+	title: string,
+): { name: string; missing: SystemRequirementName[] } | undefined {
 	const at = title.indexOf(MARKER);
 	if (at < 0) return undefined;
 	const missing = title

@@ -1,7 +1,12 @@
 // Shared by the queue-mode tests: signed deliveries of the trigger's events sent by the test itself,
 // and which events a workflow's executions ran (to count duplicates and losses per event).
 
-import { nodeJson, signBody, type ExecutionSummary, type N8nClient } from '../../../local-n8n/index.ts';
+import {
+	nodeJson,
+	signBody,
+	type ExecutionSummary,
+	type N8nClient,
+} from '../../../local-n8n/index.ts';
 
 export const TRIGGER_NODE = 'Review finished';
 
@@ -26,18 +31,33 @@ export function signedHeaders(body: string, secret: string): Record<string, stri
 }
 
 /** Sends one copy of a signed delivery to `client` (a webhook process or the load balancer). */
-export async function deliverCopy(client: N8nClient, path: string, body: string, secret: string): Promise<number> {
-	const res = await client.callWebhook(path, { body, headers: signedHeaders(body, secret), timeoutMs: 60_000 });
+export async function deliverCopy(
+	client: N8nClient,
+	path: string,
+	body: string,
+	secret: string,
+): Promise<number> {
+	const res = await client.callWebhook(path, {
+		body,
+		headers: signedHeaders(body, secret),
+		timeoutMs: 60_000,
+	});
 	return res.status;
 }
 
 /** Every execution of a workflow. */
-export async function allExecutions(client: N8nClient, workflowId: string): Promise<ExecutionSummary[]> {
+export async function allExecutions(
+	client: N8nClient,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
 	return await client.listExecutions(workflowId, { limit: Number.POSITIVE_INFINITY });
 }
 
 /** Document id → how many executions of the workflow ran it (every execution must be a success). */
-export async function runsPerDocument(client: N8nClient, workflowId: string): Promise<{ runs: Map<string, number>; total: number; failed: number }> {
+export async function runsPerDocument(
+	client: N8nClient,
+	workflowId: string,
+): Promise<{ runs: Map<string, number>; total: number; failed: number }> {
 	const list = await allExecutions(client, workflowId);
 	const runs = new Map<string, number>();
 	let failed = 0;

@@ -33,7 +33,9 @@ export interface QueueFixture {
 }
 
 /** Starts stack, sandbox and credential; stops whatever started when a step fails. */
-export async function startQueueFixture(options: { stack?: QueueStackOptions; sandbox?: SandboxOptions } = {}): Promise<QueueFixture> {
+export async function startQueueFixture(
+	options: { stack?: QueueStackOptions; sandbox?: SandboxOptions } = {},
+): Promise<QueueFixture> {
 	const fileDir = makeTmpDir('queue-files');
 	let stack: QueueStack | undefined;
 	let sandbox: SandboxHandle | undefined;
@@ -62,9 +64,19 @@ export async function waitForPublicWebhook(stack: QueueStack, path: string): Pro
 }
 
 /** An active workflow started by the review trigger (registered at the sandbox on activation). */
-export async function activeTrigger(fixture: QueueFixture, name: string, options: Record<string, unknown> = {}): Promise<{ id: string; path: string; url: string }> {
+export async function activeTrigger(
+	fixture: QueueFixture,
+	name: string,
+	options: Record<string, unknown> = {},
+): Promise<{ id: string; path: string; url: string }> {
 	const trigger = reviewTriggerNode(fixture.account.credential);
-	const definition = triggerWorkflow({ name, trigger: { ...trigger, parameters: { ...(trigger.parameters as Record<string, unknown>), options } } });
+	const definition = triggerWorkflow({
+		name,
+		trigger: {
+			...trigger,
+			parameters: { ...(trigger.parameters as Record<string, unknown>), options },
+		},
+	});
 	const { id } = await fixture.stack.client.createWorkflow(definition);
 	const path = `${definition.webhookId}/webhook`;
 	await fixture.stack.client.activateWorkflow(id);
@@ -82,7 +94,8 @@ export async function activeTrigger(fixture: QueueFixture, name: string, options
 export async function waitForRegistration(fixture: QueueFixture, url: string): Promise<void> {
 	await eventually(
 		`the sandbox holds the registration of ${url}`,
-		async () => (await sandboxState(fixture.sandbox.url)).webhooks.some((webhook) => webhook.url === url),
+		async () =>
+			(await sandboxState(fixture.sandbox.url)).webhooks.some((webhook) => webhook.url === url),
 		(held) => held,
 		30_000,
 	);
@@ -92,7 +105,10 @@ export async function waitForRegistration(fixture: QueueFixture, url: string): P
  * Webhook → Read File (`examples/files/<fileName>`, copied into the shared folder) → `extract` (named
  * "Extract") → one caller-echo node per output; active and served by the public URL.
  */
-export async function activeExtractRoute(fixture: QueueFixture, options: { name: string; fileName: string; extract: NodeSpec; outputs: string[] }): Promise<{ id: string; path: string }> {
+export async function activeExtractRoute(
+	fixture: QueueFixture,
+	options: { name: string; fileName: string; extract: NodeSpec; outputs: string[] },
+): Promise<{ id: string; path: string }> {
 	return await createExtractRouteWorkflow(fixture.stack.client, {
 		...options,
 		fileDir: fixture.fileDir,

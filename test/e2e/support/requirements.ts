@@ -5,14 +5,28 @@
 // With CI=true it always runs: a missing program then fails it with the same install message.
 
 import { describe } from 'vitest';
-import { QUEUE_MODE_REQUIREMENTS, missingRequirements, type SystemRequirementName } from '../../../local-n8n/index.ts';
+import {
+	QUEUE_MODE_REQUIREMENTS,
+	missingRequirements,
+	type SystemRequirementName,
+} from '../../../local-n8n/index.ts';
 import { notRunTitle } from './notRun.ts';
 
 export { QUEUE_MODE_REQUIREMENTS };
 
 /** `describe(name, fn)` for a suite that needs `requirements` (see the file comment). */
-export function describeNeeding(requirements: SystemRequirementName[], name: string, fn: () => void): void {
+export function describeNeeding(
+	requirements: SystemRequirementName[],
+	name: string,
+	fn: () => void,
+): void {
 	const missing = process.env.CI === 'true' ? [] : missingRequirements(requirements);
-	const title = missing.length > 0 ? notRunTitle(name, missing.map((r) => r.name)) : name;
+	const title =
+		missing.length > 0
+			? notRunTitle(
+					name,
+					missing.map((r) => r.name),
+				)
+			: name;
 	describe.skipIf(missing.length > 0)(title, fn);
 }

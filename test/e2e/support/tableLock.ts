@@ -15,8 +15,22 @@ export interface TableLock {
 /** Locks `table` IN SHARE MODE (reads go on, INSERT/UPDATE/DELETE wait) until `release()`. */
 export async function holdTableLock(postgres: PostgresServer, table: string): Promise<TableLock> {
 	const bin = requirementPath('postgres', 'the queue tests');
-	const psql: ChildProcessWithoutNullStreams = spawn(join(bin, 'psql'), ['-h', postgres.host, '-p', String(postgres.port), '-U', postgres.user, '-d', postgres.database, '-At', '-v', 'ON_ERROR_STOP=1']);
-	const exited = new Promise<number | null>((resolve) => psql.once('exit', (code) => resolve(code)));
+	const psql: ChildProcessWithoutNullStreams = spawn(join(bin, 'psql'), [
+		'-h',
+		postgres.host,
+		'-p',
+		String(postgres.port),
+		'-U',
+		postgres.user,
+		'-d',
+		postgres.database,
+		'-At',
+		'-v',
+		'ON_ERROR_STOP=1',
+	]);
+	const exited = new Promise<number | null>((resolve) =>
+		psql.once('exit', (code) => resolve(code)),
+	);
 	let output = '';
 	await new Promise<void>((resolve, reject) => {
 		psql.stdout.on('data', (chunk: Buffer) => {
@@ -24,7 +38,9 @@ export async function holdTableLock(postgres: PostgresServer, table: string): Pr
 			if (output.includes('locked')) resolve();
 		});
 		psql.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		void exited.then((code) => reject(new Error(`psql ended (${code}) before locking ${table}: ${output}`)));
+		void exited.then((code) =>
+			reject(new Error(`psql ended (${code}) before locking ${table}: ${output}`)),
+		);
 		psql.stdin.write(`BEGIN; LOCK TABLE ${table} IN SHARE MODE; SELECT 'locked';\n`);
 	});
 	let released = false;
@@ -40,6 +56,8 @@ export async function holdTableLock(postgres: PostgresServer, table: string): Pr
 
 /** How many sessions wait for a lock in an INSERT into `table` (n8n creating executions). */
 export function insertsWaitingOn(postgres: PostgresServer, table: string): number {
-	const rows = postgres.sql(`SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'insert into%${table}%'`);
+	const rows = postgres.sql(
+		`SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'insert into%${table}%'`,
+	);
 	return Number(rows.trim());
 }

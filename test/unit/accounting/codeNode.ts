@@ -24,7 +24,9 @@ const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
 
 /** The `jsCode` of node `nodeName` in examples/`file`. */
 export function exampleCode(file: string, nodeName: string): string {
-	const workflow = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as { nodes: Array<{ name: string; parameters: { jsCode?: string } }> };
+	const workflow = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as {
+		nodes: Array<{ name: string; parameters: { jsCode?: string } }>;
+	};
 	const node = workflow.nodes.find((entry) => entry.name === nodeName);
 	if (!node?.parameters.jsCode) throw new Error(`examples/${file} has no Code node "${nodeName}"`);
 	return node.parameters.jsCode;
@@ -32,27 +34,45 @@ export function exampleCode(file: string, nodeName: string): string {
 
 /** The first setting values of examples/`file`'s "Settings" node. */
 export function exampleSettings(file: string): Record<string, string> {
-	const workflow = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as { nodes: Array<{ name: string; parameters: { assignments?: { assignments: Array<{ name: string; value: string }> } } }> };
+	const workflow = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as {
+		nodes: Array<{
+			name: string;
+			parameters: { assignments?: { assignments: Array<{ name: string; value: string }> } };
+		}>;
+	};
 	const settings = workflow.nodes.find((entry) => entry.name === 'Settings');
-	return Object.fromEntries((settings?.parameters.assignments?.assignments ?? []).map((entry) => [entry.name, entry.value]));
+	return Object.fromEntries(
+		(settings?.parameters.assignments?.assignments ?? []).map((entry) => [entry.name, entry.value]),
+	);
 }
 
 /**
  * Runs `code` on `items` with `settings` as the Settings node's output; `files[index]` is the file the
  * webhook received for item `index` (undefined: the webhook did not run, as on the trigger path).
  */
-export function runCodeNode(code: string, items: Array<Record<string, unknown>>, settings: Record<string, unknown>, files?: Array<BinaryFile | undefined>): CodeItem[] {
+export function runCodeNode(
+	code: string,
+	items: Array<Record<string, unknown>>,
+	settings: Record<string, unknown>,
+	files?: Array<BinaryFile | undefined>,
+): CodeItem[] {
 	const $ = (name: string) => {
 		if (name === 'Settings') return { first: () => ({ json: settings }) };
 		if (name === 'Receive invoice') {
 			return {
 				isExecuted: files !== undefined,
-				itemMatching: (index: number) => ({ json: {}, binary: files?.[index] ? { file: files[index] } : undefined }),
+				itemMatching: (index: number) => ({
+					json: {},
+					binary: files?.[index] ? { file: files[index] } : undefined,
+				}),
 			};
 		}
 		throw new Error(`the Code node refers to "${name}", which this test does not provide`);
 	};
 	const $input = { all: () => items.map((json) => ({ json })) };
-	const run = new Function('$input', '$', code) as (input: typeof $input, node: typeof $) => CodeItem[];
+	const run = new Function('$input', '$', code) as (
+		input: typeof $input,
+		node: typeof $,
+	) => CodeItem[];
 	return run($input, $);
 }

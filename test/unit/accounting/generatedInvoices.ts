@@ -20,8 +20,17 @@ export interface GeneratedInvoice {
 	creditNote: boolean;
 	currency: string | null;
 	data: {
-		header: { vendor: string | null; date: string | null; invoice_no: string | null; currency?: string | null };
-		amounts: { subtotal: number | string | null; tax: number | string | null; total: number | string | null };
+		header: {
+			vendor: string | null;
+			date: string | null;
+			invoice_no: string | null;
+			currency?: string | null;
+		};
+		amounts: {
+			subtotal: number | string | null;
+			tax: number | string | null;
+			total: number | string | null;
+		};
 		line_items: GeneratedLine[];
 	};
 	/** The invoice's totals in cents when it is posted (subtotal, tax, total; positive for a credit note). */
@@ -61,12 +70,42 @@ function otherCent(quantity: number, unitPrice: number): number {
 const roundHalfAway = (value: number) => Math.sign(value) * Math.round(Math.abs(value));
 const fromCents = (cents: number) => Number((cents / 100).toFixed(2));
 
-const VENDORS = ['Acme Supplies GmbH', 'Globex Corporation', 'Initech LLC', 'Umbrella Office Ltd', "O'Brien & Söhne", 'Café Müller'];
-const ITEMS = ['Consulting hours', 'Printer paper A4', 'Toner cartridge', 'Software licence', 'Cloud storage (1 TB)', 'Shipping', 'Screws M4, per piece'];
-const STOP_KINDS = ['no vendor', 'no invoice number', 'no date', 'a line amount missing', 'an amount as text', 'no lines', 'total off by 5 cents', 'lines off by a cent', 'a currency the books do not take', 'no tax amount'] as const;
+const VENDORS = [
+	'Acme Supplies GmbH',
+	'Globex Corporation',
+	'Initech LLC',
+	'Umbrella Office Ltd',
+	"O'Brien & Söhne",
+	'Café Müller',
+];
+const ITEMS = [
+	'Consulting hours',
+	'Printer paper A4',
+	'Toner cartridge',
+	'Software licence',
+	'Cloud storage (1 TB)',
+	'Shipping',
+	'Screws M4, per piece',
+];
+const STOP_KINDS = [
+	'no vendor',
+	'no invoice number',
+	'no date',
+	'a line amount missing',
+	'an amount as text',
+	'no lines',
+	'total off by 5 cents',
+	'lines off by a cent',
+	'a currency the books do not take',
+	'no tax amount',
+] as const;
 
 /** `count` invoices from `seed`; about one in four is one the gate or the books must stop. */
-export function generateInvoices(seed: number, count: number, allowedCurrencies = ['EUR', 'USD', 'GBP']): GeneratedInvoice[] {
+export function generateInvoices(
+	seed: number,
+	count: number,
+	allowedCurrencies = ['EUR', 'USD', 'GBP'],
+): GeneratedInvoice[] {
 	const random = prng(seed);
 	const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 	const integer = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
@@ -83,18 +122,27 @@ export function generateInvoices(seed: number, count: number, allowedCurrencies 
 		for (let number = 0; number < lineCount; number++) {
 			// Quantities with up to 3 decimals, unit prices with 4; now and then a discount line.
 			const discount = number > 0 && random() < 0.1;
-			const quantity = discount ? 1 : Number((integer(1, 20_000) / pick([1, 10, 100, 1000])).toFixed(3));
-			const unitPrice = Number(((discount ? -1 : 1) * integer(1, 2_000_000) / 10_000).toFixed(4));
+			const quantity = discount
+				? 1
+				: Number((integer(1, 20_000) / pick([1, 10, 100, 1000])).toFixed(3));
+			const unitPrice = Number((((discount ? -1 : 1) * integer(1, 2_000_000)) / 10_000).toFixed(4));
 			// Some suppliers round a line the other way: the amount is the other cent next to quantity × price.
 			const offByACent = !discount && random() < 0.05;
-			let cents = offByACent ? otherCent(quantity, sign * unitPrice) : lineCents(quantity, sign * unitPrice);
+			let cents = offByACent
+				? otherCent(quantity, sign * unitPrice)
+				: lineCents(quantity, sign * unitPrice);
 			// A discount never turns the running subtotal's sign.
 			const turnsSign = creditNote ? subtotal + cents >= 0 : subtotal + cents <= 0;
 			if (discount && turnsSign) cents = 0;
 			subtotal += cents;
 			const rate = taxMode === 'zero' ? 0 : taxMode === 'one rate' ? oneRate : pick([0, 7, 19]);
 			tax += roundHalfAway((cents * rate) / 100);
-			lines.push({ description: discount ? 'Discount' : pick(ITEMS), quantity, unit_price: cents === 0 && discount ? 0 : sign * unitPrice, amount: fromCents(cents) });
+			lines.push({
+				description: discount ? 'Discount' : pick(ITEMS),
+				quantity,
+				unit_price: cents === 0 && discount ? 0 : sign * unitPrice,
+				amount: fromCents(cents),
+			});
 		}
 		if (subtotal === 0) continue;
 		const currency = random() < 0.2 ? null : pick(allowedCurrencies);
@@ -105,8 +153,17 @@ export function generateInvoices(seed: number, count: number, allowedCurrencies 
 			currency,
 			data: {
 				// A supplier bills in one currency (a QuickBooks vendor has one).
-				header: { vendor: `${pick(VENDORS)} (${currency ?? 'default currency'})`, date: `2026-${String(integer(1, 12)).padStart(2, '0')}-${String(integer(1, 28)).padStart(2, '0')}`, invoice_no: `G-${seed}-${index}`, currency },
-				amounts: { subtotal: fromCents(subtotal), tax: fromCents(tax), total: fromCents(subtotal + tax) },
+				header: {
+					vendor: `${pick(VENDORS)} (${currency ?? 'default currency'})`,
+					date: `2026-${String(integer(1, 12)).padStart(2, '0')}-${String(integer(1, 28)).padStart(2, '0')}`,
+					invoice_no: `G-${seed}-${index}`,
+					currency,
+				},
+				amounts: {
+					subtotal: fromCents(subtotal),
+					tax: fromCents(tax),
+					total: fromCents(subtotal + tax),
+				},
 				line_items: lines,
 			},
 			cents: { subtotal: Math.abs(subtotal), tax: Math.abs(tax), total: Math.abs(subtotal + tax) },
@@ -117,7 +174,11 @@ export function generateInvoices(seed: number, count: number, allowedCurrencies 
 	return invoices;
 }
 
-function stop(invoice: GeneratedInvoice, kind: (typeof STOP_KINDS)[number], random: () => number): void {
+function stop(
+	invoice: GeneratedInvoice,
+	kind: (typeof STOP_KINDS)[number],
+	random: () => number,
+): void {
 	const { header, amounts, line_items: lines } = invoice.data;
 	invoice.expect = 'stop';
 	invoice.stopBecause = kind;

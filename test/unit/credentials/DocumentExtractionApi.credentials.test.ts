@@ -13,19 +13,38 @@ import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, n8nWorkflow, NODE_NAME } from '../ha
 const { description } = new DocumentExtraction();
 
 function nodeWith(parameters: INodeParameters): INode {
-	return { id: 'node', name: NODE_NAME, type: ACTION_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters };
+	return {
+		id: 'node',
+		name: NODE_NAME,
+		type: ACTION_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
 }
 
 /** The credential types n8n counts as used by a node with these parameters (defaults filled in as the editor does). */
 function activeCredentials(parameters: INodeParameters): string[] {
 	const node = nodeWith(parameters);
-	node.parameters = n8nWorkflow.NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description) ?? {};
-	return [...(n8nWorkflow.NodeHelpers.getActiveCredentialTypes(node, description) ?? ['(undetermined)'])];
+	node.parameters =
+		n8nWorkflow.NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			description,
+		) ?? {};
+	return [
+		...(n8nWorkflow.NodeHelpers.getActiveCredentialTypes(node, description) ?? ['(undetermined)']),
+	];
 }
 
 describe('the credential, per operation', () => {
 	it('Check Invoice Duplicate needs none', () => {
-		expect(activeCredentials({ resource: 'document', operation: 'checkInvoiceDuplicate' })).toEqual([]);
+		expect(activeCredentials({ resource: 'document', operation: 'checkInvoiceDuplicate' })).toEqual(
+			[],
+		);
 	});
 
 	it.each([
@@ -33,7 +52,10 @@ describe('the credential, per operation', () => {
 		['Extract', { resource: 'document', operation: 'extract' }],
 		['Get Status', { resource: 'document', operation: 'getStatus' }],
 		['Register Webhook', { resource: 'webhook', operation: 'register' }],
-	] as Array<[string, INodeParameters]>)('%s needs the Document Extraction API credential', (_operation, parameters) => {
-		expect(activeCredentials(parameters)).toEqual([CREDENTIAL_TYPE]);
-	});
+	] as Array<[string, INodeParameters]>)(
+		'%s needs the Document Extraction API credential',
+		(_operation, parameters) => {
+			expect(activeCredentials(parameters)).toEqual([CREDENTIAL_TYPE]);
+		},
+	);
 });

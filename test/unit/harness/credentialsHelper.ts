@@ -46,7 +46,10 @@ export class TestCredentialsHelper extends n8nWorkflow.ICredentialsHelper {
 
 	/** Stores the data encrypted, as n8n keeps a saved credential. */
 	async store(credential: StoredCredential): Promise<void> {
-		const credentials = new n8nCore.Credentials({ id: credential.id, name: credential.name }, credential.type);
+		const credentials = new n8nCore.Credentials(
+			{ id: credential.id, name: credential.name },
+			credential.type,
+		);
 		await credentials.setData(credential.data);
 		this.#stored.set(`${credential.type}:${credential.id}`, credentials);
 	}
@@ -66,10 +69,15 @@ export class TestCredentialsHelper extends n8nWorkflow.ICredentialsHelper {
 		return true;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		const stored = this.#stored.get(`${type}:${nodeCredentials.id}`);
 		if (!stored) {
-			throw new n8nWorkflow.UnexpectedError(`No stored credential "${nodeCredentials.name}" of type "${type}"`);
+			throw new n8nWorkflow.UnexpectedError(
+				`No stored credential "${nodeCredentials.name}" of type "${type}"`,
+			);
 		}
 		return stored as unknown as ICredentials;
 	}
@@ -109,13 +117,23 @@ export class TestCredentialsHelper extends n8nWorkflow.ICredentialsHelper {
 			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		}
 		if (authenticate.type !== 'generic') {
-			throw new n8nWorkflow.UnexpectedError(`Unsupported authenticate type "${authenticate.type as string}"`);
+			throw new n8nWorkflow.UnexpectedError(
+				`Unsupported authenticate type "${authenticate.type as string}"`,
+			);
 		}
 
 		const resolve = (value: unknown) => {
 			if (typeof value !== 'string' || !value.startsWith('=')) return value;
-			if (!workflow || !node) throw new n8nWorkflow.UnexpectedError('An expression needs a workflow and a node');
-			return workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+			if (!workflow || !node)
+				throw new n8nWorkflow.UnexpectedError('An expression needs a workflow and a node');
+			return workflow.expression.getSimpleParameterValue(
+				node,
+				value,
+				'internal',
+				{ $credentials: credentials },
+				undefined,
+				'',
+			);
 		};
 
 		const options = requestOptions as unknown as Record<string, unknown>;

@@ -39,17 +39,30 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		return result;
 	}
 
-	async removeProcessed(items: DeduplicationItemTypes[], scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
+	async removeProcessed(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<void> {
 		const values = new Set(items.map(String));
 		const seen = this.contexts.get(this.key(scope, contextData)) ?? [];
-		this.contexts.set(this.key(scope, contextData), seen.filter((value) => !values.has(value)));
+		this.contexts.set(
+			this.key(scope, contextData),
+			seen.filter((value) => !values.has(value)),
+		);
 	}
 
-	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
+	async clearAllProcessedItems(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<void> {
 		this.contexts.delete(this.key(scope, contextData));
 	}
 
-	async getProcessedDataCount(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<number> {
+	async getProcessedDataCount(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<number> {
 		return this.contexts.get(this.key(scope, contextData))?.length ?? 0;
 	}
 }

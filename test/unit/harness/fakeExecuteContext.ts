@@ -4,7 +4,12 @@
  * static data, the service's answers in order, and a record of what was asked. Whole operations run in
  * n8n's real engine instead (harness/index.ts).
  */
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { vi } from 'vitest';
 
 export interface FakeExecuteContext {
@@ -34,14 +39,29 @@ export function fakeExecuteContext(options: FakeOptions = {}): FakeExecuteContex
 	const logs: string[] = [];
 	const answers = [...(options.answers ?? [])];
 	let waitingUntil: Date | undefined;
-	const executeData: FakeExecuteContext['executeData'] = { source: { main: [{ previousNode: 'Start' }] } };
+	const executeData: FakeExecuteContext['executeData'] = {
+		source: { main: [{ previousNode: 'Start' }] },
+	};
 	const log = (level: string) => (message: string) => logs.push(`${level}: ${message}`);
 	const parameters = options.parameters ?? {};
 	const context = {
-		getNode: () => ({ id: 'node-1', name: 'Extract', type: 'n8n-nodes-document-extraction.documentExtraction', typeVersion: 1.1, position: [0, 0], parameters: {} }),
-		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
+		getNode: () => ({
+			id: 'node-1',
+			name: 'Extract',
+			type: 'n8n-nodes-document-extraction.documentExtraction',
+			typeVersion: 1.1,
+			position: [0, 0],
+			parameters: {},
+		}),
+		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
+			name in parameters ? parameters[name] : fallback,
 		getInputData: () => options.inputItems ?? [{ json: {} }],
-		getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k_UNITTEST', tier: 'pilot', ...options.credentials }),
+		getCredentials: async () => ({
+			baseUrl: 'https://api.example.com',
+			apiKey: 'k_UNITTEST',
+			tier: 'pilot',
+			...options.credentials,
+		}),
 		getWorkflowStaticData: () => staticData,
 		getExecuteData: () => executeData,
 		getExecutionId: () => 'exec-1',
@@ -70,5 +90,13 @@ export function fakeExecuteContext(options: FakeOptions = {}): FakeExecuteContex
 			}),
 		},
 	} as unknown as IExecuteFunctions;
-	return { context, store, staticData, requests, logs, waitingUntil: () => waitingUntil, executeData };
+	return {
+		context,
+		store,
+		staticData,
+		requests,
+		logs,
+		waitingUntil: () => waitingUntil,
+		executeData,
+	};
 }

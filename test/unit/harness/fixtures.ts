@@ -37,7 +37,10 @@ export const NEEDS_REVIEW = {
 
 export const PROCESSING = { success: true, status: 'processing', document_id: DOCUMENT_ID };
 
-export const serviceError = (code: string, message: string) => ({ success: false, error: { code, message } });
+export const serviceError = (code: string, message: string) => ({
+	success: false,
+	error: { code, message },
+});
 
 /** Deterministic bytes that are not valid UTF-8 (so they cannot pass as text anywhere). */
 export function pseudoRandomBytes(length: number, seed = 0x2545f491): Buffer {
@@ -60,12 +63,19 @@ export function pdfBytes(length = 4096, seed?: number): Buffer {
 	return Buffer.concat([header, pseudoRandomBytes(Math.max(0, length - header.length), seed)]);
 }
 
-export function file(content: Buffer, fileName = 'invoice.pdf', mimeType = 'application/pdf'): FixtureFile {
+export function file(
+	content: Buffer,
+	fileName = 'invoice.pdf',
+	mimeType = 'application/pdf',
+): FixtureFile {
 	return { content, fileName, mimeType };
 }
 
 export function itemWithFile(content: Buffer, fileName?: string, mimeType?: string): FixtureItem {
-	return { json: { source: fileName ?? 'invoice.pdf' }, binary: { data: file(content, fileName, mimeType) } };
+	return {
+		json: { source: fileName ?? 'invoice.pdf' },
+		binary: { data: file(content, fileName, mimeType) },
+	};
 }
 
 export const extractParameters = (extra: Record<string, unknown> = {}) => ({

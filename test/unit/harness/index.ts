@@ -101,7 +101,10 @@ export interface RunResult {
 	 * A POST to the waiting execution's resume URL, as n8n hands it to the waiting node: n8n-core's
 	 * WebhookContext over the stored run data, the node's webhook() method. Returns what it answered.
 	 */
-	deliverToWaitingNode(request: { rawBody: Buffer; headers: Record<string, string> }): Promise<WaitingWebhookAnswer>;
+	deliverToWaitingNode(request: {
+		rawBody: Buffer;
+		headers: Record<string, string>;
+	}): Promise<WaitingWebhookAnswer>;
 }
 
 export interface WaitingWebhookAnswer {
@@ -196,7 +199,8 @@ function dump(value: unknown): string {
 		if (seen.has(current)) return '<circular>';
 		seen.add(current);
 		if (Array.isArray(current)) return current.map(walk);
-		const names = current instanceof Error ? Object.getOwnPropertyNames(current) : Object.keys(current);
+		const names =
+			current instanceof Error ? Object.getOwnPropertyNames(current) : Object.keys(current);
 		const result: Record<string, unknown> = {};
 		for (const name of names) {
 			try {
@@ -223,15 +227,21 @@ export async function setupHarness(): Promise<Harness> {
 			waits.push(ms);
 		},
 	}));
-	const { DocumentExtraction } = await import('../../../nodes/DocumentExtraction/DocumentExtraction.node.ts');
-	const { DocumentExtractionApi } = await import('../../../credentials/DocumentExtractionApi.credentials.ts');
+	const { DocumentExtraction } = await import(
+		'../../../nodes/DocumentExtraction/DocumentExtraction.node.ts'
+	);
+	const { DocumentExtractionApi } = await import(
+		'../../../credentials/DocumentExtractionApi.credentials.ts'
+	);
 
 	const fixtures = new Map<string, FixtureItem[]>();
 	const nodeTypes = new NodeTypes({
 		[ACTION_NODE_TYPE]: new DocumentExtraction(),
 		[SOURCE_NODE_TYPE]: createSourceNode(fixtures),
 	});
-	const credentialsHelper = new TestCredentialsHelper([new DocumentExtractionApi() as ICredentialType]);
+	const credentialsHelper = new TestCredentialsHelper([
+		new DocumentExtractionApi() as ICredentialType,
+	]);
 	const logger = getLogger();
 	await useBinaryMode('filesystem');
 	const deduplicator = await useMemoryDeduplicator();
@@ -303,7 +313,8 @@ export async function setupHarness(): Promise<Harness> {
 			startRunnerTask: unavailable('startRunnerTask'),
 		} as unknown as IWorkflowExecuteAdditionalData;
 
-		const startNode = nodes.find((node) => node.type === SOURCE_NODE_TYPE) ?? workflow.getStartNode();
+		const startNode =
+			nodes.find((node) => node.type === SOURCE_NODE_TYPE) ?? workflow.getStartNode();
 		const result = (run: IRun, logStart: number): RunResult => {
 			const runData = run.data.resultData.runData;
 			const logs = logger.entries.slice(logStart);
@@ -312,10 +323,13 @@ export async function setupHarness(): Promise<Harness> {
 				run,
 				runData,
 				logs,
-				output: (nodeName = NODE_NAME, outputIndex = 0) => lastTask(nodeName)?.data?.main?.[outputIndex] ?? [],
-				outputs: (nodeName = NODE_NAME) => (lastTask(nodeName)?.data?.main ?? []).map((items) => items ?? []),
+				output: (nodeName = NODE_NAME, outputIndex = 0) =>
+					lastTask(nodeName)?.data?.main?.[outputIndex] ?? [],
+				outputs: (nodeName = NODE_NAME) =>
+					(lastTask(nodeName)?.data?.main ?? []).map((items) => items ?? []),
 				error: (nodeName = NODE_NAME) => lastTask(nodeName)?.error as RecordedError | undefined,
-				everything: () => [JSON.stringify(run.data), dump(run.data.resultData), dump(logs)].join('\n'),
+				everything: () =>
+					[JSON.stringify(run.data), dump(run.data.resultData), dump(logs)].join('\n'),
 				deliverToWaitingNode: async (incoming) => {
 					if (!run.waitTill) throw new Error('the execution is not waiting');
 					const data = structuredClone(run.data);
@@ -333,25 +347,53 @@ export async function setupHarness(): Promise<Harness> {
 					};
 					const requestAdditionalData = {
 						...additionalData,
-						httpRequest: { rawBody: incoming.rawBody, headers: incoming.headers, body: {}, query: {}, params: {}, readRawBody: async () => undefined },
+						httpRequest: {
+							rawBody: incoming.rawBody,
+							headers: incoming.headers,
+							body: {},
+							query: {},
+							params: {},
+							readRawBody: async () => undefined,
+						},
 						httpResponse,
 					} as unknown as IWorkflowExecuteAdditionalData;
 					const nodeType = nodeTypes.getByNameAndVersion(entry.node.type, entry.node.typeVersion);
-					const webhookData = { httpMethod: 'POST', node: entry.node.name, path: '', webhookDescription: nodeType.description.webhooks![0], workflowId: workflow.id } as unknown as IWebhookData;
-					const context = new n8nCore.WebhookContext(workflow, workflow.getNode(entry.node.name)!, requestAdditionalData, 'webhook', webhookData, [], data);
+					const webhookData = {
+						httpMethod: 'POST',
+						node: entry.node.name,
+						path: '',
+						webhookDescription: nodeType.description.webhooks![0],
+						workflowId: workflow.id,
+					} as unknown as IWebhookData;
+					const context = new n8nCore.WebhookContext(
+						workflow,
+						workflow.getNode(entry.node.name)!,
+						requestAdditionalData,
+						'webhook',
+						webhookData,
+						[],
+						data,
+					);
 					answer.result = await nodeType.webhook!.call(context);
 					return answer;
 				},
 				resumeAfterTimeout: async () => {
 					if (!run.waitTill) throw new Error('the execution is not waiting');
 					const resumeLogStart = logger.entries.length;
-					const resumed = await new n8nCore.WorkflowExecute(additionalData, 'manual', structuredClone(run.data)).processRunExecutionData(workflow);
+					const resumed = await new n8nCore.WorkflowExecute(
+						additionalData,
+						'manual',
+						structuredClone(run.data),
+					).processRunExecutionData(workflow);
 					return result(resumed, resumeLogStart);
 				},
 			};
 		};
 		const logStart = logger.entries.length;
-		return result(await new n8nCore.WorkflowExecute(additionalData, 'manual').run({ workflow, startNode }), logStart);
+		return result(
+			await new n8nCore.WorkflowExecute(additionalData, 'manual').run({ workflow, startNode }),
+			logStart,
+		);
 	}
 
 	async function run(options: RunOptions): Promise<RunResult> {
@@ -374,7 +416,9 @@ export async function setupHarness(): Promise<Harness> {
 						typeVersion: options.typeVersion ?? 1,
 						position: [220, 0],
 						parameters,
-						credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Document Extraction account' } },
+						credentials: {
+							[CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Document Extraction account' },
+						},
 						...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 						...(options.onError ? { onError: options.onError } : {}),
 					},

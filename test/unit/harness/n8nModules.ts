@@ -33,5 +33,6 @@ interface DiContainer {
 export const Container = (requireFromCore('@n8n/di') as { Container: DiContainer }).Container;
 
 /** The Logger class n8n-core asks the container for. */
-export const LoggerClass = (requireFromCore('@n8n/backend-common') as { Logger: abstract new (...args: never[]) => unknown })
-	.Logger;
+export const LoggerClass = (
+	requireFromCore('@n8n/backend-common') as { Logger: abstract new (...args: never[]) => unknown }
+).Logger;

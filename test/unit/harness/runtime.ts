@@ -76,7 +76,12 @@ function bootstrap(): Runtime {
 
 	const instanceSettings = Container.get(n8nCore.InstanceSettings);
 	provideEncryptionKeys();
-	runtime = { logger, userFolder, n8nFolder: instanceSettings.n8nFolder, binaryServices: new Map() };
+	runtime = {
+		logger,
+		userFolder,
+		n8nFolder: instanceSettings.n8nFolder,
+		binaryServices: new Map(),
+	};
 	process.once('exit', () => rmSync(userFolder, { recursive: true, force: true }));
 	return runtime;
 }

@@ -43,14 +43,17 @@ export class ServiceMock {
 			listening = true;
 		}
 		this.#scope = nock(baseUrl);
-		this.#scope.on('request', (req: nock.ReplyFnContext['req'] & { path: string }, _interceptor: unknown, body: string) => {
-			this.requests.push({
-				method: req.method ?? '',
-				path: req.path,
-				headers: { ...(req.headers as RecordedRequest['headers']) },
-				body: bodyBytes(body),
-			});
-		});
+		this.#scope.on(
+			'request',
+			(req: nock.ReplyFnContext['req'] & { path: string }, _interceptor: unknown, body: string) => {
+				this.requests.push({
+					method: req.method ?? '',
+					path: req.path,
+					headers: { ...(req.headers as RecordedRequest['headers']) },
+					body: bodyBytes(body),
+				});
+			},
+		);
 	}
 
 	/** Answers the next calls of `method path` with `replies`, one call each, in order. */
@@ -58,7 +61,9 @@ export class ServiceMock {
 		for (const reply of replies) {
 			const interceptor = this.#scope.intercept(path, method).query(true);
 			if ('error' in reply) {
-				interceptor.replyWithError(Object.assign(new Error(reply.error.message ?? reply.error.code), reply.error));
+				interceptor.replyWithError(
+					Object.assign(new Error(reply.error.message ?? reply.error.code), reply.error),
+				);
 			} else {
 				interceptor.reply(reply.status, (reply.body ?? '') as nock.Body, reply.headers);
 			}
@@ -106,7 +111,8 @@ export function parseMultipart(body: Buffer, contentTypeHeader: unknown): Multip
 	for (;;) {
 		position += delimiter.length;
 		if (body.subarray(position, position + 2).toString() === '--') break; // closing delimiter
-		if (body.subarray(position, position + 2).toString() !== '\r\n') throw new Error('Malformed boundary line');
+		if (body.subarray(position, position + 2).toString() !== '\r\n')
+			throw new Error('Malformed boundary line');
 		position += 2;
 		const headerEnd = body.indexOf('\r\n\r\n', position);
 		if (headerEnd < 0) throw new Error('Part without a header end');

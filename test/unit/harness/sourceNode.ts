@@ -7,7 +7,14 @@
  */
 import type { Readable } from 'node:stream';
 
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 export interface FixtureFile {
 	/** The bytes, or a stream of them (a large file need not be held in memory). */

@@ -26,7 +26,9 @@ const DOCUMENTS = [
 
 /** https://github.com/<owner>/<repo>/blob/main/, from package.json's repository. */
 const GITHUB_BLOB = (() => {
-	const { repository } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { repository: { url: string } };
+	const { repository } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		repository: { url: string };
+	};
 	const slug = repository.url.match(/github\.com\/([^/]+\/[^/.]+)/)?.[1];
 	return `https://github.com/${slug}/blob/main/`;
 })();
@@ -35,14 +37,17 @@ const GITHUB_BLOB = (() => {
 function linkTargets(markdown: string): string[] {
 	const prose = markdown.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
 	const targets = [
-		...[...prose.matchAll(/\]\(\s*(?:<([^>]+)>|([^)\s]+))(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1] ?? m[2]),
+		...[...prose.matchAll(/\]\(\s*(?:<([^>]+)>|([^)\s]+))(?:\s+"[^"]*")?\s*\)/g)].map(
+			(m) => m[1] ?? m[2],
+		),
 		...[...prose.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1]),
 		...[...prose.matchAll(/<a\s[^>]*href="([^"]+)"/g)].map((m) => m[1]),
 	];
 	return targets;
 }
 
-const isExternal = (target: string) => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//');
+const isExternal = (target: string) =>
+	/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//');
 
 function relativeLinks(file: string): string[] {
 	return linkTargets(readFileSync(join(ROOT, file), 'utf8'))
@@ -52,7 +57,8 @@ function relativeLinks(file: string): string[] {
 
 describe('markdown links', () => {
 	it('the link reader finds inline, reference and HTML links, but not code', () => {
-		const md = 'See [a](docs/a.md#x), [b](<b c.md>) and <a href="d.md">d</a>.\n[e]: e.md\n`[f](f.md)`\n```\n[g](g.md)\n```\n';
+		const md =
+			'See [a](docs/a.md#x), [b](<b c.md>) and <a href="d.md">d</a>.\n[e]: e.md\n`[f](f.md)`\n```\n[g](g.md)\n```\n';
 		expect(linkTargets(md)).toEqual(['docs/a.md#x', 'b c.md', 'e.md', 'd.md']);
 	});
 
@@ -64,17 +70,26 @@ describe('markdown links', () => {
 		expect(broken).toEqual([]);
 	});
 
-	it.each(DOCUMENTS)("every link in %s to this repository's files on GitHub names a file that exists", (file) => {
-		const missing = linkTargets(readFileSync(join(ROOT, file), 'utf8'))
-			.filter((t) => t.startsWith(GITHUB_BLOB))
-			.map((t) => decodeURI(t.slice(GITHUB_BLOB.length).split('#')[0]))
-			.filter((path) => !existsSync(join(ROOT, path)));
-		expect(missing).toEqual([]);
-	});
+	it.each(DOCUMENTS)(
+		"every link in %s to this repository's files on GitHub names a file that exists",
+		(file) => {
+			const missing = linkTargets(readFileSync(join(ROOT, file), 'utf8'))
+				.filter((t) => t.startsWith(GITHUB_BLOB))
+				.map((t) => decodeURI(t.slice(GITHUB_BLOB.length).split('#')[0]))
+				.filter((path) => !existsSync(join(ROOT, path)));
+			expect(missing).toEqual([]);
+		},
+	);
 
 	it('README.md links relatively only to files the published package holds (npmjs.com shows it without the repository)', () => {
-		const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-		const packed = new Set((JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path));
+		const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+			cwd: ROOT,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		});
+		const packed = new Set(
+			(JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path),
+		);
 		expect(relativeLinks('README.md').filter((t) => !packed.has(normalize(t)))).toEqual([]);
 	});
 });

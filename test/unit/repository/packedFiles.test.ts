@@ -26,7 +26,9 @@ function filesUnder(dir: string): string[] {
 }
 
 /** `dist/nodes/X/X.node.js` → `nodes`: the source folders n8n's entries are compiled from. */
-const sourceRoots = [...new Set([...manifest.n8n.nodes, ...manifest.n8n.credentials].map((p) => p.split('/')[1]))];
+const sourceRoots = [
+	...new Set([...manifest.n8n.nodes, ...manifest.n8n.credentials].map((p) => p.split('/')[1])),
+];
 
 function expectedFiles(): string[] {
 	const compiled = sourceRoots.flatMap((root) =>
@@ -37,18 +39,31 @@ function expectedFiles(): string[] {
 			return [];
 		}),
 	);
-	return [...compiled, manifest.main, 'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].sort();
+	return [
+		...compiled,
+		manifest.main,
+		'package.json',
+		'README.md',
+		'LICENSE',
+		'CHANGELOG.md',
+	].sort();
 }
 
 function packedFiles(): string[] {
-	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
 	const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
 	return pack.files.map((f) => f.path).sort();
 }
 
 describe('the packed package', () => {
 	it('is built (npm run build ran first)', () => {
-		expect(existsSync(join(ROOT, manifest.main)), 'run `npm run build` before this test').toBe(true);
+		expect(existsSync(join(ROOT, manifest.main)), 'run `npm run build` before this test').toBe(
+			true,
+		);
 	});
 
 	const packed = packedFiles();
@@ -58,7 +73,8 @@ describe('the packed package', () => {
 	});
 
 	it("holds every node and credential package.json's n8n section names", () => {
-		for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) expect(packed).toContain(entry);
+		for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials])
+			expect(packed).toContain(entry);
 	});
 
 	it('holds no source maps, declarations, TypeScript sources or build info', () => {

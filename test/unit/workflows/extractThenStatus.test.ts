@@ -27,38 +27,67 @@ describe('workflow JSON: Read Invoices -> Extract Invoice -(Needs Review)-> Chec
 				'POST',
 				'/v1/extract',
 				{ status: 200, body: { ...VERIFIED, document_id: 'doc_aaa111' } },
-				{ status: 200, body: { success: true, status: 'needs_review', confidence: 0.6, document_id: 'doc_bbb222', review_id: 'rev_b' } },
+				{
+					status: 200,
+					body: {
+						success: true,
+						status: 'needs_review',
+						confidence: 0.6,
+						document_id: 'doc_bbb222',
+						review_id: 'rev_b',
+					},
+				},
 			)
-			.on('GET', '/v1/status/doc_bbb222', { status: 200, body: { document_id: 'doc_bbb222', status: 'needs_review', review_id: 'rev_b' } });
+			.on('GET', '/v1/status/doc_bbb222', {
+				status: 200,
+				body: { document_id: 'doc_bbb222', status: 'needs_review', review_id: 'rev_b' },
+			});
 
 		const result = await harness().runWorkflow(workflow, {
 			invoices: [
-				{ json: { mailbox: 'ap-eu' }, binary: { attachment: { content: first, fileName: 'a.pdf', mimeType: 'application/pdf' } } },
-				{ json: { mailbox: 'ap-us' }, binary: { attachment: { content: second, fileName: 'b.pdf', mimeType: 'application/pdf' } } },
+				{
+					json: { mailbox: 'ap-eu' },
+					binary: {
+						attachment: { content: first, fileName: 'a.pdf', mimeType: 'application/pdf' },
+					},
+				},
+				{
+					json: { mailbox: 'ap-us' },
+					binary: {
+						attachment: { content: second, fileName: 'b.pdf', mimeType: 'application/pdf' },
+					},
+				},
 			],
 		});
 
 		expect(result.run.status).toBe('success');
-		expect(Object.keys(result.runData)).toEqual(['Read Invoices', 'Extract Invoice', 'Check Status']);
+		expect(Object.keys(result.runData)).toEqual([
+			'Read Invoices',
+			'Extract Invoice',
+			'Check Status',
+		]);
 
 		// Verified on the first output (not connected), the document in review on Needs Review, which
 		// feeds Check Status: only that one is looked up, through the paired item of its expression.
 		const [verified, needsReview] = result.outputs('Extract Invoice');
-		expect(verified.map((item) => [item.json.document_id, item.json.vendor, item.pairedItem])).toEqual([
-			['doc_aaa111', EXTRACTED.header.vendor, { item: 0 }],
-		]);
-		expect(needsReview.map((item) => [item.json.document_id, item.json.vendor, item.pairedItem])).toEqual([
-			['doc_bbb222', null, { item: 1 }],
-		]);
-		expect(result.output('Check Status').map((item) => [item.json.document_id, item.json.status, item.pairedItem])).toEqual([
-			['doc_bbb222', 'needs_review', { item: 0 }],
-		]);
+		expect(
+			verified.map((item) => [item.json.document_id, item.json.vendor, item.pairedItem]),
+		).toEqual([['doc_aaa111', EXTRACTED.header.vendor, { item: 0 }]]);
+		expect(
+			needsReview.map((item) => [item.json.document_id, item.json.vendor, item.pairedItem]),
+		).toEqual([['doc_bbb222', null, { item: 1 }]]);
+		expect(
+			result
+				.output('Check Status')
+				.map((item) => [item.json.document_id, item.json.status, item.pairedItem]),
+		).toEqual([['doc_bbb222', 'needs_review', { item: 0 }]]);
 
-		const uploads = service().requestsTo('/v1/extract').map((request) => parseMultipart(request.body, request.headers['content-type']));
-		expect(uploads.map((parts) => parts.find((part) => part.name === 'webhook_url')?.data.toString())).toEqual([
-			'https://hooks.example.com/review/ap-eu',
-			'https://hooks.example.com/review/ap-us',
-		]);
+		const uploads = service()
+			.requestsTo('/v1/extract')
+			.map((request) => parseMultipart(request.body, request.headers['content-type']));
+		expect(
+			uploads.map((parts) => parts.find((part) => part.name === 'webhook_url')?.data.toString()),
+		).toEqual(['https://hooks.example.com/review/ap-eu', 'https://hooks.example.com/review/ap-us']);
 		expect(uploads[0].find((part) => part.name === 'file')?.data.equals(first)).toBe(true);
 		expect(uploads[1].find((part) => part.name === 'file')?.data.equals(second)).toBe(true);
 		expect(service().pending()).toEqual([]);

@@ -1,10 +1,27 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { invoiceIdentity, normaliseInvoiceNumber, normaliseVendor } from '../../invoice/invoiceIdentity.ts';
-import { EXPECTED_INVOICE_FIELDS, invoiceOfItem, readinessOfItem } from '../../invoice/invoiceOfItem.ts';
+import {
+	invoiceIdentity,
+	normaliseInvoiceNumber,
+	normaliseVendor,
+} from '../../invoice/invoiceIdentity.ts';
+import {
+	EXPECTED_INVOICE_FIELDS,
+	invoiceOfItem,
+	readinessOfItem,
+} from '../../invoice/invoiceOfItem.ts';
 import type { ExtractOutputSettings } from './extractOutputs.ts';
-import { CHECK_DUPLICATE_OPERATION, checkDuplicateOutputIndex, checkDuplicateOutputNames } from './extractOutputs.ts';
+import {
+	CHECK_DUPLICATE_OPERATION,
+	checkDuplicateOutputIndex,
+	checkDuplicateOutputNames,
+} from './extractOutputs.ts';
 import { HOLD_NOT_READY_PARAMETER, holdNotReadyProperties } from './holdNotReady.description.ts';
 import { runMemory } from '../../memory/runMemory.ts';
 import { claimInvoice, possibleDuplicateFields } from './sameInvoice.ts';
@@ -45,7 +62,10 @@ function uncheckableReason(invoice: { vendor: string | null; invoice_no: string 
 }
 
 /** Checks one item's invoice against the invoices this workflow saw, and routes it (see extractOutputs.ts). */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[][]> {
 	const settings: ExtractOutputSettings = {
 		waitForReview: false,
 		skipDuplicates: false,
@@ -56,17 +76,25 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { document_id: documentId, status, invoice } = invoiceOfItem(item.json);
 
 	if (status !== null && status !== 'verified') {
-		throw new NodeOperationError(this.getNode(), `Document ${documentId ?? 'without an ID'} is "${status}", not verified: only verified invoices are checked`, {
-			itemIndex,
-			description:
-				'A document still in review or rejected has no invoice to pay yet. Connect only the Verified output of Extract here, or subscribe the Document Extraction Trigger to "Document Verified" only (or route by status with an IF node first).',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Document ${documentId ?? 'without an ID'} is "${status}", not verified: only verified invoices are checked`,
+			{
+				itemIndex,
+				description:
+					'A document still in review or rejected has no invoice to pay yet. Connect only the Verified output of Extract here, or subscribe the Document Extraction Trigger to "Document Verified" only (or route by status with an IF node first).',
+			},
+		);
 	}
 	if (!invoice) {
-		throw new NodeOperationError(this.getNode(), `Input item ${itemIndex} has no invoice data to check`, {
-			itemIndex,
-			description: `Expected ${EXPECTED_INVOICE_FIELDS}. Connect this node to the output of one of those nodes, or map those fields with an Edit Fields (Set) node first.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Input item ${itemIndex} has no invoice data to check`,
+			{
+				itemIndex,
+				description: `Expected ${EXPECTED_INVOICE_FIELDS}. Connect this node to the output of one of those nodes, or map those fields with an Edit Fields (Set) node first.`,
+			},
+		);
 	}
 
 	const routes = routesOfRun(this);
@@ -77,12 +105,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	} else {
 		const identity = invoiceIdentity(invoice);
 		if (!identity) {
-			route = { output: checkDuplicateOutputIndex(settings, 'newInvoice'), fields: { duplicate_check_skipped: uncheckableReason(invoice) } };
+			route = {
+				output: checkDuplicateOutputIndex(settings, 'newInvoice'),
+				fields: { duplicate_check_skipped: uncheckableReason(invoice) },
+			};
 		} else {
 			const claim = await claimInvoice.call(this, identity, documentId, itemIndex);
 			if (claim.duplicate) {
-				this.logger.info(`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`);
-				route = { output: checkDuplicateOutputIndex(settings, 'possibleDuplicate'), fields: possibleDuplicateFields(documentId, identity, claim) };
+				this.logger.info(
+					`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`,
+				);
+				route = {
+					output: checkDuplicateOutputIndex(settings, 'possibleDuplicate'),
+					fields: possibleDuplicateFields(documentId, identity, claim),
+				};
 			} else {
 				route = { output: checkDuplicateOutputIndex(settings, 'newInvoice'), fields: {} };
 			}
@@ -92,7 +128,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const readiness = readinessOfItem(item.json);
 	// A possible duplicate stays there; a new invoice that is not ready is held (docs/spec-decisions.md#n18).
-	const held = settings.holdNotReady && !readiness.ready_to_post && route.output === checkDuplicateOutputIndex(settings, 'newInvoice');
+	const held =
+		settings.holdNotReady &&
+		!readiness.ready_to_post &&
+		route.output === checkDuplicateOutputIndex(settings, 'newInvoice');
 	outputs[held ? checkDuplicateOutputIndex(settings, 'notReady') : route.output].push({
 		json: { ...item.json, ...route.fields, ...readiness },
 		...(item.binary ? { binary: item.binary } : {}),

@@ -36,7 +36,8 @@ const NOT_WAITING: OutputCondition = {
 };
 const DETECTING_SAME_INVOICE: OutputCondition = {
 	holds: (settings) => settings.detectSameInvoice === true && !settings.waitForReview,
-	expression: '$parameter.waitForReview !== true && ($parameter.options || {}).detectSameInvoice === true',
+	expression:
+		'$parameter.waitForReview !== true && ($parameter.options || {}).detectSameInvoice === true',
 };
 /** The parameter's value as the Workflow holds it: n8n fills in the default of the node's version. */
 const HOLDING: OutputCondition = {
@@ -52,7 +53,14 @@ const SKIPPING_DUPLICATES: OutputCondition = {
 	expression: '($parameter.options || {}).skipDuplicates === true',
 };
 
-export type ExtractOutput = 'verified' | 'needsReview' | 'rejected' | 'timedOut' | 'alreadySubmitted' | 'possibleDuplicate' | 'notReady';
+export type ExtractOutput =
+	| 'verified'
+	| 'needsReview'
+	| 'rejected'
+	| 'timedOut'
+	| 'alreadySubmitted'
+	| 'possibleDuplicate'
+	| 'notReady';
 export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate' | 'notReady';
 
 export const NOT_READY_OUTPUT_NAME = 'Not Ready to Post';
@@ -86,11 +94,18 @@ const EXTRACT_OUTPUTS: readonly OutputRule[] = [
  */
 const CHECK_DUPLICATE_OUTPUTS: ReadonlyArray<OutputRule<CheckDuplicateOutput>> = [
 	{ output: 'newInvoice', displayName: 'New Invoice', when: ALWAYS },
-	{ output: 'possibleDuplicate', displayName: 'Possible Duplicate', when: ALWAYS, takesFailedItems: true },
+	{
+		output: 'possibleDuplicate',
+		displayName: 'Possible Duplicate',
+		when: ALWAYS,
+		takesFailedItems: true,
+	},
 	{ output: 'notReady', displayName: NOT_READY_OUTPUT_NAME, when: HOLDING },
 ];
 
-function checkDuplicateOutputsOf(settings: ExtractOutputSettings): Array<OutputRule<CheckDuplicateOutput>> {
+function checkDuplicateOutputsOf(
+	settings: ExtractOutputSettings,
+): Array<OutputRule<CheckDuplicateOutput>> {
 	return CHECK_DUPLICATE_OUTPUTS.filter((rule) => rule.when.holds(settings));
 }
 
@@ -99,7 +114,10 @@ export function checkDuplicateOutputNames(settings: ExtractOutputSettings): stri
 }
 
 /** Index of `output` with these settings; -1 when it does not exist with them. */
-export function checkDuplicateOutputIndex(settings: ExtractOutputSettings, output: CheckDuplicateOutput): number {
+export function checkDuplicateOutputIndex(
+	settings: ExtractOutputSettings,
+	output: CheckDuplicateOutput,
+): number {
 	return checkDuplicateOutputsOf(settings).findIndex((rule) => rule.output === output);
 }
 
@@ -160,17 +178,18 @@ export function failedItemOutput(parameters: NodeOutputParameters): number {
  * duplicate guards), so a workflow created through the API with fewer parameters gets the same
  * outputs as one made in the editor.
  */
-export const OUTPUTS_EXPRESSION = (
-	'={{ (($parameter.resource || "document") === "document" && ($parameter.operation || "extract") === "extract") ? ' +
-	`[].concat(${EXTRACT_OUTPUTS.map(
-		(rule) => `${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
-	).join(', ')}) ` +
-	`: (($parameter.resource || "document") === "document" && $parameter.operation === "${CHECK_DUPLICATE_OPERATION}") ? ` +
-	`[].concat(${CHECK_DUPLICATE_OUTPUTS.map(
-		(rule) => `${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
-	).join(', ')}) ` +
-	': ["main"] }}'
-) as `={{${string}}}`;
+export const OUTPUTS_EXPRESSION =
+	('={{ (($parameter.resource || "document") === "document" && ($parameter.operation || "extract") === "extract") ? ' +
+		`[].concat(${EXTRACT_OUTPUTS.map(
+			(rule) =>
+				`${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
+		).join(', ')}) ` +
+		`: (($parameter.resource || "document") === "document" && $parameter.operation === "${CHECK_DUPLICATE_OPERATION}") ? ` +
+		`[].concat(${CHECK_DUPLICATE_OUTPUTS.map(
+			(rule) =>
+				`${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
+		).join(', ')}) ` +
+		': ["main"] }}') as `={{${string}}}`;
 
 /**
  * Where the service delivers the review result of a waiting execution (n8n's resume mechanism, as in

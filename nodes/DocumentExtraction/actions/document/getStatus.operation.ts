@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { API_PATHS } from '../../constants.ts';
@@ -54,13 +59,24 @@ function statusOutput(response: IDataObject): IDataObject {
 		created_at: text(response.created_at),
 		...Object.fromEntries(
 			Object.entries(response).filter(
-				([key]) => !['document_id', 'status', 'confidence', 'review_id', 'estimated_time', 'created_at'].includes(key),
+				([key]) =>
+					![
+						'document_id',
+						'status',
+						'confidence',
+						'review_id',
+						'estimated_time',
+						'created_at',
+					].includes(key),
 			),
 		),
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[][]> {
 	const documentId = this.getNodeParameter('documentId', itemIndex) as string;
 	const options = this.getNodeParameter('options', itemIndex, {}) as { retries?: number };
 

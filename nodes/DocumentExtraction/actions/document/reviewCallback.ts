@@ -27,7 +27,9 @@ function awaitedDocumentExpression(nodeName: string): string {
 export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const { payload, refusal } = await readSignedDelivery.call(this);
 	if (refusal?.status === 401) {
-		this.logger.warn(`Document Extraction: refused a review callback with a ${refusal.reason} signature; the execution keeps waiting`);
+		this.logger.warn(
+			`Document Extraction: refused a review callback with a ${refusal.reason} signature; the execution keeps waiting`,
+		);
 	}
 	if (refusal) return answerWithoutRun.call(this, refusal.status, refusal.body);
 
@@ -35,7 +37,12 @@ export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWeb
 	if (event !== 'document.verified' && event !== 'document.rejected') {
 		return answerWithoutRun.call(this, 200, { received: true, ignored: 'not a review result' });
 	}
-	const awaited = String(this.getNodeParameter(AWAITED_DOCUMENT_PARAMETER, awaitedDocumentExpression(this.getNode().name)) ?? '');
+	const awaited = String(
+		this.getNodeParameter(
+			AWAITED_DOCUMENT_PARAMETER,
+			awaitedDocumentExpression(this.getNode().name),
+		) ?? '',
+	);
 	const documentId = typeof payload.document_id === 'string' ? payload.document_id : '';
 	if (!documentId || awaitedDocumentValue(documentId) !== awaited) {
 		// A validly signed result for another document (e.g. a late copy of the previous document's
@@ -43,7 +50,10 @@ export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWeb
 		this.logger.info(
 			`Document Extraction: ignored a review result for ${documentId || 'no document'}; this execution waits for ${awaited || 'no document'}`,
 		);
-		return answerWithoutRun.call(this, 200, { received: true, ignored: 'not the document this execution waits for' });
+		return answerWithoutRun.call(this, 200, {
+			received: true,
+			ignored: 'not the document this execution waits for',
+		});
 	}
 
 	const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
@@ -56,10 +66,13 @@ export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWeb
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
 	const items = eventOutput(outputMode, payload).map((json) => ({ json, pairedItem: { item: 0 } }));
 	const verified = event === 'document.verified';
-	const held = verified && settings.holdNotReady && items.some((item) => item.json.ready_to_post !== true);
+	const held =
+		verified && settings.holdNotReady && items.some((item) => item.json.ready_to_post !== true);
 	outputs[outputIndex(settings, held ? 'notReady' : verified ? 'verified' : 'rejected')] = items;
 
-	this.logger.info(`Document Extraction: review result ${event} for ${documentId}; the execution resumes`);
+	this.logger.info(
+		`Document Extraction: review result ${event} for ${documentId}; the execution resumes`,
+	);
 	this.getResponseObject().status(200).json({ received: true, resumed: true });
 	return { noWebhookResponse: true, workflowData: outputs };
 }

@@ -44,15 +44,30 @@ export async function claimInvoice(
 	});
 	const staticData = this.getWorkflowStaticData('global');
 	if (!outcome.won) {
-		return { duplicate: true, concurrent: outcome.concurrent, earlier: readEntry<EarlierInvoice>(staticData, INVOICES_RECORD, identity.key) };
+		return {
+			duplicate: true,
+			concurrent: outcome.concurrent,
+			earlier: readEntry<EarlierInvoice>(staticData, INVOICES_RECORD, identity.key),
+		};
 	}
 	if (documentId) {
-		writeEntry(staticData, INVOICES_RECORD, identity.key, { document_id: documentId, recorded_at: now.toISOString() }, REMEMBERED_INVOICES);
+		writeEntry(
+			staticData,
+			INVOICES_RECORD,
+			identity.key,
+			{ document_id: documentId, recorded_at: now.toISOString() },
+			REMEMBERED_INVOICES,
+		);
 	}
 	return { duplicate: false };
 }
 
-function duplicateMessage(documentId: string, earlier: EarlierInvoice | undefined, concurrent: boolean, matched: string): string {
+function duplicateMessage(
+	documentId: string,
+	earlier: EarlierInvoice | undefined,
+	concurrent: boolean,
+	matched: string,
+): string {
 	if (earlier?.document_id === documentId) {
 		return `Document ${documentId} was already checked by this workflow on ${earlier.recorded_at} (a repeated delivery, a retried execution, or a second check of one document); it is not passed on as new twice. If its first run did not post it, post it by hand.`;
 	}
@@ -77,8 +92,17 @@ export function possibleDuplicateFields(
 		possible_duplicate_of: earlier?.document_id ?? null,
 		same_document: documentId !== null && earlier?.document_id === documentId,
 		first_seen_at: earlier?.recorded_at ?? null,
-		matched: { vendor: identity.vendor, invoice_no: identity.invoice_no, total_cents: identity.total_cents },
-		message: duplicateMessage(documentId ?? 'without an ID', earlier, concurrent, describeMatch(identity)),
+		matched: {
+			vendor: identity.vendor,
+			invoice_no: identity.invoice_no,
+			total_cents: identity.total_cents,
+		},
+		message: duplicateMessage(
+			documentId ?? 'without an ID',
+			earlier,
+			concurrent,
+			describeMatch(identity),
+		),
 	};
 }
 

@@ -29,16 +29,29 @@ export function awaitedDocumentValue(documentId: string): string {
 export const DEFAULT_TIMEOUT_MINUTES = 15;
 
 /** Checks made before the upload, so that a document is never submitted for a wait that cannot work. */
-export async function waitPrerequisites(this: IExecuteFunctions, itemCount: number): Promise<string> {
+export async function waitPrerequisites(
+	this: IExecuteFunctions,
+	itemCount: number,
+): Promise<string> {
 	if (this.getNode().type.endsWith('Tool')) {
-		throw new NodeOperationError(this.getNode(), 'Wait for Review is not available when the node is used as an AI tool', {
-			description: 'Turn Wait for Review off; the agent can look up the result later with Get Status.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'Wait for Review is not available when the node is used as an AI tool',
+			{
+				description:
+					'Turn Wait for Review off; the agent can look up the result later with Get Status.',
+			},
+		);
 	}
 	if (this.getNodeParameter('outputMode', 0, 'simplified') === 'splitLineItems') {
-		throw new NodeOperationError(this.getNode(), 'Wait for Review gives one item per document: choose Output "Simplified" or "Raw"', {
-			description: 'To get one item per line item after the review, add a Split Out node on the field "line_items".',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'Wait for Review gives one item per document: choose Output "Simplified" or "Raw"',
+			{
+				description:
+					'To get one item per line item after the review, add a Split Out node on the field "line_items".',
+			},
+		);
 	}
 	if (itemCount > 1) {
 		throw new NodeOperationError(
@@ -51,17 +64,25 @@ export async function waitPrerequisites(this: IExecuteFunctions, itemCount: numb
 		);
 	}
 	if (!(await credentialSigningSecret(this, 0))) {
-		throw new NodeOperationError(this.getNode(), 'Wait for Review needs the Webhook Signing Secret of your account', {
-			description:
-				'Open the Document Extraction API credential and enter the Webhook Signing Secret: the node uses it to check that the review result really comes from the service.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'Wait for Review needs the Webhook Signing Secret of your account',
+			{
+				description:
+					'Open the Document Extraction API credential and enter the Webhook Signing Secret: the node uses it to check that the review result really comes from the service.',
+			},
+		);
 	}
 	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0));
 	const problem = httpsUrlProblem(resumeUrl, "n8n's resume address for this execution");
 	if (problem) {
-		throw new NodeOperationError(this.getNode(), 'Wait for Review needs n8n to be reachable over HTTPS', {
-			description: `${problem} Set n8n's WEBHOOK_URL to its public https:// address.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'Wait for Review needs n8n to be reachable over HTTPS',
+			{
+				description: `${problem} Set n8n's WEBHOOK_URL to its public https:// address.`,
+			},
+		);
 	}
 	return resumeUrl;
 }
@@ -76,9 +97,12 @@ export function timedOutItems(
 		`No review result arrived within ${timeoutMinutes} minute(s). The document is still ${String(response.status ?? 'pending')} at the service: ` +
 		'look it up later with Get Status using this document_id, or receive the result with the Document Extraction Trigger.';
 	const marker = { timed_out: true, waited_minutes: timeoutMinutes, message };
-	return invoiceOutput(mode, { ...response, ...marker }, { ...documentFields(response), ...marker }, null).map(
-		(json) => ({ json, pairedItem: { item: itemIndex } }),
-	);
+	return invoiceOutput(
+		mode,
+		{ ...response, ...marker },
+		{ ...documentFields(response), ...marker },
+		null,
+	).map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
 
 /** Puts the execution to wait for the document's review; a timeout outputs `onTimeout` on Timed Out. */
@@ -101,7 +125,10 @@ export async function waitForReview(
 	// The awaited document, kept in the node's execution context (saved with the waiting execution and
 	// read by the review callback), and as custom data, which n8n's executions list shows.
 	this.getContext('node')[AWAITED_DOCUMENT_KEY] = awaitedDocumentValue(documentId);
-	this.getWorkflowDataProxy(0).$execution.customData.set(AWAITED_DOCUMENT_KEY, awaitedDocumentValue(documentId));
+	this.getWorkflowDataProxy(0).$execution.customData.set(
+		AWAITED_DOCUMENT_KEY,
+		awaitedDocumentValue(documentId),
+	);
 	this.logger.info(
 		`Document Extraction: document ${documentId} is in review; execution ${this.getExecutionId()} waits up to ${timeoutMinutes} minute(s) for the result`,
 	);

@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Register',
 				value: 'register',
-				description: 'Register an HTTPS endpoint that receives review results (verified or rejected)',
+				description:
+					'Register an HTTPS endpoint that receives review results (verified or rejected)',
 				action: 'Register a webhook',
 			},
 		],

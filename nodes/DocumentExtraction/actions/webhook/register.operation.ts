@@ -59,7 +59,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[][]> {
 	const url = String(this.getNodeParameter('url', itemIndex) ?? '').trim();
 	const events = this.getNodeParameter('events', itemIndex, []) as string[];
 	const secretParameter = this.getNodeParameter('secret', itemIndex, '') as string;
@@ -99,6 +102,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		retries: 3,
 	});
 	// The secret is never part of the output, even if a service echoed it.
-	const json = { webhook_id: response.webhook_id ?? null, url: response.url ?? url, status: response.status ?? null, events };
+	const json = {
+		webhook_id: response.webhook_id ?? null,
+		url: response.url ?? url,
+		status: response.status ?? null,
+		events,
+	};
 	return [[{ json, pairedItem: { item: itemIndex } }]];
 }

@@ -6,14 +6,26 @@ import { describe, expect, it } from 'vitest';
 
 import type { MockReply, RunOptions, RunResult } from '../../harness/index.ts';
 import { API_KEY, SIGNING_SECRET } from '../../harness/index.ts';
-import { DOCUMENT_ID, extractParameters, itemWithFile, pdfBytes, serviceError, useNodeHarness, VERIFIED } from '../../harness/fixtures.ts';
+import {
+	DOCUMENT_ID,
+	extractParameters,
+	itemWithFile,
+	pdfBytes,
+	serviceError,
+	useNodeHarness,
+	VERIFIED,
+} from '../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
 describe('Secrets stay out of outputs, errors and logs', () => {
 	const hook = 'https://hooks.example.com/document-extraction';
 	const scenarios: Array<[string, RunOptions, Array<['GET' | 'POST', string, MockReply[]]>]> = [
-		['extract verified', { parameters: extractParameters(), items: [itemWithFile(pdfBytes())] }, [['POST', '/v1/extract', [{ status: 200, body: VERIFIED }]]]],
+		[
+			'extract verified',
+			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] },
+			[['POST', '/v1/extract', [{ status: 200, body: VERIFIED }]]],
+		],
 		[
 			'extract 400',
 			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] },
@@ -22,12 +34,30 @@ describe('Secrets stay out of outputs, errors and logs', () => {
 		[
 			'extract 401',
 			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] },
-			[['POST', '/v1/extract', [{ status: 401, body: serviceError('unauthorized', 'Invalid API key') }]]],
+			[
+				[
+					'POST',
+					'/v1/extract',
+					[{ status: 401, body: serviceError('unauthorized', 'Invalid API key') }],
+				],
+			],
 		],
 		[
 			'extract 429 exhausted',
-			{ parameters: extractParameters({ options: { rateLimitRetries: 1 } }), items: [itemWithFile(pdfBytes())] },
-			[['POST', '/v1/extract', [{ status: 429, body: '', headers: { 'Retry-After': '0' } }, { status: 429, body: '', headers: { 'Retry-After': '0' } }]]],
+			{
+				parameters: extractParameters({ options: { rateLimitRetries: 1 } }),
+				items: [itemWithFile(pdfBytes())],
+			},
+			[
+				[
+					'POST',
+					'/v1/extract',
+					[
+						{ status: 429, body: '', headers: { 'Retry-After': '0' } },
+						{ status: 429, body: '', headers: { 'Retry-After': '0' } },
+					],
+				],
+			],
 		],
 		[
 			'extract connection reset',
@@ -42,31 +72,77 @@ describe('Secrets stay out of outputs, errors and logs', () => {
 		[
 			'extract 500 with Continue On Fail',
 			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())], continueOnFail: true },
-			[['POST', '/v1/extract', [{ status: 500, body: serviceError('server_error', 'Internal error') }]]],
+			[
+				[
+					'POST',
+					'/v1/extract',
+					[{ status: 500, body: serviceError('server_error', 'Internal error') }],
+				],
+			],
 		],
 		[
 			'status 503 exhausted',
-			{ parameters: { resource: 'document', operation: 'getStatus', documentId: DOCUMENT_ID, options: { retries: 1 } } },
-			[['GET', `/v1/status/${DOCUMENT_ID}`, [{ status: 503, body: '', headers: { 'Retry-After': '0' } }, { status: 503, body: '', headers: { 'Retry-After': '0' } }]]],
+			{
+				parameters: {
+					resource: 'document',
+					operation: 'getStatus',
+					documentId: DOCUMENT_ID,
+					options: { retries: 1 },
+				},
+			},
+			[
+				[
+					'GET',
+					`/v1/status/${DOCUMENT_ID}`,
+					[
+						{ status: 503, body: '', headers: { 'Retry-After': '0' } },
+						{ status: 503, body: '', headers: { 'Retry-After': '0' } },
+					],
+				],
+			],
 		],
 		[
 			'register with the credential secret',
 			{ parameters: { resource: 'webhook', operation: 'register', url: hook } },
-			[['POST', '/webhooks/register', [{ status: 200, body: { webhook_id: 'wh_1', url: hook, status: 'active' } }]]],
+			[
+				[
+					'POST',
+					'/webhooks/register',
+					[{ status: 200, body: { webhook_id: 'wh_1', url: hook, status: 'active' } }],
+				],
+			],
 		],
 		[
 			'register refused (400)',
 			{ parameters: { resource: 'webhook', operation: 'register', url: hook } },
-			[['POST', '/webhooks/register', [{ status: 400, body: serviceError('invalid_url', 'URL not reachable') }]]],
+			[
+				[
+					'POST',
+					'/webhooks/register',
+					[{ status: 400, body: serviceError('invalid_url', 'URL not reachable') }],
+				],
+			],
 		],
 		[
 			'register connection reset',
 			{ parameters: { resource: 'webhook', operation: 'register', url: hook } },
-			[['POST', '/webhooks/register', [{ error: { code: 'ECONNRESET', message: 'socket hang up' } }]]],
+			[
+				[
+					'POST',
+					'/webhooks/register',
+					[{ error: { code: 'ECONNRESET', message: 'socket hang up' } }],
+				],
+			],
 		],
 		[
 			'register refused before sending (http URL)',
-			{ parameters: { resource: 'webhook', operation: 'register', url: 'http://hooks.example.com/x' } },
+			{
+				parameters: {
+					resource: 'webhook',
+					operation: 'register',
+					url: 'http://hooks.example.com/x',
+				},
+			},
 			[],
 		],
 	];
@@ -94,7 +170,9 @@ describe('Secrets stay out of outputs, errors and logs', () => {
 		const result = await harness().run(options);
 
 		// Each scenario reached the point it is about (an answer was used, or nothing was sent).
-		expect(service().requests.length).toBe(replies.reduce((sum, [, , answers]) => sum + answers.length, 0));
+		expect(service().requests.length).toBe(
+			replies.reduce((sum, [, , answers]) => sum + answers.length, 0),
+		);
 		expectNoSecrets(result);
 	});
 

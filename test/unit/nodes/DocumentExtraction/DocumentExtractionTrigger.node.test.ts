@@ -7,7 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentExtractionTrigger } from '../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { forgetKnownSecrets } from '../../../../nodes/DocumentExtraction/delivery/knownSecrets.ts';
 import { secretFingerprint } from '../../../../nodes/DocumentExtraction/delivery/signature.ts';
-import { forgetTestMemories, STATIC_DATA_KEY } from '../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import {
+	forgetTestMemories,
+	STATIC_DATA_KEY,
+} from '../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import { NODE_TYPES } from '../../../../nodes/DocumentExtraction/nodeTypes.ts';
 
 const URL = 'https://n8n.example/webhook/abc/webhook';
@@ -39,20 +42,48 @@ function hookContext(options: Options = {}) {
 		getActivationMode: () => 'activate',
 		getNodeWebhookUrl: () => options.url ?? URL,
 		getNodeParameter: (name: string, fallback: unknown) =>
-			name === 'events' ? (options.events ?? ['document.verified', 'document.rejected']) : name === 'options' ? (options.options ?? {}) : fallback,
-		getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: options.secret ?? '', tier: 'pilot' }),
+			name === 'events'
+				? (options.events ?? ['document.verified', 'document.rejected'])
+				: name === 'options'
+					? (options.options ?? {})
+					: fallback,
+		getCredentials: async () => ({
+			baseUrl: 'https://api.example.com',
+			apiKey: 'k',
+			signingSecret: options.secret ?? '',
+			tier: 'pilot',
+		}),
 		getWorkflowStaticData: (type: string) => {
 			const key = type === 'global' ? 'global' : `node:${nodeName}`;
 			staticData[key] ??= {};
 			return staticData[key];
 		},
 		getWorkflow: () => ({ id: workflowId, name: 'lifecycle', active: true }),
-		getNode: () => ({ id: 'node-id-1', name: nodeName, type: NODE_TYPES.trigger, typeVersion: 1.1, position: [0, 0], parameters: {} }),
-		logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined },
+		getNode: () => ({
+			id: 'node-id-1',
+			name: nodeName,
+			type: NODE_TYPES.trigger,
+			typeVersion: 1.1,
+			position: [0, 0],
+			parameters: {},
+		}),
+		logger: {
+			info: () => undefined,
+			warn: () => undefined,
+			debug: () => undefined,
+			error: () => undefined,
+		},
 		helpers: {
-			httpRequestWithAuthentication: async (_type: string, request: { body: { url: string; events: string[]; secret: string } }) => {
+			httpRequestWithAuthentication: async (
+				_type: string,
+				request: { body: { url: string; events: string[]; secret: string } },
+			) => {
 				registered.push(request.body);
-				return { statusCode: 200, headers: {}, body: { webhook_id: `wh_${registered.length}`, url: request.body.url, status: 'active' } };
+				return {
+					statusCode: 200,
+					headers: {},
+					body: { webhook_id: `wh_${registered.length}`, url: request.body.url, status: 'active' },
+				};
 			},
 		},
 	};
@@ -67,7 +98,13 @@ async function activate(context: IHookFunctions): Promise<void> {
 }
 
 function held(staticData: Record<string, IDataObject>) {
-	return ((staticData.global?.[STATIC_DATA_KEY] as IDataObject)?.['node-id-1'] as { registrations: Array<Record<string, unknown>> })?.registrations ?? [];
+	return (
+		(
+			(staticData.global?.[STATIC_DATA_KEY] as IDataObject)?.['node-id-1'] as {
+				registrations: Array<Record<string, unknown>>;
+			}
+		)?.registrations ?? []
+	);
 }
 
 afterEach(() => {
@@ -77,8 +114,12 @@ afterEach(() => {
 
 describe('trigger lifecycle', () => {
 	it('refuses to activate on an http webhook URL, saying how to fix it, without calling the service', async () => {
-		const { context, registered } = hookContext({ url: 'http://localhost:5678/webhook/abc/webhook' });
-		const error = await methods.create.call(context).catch((caught: Error & { description?: string }) => caught);
+		const { context, registered } = hookContext({
+			url: 'http://localhost:5678/webhook/abc/webhook',
+		});
+		const error = await methods.create
+			.call(context)
+			.catch((caught: Error & { description?: string }) => caught);
 		expect(error).toBeInstanceOf(Error);
 		expect((error as Error).message).toContain('delivers only to HTTPS');
 		expect((error as { description?: string }).description).toMatch(/WEBHOOK_URL/);
@@ -89,7 +130,12 @@ describe('trigger lifecycle', () => {
 		const { context, staticData } = hookContext({ secret: 'credential-secret-value' });
 		await activate(context);
 		expect(held(staticData)).toEqual([
-			expect.objectContaining({ webhookId: 'wh_1', url: URL, events: ['document.rejected', 'document.verified'], secretFingerprint: secretFingerprint('credential-secret-value') }),
+			expect.objectContaining({
+				webhookId: 'wh_1',
+				url: URL,
+				events: ['document.rejected', 'document.verified'],
+				secretFingerprint: secretFingerprint('credential-secret-value'),
+			}),
 		]);
 		expect(JSON.stringify(staticData)).not.toContain('credential-secret-value');
 		expect(await methods.checkExists.call(context)).toBe(true);
@@ -106,7 +152,11 @@ describe('trigger lifecycle', () => {
 		const { context, staticData, registered } = hookContext({ secret: 's' });
 		await activate(context);
 		for (let toggle = 0; toggle < 3; toggle++) {
-			expect(await methods.delete.call(hookContext({ secret: 's', staticData, mode: 'internal', registered }).context)).toBe(true);
+			expect(
+				await methods.delete.call(
+					hookContext({ secret: 's', staticData, mode: 'internal', registered }).context,
+				),
+			).toBe(true);
 			await activate(hookContext({ secret: 's', staticData, registered }).context);
 		}
 		expect(registered).toHaveLength(1);
@@ -117,7 +167,10 @@ describe('trigger lifecycle', () => {
 		const { context, staticData, registered } = hookContext({ secret: 's' });
 		await activate(context);
 		for (const name of ['Renamed once', 'Renamed twice', 'Renamed thrice']) {
-			await methods.delete.call(hookContext({ secret: 's', staticData, registered, nodeName: name, mode: 'internal' }).context);
+			await methods.delete.call(
+				hookContext({ secret: 's', staticData, registered, nodeName: name, mode: 'internal' })
+					.context,
+			);
 			await activate(hookContext({ secret: 's', staticData, registered, nodeName: name }).context);
 		}
 		expect(registered).toHaveLength(1);
@@ -126,7 +179,13 @@ describe('trigger lifecycle', () => {
 	it('N31: the record kept by earlier versions under the node name is adopted once, with the memory of events', async () => {
 		const staticData: Record<string, IDataObject> = {
 			'node:Review finished': {
-				registration: { webhookId: 'wh_old', url: URL, events: ['document.rejected', 'document.verified'], credentialSecretFingerprint: secretFingerprint('s'), registeredAt: '2026-01-01T00:00:00Z' },
+				registration: {
+					webhookId: 'wh_old',
+					url: URL,
+					events: ['document.rejected', 'document.verified'],
+					credentialSecretFingerprint: secretFingerprint('s'),
+					registeredAt: '2026-01-01T00:00:00Z',
+				},
 				seenDeliveries: ['document.verified:doc_1'],
 			},
 		};
@@ -139,16 +198,46 @@ describe('trigger lifecycle', () => {
 	});
 
 	it('N32: a new URL or a new secret registers once; a new event registers only that event; removing and re-adding an event registers nothing', async () => {
-		const { context, staticData, registered } = hookContext({ secret: 'one', events: ['document.verified'] });
+		const { context, staticData, registered } = hookContext({
+			secret: 'one',
+			events: ['document.verified'],
+		});
 		await activate(context);
-		await activate(hookContext({ secret: 'one', events: ['document.verified', 'document.rejected'], staticData, registered }).context);
+		await activate(
+			hookContext({
+				secret: 'one',
+				events: ['document.verified', 'document.rejected'],
+				staticData,
+				registered,
+			}).context,
+		);
 		expect(registered[1]).toEqual({ url: URL, events: ['document.rejected'], secret: 'one' });
-		await activate(hookContext({ secret: 'one', events: ['document.verified'], staticData, registered }).context);
-		await activate(hookContext({ secret: 'one', events: ['document.verified', 'document.rejected'], staticData, registered }).context);
+		await activate(
+			hookContext({ secret: 'one', events: ['document.verified'], staticData, registered }).context,
+		);
+		await activate(
+			hookContext({
+				secret: 'one',
+				events: ['document.verified', 'document.rejected'],
+				staticData,
+				registered,
+			}).context,
+		);
 		expect(registered).toHaveLength(2);
 		await activate(hookContext({ secret: 'two', staticData, registered }).context);
-		expect(registered[2]).toEqual({ url: URL, events: ['document.rejected', 'document.verified'], secret: 'two' });
-		await activate(hookContext({ secret: 'two', url: 'https://n8n.example/webhook/other/webhook', staticData, registered }).context);
+		expect(registered[2]).toEqual({
+			url: URL,
+			events: ['document.rejected', 'document.verified'],
+			secret: 'two',
+		});
+		await activate(
+			hookContext({
+				secret: 'two',
+				url: 'https://n8n.example/webhook/other/webhook',
+				staticData,
+				registered,
+			}).context,
+		);
 		expect(registered).toHaveLength(4);
 		// Back to the first secret: the service still holds its registrations.
 		await activate(hookContext({ secret: 'one', staticData, registered }).context);
@@ -160,15 +249,40 @@ describe('trigger lifecycle', () => {
 		await activate(production.context);
 		const { staticData, registered, workflowId } = production;
 		for (let listen = 0; listen < 3; listen++) {
-			const test = hookContext({ secret: 's', mode: 'manual', url: TEST_URL, staticData: {}, registered, workflowId });
+			const test = hookContext({
+				secret: 's',
+				mode: 'manual',
+				url: TEST_URL,
+				staticData: {},
+				registered,
+				workflowId,
+			});
 			await activate(test.context);
-			await methods.delete.call(hookContext({ secret: 's', mode: 'internal', url: TEST_URL, staticData: {}, registered, workflowId }).context);
+			await methods.delete.call(
+				hookContext({
+					secret: 's',
+					mode: 'internal',
+					url: TEST_URL,
+					staticData: {},
+					registered,
+					workflowId,
+				}).context,
+			);
 			expect(test.staticData).toEqual({});
 		}
 		expect(registered.map((registration) => registration.url)).toEqual([URL, TEST_URL]);
 		expect(held(staticData)).toHaveLength(1);
 		// A new secret: the test URL is registered once more with it.
-		await activate(hookContext({ secret: 's2', mode: 'manual', url: TEST_URL, staticData: {}, registered, workflowId }).context);
+		await activate(
+			hookContext({
+				secret: 's2',
+				mode: 'manual',
+				url: TEST_URL,
+				staticData: {},
+				registered,
+				workflowId,
+			}).context,
+		);
 		expect(registered).toHaveLength(3);
 	});
 });

@@ -8,10 +8,15 @@ import { describe, expect, it } from 'vitest';
 
 import { DocumentExtraction } from '../../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { DocumentExtractionTrigger } from '../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
-import { NODE_NAMES, NODE_TYPES, PACKAGE_NAME } from '../../../../nodes/DocumentExtraction/nodeTypes.ts';
+import {
+	NODE_NAMES,
+	NODE_TYPES,
+	PACKAGE_NAME,
+} from '../../../../nodes/DocumentExtraction/nodeTypes.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const readJson = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as Record<string, unknown>;
+const readJson = (path: string) =>
+	JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as Record<string, unknown>;
 
 describe('node type names', () => {
 	it('the package name is the one package.json declares', () => {
@@ -20,7 +25,11 @@ describe('node type names', () => {
 
 	it.each([
 		['action', new DocumentExtraction(), 'nodes/DocumentExtraction/DocumentExtraction.node'],
-		['trigger', new DocumentExtractionTrigger(), 'nodes/DocumentExtraction/DocumentExtractionTrigger.node'],
+		[
+			'trigger',
+			new DocumentExtractionTrigger(),
+			'nodes/DocumentExtraction/DocumentExtractionTrigger.node',
+		],
 	] as const)('%s: description, codex and package.json agree', (which, node, path) => {
 		expect(node.description.name).toBe(NODE_NAMES[which]);
 		expect(readJson(`${path}.json`).node).toBe(NODE_TYPES[which]);

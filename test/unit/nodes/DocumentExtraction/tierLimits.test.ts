@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { fileSizeProblem, formatBytes, isTier, limitsForTier, TIER_LIMITS } from '../../../../nodes/DocumentExtraction/tierLimits.ts';
+import {
+	fileSizeProblem,
+	formatBytes,
+	isTier,
+	limitsForTier,
+	TIER_LIMITS,
+} from '../../../../nodes/DocumentExtraction/tierLimits.ts';
 
 const MIB = 1024 * 1024;
 
@@ -22,20 +28,23 @@ describe('tier limits (spec Limits; D20: 1 MB = 1,048,576 bytes; N3)', () => {
 		);
 	});
 
-	it.each([undefined, '', 'Pilot', 'platinum', 42, null, 'constructor', 'toString'])('unknown tier %j -> Pilot limits', (tier) => {
-		expect(isTier(tier)).toBe(false);
-		expect(limitsForTier(tier)).toBe(TIER_LIMITS.pilot);
-		expect(fileSizeProblem(tier, 10 * MIB + 1)).toMatch(/Pilot/);
-	});
+	it.each([undefined, '', 'Pilot', 'platinum', 42, null, 'constructor', 'toString'])(
+		'unknown tier %j -> Pilot limits',
+		(tier) => {
+			expect(isTier(tier)).toBe(false);
+			expect(limitsForTier(tier)).toBe(TIER_LIMITS.pilot);
+			expect(fileSizeProblem(tier, 10 * MIB + 1)).toMatch(/Pilot/);
+		},
+	);
 
 	it('formatBytes', () => {
-		expect([formatBytes(0), formatBytes(1023), formatBytes(1024), formatBytes(1536), formatBytes(MIB), formatBytes(10 * MIB + 1)]).toEqual([
-			'0 bytes',
-			'1023 bytes',
-			'1.0 KB',
-			'1.5 KB',
-			'1.0 MB',
-			'10.0 MB',
-		]);
+		expect([
+			formatBytes(0),
+			formatBytes(1023),
+			formatBytes(1024),
+			formatBytes(1536),
+			formatBytes(MIB),
+			formatBytes(10 * MIB + 1),
+		]).toEqual(['0 bytes', '1023 bytes', '1.0 KB', '1.5 KB', '1.0 MB', '10.0 MB']);
 	});
 });

@@ -95,7 +95,7 @@ const properties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 20 },
 				default: DEFAULT_RATE_LIMIT_RETRIES,
 				description:
-					'How often to wait and retry when the tier\'s requests-per-minute limit is reached (429). The wait follows the service\'s Retry-After header.',
+					"How often to wait and retry when the tier's requests-per-minute limit is reached (429). The wait follows the service's Retry-After header.",
 			},
 		],
 	},
@@ -110,7 +110,10 @@ export const description = updateDisplayOptions(
  * Extracts one item's document and routes it (items per output, see extractOutputs.ts): prepare and
  * check the file, skip it if already submitted, submit it, route the answer or wait for the review.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[][]> {
 	const settings = extractSettings(this, itemIndex);
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
 	const file = await prepareFile(this, itemIndex, settings);
@@ -120,7 +123,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const sha256 = await contentSha256(file.source);
 		const fileClaim = await claimFile.call(this, sha256, itemIndex);
 		if (fileClaim.alreadySubmitted) {
-			this.logger.info(`Document Extraction: "${file.fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`);
+			this.logger.info(
+				`Document Extraction: "${file.fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`,
+			);
 			outputs[outputIndex(settings, 'alreadySubmitted')].push({
 				json: alreadySubmittedItem(file.fileName, sha256, fileClaim),
 				pairedItem: { item: itemIndex },

@@ -9,7 +9,13 @@ import { CREDENTIAL_TYPE } from '../../../constants.ts';
 import { fileSizeProblem } from '../../../tierLimits.ts';
 import type { UploadSource } from '../../../transport/upload.ts';
 import { uploadSource } from '../../../transport/upload.ts';
-import { CONTENT_TYPE_BY_KIND, documentKind, httpsUrlProblem, SUPPORTED_TYPES_LABEL, uploadFileName } from '../../validation.ts';
+import {
+	CONTENT_TYPE_BY_KIND,
+	documentKind,
+	httpsUrlProblem,
+	SUPPORTED_TYPES_LABEL,
+	uploadFileName,
+} from '../../validation.ts';
 import { waitPrerequisites } from '../waitForReview.ts';
 import type { ExtractSettings } from './settings.ts';
 
@@ -20,20 +26,33 @@ export interface PreparedFile {
 	webhookUrl?: string;
 }
 
-export async function prepareFile(context: IExecuteFunctions, itemIndex: number, settings: ExtractSettings): Promise<PreparedFile> {
+export async function prepareFile(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	settings: ExtractSettings,
+): Promise<PreparedFile> {
 	const binary = context.helpers.assertBinaryData(itemIndex, settings.binaryPropertyName);
 	const kind = documentKind(binary.fileName, binary.mimeType);
 	if (!kind) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`The file "${binary.fileName ?? 'without a name'}" (${binary.mimeType || 'unknown type'}) is not a type the service reads`,
-			{ itemIndex, description: `Supported types: ${SUPPORTED_TYPES_LABEL}. Convert the file first, or route other files elsewhere with an IF node.` },
+			{
+				itemIndex,
+				description: `Supported types: ${SUPPORTED_TYPES_LABEL}. Convert the file first, or route other files elsewhere with an IF node.`,
+			},
 		);
 	}
 	const webhookUrl = await reviewWebhookUrl(context, itemIndex, settings);
 
 	const fileName = uploadFileName(binary.fileName, kind);
-	const source = await uploadSource.call(context, itemIndex, binary, fileName, CONTENT_TYPE_BY_KIND[kind]);
+	const source = await uploadSource.call(
+		context,
+		itemIndex,
+		binary,
+		fileName,
+		CONTENT_TYPE_BY_KIND[kind],
+	);
 	if (source.byteLength === 0) {
 		throw new NodeOperationError(context.getNode(), `The file "${fileName}" is empty (0 bytes)`, {
 			itemIndex,
@@ -43,14 +62,24 @@ export async function prepareFile(context: IExecuteFunctions, itemIndex: number,
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const sizeProblem = fileSizeProblem(credentials.tier, source.byteLength);
 	if (sizeProblem) {
-		throw new NodeOperationError(context.getNode(), `"${fileName}" is too large for your tier`, { itemIndex, description: sizeProblem });
+		throw new NodeOperationError(context.getNode(), `"${fileName}" is too large for your tier`, {
+			itemIndex,
+			description: sizeProblem,
+		});
 	}
 	return { fileName, source, webhookUrl };
 }
 
-async function reviewWebhookUrl(context: IExecuteFunctions, itemIndex: number, settings: ExtractSettings): Promise<string | undefined> {
-	if (settings.waitForReview) return await waitPrerequisites.call(context, context.getInputData().length);
-	const problem = settings.webhookUrl ? httpsUrlProblem(settings.webhookUrl, 'The Webhook URL option') : undefined;
+async function reviewWebhookUrl(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	settings: ExtractSettings,
+): Promise<string | undefined> {
+	if (settings.waitForReview)
+		return await waitPrerequisites.call(context, context.getInputData().length);
+	const problem = settings.webhookUrl
+		? httpsUrlProblem(settings.webhookUrl, 'The Webhook URL option')
+		: undefined;
 	if (problem) throw new NodeOperationError(context.getNode(), problem, { itemIndex });
 	return settings.webhookUrl;
 }

@@ -25,14 +25,22 @@ export async function routeAnswer(
 	const to = (output: ExtractOutput) => outputs[outputIndex(settings, output)];
 	const verified = response.status === 'verified';
 	const extracted = verified ? ((response.extracted_json ?? null) as IDataObject | null) : null;
-	const items = invoiceOutput(settings.outputMode, response, documentFields(response), extracted).map((json) => ({
+	const items = invoiceOutput(
+		settings.outputMode,
+		response,
+		documentFields(response),
+		extracted,
+	).map((json) => ({
 		json,
 		pairedItem: { item: itemIndex },
 	}));
-	if (!verified && settings.waitForReview) return await waitForTheReview(context, itemIndex, response, settings);
+	if (!verified && settings.waitForReview)
+		return await waitForTheReview(context, itemIndex, response, settings);
 	if (!verified) return void to('needsReview').push(...items);
 
-	const duplicate = settings.detectSameInvoice ? await sameInvoiceItem(context, itemIndex, response, extracted) : undefined;
+	const duplicate = settings.detectSameInvoice
+		? await sameInvoiceItem(context, itemIndex, response, extracted)
+		: undefined;
 	if (duplicate) return void to('possibleDuplicate').push(duplicate);
 	if (settings.holdNotReady && items.some((item) => item.json.ready_to_post !== true)) {
 		// Verified by the service, yet not ready to post: a person completes it.
@@ -53,7 +61,9 @@ async function sameInvoiceItem(
 	const documentId = typeof response.document_id === 'string' ? response.document_id : null;
 	const claim = await claimInvoice.call(context, identity, documentId, itemIndex);
 	if (!claim.duplicate) return undefined;
-	context.logger.info(`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`);
+	context.logger.info(
+		`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`,
+	);
 	const fields = invoiceOutput('simplified', response, documentFields(response), extracted)[0];
 	return { json: possibleDuplicateItem(fields, identity, claim), pairedItem: { item: itemIndex } };
 }
@@ -66,12 +76,21 @@ async function waitForTheReview(
 ): Promise<void> {
 	const documentId = typeof response.document_id === 'string' ? response.document_id : undefined;
 	if (!documentId) {
-		throw new NodeOperationError(context.getNode(), 'The service answered without a document_id, so there is no review to wait for', {
-			itemIndex,
-			description: 'Turn Wait for Review off to see the whole answer (Output: Raw), or contact the service.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			'The service answered without a document_id, so there is no review to wait for',
+			{
+				itemIndex,
+				description:
+					'Turn Wait for Review off to see the whole answer (Output: Raw), or contact the service.',
+			},
+		);
 	}
-	const timeoutMinutes = context.getNodeParameter('reviewTimeout', itemIndex, DEFAULT_TIMEOUT_MINUTES) as number;
+	const timeoutMinutes = context.getNodeParameter(
+		'reviewTimeout',
+		itemIndex,
+		DEFAULT_TIMEOUT_MINUTES,
+	) as number;
 	const onTimeout = timedOutItems(settings.outputMode, response, timeoutMinutes, itemIndex);
 	await waitForReview.call(context, documentId, timeoutMinutes, onTimeout, settings);
 }

@@ -26,7 +26,9 @@ export function extractSettings(context: IExecuteFunctions, itemIndex: number): 
 	};
 	const waitForReview = context.getNodeParameter('waitForReview', itemIndex, false) as boolean;
 	return {
-		binaryPropertyName: String(context.getNodeParameter('binaryPropertyName', itemIndex) ?? '').trim(),
+		binaryPropertyName: String(
+			context.getNodeParameter('binaryPropertyName', itemIndex) ?? '',
+		).trim(),
 		outputMode: context.getNodeParameter('outputMode', itemIndex, 'simplified') as OutputMode,
 		webhookUrl: options.webhookUrl?.trim() || undefined,
 		rateLimitRetries: options.rateLimitRetries ?? DEFAULT_RATE_LIMIT_RETRIES,

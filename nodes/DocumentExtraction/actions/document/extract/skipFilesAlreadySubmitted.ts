@@ -31,7 +31,8 @@ function entryKey(sha256: string): string {
 export async function contentSha256(source: UploadSource): Promise<string> {
 	const hash = createHash('sha256');
 	const file = await source.open();
-	for await (const chunk of file.stream() as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+	for await (const chunk of file.stream() as unknown as AsyncIterable<Uint8Array>)
+		hash.update(chunk);
 	return hash.digest('hex');
 }
 
@@ -40,7 +41,11 @@ export async function contentSha256(source: UploadSource): Promise<string> {
  * means two items with the same content in one run are extracted once; `releaseFile` undoes the
  * record when the extraction then fails, so a failed attempt never blocks a retry.
  */
-export async function claimFile(this: IExecuteFunctions, sha256: string, itemIndex: number): Promise<FileClaim> {
+export async function claimFile(
+	this: IExecuteFunctions,
+	sha256: string,
+	itemIndex: number,
+): Promise<FileClaim> {
 	const outcome = await claimInWorkflow(this, itemIndex, entryKey(sha256), {
 		message: 'Could not check whether this file was already submitted',
 		description: 'Run the execution again, or turn Skip Files Already Submitted off.',
@@ -49,21 +54,47 @@ export async function claimFile(this: IExecuteFunctions, sha256: string, itemInd
 	return {
 		alreadySubmitted: true,
 		concurrent: outcome.concurrent,
-		earlier: readEntry<EarlierSubmission>(this.getWorkflowStaticData('global'), SUBMISSIONS_RECORD, sha256),
+		earlier: readEntry<EarlierSubmission>(
+			this.getWorkflowStaticData('global'),
+			SUBMISSIONS_RECORD,
+			sha256,
+		),
 	};
 }
 
-export async function releaseFile(this: IExecuteFunctions, sha256: string, claimKey: string): Promise<void> {
+export async function releaseFile(
+	this: IExecuteFunctions,
+	sha256: string,
+	claimKey: string,
+): Promise<void> {
 	await releaseEntry(this, entryKey(sha256), claimKey);
 }
 
-export function rememberSubmission(this: IExecuteFunctions, sha256: string, documentId: string, now = new Date()): void {
-	const submission: EarlierSubmission = { document_id: documentId, submitted_at: now.toISOString() };
-	writeEntry(this.getWorkflowStaticData('global'), SUBMISSIONS_RECORD, sha256, { ...submission }, REMEMBERED_SUBMISSIONS);
+export function rememberSubmission(
+	this: IExecuteFunctions,
+	sha256: string,
+	documentId: string,
+	now = new Date(),
+): void {
+	const submission: EarlierSubmission = {
+		document_id: documentId,
+		submitted_at: now.toISOString(),
+	};
+	writeEntry(
+		this.getWorkflowStaticData('global'),
+		SUBMISSIONS_RECORD,
+		sha256,
+		{ ...submission },
+		REMEMBERED_SUBMISSIONS,
+	);
 }
 
 /** The output item of a skipped file: the earlier document, and what to do next. */
-export function alreadySubmittedItem(fileName: string, sha256: string, claim: { concurrent: boolean; earlier?: EarlierSubmission }): IDataObject {
+export function alreadySubmittedItem(
+	fileName: string,
+	sha256: string,
+	claim: { concurrent: boolean; earlier?: EarlierSubmission },
+): IDataObject {
 	const { earlier, concurrent } = claim;
 	return {
 		document_id: earlier?.document_id ?? null,

@@ -26,7 +26,9 @@ export async function submitFile(
 	rateLimitRetries: number,
 	claim?: FileClaimHeld,
 ): Promise<IDataObject> {
-	context.logger.debug(`Document Extraction: uploading "${file.fileName}" (${file.source.byteLength} bytes) for item ${itemIndex}`);
+	context.logger.debug(
+		`Document Extraction: uploading "${file.fileName}" (${file.source.byteLength} bytes) for item ${itemIndex}`,
+	);
 	let response: IDataObject | undefined;
 	try {
 		response = await apiRequest.call(context, {
@@ -41,7 +43,8 @@ export async function submitFile(
 		});
 	} finally {
 		// Not submitted after all (as far as the node can tell): a later run may try this file again.
-		if (claim && response === undefined) await releaseFile.call(context, claim.sha256, claim.claimKey);
+		if (claim && response === undefined)
+			await releaseFile.call(context, claim.sha256, claim.claimKey);
 	}
 	const documentId = typeof response.document_id === 'string' ? response.document_id : undefined;
 	if (claim && documentId) rememberSubmission.call(context, claim.sha256, documentId);

@@ -4,7 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { DOCUMENT_ID, extractParameters, itemWithFile, NEEDS_REVIEW, pdfBytes, serviceError, useNodeHarness, VERIFIED } from '../../../harness/fixtures.ts';
+import {
+	DOCUMENT_ID,
+	extractParameters,
+	itemWithFile,
+	NEEDS_REVIEW,
+	pdfBytes,
+	serviceError,
+	useNodeHarness,
+	VERIFIED,
+} from '../../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
@@ -23,7 +32,11 @@ describe('Continue On Fail', () => {
 			{ status: 400, body: serviceError('invalid_file', 'The file could not be parsed as PDF') },
 			{ status: 200, body: { ...NEEDS_REVIEW, document_id: 'doc_three' } },
 		);
-		const result = await harness().run({ parameters: extractParameters(), items: threeFiles(), continueOnFail: true });
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: threeFiles(),
+			continueOnFail: true,
+		});
 
 		expect(result.error()).toBeUndefined();
 		expect(result.run.status).toBe('success');
@@ -39,7 +52,11 @@ describe('Continue On Fail', () => {
 			error_description: 'The service said: The file could not be parsed as PDF',
 			http_code: 400,
 			ready_to_post: false,
-			not_ready_because: [expect.stringMatching(/^The node failed on this item: The service refused the request as invalid \(400\)/)],
+			not_ready_because: [
+				expect.stringMatching(
+					/^The node failed on this item: The service refused the request as invalid \(400\)/,
+				),
+			],
 		});
 		expect(needsReview[1].json).toMatchObject({ document_id: 'doc_three', status: 'needs_review' });
 		expect(needsReview[1].json).not.toHaveProperty('error');
@@ -55,10 +72,20 @@ describe('Continue On Fail', () => {
 		);
 		const items = threeFiles();
 		items[1] = itemWithFile(Buffer.from('hello'), 'notes.txt', 'text/plain');
-		const result = await harness().run({ parameters: extractParameters(), items, continueOnFail: true });
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items,
+			continueOnFail: true,
+		});
 
 		const [verified, needsReview] = result.outputs();
-		expect(verified.map((item) => [item.pairedItem, item.json.document_id ?? null, item.json.error ?? null])).toEqual([
+		expect(
+			verified.map((item) => [
+				item.pairedItem,
+				item.json.document_id ?? null,
+				item.json.error ?? null,
+			]),
+		).toEqual([
 			[{ item: 0 }, 'doc_one', null],
 			[{ item: 2 }, 'doc_three', null],
 		]);
@@ -70,8 +97,14 @@ describe('Continue On Fail', () => {
 	});
 
 	it('a broken connection on an item gives an error item without a bogus http_code', async () => {
-		service().on('POST', '/v1/extract', { error: { code: 'ECONNRESET', message: 'socket hang up' } });
-		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())], continueOnFail: true });
+		service().on('POST', '/v1/extract', {
+			error: { code: 'ECONNRESET', message: 'socket hang up' },
+		});
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(pdfBytes())],
+			continueOnFail: true,
+		});
 
 		const [verified, [item]] = result.outputs();
 		expect(verified).toEqual([]);
@@ -82,7 +115,7 @@ describe('Continue On Fail', () => {
 		expect(item.json.http_code === undefined || Number.isInteger(item.json.http_code)).toBe(true);
 	});
 
-	it('Continue (using error output): the failed item on n8n\'s error output, paired, nothing on Verified or Needs Review', async () => {
+	it("Continue (using error output): the failed item on n8n's error output, paired, nothing on Verified or Needs Review", async () => {
 		service().on(
 			'POST',
 			'/v1/extract',
@@ -99,13 +132,22 @@ describe('Continue On Fail', () => {
 		expect(verified.map((item) => item.json.document_id)).toEqual(['doc_one']);
 		expect(needsReview).toEqual([]);
 		// n8n shapes the error output's items itself: the message in json.error, the whole error beside it.
-		expect(errorOutput.map((item) => [item.pairedItem, item.json.error, item.error?.description])).toEqual([
-			[{ item: 1 }, expect.stringMatching(/refused the request as invalid \(400\)/), 'The service said: The file could not be parsed as PDF'],
+		expect(
+			errorOutput.map((item) => [item.pairedItem, item.json.error, item.error?.description]),
+		).toEqual([
+			[
+				{ item: 1 },
+				expect.stringMatching(/refused the request as invalid \(400\)/),
+				'The service said: The file could not be parsed as PDF',
+			],
 		]);
 	});
 
 	it('other operations keep their one output for a failed item', async () => {
-		service().on('GET', `/v1/status/${DOCUMENT_ID}`, { status: 404, body: serviceError('not_found', 'No such document') });
+		service().on('GET', `/v1/status/${DOCUMENT_ID}`, {
+			status: 404,
+			body: serviceError('not_found', 'No such document'),
+		});
 		const result = await harness().run({
 			parameters: { resource: 'document', operation: 'getStatus', documentId: DOCUMENT_ID },
 			continueOnFail: true,
@@ -113,7 +155,9 @@ describe('Continue On Fail', () => {
 
 		const outputs = result.outputs();
 		expect(outputs).toHaveLength(1);
-		expect(outputs[0].map((item) => [item.pairedItem, item.json.http_code])).toEqual([[{ item: 0 }, 404]]);
+		expect(outputs[0].map((item) => [item.pairedItem, item.json.http_code])).toEqual([
+			[{ item: 0 }, 404],
+		]);
 	});
 
 	it('without Continue On Fail the node stops at the failing item: no output, later items not sent', async () => {

@@ -9,7 +9,14 @@ import {
 } from '../../../../../nodes/DocumentExtraction/actions/validation.ts';
 
 describe('documentIdProblem (D4)', () => {
-	it.each(['doc_a', 'doc_abc123', 'doc_A-b_C', `doc_${'x'.repeat(120)}`, '  doc_trimmed  ', 'doc_credentialtest0000000000'])('accepts %j', (id) => {
+	it.each([
+		'doc_a',
+		'doc_abc123',
+		'doc_A-b_C',
+		`doc_${'x'.repeat(120)}`,
+		'  doc_trimmed  ',
+		'doc_credentialtest0000000000',
+	])('accepts %j', (id) => {
 		expect(documentIdProblem(id)).toBeUndefined();
 	});
 
@@ -44,7 +51,11 @@ describe('documentIdProblem (D4)', () => {
 });
 
 describe('httpsUrlProblem (spec Delivery rules 1)', () => {
-	it.each(['https://example.com/hook', 'https://example.com:8443/a/b?c=d', ' https://example.com '])('accepts %j', (url) => {
+	it.each([
+		'https://example.com/hook',
+		'https://example.com:8443/a/b?c=d',
+		' https://example.com ',
+	])('accepts %j', (url) => {
 		expect(httpsUrlProblem(url, 'URL')).toBeUndefined();
 	});
 

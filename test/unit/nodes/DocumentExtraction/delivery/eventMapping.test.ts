@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { eventFields, eventOutput } from '../../../../../nodes/DocumentExtraction/delivery/eventMapping.ts';
+import {
+	eventFields,
+	eventOutput,
+} from '../../../../../nodes/DocumentExtraction/delivery/eventMapping.ts';
 
 const DATA = {
 	header: { vendor: 'Acme', date: '2024-03-15', invoice_no: 'INV-1' },
@@ -57,8 +60,12 @@ describe('eventFields', () => {
 			confidence_final: null,
 		});
 		const withoutReason = { ...REJECTED_EVENT, reason: undefined };
-		expect(eventFields({ ...withoutReason, rejection_reason: 'From status' }).rejection_reason).toBe('From status');
-		expect(eventFields({ ...withoutReason, message: 'From message' }).rejection_reason).toBe('From message');
+		expect(
+			eventFields({ ...withoutReason, rejection_reason: 'From status' }).rejection_reason,
+		).toBe('From status');
+		expect(eventFields({ ...withoutReason, message: 'From message' }).rejection_reason).toBe(
+			'From message',
+		);
 	});
 
 	it('tolerates every field missing', () => {
@@ -83,19 +90,34 @@ describe('eventFields', () => {
 describe('eventOutput', () => {
 	it('simplified: event fields plus the invoice from data', () => {
 		const [item] = eventOutput('simplified', VERIFIED_EVENT);
-		expect(item).toMatchObject({ document_id: 'doc_1', vendor: 'Acme', total: 119, checks: { all_passed: true } });
+		expect(item).toMatchObject({
+			document_id: 'doc_1',
+			vendor: 'Acme',
+			total: 119,
+			checks: { all_passed: true },
+		});
 	});
 
 	it('split: one item per line; a rejection without data still gives one item', () => {
 		expect(eventOutput('splitLineItems', VERIFIED_EVENT)).toHaveLength(1);
 		const rejected = eventOutput('splitLineItems', REJECTED_EVENT);
 		expect(rejected).toHaveLength(1);
-		expect(rejected[0]).toMatchObject({ status: 'rejected', vendor: null, line_count: 0, line_number: null });
+		expect(rejected[0]).toMatchObject({
+			status: 'rejected',
+			vendor: null,
+			line_count: 0,
+			line_number: null,
+		});
 	});
 
 	it('raw: the payload untouched, with currency and readiness beside it (a rejection is never ready)', () => {
 		expect(eventOutput('raw', REJECTED_EVENT)).toEqual([
-			{ ...REJECTED_EVENT, currency: null, ready_to_post: false, not_ready_because: [expect.stringContaining('rejected in review')] },
+			{
+				...REJECTED_EVENT,
+				currency: null,
+				ready_to_post: false,
+				not_ready_because: [expect.stringContaining('rejected in review')],
+			},
 		]);
 	});
 });

@@ -12,7 +12,9 @@ afterEach(() => forgetAcceptedDeliveries());
 describe('Ignore Duplicates: which deliveries were seen (spec: duplicates possible; N6)', () => {
 	it('key = event:document_id; none without both', () => {
 		expect(deliveryKey('document.verified', 'doc_1')).toBe('document.verified:doc_1');
-		expect(deliveryKey('document.rejected', 'doc_1')).not.toBe(deliveryKey('document.verified', 'doc_1'));
+		expect(deliveryKey('document.rejected', 'doc_1')).not.toBe(
+			deliveryKey('document.verified', 'doc_1'),
+		);
 		expect(deliveryKey('document.verified', '')).toBeUndefined();
 		expect(deliveryKey(undefined, 'doc_1')).toBeUndefined();
 		expect(deliveryKey('document.verified', 7)).toBeUndefined();

@@ -7,7 +7,11 @@ const bytes = (text: string) => Buffer.from(text, 'utf8');
 
 describe('parseJsonObject', () => {
 	it('gives back a JSON object with its nested values', () => {
-		expect(parseJsonObject(bytes('{"event":"document.verified","confidence":{"final":1},"tags":["a"],"none":null}'))).toEqual({
+		expect(
+			parseJsonObject(
+				bytes('{"event":"document.verified","confidence":{"final":1},"tags":["a"],"none":null}'),
+			),
+		).toEqual({
 			event: 'document.verified',
 			confidence: { final: 1 },
 			tags: ['a'],

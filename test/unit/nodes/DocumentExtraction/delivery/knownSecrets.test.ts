@@ -1,7 +1,11 @@
 // The process memory of secrets the trigger has read (docs/spec-decisions.md#n34).
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { forgetKnownSecrets, knownSecret, rememberKnownSecret } from '../../../../../nodes/DocumentExtraction/delivery/knownSecrets.ts';
+import {
+	forgetKnownSecrets,
+	knownSecret,
+	rememberKnownSecret,
+} from '../../../../../nodes/DocumentExtraction/delivery/knownSecrets.ts';
 import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 
 afterEach(() => forgetKnownSecrets());
@@ -17,6 +21,8 @@ describe('knownSecrets', () => {
 	it('keeps at most 200, forgetting the oldest first', () => {
 		for (let index = 0; index < 205; index++) rememberKnownSecret(`whsec_UNITTEST_many_${index}`);
 		expect(knownSecret(secretFingerprint('whsec_UNITTEST_many_0'))).toBeUndefined();
-		expect(knownSecret(secretFingerprint('whsec_UNITTEST_many_204'))).toBe('whsec_UNITTEST_many_204');
+		expect(knownSecret(secretFingerprint('whsec_UNITTEST_many_204'))).toBe(
+			'whsec_UNITTEST_many_204',
+		);
 	});
 });

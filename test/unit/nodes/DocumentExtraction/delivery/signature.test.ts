@@ -2,11 +2,16 @@ import { createHmac } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
-import { computeSignature, signatureHeader, verifySignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import {
+	computeSignature,
+	signatureHeader,
+	verifySignature,
+} from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 
 // eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a fake secret, for tests only
 const SECRET = 'whsec_test_1234567890';
-const BODY = '{"event":"document.verified","document_id":"doc_abc","data":{"amounts":{"total":297.5}}}';
+const BODY =
+	'{"event":"document.verified","document_id":"doc_abc","data":{"amounts":{"total":297.5}}}';
 const GOOD = createHmac('sha256', SECRET).update(BODY).digest('hex');
 
 describe('computeSignature (spec: lowercase hex HMAC-SHA256 of the raw body)', () => {
@@ -54,12 +59,22 @@ describe('verifySignature', () => {
 });
 
 describe('signatureHeader (compared case-insensitively)', () => {
-	it.each(['X-Service-Signature', 'x-service-signature', 'X-SERVICE-SIGNATURE'])('finds %s', (name) => {
-		expect(signatureHeader({ 'content-type': 'application/json', [name]: GOOD }, 'x-service-signature')).toBe(GOOD);
-	});
+	it.each(['X-Service-Signature', 'x-service-signature', 'X-SERVICE-SIGNATURE'])(
+		'finds %s',
+		(name) => {
+			expect(
+				signatureHeader(
+					{ 'content-type': 'application/json', [name]: GOOD },
+					'x-service-signature',
+				),
+			).toBe(GOOD);
+		},
+	);
 
 	it('takes the first of an array; ignores non-strings and absence', () => {
-		expect(signatureHeader({ 'x-service-signature': [GOOD, 'b'] }, 'X-Service-Signature')).toBe(GOOD);
+		expect(signatureHeader({ 'x-service-signature': [GOOD, 'b'] }, 'X-Service-Signature')).toBe(
+			GOOD,
+		);
 		expect(signatureHeader({ 'x-service-signature': 42 }, 'x-service-signature')).toBeUndefined();
 		expect(signatureHeader({ 'x-service-signature': [1] }, 'x-service-signature')).toBeUndefined();
 		expect(signatureHeader({ 'x-other': GOOD }, 'x-service-signature')).toBeUndefined();

@@ -6,8 +6,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import { computeSignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
-import { answerWithoutRun, readSignedDelivery } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
-import { forgetSecrets, REMEMBER_SECRET_MS, rememberedSecret } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
+import {
+	answerWithoutRun,
+	readSignedDelivery,
+} from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
+import {
+	forgetSecrets,
+	REMEMBER_SECRET_MS,
+	rememberedSecret,
+} from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 
 const CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_1';
 const NEW_CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_2';
@@ -18,7 +25,11 @@ const T0 = 1_700_000_000_000;
 const UNSIGNED = { error: 'Invalid or missing X-Service-Signature' };
 const NOT_AN_OBJECT = { error: 'Body is not a JSON object' };
 
-const EVENT = { event: 'document.verified', document_id: 'doc_1', extracted_json: { vendor: 'Müller GmbH', total: 10.5 } };
+const EVENT = {
+	event: 'document.verified',
+	document_id: 'doc_1',
+	extracted_json: { vendor: 'Müller GmbH', total: 10.5 },
+};
 const BODY = JSON.stringify(EVENT);
 
 interface Delivery {
@@ -32,11 +43,20 @@ interface Delivery {
 
 /** A webhook context whose credential can be changed between deliveries; counts credential reads. */
 function fakeNode(options: { secret?: unknown; credentialId?: string | null } = {}) {
-	const state = { secret: 'secret' in options ? options.secret : CREDENTIAL_SECRET, reads: 0, readRawBodyCalls: 0 };
+	const state = {
+		secret: 'secret' in options ? options.secret : CREDENTIAL_SECRET,
+		reads: 0,
+		readRawBodyCalls: 0,
+	};
 	const credentialId = options.credentialId === undefined ? 'cred-1' : options.credentialId;
 
 	function context(delivery: Delivery) {
-		const raw = delivery.body === undefined ? Buffer.from(BODY) : Buffer.isBuffer(delivery.body) ? delivery.body : Buffer.from(delivery.body);
+		const raw =
+			delivery.body === undefined
+				? Buffer.from(BODY)
+				: Buffer.isBuffer(delivery.body)
+					? delivery.body
+					: Buffer.from(delivery.body);
 		const request: { rawBody?: Buffer; readRawBody: () => Promise<void> } = {
 			rawBody: delivery.lazyBody ? undefined : raw,
 			async readRawBody() {
@@ -46,7 +66,10 @@ function fakeNode(options: { secret?: unknown; credentialId?: string | null } = 
 		};
 		return {
 			getRequestObject: () => request,
-			getHeaderData: () => (delivery.signature === undefined ? {} : { [delivery.headerName ?? 'x-service-signature']: delivery.signature }),
+			getHeaderData: () =>
+				delivery.signature === undefined
+					? {}
+					: { [delivery.headerName ?? 'x-service-signature']: delivery.signature },
 			getNode: () => ({
 				id: 'node-1',
 				name: 'Wait for review',
@@ -54,12 +77,22 @@ function fakeNode(options: { secret?: unknown; credentialId?: string | null } = 
 				typeVersion: 1,
 				position: [0, 0],
 				parameters: {},
-				...(credentialId ? { credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Document Extraction account' } } } : {}),
+				...(credentialId
+					? {
+							credentials: {
+								[CREDENTIAL_TYPE]: { id: credentialId, name: 'Document Extraction account' },
+							},
+						}
+					: {}),
 			}),
 			getCredentials: async (type: string) => {
 				expect(type).toBe(CREDENTIAL_TYPE);
 				state.reads++;
-				return { baseUrl: 'https://api.example.com', apiKey: 'k', ...(state.secret === undefined ? {} : { signingSecret: state.secret }) };
+				return {
+					baseUrl: 'https://api.example.com',
+					apiKey: 'k',
+					...(state.secret === undefined ? {} : { signingSecret: state.secret }),
+				};
 			},
 		} as unknown as IWebhookFunctions;
 	}
@@ -67,7 +100,10 @@ function fakeNode(options: { secret?: unknown; credentialId?: string | null } = 
 	return { state, context };
 }
 
-const signedWith = (secret: string, body: string | Buffer = BODY): Delivery => ({ body, signature: computeSignature(body, secret) });
+const signedWith = (secret: string, body: string | Buffer = BODY): Delivery => ({
+	body,
+	signature: computeSignature(body, secret),
+});
 
 beforeEach(() => {
 	vi.useFakeTimers();
@@ -90,14 +126,24 @@ describe('readSignedDelivery', () => {
 	it('the header is found whatever the case of its name, and the first of repeated headers counts', async () => {
 		const { context } = fakeNode();
 		const signature = computeSignature(BODY, CREDENTIAL_SECRET);
-		expect((await readSignedDelivery.call(context({ signature, headerName: 'X-Service-Signature' }))).payload).toEqual(EVENT);
-		expect((await readSignedDelivery.call(context({ signature: [signature, 'f'.repeat(64)] }))).payload).toEqual(EVENT);
-		expect((await readSignedDelivery.call(context({ signature: ['f'.repeat(64), signature] }))).refusal?.reason).toBe('mismatch');
+		expect(
+			(await readSignedDelivery.call(context({ signature, headerName: 'X-Service-Signature' })))
+				.payload,
+		).toEqual(EVENT);
+		expect(
+			(await readSignedDelivery.call(context({ signature: [signature, 'f'.repeat(64)] }))).payload,
+		).toEqual(EVENT);
+		expect(
+			(await readSignedDelivery.call(context({ signature: ['f'.repeat(64), signature] }))).refusal
+				?.reason,
+		).toBe('mismatch');
 	});
 
 	it('reads the raw body when n8n has not yet, and verifies those bytes', async () => {
 		const { context, state } = fakeNode();
-		const delivery = await readSignedDelivery.call(context({ ...signedWith(CREDENTIAL_SECRET), lazyBody: true }));
+		const delivery = await readSignedDelivery.call(
+			context({ ...signedWith(CREDENTIAL_SECRET), lazyBody: true }),
+		);
 		expect(delivery.payload).toEqual(EVENT);
 		expect(state.readRawBodyCalls).toBe(1);
 	});
@@ -111,9 +157,13 @@ describe('readSignedDelivery', () => {
 	it('verifies the exact bytes: multibyte UTF-8 signed as bytes verifies, the same text re-encoded does not', async () => {
 		const { context } = fakeNode();
 		const raw = Buffer.from(BODY, 'utf8');
-		expect((await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET, raw)))).payload).toEqual(EVENT);
+		expect(
+			(await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET, raw)))).payload,
+		).toEqual(EVENT);
 		const latin1 = Buffer.from(BODY, 'latin1');
-		const refused = await readSignedDelivery.call(context({ body: latin1, signature: computeSignature(raw, CREDENTIAL_SECRET) }));
+		const refused = await readSignedDelivery.call(
+			context({ body: latin1, signature: computeSignature(raw, CREDENTIAL_SECRET) }),
+		);
 		expect(refused.refusal?.reason).toBe('mismatch');
 	});
 
@@ -121,19 +171,43 @@ describe('readSignedDelivery', () => {
 		it.each([
 			['no signature header', {}, 'missing'],
 			['an empty signature header', { signature: '' }, 'missing'],
-			['a signature made with another secret', { signature: computeSignature(BODY, 'whsec_UNITTEST_wrong') }, 'mismatch'],
-			['a signature of another body', { signature: computeSignature(`${BODY} `, CREDENTIAL_SECRET) }, 'mismatch'],
-			['a "sha256=" prefixed signature', { signature: `sha256=${computeSignature(BODY, CREDENTIAL_SECRET)}` }, 'malformed'],
-			['an uppercase signature', { signature: computeSignature(BODY, CREDENTIAL_SECRET).toUpperCase() }, 'malformed'],
-			['a truncated signature', { signature: computeSignature(BODY, CREDENTIAL_SECRET).slice(0, 63) }, 'malformed'],
+			[
+				'a signature made with another secret',
+				{ signature: computeSignature(BODY, 'whsec_UNITTEST_wrong') },
+				'mismatch',
+			],
+			[
+				'a signature of another body',
+				{ signature: computeSignature(`${BODY} `, CREDENTIAL_SECRET) },
+				'mismatch',
+			],
+			[
+				'a "sha256=" prefixed signature',
+				{ signature: `sha256=${computeSignature(BODY, CREDENTIAL_SECRET)}` },
+				'malformed',
+			],
+			[
+				'an uppercase signature',
+				{ signature: computeSignature(BODY, CREDENTIAL_SECRET).toUpperCase() },
+				'malformed',
+			],
+			[
+				'a truncated signature',
+				{ signature: computeSignature(BODY, CREDENTIAL_SECRET).slice(0, 63) },
+				'malformed',
+			],
 		])('%s', async (_case, delivery: Delivery, reason) => {
 			const { context } = fakeNode();
-			expect(await readSignedDelivery.call(context(delivery))).toEqual({ refusal: { status: 401, body: UNSIGNED, reason } });
+			expect(await readSignedDelivery.call(context(delivery))).toEqual({
+				refusal: { status: 401, body: UNSIGNED, reason },
+			});
 		});
 
 		it('a wrongly signed body that is not JSON: 401, not 400 (the signature is checked before the body is read)', async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery.call(context({ body: 'not json', signature: 'f'.repeat(64) }));
+			const delivery = await readSignedDelivery.call(
+				context({ body: 'not json', signature: 'f'.repeat(64) }),
+			);
 			expect(delivery.refusal).toEqual({ status: 401, body: UNSIGNED, reason: 'mismatch' });
 		});
 
@@ -162,10 +236,17 @@ describe('readSignedDelivery', () => {
 		it('a body n8n never read (readRawBody leaves it unset) counts as empty: signed empty body, 400', async () => {
 			const { context } = fakeNode();
 			const ctx = context({ signature: computeSignature('', CREDENTIAL_SECRET) });
-			const request = ctx.getRequestObject() as unknown as { rawBody?: Buffer; readRawBody: () => Promise<void> };
+			const request = ctx.getRequestObject() as unknown as {
+				rawBody?: Buffer;
+				readRawBody: () => Promise<void>;
+			};
 			request.rawBody = undefined;
 			request.readRawBody = async () => undefined;
-			expect((await readSignedDelivery.call(ctx)).refusal).toEqual({ status: 400, body: NOT_AN_OBJECT, reason: 'not a JSON object' });
+			expect((await readSignedDelivery.call(ctx)).refusal).toEqual({
+				status: 400,
+				body: NOT_AN_OBJECT,
+				reason: 'not a JSON object',
+			});
 		});
 	});
 
@@ -176,7 +257,9 @@ describe('readSignedDelivery', () => {
 			['has a non-string signingSecret', 12345],
 		])('verifies when the credential %s', async (_case, secret) => {
 			const { context } = fakeNode({ secret });
-			expect(await readSignedDelivery.call(context(signedWith(GENERATED_SECRET)), GENERATED_SECRET)).toEqual({
+			expect(
+				await readSignedDelivery.call(context(signedWith(GENERATED_SECRET)), GENERATED_SECRET),
+			).toEqual({
 				payload: EVENT,
 				secret: GENERATED_SECRET,
 				earlier: false,
@@ -185,7 +268,10 @@ describe('readSignedDelivery', () => {
 
 		it("is not used when the credential has a secret: the credential's wins", async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery.call(context(signedWith(GENERATED_SECRET)), GENERATED_SECRET);
+			const delivery = await readSignedDelivery.call(
+				context(signedWith(GENERATED_SECRET)),
+				GENERATED_SECRET,
+			);
 			expect(delivery.refusal?.reason).toBe('mismatch');
 		});
 
@@ -193,7 +279,10 @@ describe('readSignedDelivery', () => {
 			const { context, state } = fakeNode({ secret: '' });
 			await readSignedDelivery.call(context(signedWith(GENERATED_SECRET)), GENERATED_SECRET);
 			expect(rememberedSecret('cred-1')).toBe('');
-			const second = await readSignedDelivery.call(context(signedWith(GENERATED_SECRET)), GENERATED_SECRET);
+			const second = await readSignedDelivery.call(
+				context(signedWith(GENERATED_SECRET)),
+				GENERATED_SECRET,
+			);
 			expect(second.payload).toEqual(EVENT);
 			expect(state.reads).toBe(1);
 		});
@@ -203,7 +292,11 @@ describe('readSignedDelivery', () => {
 		it('a body signed with an earlier secret verifies, marked earlier, with that secret', async () => {
 			const { context } = fakeNode();
 			const earlierSecrets = vi.fn(() => ['whsec_UNITTEST_other', EARLIER_SECRET]);
-			const delivery = await readSignedDelivery.call(context(signedWith(EARLIER_SECRET)), '', earlierSecrets);
+			const delivery = await readSignedDelivery.call(
+				context(signedWith(EARLIER_SECRET)),
+				'',
+				earlierSecrets,
+			);
 			expect(delivery).toEqual({ payload: EVENT, secret: EARLIER_SECRET, earlier: true });
 			expect(earlierSecrets).toHaveBeenCalledTimes(1);
 		});
@@ -211,26 +304,44 @@ describe('readSignedDelivery', () => {
 		it('are not asked for when the current secret verifies', async () => {
 			const { context } = fakeNode();
 			const earlierSecrets = vi.fn(() => [EARLIER_SECRET]);
-			const delivery = await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)), '', earlierSecrets);
+			const delivery = await readSignedDelivery.call(
+				context(signedWith(CREDENTIAL_SECRET)),
+				'',
+				earlierSecrets,
+			);
 			expect(delivery.earlier).toBe(false);
 			expect(earlierSecrets).not.toHaveBeenCalled();
 		});
 
 		it('none verifying: 401 with the verdict of the current secret', async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery.call(context(signedWith('whsec_UNITTEST_unknown')), '', () => [EARLIER_SECRET]);
+			const delivery = await readSignedDelivery.call(
+				context(signedWith('whsec_UNITTEST_unknown')),
+				'',
+				() => [EARLIER_SECRET],
+			);
 			expect(delivery.refusal).toEqual({ status: 401, body: UNSIGNED, reason: 'mismatch' });
 		});
 
 		it('an earlier secret that verifies a body that is not an object: 400', async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery.call(context(signedWith(EARLIER_SECRET, '[]')), '', () => [EARLIER_SECRET]);
-			expect(delivery.refusal).toEqual({ status: 400, body: NOT_AN_OBJECT, reason: 'not a JSON object' });
+			const delivery = await readSignedDelivery.call(
+				context(signedWith(EARLIER_SECRET, '[]')),
+				'',
+				() => [EARLIER_SECRET],
+			);
+			expect(delivery.refusal).toEqual({
+				status: 400,
+				body: NOT_AN_OBJECT,
+				reason: 'not a JSON object',
+			});
 		});
 
 		it('a delivery that an earlier secret verified is not remembered as the credential secret', async () => {
 			const { context } = fakeNode();
-			await readSignedDelivery.call(context(signedWith(EARLIER_SECRET)), '', () => [EARLIER_SECRET]);
+			await readSignedDelivery.call(context(signedWith(EARLIER_SECRET)), '', () => [
+				EARLIER_SECRET,
+			]);
 			expect(rememberedSecret('cred-1')).toBe(CREDENTIAL_SECRET);
 		});
 	});
@@ -241,10 +352,14 @@ describe('readSignedDelivery', () => {
 			await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS - 1);
-			expect((await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(EVENT);
+			expect(
+				(await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).payload,
+			).toEqual(EVENT);
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
-			expect((await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(EVENT);
+			expect(
+				(await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).payload,
+			).toEqual(EVENT);
 			expect(state.reads).toBe(2);
 		});
 
@@ -267,17 +382,22 @@ describe('readSignedDelivery', () => {
 			await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
 			state.secret = NEW_CREDENTIAL_SECRET;
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS - 1);
-			expect((await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).secret).toBe(CREDENTIAL_SECRET);
+			expect((await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).secret).toBe(
+				CREDENTIAL_SECRET,
+			);
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
-			expect((await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).refusal?.reason).toBe('mismatch');
+			expect(
+				(await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).refusal?.reason,
+			).toBe('mismatch');
 			expect(state.reads).toBe(2);
 		});
 
 		it('every refused delivery reads the credential again (a forged delivery never verifies with the remembered secret)', async () => {
 			const { context, state } = fakeNode();
 			await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
-			for (let index = 0; index < 3; index++) await readSignedDelivery.call(context({ signature: 'f'.repeat(64) }));
+			for (let index = 0; index < 3; index++)
+				await readSignedDelivery.call(context({ signature: 'f'.repeat(64) }));
 			expect(state.reads).toBe(4);
 		});
 
@@ -292,7 +412,9 @@ describe('readSignedDelivery', () => {
 			const first = fakeNode({ credentialId: 'cred-a' });
 			const second = fakeNode({ credentialId: 'cred-b', secret: NEW_CREDENTIAL_SECRET });
 			await readSignedDelivery.call(first.context(signedWith(CREDENTIAL_SECRET)));
-			expect((await readSignedDelivery.call(second.context(signedWith(NEW_CREDENTIAL_SECRET)))).payload).toEqual(EVENT);
+			expect(
+				(await readSignedDelivery.call(second.context(signedWith(NEW_CREDENTIAL_SECRET)))).payload,
+			).toEqual(EVENT);
 			expect(second.state.reads).toBe(1);
 			expect(rememberedSecret('cred-a')).toBe(CREDENTIAL_SECRET);
 			expect(rememberedSecret('cred-b')).toBe(NEW_CREDENTIAL_SECRET);

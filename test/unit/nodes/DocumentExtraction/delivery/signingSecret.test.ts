@@ -17,7 +17,9 @@ const FAKE_SECRET = 'whsec_UNITTEST_signing_secret_1';
 const OTHER_FAKE_SECRET = 'whsec_UNITTEST_signing_secret_2';
 
 function reader(credentials: ICredentialDataDecryptedObject) {
-	const getCredentials = vi.fn<(type: string, itemIndex?: number) => Promise<ICredentialDataDecryptedObject>>(async () => credentials);
+	const getCredentials = vi.fn<
+		(type: string, itemIndex?: number) => Promise<ICredentialDataDecryptedObject>
+	>(async () => credentials);
 	return { context: { getCredentials }, getCredentials };
 }
 
@@ -28,7 +30,11 @@ afterEach(() => {
 
 describe('credentialSigningSecret', () => {
 	it("gives the credential's signingSecret, reading the Document Extraction credential without an item index", async () => {
-		const { context, getCredentials } = reader({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: FAKE_SECRET });
+		const { context, getCredentials } = reader({
+			baseUrl: 'https://api.example.com',
+			apiKey: 'k',
+			signingSecret: FAKE_SECRET,
+		});
 		expect(await credentialSigningSecret(context)).toBe(FAKE_SECRET);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
 		// Exactly one argument: no explicit `undefined` item index.
@@ -63,8 +69,13 @@ describe('credentialSigningSecret', () => {
 	});
 
 	it('a failing credential read is passed on', async () => {
-		const context = { getCredentials: async () => Promise.reject(new Error('Node does not have any credentials set')) };
-		await expect(credentialSigningSecret(context)).rejects.toThrow('Node does not have any credentials set');
+		const context = {
+			getCredentials: async () =>
+				Promise.reject(new Error('Node does not have any credentials set')),
+		};
+		await expect(credentialSigningSecret(context)).rejects.toThrow(
+			'Node does not have any credentials set',
+		);
 	});
 });
 
@@ -98,7 +109,7 @@ describe('rememberedSecret / rememberSecret', () => {
 		expect(rememberedSecret('cred-1', T0)).toBeUndefined();
 	});
 
-	it("'' is remembered as \"the credential has none\", distinct from nothing remembered", () => {
+	it('\'\' is remembered as "the credential has none", distinct from nothing remembered', () => {
 		rememberSecret('cred-none', '', T0);
 		expect(rememberedSecret('cred-none', T0 + 1)).toBe('');
 		expect(rememberedSecret('cred-none', T0 + 1)).not.toBeUndefined();
@@ -131,7 +142,8 @@ describe('rememberedSecret / rememberSecret', () => {
 	});
 
 	it('keeps at most 1000 credentials, forgetting the oldest first', () => {
-		for (let index = 0; index <= 1000; index++) rememberSecret(`cred-${index}`, `whsec_UNITTEST_many_${index}`, T0);
+		for (let index = 0; index <= 1000; index++)
+			rememberSecret(`cred-${index}`, `whsec_UNITTEST_many_${index}`, T0);
 		expect(rememberedSecret('cred-0', T0 + 1)).toBeUndefined();
 		expect(rememberedSecret('cred-1', T0 + 1)).toBe('whsec_UNITTEST_many_1');
 		expect(rememberedSecret('cred-1000', T0 + 1)).toBe('whsec_UNITTEST_many_1000');
@@ -149,9 +161,15 @@ describe('rememberedSecret / rememberSecret', () => {
 describe('freshSigningSecret', () => {
 	it('deliveries arriving during a read of the same credential share that read, and the secret is remembered', async () => {
 		let finish: (credentials: ICredentialDataDecryptedObject) => void = () => undefined;
-		const getCredentials = vi.fn(async () => await new Promise<ICredentialDataDecryptedObject>((resolve) => (finish = resolve)));
+		const getCredentials = vi.fn(
+			async () =>
+				await new Promise<ICredentialDataDecryptedObject>((resolve) => (finish = resolve)),
+		);
 		const context = { getCredentials };
-		const reads = Array.from({ length: 10 }, async () => await freshSigningSecret(context, 'cred-1'));
+		const reads = Array.from(
+			{ length: 10 },
+			async () => await freshSigningSecret(context, 'cred-1'),
+		);
 		finish({ signingSecret: FAKE_SECRET });
 		expect(await Promise.all(reads)).toEqual(Array(10).fill(FAKE_SECRET));
 		expect(getCredentials).toHaveBeenCalledTimes(1);
@@ -169,7 +187,12 @@ describe('freshSigningSecret', () => {
 
 	it('other credentials are read on their own; without an id nothing is shared or remembered', async () => {
 		const { context, getCredentials } = reader({ signingSecret: FAKE_SECRET });
-		await Promise.all([freshSigningSecret(context, 'cred-1'), freshSigningSecret(context, 'cred-2'), freshSigningSecret(context), freshSigningSecret(context)]);
+		await Promise.all([
+			freshSigningSecret(context, 'cred-1'),
+			freshSigningSecret(context, 'cred-2'),
+			freshSigningSecret(context),
+			freshSigningSecret(context),
+		]);
 		expect(getCredentials).toHaveBeenCalledTimes(4);
 		expect(rememberedSecret('cred-2')).toBe(FAKE_SECRET);
 	});
@@ -179,7 +202,10 @@ describe('freshSigningSecret', () => {
 			throw new Error('credential unavailable');
 		});
 		const context = { getCredentials };
-		const results = await Promise.allSettled([freshSigningSecret(context, 'cred-1'), freshSigningSecret(context, 'cred-1')]);
+		const results = await Promise.allSettled([
+			freshSigningSecret(context, 'cred-1'),
+			freshSigningSecret(context, 'cred-1'),
+		]);
 		expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
 		getCredentials.mockResolvedValue({ signingSecret: FAKE_SECRET });

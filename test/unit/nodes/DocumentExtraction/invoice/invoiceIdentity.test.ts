@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { describeMatch, invoiceIdentity, normaliseInvoiceNumber, normaliseVendor, totalCents } from '../../../../../nodes/DocumentExtraction/invoice/invoiceIdentity.ts';
+import {
+	describeMatch,
+	invoiceIdentity,
+	normaliseInvoiceNumber,
+	normaliseVendor,
+	totalCents,
+} from '../../../../../nodes/DocumentExtraction/invoice/invoiceIdentity.ts';
 
 describe('normaliseVendor', () => {
 	it.each([
@@ -42,7 +48,9 @@ describe('normaliseInvoiceNumber', () => {
 	});
 
 	it('keeps different numbers apart', () => {
-		expect(normaliseInvoiceNumber('INV-2026-0042')).not.toBe(normaliseInvoiceNumber('INV-2026-0043'));
+		expect(normaliseInvoiceNumber('INV-2026-0042')).not.toBe(
+			normaliseInvoiceNumber('INV-2026-0043'),
+		);
 		expect(normaliseInvoiceNumber('')).toBeNull();
 		expect(normaliseInvoiceNumber('--')).toBeNull();
 	});
@@ -50,12 +58,18 @@ describe('normaliseInvoiceNumber', () => {
 
 describe('invoiceIdentity', () => {
 	it('is the same for one invoice written two ways, the total in exact cents', () => {
-		const a = invoiceIdentity({ vendor: 'Acme Supplies GmbH', invoice_no: 'INV-2026-0042', total: 0.1 + 0.2 });
+		const a = invoiceIdentity({
+			vendor: 'Acme Supplies GmbH',
+			invoice_no: 'INV-2026-0042',
+			total: 0.1 + 0.2,
+		});
 		const b = invoiceIdentity({ vendor: 'ACME SUPPLIES', invoice_no: 'inv 2026/42', total: 0.3 });
 		expect(a).not.toBeNull();
 		expect(a).toEqual(b);
 		expect(a!.total_cents).toBe(30);
-		expect(describeMatch(a!)).toBe('same vendor ("acme supplies"), same invoice number ("INV 2026 42") and total 0.30');
+		expect(describeMatch(a!)).toBe(
+			'same vendor ("acme supplies"), same invoice number ("INV 2026 42") and total 0.30',
+		);
 	});
 
 	it('differs when the vendor, the number or the total differ', () => {
@@ -69,7 +83,9 @@ describe('invoiceIdentity', () => {
 	it('has no identity without a vendor or an invoice number', () => {
 		expect(invoiceIdentity({ vendor: null, invoice_no: 'INV-1', total: 1 })).toBeNull();
 		expect(invoiceIdentity({ vendor: 'Acme', invoice_no: null, total: 1 })).toBeNull();
-		expect(invoiceIdentity({ vendor: 'Acme', invoice_no: 'INV-1', total: null })!.total_cents).toBeNull();
+		expect(
+			invoiceIdentity({ vendor: 'Acme', invoice_no: 'INV-1', total: null })!.total_cents,
+		).toBeNull();
 	});
 
 	it('reads totals by their decimals', () => {

@@ -37,16 +37,31 @@ describe('asNumber', () => {
 		expect(asNumber(value)).toBe(expected);
 	});
 
-	it.each<[unknown]>([[''], ['  '], ['12,50'], ['abc'], [Number.NaN], [Infinity], [null], [undefined], [true], [{}]])('%j -> null', (value) => {
+	it.each<[unknown]>([
+		[''],
+		['  '],
+		['12,50'],
+		['abc'],
+		[Number.NaN],
+		[Infinity],
+		[null],
+		[undefined],
+		[true],
+		[{}],
+	])('%j -> null', (value) => {
 		expect(asNumber(value)).toBeNull();
 	});
 
-	it.each([['0.0372', 0.0372], ['-12.5', -12.5], ['1250', 1250], ['1250.000', 1250], ['0.372', 0.372], ['12.5000', 12.5]])(
-		'plain decimal text %j -> %j',
-		(value, expected) => {
-			expect(asNumber(value)).toBe(expected);
-		},
-	);
+	it.each([
+		['0.0372', 0.0372],
+		['-12.5', -12.5],
+		['1250', 1250],
+		['1250.000', 1250],
+		['0.372', 0.372],
+		['12.5000', 12.5],
+	])('plain decimal text %j -> %j', (value, expected) => {
+		expect(asNumber(value)).toBe(expected);
+	});
 
 	// Text that could mean another number, or is no plain decimal: null, never a different number or 0.
 	it.each([
@@ -71,7 +86,12 @@ describe('asNumber', () => {
 
 describe('mapLineItems', () => {
 	it('keeps the spec fields, numbers as numbers, missing ones as null', () => {
-		expect(mapLineItems([{ description: 'A', quantity: '2', unit_price: 1.5, amount: 3, extra: 'x' }, {}])).toEqual([
+		expect(
+			mapLineItems([
+				{ description: 'A', quantity: '2', unit_price: 1.5, amount: 3, extra: 'x' },
+				{},
+			]),
+		).toEqual([
 			{ description: 'A', quantity: 2, unit_price: 1.5, amount: 3 },
 			{ description: null, quantity: null, unit_price: null, amount: null },
 		]);
@@ -117,7 +137,10 @@ describe('invoiceChecks', () => {
 		expect(invoiceChecks(invoice({ total: 297.51 })).subtotal_plus_tax_equals_total).toBe(true);
 		expect(invoiceChecks(invoice({ total: 297.49 })).subtotal_plus_tax_equals_total).toBe(true);
 		expect(invoiceChecks(invoice({ total: 297.52 })).subtotal_plus_tax_equals_total).toBe(false);
-		expect(invoiceChecks(invoice({ subtotal: 0.1, tax: 0.2, total: 0.3, line_items: [] })).subtotal_plus_tax_equals_total).toBe(true);
+		expect(
+			invoiceChecks(invoice({ subtotal: 0.1, tax: 0.2, total: 0.3, line_items: [] }))
+				.subtotal_plus_tax_equals_total,
+		).toBe(true);
 	});
 
 	it('a wrong total fails its check and all_passed', () => {
@@ -159,11 +182,20 @@ describe('invoiceChecks', () => {
 	});
 
 	it('no lines and no amounts: nothing to check, all_passed is null (not true)', () => {
-		expect(invoiceChecks(invoice({ subtotal: null, tax: null, total: null, line_items: [] }))).toEqual(ALL_NULL_CHECKS);
+		expect(
+			invoiceChecks(invoice({ subtotal: null, tax: null, total: null, line_items: [] })),
+		).toEqual(ALL_NULL_CHECKS);
 	});
 
 	it('zero amounts are values, not missing', () => {
-		const checks = invoiceChecks(invoice({ subtotal: 0, tax: 0, total: 0, line_items: mapLineItems([{ quantity: 0, unit_price: 9, amount: 0 }]) }));
+		const checks = invoiceChecks(
+			invoice({
+				subtotal: 0,
+				tax: 0,
+				total: 0,
+				line_items: mapLineItems([{ quantity: 0, unit_price: 9, amount: 0 }]),
+			}),
+		);
 		expect(checks).toEqual({
 			subtotal_plus_tax_equals_total: true,
 			line_items_sum_equals_subtotal: true,
@@ -184,26 +216,37 @@ describe('simplifyInvoice', () => {
 			tax: 47.5,
 			total: 297.5,
 			line_items: EXTRACTED.line_items,
-			checks: { subtotal_plus_tax_equals_total: true, line_items_sum_equals_subtotal: true, line_amounts_match: true, all_passed: true },
+			checks: {
+				subtotal_plus_tax_equals_total: true,
+				line_items_sum_equals_subtotal: true,
+				line_amounts_match: true,
+				all_passed: true,
+			},
 		});
 	});
 
-	it.each([null, undefined, 'text', [], { header: 'x', amounts: [1] }])('%j: every field null, no lines', (value) => {
-		expect(simplifyInvoice(value)).toEqual({
-			vendor: null,
-			invoice_date: null,
-			invoice_no: null,
-			currency: null,
-			subtotal: null,
-			tax: null,
-			total: null,
-			line_items: [],
-			checks: ALL_NULL_CHECKS,
-		});
-	});
+	it.each([null, undefined, 'text', [], { header: 'x', amounts: [1] }])(
+		'%j: every field null, no lines',
+		(value) => {
+			expect(simplifyInvoice(value)).toEqual({
+				vendor: null,
+				invoice_date: null,
+				invoice_no: null,
+				currency: null,
+				subtotal: null,
+				tax: null,
+				total: null,
+				line_items: [],
+				checks: ALL_NULL_CHECKS,
+			});
+		},
+	);
 
 	it('numeric strings become numbers; a numeric invoice number stays as text', () => {
-		const simplified = simplifyInvoice({ header: { invoice_no: 1042 }, amounts: { subtotal: '10.00', tax: '1.9', total: '11.90' } });
+		const simplified = simplifyInvoice({
+			header: { invoice_no: 1042 },
+			amounts: { subtotal: '10.00', tax: '1.9', total: '11.90' },
+		});
 		expect(simplified).toMatchObject({ invoice_no: '1042', subtotal: 10, tax: 1.9, total: 11.9 });
 		expect(simplified.checks.subtotal_plus_tax_equals_total).toBe(true);
 	});
@@ -219,7 +262,7 @@ describe('documentFields and invoiceOutput', () => {
 		extracted_json: EXTRACTED,
 	};
 
-	it('document fields under the service\'s names, null when absent', () => {
+	it("document fields under the service's names, null when absent", () => {
 		expect(documentFields(response)).toEqual({
 			document_id: 'doc_1',
 			status: 'verified',
@@ -227,27 +270,59 @@ describe('documentFields and invoiceOutput', () => {
 			verified_by: 'ai_auto',
 			review_id: null,
 		});
-		expect(documentFields({})).toEqual({ document_id: null, status: null, confidence: null, verified_by: null, review_id: null });
+		expect(documentFields({})).toEqual({
+			document_id: null,
+			status: null,
+			confidence: null,
+			verified_by: null,
+			review_id: null,
+		});
 	});
 
 	it('raw: the response as it came, with currency and readiness beside it', () => {
 		const [item] = invoiceOutput('raw', response, documentFields(response), EXTRACTED);
-		expect(item).toEqual({ ...response, currency: null, ready_to_post: true, not_ready_because: [] });
+		expect(item).toEqual({
+			...response,
+			currency: null,
+			ready_to_post: true,
+			not_ready_because: [],
+		});
 	});
 
 	it('simplified: one item, document fields first then the invoice', () => {
 		const items = invoiceOutput('simplified', response, documentFields(response), EXTRACTED);
 		expect(items).toHaveLength(1);
 		expect(Object.keys(items[0])).toEqual([
-			'document_id', 'status', 'confidence', 'verified_by', 'review_id',
-			'vendor', 'invoice_date', 'invoice_no', 'currency', 'subtotal', 'tax', 'total', 'line_items', 'checks',
-			'ready_to_post', 'not_ready_because',
+			'document_id',
+			'status',
+			'confidence',
+			'verified_by',
+			'review_id',
+			'vendor',
+			'invoice_date',
+			'invoice_no',
+			'currency',
+			'subtotal',
+			'tax',
+			'total',
+			'line_items',
+			'checks',
+			'ready_to_post',
+			'not_ready_because',
 		]);
 	});
 
 	it('split: one item per line with numbering; none -> one item with null line fields', () => {
 		const items = invoiceOutput('splitLineItems', response, documentFields(response), EXTRACTED);
-		expect(items.map((item) => [item.line_number, item.line_count, item.description, item.amount, item.vendor])).toEqual([
+		expect(
+			items.map((item) => [
+				item.line_number,
+				item.line_count,
+				item.description,
+				item.amount,
+				item.vendor,
+			]),
+		).toEqual([
 			[1, 2, 'Paper', 50, 'Acme'],
 			[2, 2, 'Toner', 200, 'Acme'],
 		]);
@@ -255,6 +330,12 @@ describe('documentFields and invoiceOutput', () => {
 
 		const empty = invoiceOutput('splitLineItems', response, documentFields(response), null);
 		expect(empty).toHaveLength(1);
-		expect(empty[0]).toMatchObject({ document_id: 'doc_1', line_number: null, line_count: 0, description: null, amount: null });
+		expect(empty[0]).toMatchObject({
+			document_id: 'doc_1',
+			line_number: null,
+			line_count: 0,
+			description: null,
+			amount: null,
+		});
 	});
 });

@@ -8,7 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { ClaimOutcome, ClaimTiming, ProcessedStore } from '../../../../../nodes/DocumentExtraction/memory/claimedEntries.ts';
+import type {
+	ClaimOutcome,
+	ClaimTiming,
+	ProcessedStore,
+} from '../../../../../nodes/DocumentExtraction/memory/claimedEntries.ts';
 import { claimEntry } from '../../../../../nodes/DocumentExtraction/memory/claimedEntries.ts';
 
 /** A file's claim, keyed as Skip Files Already Submitted keys it. */
@@ -76,12 +80,22 @@ class LastWriterWinsRow {
 
 	store(stall?: { readAt: number; writeAt: number }): ProcessedStore {
 		return {
-			record: async (values) => await this.readModifyWrite((snapshot) => {
-				const seen = new Set(values.filter((value) => snapshot.includes(value)));
-				return { next: [...snapshot, ...values.filter((value) => !seen.has(value))], result: seen };
-			}, stall),
+			record: async (values) =>
+				await this.readModifyWrite((snapshot) => {
+					const seen = new Set(values.filter((value) => snapshot.includes(value)));
+					return {
+						next: [...snapshot, ...values.filter((value) => !seen.has(value))],
+						result: seen,
+					};
+				}, stall),
 			remove: async (values) => {
-				await this.readModifyWrite<undefined>((snapshot) => ({ next: snapshot.filter((value) => !values.includes(value)), result: undefined }), stall);
+				await this.readModifyWrite<undefined>(
+					(snapshot) => ({
+						next: snapshot.filter((value) => !values.includes(value)),
+						result: undefined,
+					}),
+					stall,
+				);
 			},
 		};
 	}
@@ -116,28 +130,43 @@ interface Race {
 }
 
 /** `contenders` executions claim the same content, starting within `spreadMs`; others write other content. */
-async function race(seed: number, options: { contenders: number; spreadMs: number; maxGapMs: number; unrelated?: number }): Promise<Race> {
+async function race(
+	seed: number,
+	options: { contenders: number; spreadMs: number; maxGapMs: number; unrelated?: number },
+): Promise<Race> {
 	const random = generator(seed);
 	const clock = new Clock();
 	const row = new LastWriterWinsRow(clock, () => random() * options.maxGapMs);
 	let nonce = 0;
-	const timing = { settleMs: SETTLE, sleep: async (ms: number) => await clock.sleep(ms), nonce: () => `n${nonce++}` };
+	const timing = {
+		settleMs: SETTLE,
+		sleep: async (ms: number) => await clock.sleep(ms),
+		nonce: () => `n${nonce++}`,
+	};
 	const claims: Array<Promise<ClaimOutcome | Error>> = [];
 	for (let i = 0; i < options.contenders; i++) {
 		const start = random() * options.spreadMs;
 		claims.push(
-			clock.sleep(start).then(async () => await claimSubmission(row.store(), 'same', timing)).catch((error: Error) => error),
+			clock
+				.sleep(start)
+				.then(async () => await claimSubmission(row.store(), 'same', timing))
+				.catch((error: Error) => error),
 		);
 	}
 	for (let i = 0; i < (options.unrelated ?? 0); i++) {
 		const start = random() * options.spreadMs;
-		void clock.sleep(start).then(async () => await claimSubmission(row.store(), `other${i}`, timing)).catch(() => undefined);
+		void clock
+			.sleep(start)
+			.then(async () => await claimSubmission(row.store(), `other${i}`, timing))
+			.catch(() => undefined);
 	}
 	await clock.runAll();
 	const outcomes = await Promise.all(claims);
 	return {
 		outcomes,
-		winners: outcomes.filter((outcome) => !(outcome instanceof Error) && 'won' in outcome && outcome.won).length,
+		winners: outcomes.filter(
+			(outcome) => !(outcome instanceof Error) && 'won' in outcome && outcome.won,
+		).length,
 		insertConflicts: row.insertConflicts,
 	};
 }
@@ -163,7 +192,9 @@ async function naiveRace(seed: number, contenders: number): Promise<number> {
 
 describe('claim and confirm on a last-writer-wins store', () => {
 	it('the store reproduces the problem: one record call per execution lets several of 10 simultaneous executions upload', async () => {
-		const uploads = await Promise.all(Array.from({ length: 20 }, async (_, seed) => await naiveRace(seed + 1, 10)));
+		const uploads = await Promise.all(
+			Array.from({ length: 20 }, async (_, seed) => await naiveRace(seed + 1, 10)),
+		);
 		expect(Math.max(...uploads)).toBeGreaterThan(1);
 	});
 
@@ -171,7 +202,9 @@ describe('claim and confirm on a last-writer-wins store', () => {
 		let insertConflicts = 0;
 		for (let seed = 1; seed <= 300; seed++) {
 			const result = await race(seed, { contenders: 10, spreadMs: 30, maxGapMs: 40 });
-			const errors = result.outcomes.filter((outcome) => outcome instanceof Error || 'unsettled' in outcome).length;
+			const errors = result.outcomes.filter(
+				(outcome) => outcome instanceof Error || 'unsettled' in outcome,
+			).length;
 			expect({ seed, errors, winners: result.winners }).toEqual({ seed, errors: 0, winners: 1 });
 			insertConflicts += result.insertConflicts;
 		}
@@ -183,9 +216,22 @@ describe('claim and confirm on a last-writer-wins store', () => {
 	it('with executions for other files writing the same row (clobbering claims): still exactly one winner, losers retry', async () => {
 		let retried = 0;
 		for (let seed = 1; seed <= 300; seed++) {
-			const { outcomes, winners } = await race(seed, { contenders: 10, spreadMs: 2 * SETTLE, maxGapMs: SETTLE / 4, unrelated: 10 });
-			expect({ seed, errors: outcomes.filter((outcome) => outcome instanceof Error || 'unsettled' in outcome).length, winners }).toEqual({ seed, errors: 0, winners: 1 });
-			retried += outcomes.filter((outcome) => !(outcome instanceof Error) && 'won' in outcome && !outcome.won && outcome.concurrent).length;
+			const { outcomes, winners } = await race(seed, {
+				contenders: 10,
+				spreadMs: 2 * SETTLE,
+				maxGapMs: SETTLE / 4,
+				unrelated: 10,
+			});
+			expect({
+				seed,
+				errors: outcomes.filter((outcome) => outcome instanceof Error || 'unsettled' in outcome)
+					.length,
+				winners,
+			}).toEqual({ seed, errors: 0, winners: 1 });
+			retried += outcomes.filter(
+				(outcome) =>
+					!(outcome instanceof Error) && 'won' in outcome && !outcome.won && outcome.concurrent,
+			).length;
 		}
 		expect(retried).toBeGreaterThan(0);
 	});
@@ -193,7 +239,11 @@ describe('claim and confirm on a last-writer-wins store', () => {
 	it('a later execution finds the content at once and does not wait', async () => {
 		const clock = new Clock();
 		const row = new LastWriterWinsRow(clock, () => 5);
-		const timing = { settleMs: SETTLE, sleep: async (ms: number) => await clock.sleep(ms), nonce: () => 'first' };
+		const timing = {
+			settleMs: SETTLE,
+			sleep: async (ms: number) => await clock.sleep(ms),
+			nonce: () => 'first',
+		};
 		const first = claimSubmission(row.store(), 'same', timing);
 		await clock.runAll();
 		expect(await first).toEqual({ won: true, claimKey: 'claim:same:first' });
@@ -208,13 +258,20 @@ describe('claim and confirm on a last-writer-wins store', () => {
 		const clock = new Clock();
 		const row = new LastWriterWinsRow(clock, () => 5);
 		row.row = [];
-		const timing = (name: string) => ({ settleMs: SETTLE, sleep: async (ms: number) => await clock.sleep(ms), nonce: () => name });
+		const timing = (name: string) => ({
+			settleMs: SETTLE,
+			sleep: async (ms: number) => await clock.sleep(ms),
+			nonce: () => name,
+		});
 		// Both read the empty row; `b`'s write comes three settle delays later, after `a` confirmed.
 		const late = new LastWriterWinsRow(clock, () => 5);
 		late.row = [];
 		let call = 0;
 		const lateStore: ProcessedStore = {
-			record: async (values) => (call++ === 0 ? await late.store({ readAt: clock.now, writeAt: clock.now + 3 * SETTLE }).record(values) : await late.store().record(values)),
+			record: async (values) =>
+				call++ === 0
+					? await late.store({ readAt: clock.now, writeAt: clock.now + 3 * SETTLE }).record(values)
+					: await late.store().record(values),
 			remove: async (values) => await late.store().remove(values),
 		};
 		const a = claimSubmission(late.store(), 'same', timing('a'));

@@ -1,7 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { addKey, readEntry, writeEntry } from '../../../../../nodes/DocumentExtraction/memory/workflowMemory.ts';
+import {
+	addKey,
+	readEntry,
+	writeEntry,
+} from '../../../../../nodes/DocumentExtraction/memory/workflowMemory.ts';
 
 describe('workflowMemory: bounded, in the workflow static data', () => {
 	it('addKey: new once, oldest forgotten beyond the limit, in place', () => {
@@ -36,7 +40,7 @@ describe('workflowMemory: bounded, in the workflow static data', () => {
 		expect(Object.keys(staticData.record as IDataObject)).toEqual(['a', 'c']);
 	});
 
-	it('readEntry never writes (n8n would save this execution\'s older copy) and tolerates garbage', () => {
+	it("readEntry never writes (n8n would save this execution's older copy) and tolerates garbage", () => {
 		const staticData: IDataObject = {};
 		expect(readEntry(staticData, 'record', 'a')).toBeUndefined();
 		expect(staticData).toEqual({});

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { adviceForStatus, connectionFailure, neverConnected, serviceErrorText } from '../../../../../nodes/DocumentExtraction/transport/errors.ts';
+import {
+	adviceForStatus,
+	connectionFailure,
+	neverConnected,
+	serviceErrorText,
+} from '../../../../../nodes/DocumentExtraction/transport/errors.ts';
 
 describe('serviceErrorText (D3, but any shape)', () => {
 	it.each([
@@ -32,8 +37,14 @@ describe('adviceForStatus', () => {
 		[403, /not allowed to do this \(403\).*revoked/],
 		[404, /Not found \(404\) while trying to extract "a\.pdf"\. Check the document ID/],
 		[413, /too large for your tier \(413\)/],
-		[429, /rate limit was reached \(429\) and retries ran out\. .*\(Pilot \(free\) 10\/min, Growth 100\/min, Enterprise unlimited\/min\)/],
-		[500, /service had an error \(500\) while trying to extract "a\.pdf"\. This is on the service's side/],
+		[
+			429,
+			/rate limit was reached \(429\) and retries ran out\. .*\(Pilot \(free\) 10\/min, Growth 100\/min, Enterprise unlimited\/min\)/,
+		],
+		[
+			500,
+			/service had an error \(500\) while trying to extract "a\.pdf"\. This is on the service's side/,
+		],
 		[503, /service had an error \(503\)/],
 		[418, /^The service answered with HTTP 418 while trying to extract "a\.pdf"\.$/],
 	])('%i', (status, advice) => {
@@ -42,46 +53,83 @@ describe('adviceForStatus', () => {
 });
 
 describe('adviceForStatus for a request that may create something (an upload, N19)', () => {
-	it.each([500, 502, 503, 504])('%i: no advice to retry; says not to turn Retry On Fail on, and why', (status) => {
-		const advice = adviceForStatus(status, 'extract "a.pdf"', false);
-		expect(advice).toMatch(new RegExp(`^The service had an error \\(${status}\\) while trying to extract "a\\.pdf"\\. This is on the service's side\\. `));
-		expect(advice).toContain('did not send it again');
-		expect(advice).toContain('Do not turn on "Retry On Fail" for this node: a repeated upload makes a second document');
-		expect(advice).not.toMatch(/enable "Retry On Fail"|retry later/);
-	});
+	it.each([500, 502, 503, 504])(
+		'%i: no advice to retry; says not to turn Retry On Fail on, and why',
+		(status) => {
+			const advice = adviceForStatus(status, 'extract "a.pdf"', false);
+			expect(advice).toMatch(
+				new RegExp(
+					`^The service had an error \\(${status}\\) while trying to extract "a\\.pdf"\\. This is on the service's side\\. `,
+				),
+			);
+			expect(advice).toContain('did not send it again');
+			expect(advice).toContain(
+				'Do not turn on "Retry On Fail" for this node: a repeated upload makes a second document',
+			);
+			expect(advice).not.toMatch(/enable "Retry On Fail"|retry later/);
+		},
+	);
 
 	it('a lookup (idempotent) keeps the advice to retry', () => {
-		expect(adviceForStatus(503, 'get the status of doc_1', true)).toMatch(/retry later \(enable "Retry On Fail"/);
-	});
-
-	it.each([400, 401, 404, 413, 429])('%i: the same advice whether or not the request is idempotent', (status) => {
-		expect(adviceForStatus(status, 'x', false)).toBe(adviceForStatus(status, 'x', true));
-	});
-});
-
-describe('connectionFailure (N19)', () => {
-	it.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])('%s: never connected, nothing sent, safe to run again', (code) => {
-		expect(neverConnected(code)).toBe(true);
-		const { message, description } = connectionFailure(code, 'extract "a.pdf"', 'https://api.example.com', false);
-		expect(message).toBe('Could not connect to the service at https://api.example.com while trying to extract "a.pdf": nothing was sent');
-		expect(description).toBe(
-			`Network error: ${code}. The connection was never made, so running the node again is safe and cannot make a second document. Check the Base URL in the credential and that the service is up.`,
+		expect(adviceForStatus(503, 'get the status of doc_1', true)).toMatch(
+			/retry later \(enable "Retry On Fail"/,
 		);
 	});
 
-	it.each(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'connection error'])('%s on an upload: may have been sent; not repeated, no Retry On Fail', (code) => {
-		expect(neverConnected(code)).toBe(false);
-		const { message, description } = connectionFailure(code, 'extract "a.pdf"', 'https://api.example.com', false);
-		expect(message).toBe('The connection broke while trying to extract "a.pdf"; it was not retried');
-		expect(description).toContain(`Network error: ${code}, after the request was sent.`);
-		expect(description).toContain('Do not turn on "Retry On Fail" for this node');
-		expect(description).not.toMatch(/safe|enable "Retry On Fail"/);
-	});
+	it.each([400, 401, 404, 413, 429])(
+		'%i: the same advice whether or not the request is idempotent',
+		(status) => {
+			expect(adviceForStatus(status, 'x', false)).toBe(adviceForStatus(status, 'x', true));
+		},
+	);
+});
+
+describe('connectionFailure (N19)', () => {
+	it.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])(
+		'%s: never connected, nothing sent, safe to run again',
+		(code) => {
+			expect(neverConnected(code)).toBe(true);
+			const { message, description } = connectionFailure(
+				code,
+				'extract "a.pdf"',
+				'https://api.example.com',
+				false,
+			);
+			expect(message).toBe(
+				'Could not connect to the service at https://api.example.com while trying to extract "a.pdf": nothing was sent',
+			);
+			expect(description).toBe(
+				`Network error: ${code}. The connection was never made, so running the node again is safe and cannot make a second document. Check the Base URL in the credential and that the service is up.`,
+			);
+		},
+	);
+
+	it.each(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'connection error'])(
+		'%s on an upload: may have been sent; not repeated, no Retry On Fail',
+		(code) => {
+			expect(neverConnected(code)).toBe(false);
+			const { message, description } = connectionFailure(
+				code,
+				'extract "a.pdf"',
+				'https://api.example.com',
+				false,
+			);
+			expect(message).toBe(
+				'The connection broke while trying to extract "a.pdf"; it was not retried',
+			);
+			expect(description).toContain(`Network error: ${code}, after the request was sent.`);
+			expect(description).toContain('Do not turn on "Retry On Fail" for this node');
+			expect(description).not.toMatch(/safe|enable "Retry On Fail"/);
+		},
+	);
 
 	it('a broken lookup: could not reach the service, run again', () => {
-		expect(connectionFailure('ECONNRESET', 'get the status of doc_1', 'https://api.example.com', true)).toEqual({
+		expect(
+			connectionFailure('ECONNRESET', 'get the status of doc_1', 'https://api.example.com', true),
+		).toEqual({
 			message: 'Could not reach the service at https://api.example.com',
-			description: 'Network error: ECONNRESET. Check the Base URL in the credential and that the service is up, then run the node again.',
+			description:
+				'Network error: ECONNRESET. Check the Base URL in the credential and that the service is up, then run the node again.',
 		});
 	});
 });

@@ -18,7 +18,10 @@ import {
 
 const { harness, service } = useNodeHarness();
 
-const statusParameters = (documentId = DOCUMENT_ID, options: INodeParameters = {}): INodeParameters => ({
+const statusParameters = (
+	documentId = DOCUMENT_ID,
+	options: INodeParameters = {},
+): INodeParameters => ({
 	resource: 'document',
 	operation: 'getStatus',
 	documentId,
@@ -35,11 +38,14 @@ const STATUS = {
 };
 
 async function extractOnce() {
-	return await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] });
+	return await harness().run({
+		parameters: extractParameters(),
+		items: [itemWithFile(pdfBytes())],
+	});
 }
 
 describe('HTTP errors of Extract', () => {
-	it('400: the message says the request was refused and the description shows the service\'s own words', async () => {
+	it("400: the message says the request was refused and the description shows the service's own words", async () => {
 		service().on('POST', '/v1/extract', {
 			status: 400,
 			body: serviceError('invalid_file', 'The file could not be parsed as PDF'),
@@ -59,13 +65,20 @@ describe('HTTP errors of Extract', () => {
 	});
 
 	it('400 with a plain-text body: the text is shown', async () => {
-		service().on('POST', '/v1/extract', { status: 400, body: 'webhook_url must be https', headers: { 'Content-Type': 'text/plain' } });
+		service().on('POST', '/v1/extract', {
+			status: 400,
+			body: 'webhook_url must be https',
+			headers: { 'Content-Type': 'text/plain' },
+		});
 		const error = (await extractOnce()).error();
 		expect(error?.description).toBe('The service said: webhook_url must be https');
 	});
 
 	it('401: the message tells to check the API key in the credential', async () => {
-		service().on('POST', '/v1/extract', { status: 401, body: serviceError('unauthorized', 'Invalid API key') });
+		service().on('POST', '/v1/extract', {
+			status: 401,
+			body: serviceError('unauthorized', 'Invalid API key'),
+		});
 		const error = (await extractOnce()).error();
 		expect(error?.message).toMatch(/refused the API key \(401\)/);
 		expect(error?.message).toMatch(/credential/);
@@ -74,7 +87,10 @@ describe('HTTP errors of Extract', () => {
 	});
 
 	it('413: the message says the file is too large for the tier', async () => {
-		service().on('POST', '/v1/extract', { status: 413, body: serviceError('file_too_large', 'File exceeds 10 MB') });
+		service().on('POST', '/v1/extract', {
+			status: 413,
+			body: serviceError('file_too_large', 'File exceeds 10 MB'),
+		});
 		const error = (await extractOnce()).error();
 		expect(error?.message).toMatch(/too large for your tier \(413\)/);
 		expect(error?.description).toBe('The service said: File exceeds 10 MB');
@@ -86,10 +102,17 @@ describe('HTTP errors of Extract', () => {
 		service().on(
 			'POST',
 			'/v1/extract',
-			{ status: 429, body: serviceError('rate_limited', 'Too many requests'), headers: { 'Retry-After': '0' } },
+			{
+				status: 429,
+				body: serviceError('rate_limited', 'Too many requests'),
+				headers: { 'Retry-After': '0' },
+			},
 			{ status: 200, body: VERIFIED },
 		);
-		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(bytes)] });
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(bytes)],
+		});
 
 		expect(result.error()).toBeUndefined();
 		expect(result.output()).toHaveLength(1);
@@ -98,7 +121,9 @@ describe('HTTP errors of Extract', () => {
 		expect(service().requests).toHaveLength(2);
 		// The streamed file was opened anew for the retry: both uploads carry every byte.
 		for (const request of service().requests) {
-			const filePart = parseMultipart(request.body, request.headers['content-type']).find((part) => part.name === 'file');
+			const filePart = parseMultipart(request.body, request.headers['content-type']).find(
+				(part) => part.name === 'file',
+			);
 			expect(filePart?.data.equals(bytes)).toBe(true);
 		}
 	});
@@ -130,7 +155,11 @@ describe('HTTP errors of Extract', () => {
 	});
 
 	it('429 until the retries run out: a clear rate-limit error after 1 + "Rate Limit Retries" requests', async () => {
-		const tooMany = { status: 429, body: serviceError('rate_limited', 'Too many requests'), headers: { 'Retry-After': '0' } };
+		const tooMany = {
+			status: 429,
+			body: serviceError('rate_limited', 'Too many requests'),
+			headers: { 'Retry-After': '0' },
+		};
 		service().on('POST', '/v1/extract', tooMany, tooMany, tooMany, { status: 200, body: VERIFIED });
 		const result = await harness().run({
 			parameters: extractParameters({ options: { rateLimitRetries: 2 } }),
@@ -157,27 +186,36 @@ describe('HTTP errors of Extract', () => {
 		expect(harness().waits).toEqual([]);
 	});
 
-	it.each([500, 502, 503, 504])('%i: an error and exactly one request (an extract is never repeated blindly), and no advice to retry', async (status) => {
-		service().on(
-			'POST',
-			'/v1/extract',
-			{ status, body: serviceError('server_error', 'Internal error'), headers: { 'Retry-After': '0' } },
-			{ status: 200, body: VERIFIED },
-		);
-		const result = await extractOnce();
+	it.each([500, 502, 503, 504])(
+		'%i: an error and exactly one request (an extract is never repeated blindly), and no advice to retry',
+		async (status) => {
+			service().on(
+				'POST',
+				'/v1/extract',
+				{
+					status,
+					body: serviceError('server_error', 'Internal error'),
+					headers: { 'Retry-After': '0' },
+				},
+				{ status: 200, body: VERIFIED },
+			);
+			const result = await extractOnce();
 
-		const error = result.error();
-		expect(error?.message).toContain(`The service had an error (${status})`);
-		// A retried upload is a second document: the message says not to turn Retry On Fail on, and
-		// nothing in it suggests retrying.
-		expect(error?.message).toContain('Do not turn on "Retry On Fail" for this node: a repeated upload makes a second document');
-		expect(error?.message).not.toMatch(/enable "Retry On Fail"|retry later|retry the request/i);
-		expect(error?.httpCode).toBe(String(status));
-		expect(service().requests).toHaveLength(1);
-		// The success answer was there to be taken, and was not.
-		expect(service().pending()).toHaveLength(1);
-		expect(harness().waits).toEqual([]);
-	});
+			const error = result.error();
+			expect(error?.message).toContain(`The service had an error (${status})`);
+			// A retried upload is a second document: the message says not to turn Retry On Fail on, and
+			// nothing in it suggests retrying.
+			expect(error?.message).toContain(
+				'Do not turn on "Retry On Fail" for this node: a repeated upload makes a second document',
+			);
+			expect(error?.message).not.toMatch(/enable "Retry On Fail"|retry later|retry the request/i);
+			expect(error?.httpCode).toBe(String(status));
+			expect(service().requests).toHaveLength(1);
+			// The success answer was there to be taken, and was not.
+			expect(service().pending()).toHaveLength(1);
+			expect(harness().waits).toEqual([]);
+		},
+	);
 
 	it('connection reset mid-extract: an error saying it was not retried, exactly one request', async () => {
 		service().on(
@@ -192,31 +230,54 @@ describe('HTTP errors of Extract', () => {
 		// Regression guard: n8n's NodeApiError replaces a message that names a common Node error code
 		// (ECONNRESET, ECONNREFUSED, ...) with its own generic text, "... You can retry the request
 		// immediately ...", the opposite of what the node means to say here.
-		expect(error?.message).toMatch(/connection broke while trying to extract "invoice\.pdf".*it was not retried/);
+		expect(error?.message).toMatch(
+			/connection broke while trying to extract "invoice\.pdf".*it was not retried/,
+		);
 		expect(error?.message).not.toMatch(/retry the request immediately/);
 		expect(`${error?.message} ${error?.description}`).toContain('ECONNRESET');
 		expect(error?.description).toMatch(/did not send it again/);
 		expect(error?.description).toContain('Do not turn on "Retry On Fail" for this node');
-		expect(`${error?.message} ${error?.description}`).not.toMatch(/enable "Retry On Fail"|retry later|retry the request|safe/i);
+		expect(`${error?.message} ${error?.description}`).not.toMatch(
+			/enable "Retry On Fail"|retry later|retry the request|safe/i,
+		);
 		expect(service().requests).toHaveLength(1);
 		expect(service().pending()).toHaveLength(1);
 		expect(harness().waits).toEqual([]);
 	});
 
-	it.each(['ETIMEDOUT', 'ECONNABORTED', 'EPIPE'])('%s (may come after the upload was sent): not retried, and no advice to retry', async (code) => {
-		service().on('POST', '/v1/extract', { error: { code, message: 'broken' } }, { status: 200, body: VERIFIED });
-		const error = (await extractOnce()).error();
-		expect(error?.message).toMatch(/connection broke while trying to extract "invoice\.pdf".*it was not retried/);
-		expect(error?.description).toContain(`Network error: ${code}, after the request was sent`);
-		expect(error?.description).toContain('Do not turn on "Retry On Fail" for this node');
-		expect(`${error?.message} ${error?.description}`).not.toMatch(/enable "Retry On Fail"|retry later|retry the request|safe/i);
-		expect(service().requests).toHaveLength(1);
-	});
+	it.each(['ETIMEDOUT', 'ECONNABORTED', 'EPIPE'])(
+		'%s (may come after the upload was sent): not retried, and no advice to retry',
+		async (code) => {
+			service().on(
+				'POST',
+				'/v1/extract',
+				{ error: { code, message: 'broken' } },
+				{ status: 200, body: VERIFIED },
+			);
+			const error = (await extractOnce()).error();
+			expect(error?.message).toMatch(
+				/connection broke while trying to extract "invoice\.pdf".*it was not retried/,
+			);
+			expect(error?.description).toContain(`Network error: ${code}, after the request was sent`);
+			expect(error?.description).toContain('Do not turn on "Retry On Fail" for this node');
+			expect(`${error?.message} ${error?.description}`).not.toMatch(
+				/enable "Retry On Fail"|retry later|retry the request|safe/i,
+			);
+			expect(service().requests).toHaveLength(1);
+		},
+	);
 
 	it('ECONNREFUSED (the connection was never made): says nothing was sent and that running again is safe', async () => {
-		service().on('POST', '/v1/extract', { error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' } }, { status: 200, body: VERIFIED });
+		service().on(
+			'POST',
+			'/v1/extract',
+			{ error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' } },
+			{ status: 200, body: VERIFIED },
+		);
 		const error = (await extractOnce()).error();
-		expect(error?.message).toMatch(/^Could not connect to the service at https?:\/\/\S+ while trying to extract "invoice\.pdf": nothing was sent$/);
+		expect(error?.message).toMatch(
+			/^Could not connect to the service at https?:\/\/\S+ while trying to extract "invoice\.pdf": nothing was sent$/,
+		);
 		expect(error?.description).toBe(
 			'Network error: ECONNREFUSED. The connection was never made, so running the node again is safe and cannot make a second document. Check the Base URL in the credential and that the service is up.',
 		);
@@ -226,14 +287,22 @@ describe('HTTP errors of Extract', () => {
 	});
 
 	it('a 200 whose body is not a JSON object is an error, not an item', async () => {
-		service().on('POST', '/v1/extract', { status: 200, body: '<html>proxy login</html>', headers: { 'Content-Type': 'text/html' } });
+		service().on('POST', '/v1/extract', {
+			status: 200,
+			body: '<html>proxy login</html>',
+			headers: { 'Content-Type': 'text/html' },
+		});
 		const error = (await extractOnce()).error();
 		expect(error?.message).toMatch(/not a JSON object/);
 		expect(service().requests).toHaveLength(1);
 	});
 
 	it('a 3xx redirect is not followed', async () => {
-		service().on('POST', '/v1/extract', { status: 307, body: '', headers: { Location: 'https://elsewhere.example.com/v1/extract' } });
+		service().on('POST', '/v1/extract', {
+			status: 307,
+			body: '',
+			headers: { Location: 'https://elsewhere.example.com/v1/extract' },
+		});
 		const error = (await extractOnce()).error();
 		expect(error?.message).toMatch(/HTTP 307/);
 		expect(service().requests).toHaveLength(1);
@@ -244,26 +313,35 @@ describe('HTTP errors of Get Status', () => {
 	it.each([
 		[500, 503],
 		[503, 502],
-	])('%i then %i then 200: retried (a lookup is idempotent) and the status comes out', async (first, second) => {
-		service().on(
-			'GET',
-			`/v1/status/${DOCUMENT_ID}`,
-			{ status: first, body: serviceError('server_error', 'Internal error') },
-			{ status: second, body: '' },
-			{ status: 200, body: STATUS },
-		);
-		const result = await harness().run({ parameters: statusParameters() });
+	])(
+		'%i then %i then 200: retried (a lookup is idempotent) and the status comes out',
+		async (first, second) => {
+			service().on(
+				'GET',
+				`/v1/status/${DOCUMENT_ID}`,
+				{ status: first, body: serviceError('server_error', 'Internal error') },
+				{ status: second, body: '' },
+				{ status: 200, body: STATUS },
+			);
+			const result = await harness().run({ parameters: statusParameters() });
 
-		expect(result.error()).toBeUndefined();
-		expect(result.output()).toEqual([{ json: STATUS, pairedItem: { item: 0 } }]);
-		expect(service().requests).toHaveLength(3);
-		expect(harness().waits).toEqual([1000, 2000]);
-	});
+			expect(result.error()).toBeUndefined();
+			expect(result.output()).toEqual([{ json: STATUS, pairedItem: { item: 0 } }]);
+			expect(service().requests).toHaveLength(3);
+			expect(harness().waits).toEqual([1000, 2000]);
+		},
+	);
 
 	it('5xx until the retries run out: the service-error message after 1 + Retries requests', async () => {
-		const failure = { status: 503, body: serviceError('unavailable', 'Maintenance'), headers: { 'Retry-After': '0' } };
+		const failure = {
+			status: 503,
+			body: serviceError('unavailable', 'Maintenance'),
+			headers: { 'Retry-After': '0' },
+		};
 		service().on('GET', `/v1/status/${DOCUMENT_ID}`, failure, failure);
-		const result = await harness().run({ parameters: statusParameters(DOCUMENT_ID, { retries: 1 }) });
+		const result = await harness().run({
+			parameters: statusParameters(DOCUMENT_ID, { retries: 1 }),
+		});
 
 		expect(result.error()?.message).toMatch(/The service had an error \(503\)/);
 		expect(result.error()?.description).toBe('The service said: Maintenance');
@@ -288,10 +366,16 @@ describe('HTTP errors of Get Status', () => {
 	it('a broken connection every time: says the service could not be reached', async () => {
 		const reset = { error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' } };
 		service().on('GET', `/v1/status/${DOCUMENT_ID}`, reset, reset);
-		const result = await harness().run({ parameters: statusParameters(DOCUMENT_ID, { retries: 1 }) });
+		const result = await harness().run({
+			parameters: statusParameters(DOCUMENT_ID, { retries: 1 }),
+		});
 		const error = result.error();
-		expect(error?.message).toMatch(/Could not connect to the service at .* while trying to get the status of doc_\w+: nothing was sent/);
-		expect(`${error?.message} ${error?.description}`).toMatch(/ECONNREFUSED|refused the connection/);
+		expect(error?.message).toMatch(
+			/Could not connect to the service at .* while trying to get the status of doc_\w+: nothing was sent/,
+		);
+		expect(`${error?.message} ${error?.description}`).toMatch(
+			/ECONNREFUSED|refused the connection/,
+		);
 		expect(error?.description).toMatch(/Check the Base URL in the credential/);
 		expect(service().requests).toHaveLength(2);
 	});
@@ -309,7 +393,10 @@ describe('HTTP errors of Get Status', () => {
 	});
 
 	it('401 on a lookup: check the API key; not retried', async () => {
-		service().on('GET', `/v1/status/${DOCUMENT_ID}`, { status: 401, body: serviceError('unauthorized', 'Invalid API key') });
+		service().on('GET', `/v1/status/${DOCUMENT_ID}`, {
+			status: 401,
+			body: serviceError('unauthorized', 'Invalid API key'),
+		});
 		const result = await harness().run({ parameters: statusParameters() });
 		expect(result.error()?.message).toMatch(/API key \(401\)/);
 		expect(service().requests).toHaveLength(1);

@@ -22,7 +22,9 @@ describe('retryDelayMs (D11)', () => {
 	});
 
 	it('without a usable header: base x 2^(attempt-1)', () => {
-		expect([1, 2, 3, 4].map((attempt) => retryDelayMs(undefined, attempt, 1000, now))).toEqual([1000, 2000, 4000, 8000]);
+		expect([1, 2, 3, 4].map((attempt) => retryDelayMs(undefined, attempt, 1000, now))).toEqual([
+			1000, 2000, 4000, 8000,
+		]);
 		expect(retryDelayMs('soon', 2, 1000, now)).toBe(2000);
 		expect(retryDelayMs(null, 3, 250, now)).toBe(1000);
 		expect(retryDelayMs({}, 1, 500, now)).toBe(500);
@@ -30,9 +32,12 @@ describe('retryDelayMs (D11)', () => {
 
 	// Regression guard: V8's lenient Date.parse reads "-5" as May 2001 and "later 2" as February 2001,
 	// so a malformed header means "retry at once" instead of backing off.
-	it.each(['-5', 'later 2', '1 2'])('a header that is neither seconds nor an HTTP date (%j) backs off', (header) => {
-		expect(retryDelayMs(header, 2, 1000, now)).toBe(2000);
-	});
+	it.each(['-5', 'later 2', '1 2'])(
+		'a header that is neither seconds nor an HTTP date (%j) backs off',
+		(header) => {
+			expect(retryDelayMs(header, 2, 1000, now)).toBe(2000);
+		},
+	);
 
 	it('never waits more than 2 minutes', () => {
 		expect(retryDelayMs('3600', 1, 1000, now)).toBe(120_000);

@@ -55,7 +55,12 @@ describe('boundedChunks', () => {
 	it('cuts one large buffer into pieces of at most the limit that share its memory', async () => {
 		const buffer = patterned(3 * MAX_WRITE_BYTES + 100);
 		const chunks = await collect(boundedChunks([buffer]));
-		expect(chunks.map((chunk) => chunk.byteLength)).toEqual([MAX_WRITE_BYTES, MAX_WRITE_BYTES, MAX_WRITE_BYTES, 100]);
+		expect(chunks.map((chunk) => chunk.byteLength)).toEqual([
+			MAX_WRITE_BYTES,
+			MAX_WRITE_BYTES,
+			MAX_WRITE_BYTES,
+			100,
+		]);
 		for (const chunk of chunks) expect(chunk.buffer).toBe(buffer.buffer);
 		expect(Buffer.concat(chunks).equals(buffer)).toBe(true);
 	});
@@ -85,7 +90,9 @@ describe('contentFile', () => {
 		const body = Buffer.from(await request.arrayBuffer());
 		const start = body.indexOf('\r\n\r\n', body.indexOf('filename="invoice.pdf"')) + 4;
 		expect(body.subarray(start, start + content.length).equals(content)).toBe(true);
-		expect(body.subarray(start + content.length, start + content.length + 2).toString()).toBe('\r\n');
+		expect(body.subarray(start + content.length, start + content.length + 2).toString()).toBe(
+			'\r\n',
+		);
 		expect(body.toString('latin1')).toContain('Content-Type: application/pdf');
 	});
 });
@@ -118,17 +125,28 @@ async function uploadedBytes(file: File): Promise<Buffer> {
 
 describe('uploadSource per binary mode', () => {
 	const content = patterned(5 * MAX_WRITE_BYTES);
-	const binaryWith = (id?: string): IBinaryData => ({ data: id ? 'stored' : content.toString('base64'), mimeType: 'application/pdf', fileName: 'invoice.pdf', ...(id ? { id } : {}) });
+	const binaryWith = (id?: string): IBinaryData => ({
+		data: id ? 'stored' : content.toString('base64'),
+		mimeType: 'application/pdf',
+		fileName: 'invoice.pdf',
+		...(id ? { id } : {}),
+	});
 
 	it('database mode: the size from the metadata, the row read at the first open only, then hashed and sent from that one buffer', async () => {
 		const { context, reads } = fakeContext(content);
-		const source = await uploadSource.call(context, 0, binaryWith('database:abc'), 'invoice.pdf', 'application/pdf');
+		const source = await uploadSource.call(
+			context,
+			0,
+			binaryWith('database:abc'),
+			'invoice.pdf',
+			'application/pdf',
+		);
 		expect(source.byteLength).toBe(content.length);
 		expect(reads).toEqual({ buffer: 0, stream: 0, metadata: 1 });
 
 		await contentSha256(source);
-		const first = await uploadedBytes(((await extractForm(source, undefined)).get('file')) as File);
-		const retry = await uploadedBytes(((await extractForm(source, undefined)).get('file')) as File);
+		const first = await uploadedBytes((await extractForm(source, undefined)).get('file') as File);
+		const retry = await uploadedBytes((await extractForm(source, undefined)).get('file') as File);
 		expect(first.equals(content)).toBe(true);
 		expect(retry.equals(content)).toBe(true);
 		expect(reads).toEqual({ buffer: 1, stream: 0, metadata: 1 });
@@ -136,7 +154,13 @@ describe('uploadSource per binary mode', () => {
 
 	it('filesystem mode: streamed anew for every open, never read whole', async () => {
 		const { context, reads } = fakeContext(content);
-		const source = await uploadSource.call(context, 0, binaryWith('filesystem-v2:abc'), 'invoice.pdf', 'application/pdf');
+		const source = await uploadSource.call(
+			context,
+			0,
+			binaryWith('filesystem-v2:abc'),
+			'invoice.pdf',
+			'application/pdf',
+		);
 		expect(source.byteLength).toBe(content.length);
 		const first = await uploadedBytes(await source.open());
 		const retry = await uploadedBytes(await source.open());
@@ -147,8 +171,16 @@ describe('uploadSource per binary mode', () => {
 
 	it('default mode: the item buffer itself is sent, in views of it', async () => {
 		const { context, reads } = fakeContext(content);
-		const source = await uploadSource.call(context, 0, binaryWith(), 'invoice.pdf', 'application/pdf');
-		const chunks = await collect((await source.open()).stream() as unknown as AsyncIterable<Uint8Array>);
+		const source = await uploadSource.call(
+			context,
+			0,
+			binaryWith(),
+			'invoice.pdf',
+			'application/pdf',
+		);
+		const chunks = await collect(
+			(await source.open()).stream() as unknown as AsyncIterable<Uint8Array>,
+		);
 		for (const chunk of chunks) expect(chunk.buffer).toBe(content.buffer);
 		expect(Buffer.concat(chunks).equals(content)).toBe(true);
 		expect(reads).toEqual({ buffer: 1, stream: 0, metadata: 0 });

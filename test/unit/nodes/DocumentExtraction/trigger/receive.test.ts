@@ -12,11 +12,23 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
-import { forgetKnownSecrets, rememberKnownSecret } from '../../../../../nodes/DocumentExtraction/delivery/knownSecrets.ts';
-import { computeSignature, secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
-import { forgetSecrets, REMEMBER_SECRET_MS } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
+import {
+	forgetKnownSecrets,
+	rememberKnownSecret,
+} from '../../../../../nodes/DocumentExtraction/delivery/knownSecrets.ts';
+import {
+	computeSignature,
+	secretFingerprint,
+} from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import {
+	forgetSecrets,
+	REMEMBER_SECRET_MS,
+} from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 import { NODE_TYPES } from '../../../../../nodes/DocumentExtraction/nodeTypes.ts';
-import { forgetTestMemories, STATIC_DATA_KEY } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import {
+	forgetTestMemories,
+	STATIC_DATA_KEY,
+} from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import { n8nCore } from '../../../harness/n8nModules.ts';
 
 describe('a delivery', () => {
@@ -45,10 +57,16 @@ describe('a delivery', () => {
 
 	/** The accepted keys the trigger keeps (the mock returns one object for 'node' and 'global' static data). */
 	function seenDeliveries(staticData: IDataObject): unknown {
-		return ((staticData[STATIC_DATA_KEY] as IDataObject | undefined)?.n1 as IDataObject | undefined)?.seenDeliveries;
+		return ((staticData[STATIC_DATA_KEY] as IDataObject | undefined)?.n1 as IDataObject | undefined)
+			?.seenDeliveries;
 	}
 
-	const credentialData = (delivery: Delivery) => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: delivery.credentialSecret ?? CREDENTIAL_SECRET, tier: 'pilot' });
+	const credentialData = (delivery: Delivery) => ({
+		baseUrl: 'https://api.example.com',
+		apiKey: 'k',
+		signingSecret: delivery.credentialSecret ?? CREDENTIAL_SECRET,
+		tier: 'pilot',
+	});
 
 	async function deliver(delivery: Delivery) {
 		const answer: { status?: number; body?: IDataObject } = {};
@@ -61,7 +79,10 @@ describe('a delivery', () => {
 			outputMode: 'simplified',
 		};
 		const context = {
-			getRequestObject: () => ({ rawBody: Buffer.from(delivery.body), readRawBody: async () => undefined }),
+			getRequestObject: () => ({
+				rawBody: Buffer.from(delivery.body),
+				readRawBody: async () => undefined,
+			}),
 			getHeaderData: () => delivery.headers ?? {},
 			getCredentials: async () => {
 				if (delivery.reads) delivery.reads.count++;
@@ -79,7 +100,8 @@ describe('a delivery', () => {
 					return this;
 				},
 			}),
-			getNodeParameter: (name: string, fallback: unknown) => (name in parameters ? parameters[name] : fallback),
+			getNodeParameter: (name: string, fallback: unknown) =>
+				name in parameters ? parameters[name] : fallback,
 			getWorkflow: () => ({ id: workflowId, name: 'trigger test', active: true }),
 			getNode: () => ({
 				id: 'n1',
@@ -88,7 +110,16 @@ describe('a delivery', () => {
 				typeVersion: 1,
 				position: [0, 0],
 				parameters,
-				...(delivery.credentialId ? { credentials: { [CREDENTIAL_TYPE]: { id: delivery.credentialId, name: 'Document Extraction account' } } } : {}),
+				...(delivery.credentialId
+					? {
+							credentials: {
+								[CREDENTIAL_TYPE]: {
+									id: delivery.credentialId,
+									name: 'Document Extraction account',
+								},
+							},
+						}
+					: {}),
 			}),
 			logger: {
 				info: (message: string) => logs.push(['info', message]),
@@ -98,9 +129,16 @@ describe('a delivery', () => {
 			},
 			helpers: {
 				returnJsonArray: n8nCore.returnJsonArray,
-				httpRequestWithAuthentication: async (_type: string, request: { body: { url: string; events: string[]; secret: string } }) => {
+				httpRequestWithAuthentication: async (
+					_type: string,
+					request: { body: { url: string; events: string[]; secret: string } },
+				) => {
 					delivery.registered?.push(request.body);
-					return { statusCode: 200, headers: {}, body: { webhook_id: 'wh_new', url: request.body.url, status: 'active' } };
+					return {
+						statusCode: 200,
+						headers: {},
+						body: { webhook_id: 'wh_new', url: request.body.url, status: 'active' },
+					};
 				},
 			},
 		} as unknown as IWebhookFunctions;
@@ -119,7 +157,11 @@ describe('a delivery', () => {
 		...overrides,
 	});
 
-	function signed(payload: unknown, secret = CREDENTIAL_SECRET, headerName = 'X-Service-Signature') {
+	function signed(
+		payload: unknown,
+		secret = CREDENTIAL_SECRET,
+		headerName = 'X-Service-Signature',
+	) {
 		const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
 		return { body, headers: { [headerName]: computeSignature(body, secret) } };
 	}
@@ -132,7 +174,12 @@ describe('a delivery', () => {
 			expect(result.workflowData).toHaveLength(1);
 			const [items] = result.workflowData!;
 			expect(items).toHaveLength(1);
-			expect(items[0].json).toMatchObject({ event: 'document.verified', document_id: 'doc_trigger_1', status: 'verified', review_id: 'rev_1' });
+			expect(items[0].json).toMatchObject({
+				event: 'document.verified',
+				document_id: 'doc_trigger_1',
+				status: 'verified',
+				review_id: 'rev_1',
+			});
 		});
 
 		it('reads the signature header whatever the case of its name', async () => {
@@ -141,33 +188,70 @@ describe('a delivery', () => {
 		});
 
 		it.each([
-			['a wrong signature', { headers: { 'X-Service-Signature': computeSignature(JSON.stringify(event()), 'another-secret') } }, 'mismatch'],
+			[
+				'a wrong signature',
+				{
+					headers: {
+						'X-Service-Signature': computeSignature(JSON.stringify(event()), 'another-secret'),
+					},
+				},
+				'mismatch',
+			],
 			['no signature', { headers: {} }, 'missing'],
-			['a "sha256=" prefixed signature', { headers: { 'X-Service-Signature': `sha256=${computeSignature(JSON.stringify(event()), CREDENTIAL_SECRET)}` } }, 'malformed'],
+			[
+				'a "sha256=" prefixed signature',
+				{
+					headers: {
+						'X-Service-Signature': `sha256=${computeSignature(JSON.stringify(event()), CREDENTIAL_SECRET)}`,
+					},
+				},
+				'malformed',
+			],
 		])('%s: 401, no run', async (_case, { headers }, verdict) => {
 			const { result, answer, logs } = await deliver({ body: JSON.stringify(event()), headers });
-			expect(answer).toEqual({ status: 401, body: { error: 'Invalid or missing X-Service-Signature' } });
+			expect(answer).toEqual({
+				status: 401,
+				body: { error: 'Invalid or missing X-Service-Signature' },
+			});
 			expect(result).toEqual({ noWebhookResponse: true });
-			expect(logs).toContainEqual(['warn', `Document Extraction Trigger: refused a delivery (signature ${verdict})`]);
+			expect(logs).toContainEqual([
+				'warn',
+				`Document Extraction Trigger: refused a delivery (signature ${verdict})`,
+			]);
 		});
 
 		it('a body changed after signing: 401, no run', async () => {
 			const { headers } = signed(event());
-			const { result, answer } = await deliver({ body: JSON.stringify(event({ document_id: 'doc_other' })), headers });
+			const { result, answer } = await deliver({
+				body: JSON.stringify(event({ document_id: 'doc_other' })),
+				headers,
+			});
 			expect(answer.status).toBe(401);
 			expect(result.workflowData).toBeUndefined();
 		});
 
-		it.each([['not JSON', 'this is not json'], ['a JSON array', '[1,2]'], ['JSON null', 'null']])('a signed body that is %s: 400, no run', async (_case, body) => {
+		it.each([
+			['not JSON', 'this is not json'],
+			['a JSON array', '[1,2]'],
+			['JSON null', 'null'],
+		])('a signed body that is %s: 400, no run', async (_case, body) => {
 			const { result, answer, logs } = await deliver(signed(body));
 			expect(answer).toEqual({ status: 400, body: { error: 'Body is not a JSON object' } });
 			expect(result).toEqual({ noWebhookResponse: true });
-			expect(logs).toContainEqual(['warn', 'Document Extraction Trigger: refused a signed delivery whose body is not a JSON object']);
+			expect(logs).toContainEqual([
+				'warn',
+				'Document Extraction Trigger: refused a signed delivery whose body is not a JSON object',
+			]);
 		});
 
 		it('an event the trigger is not subscribed to: answered 200 not started, no run', async () => {
-			const { result } = await deliver({ ...signed(event({ event: 'document.rejected' })), events: ['document.verified'] });
-			expect(result).toEqual({ webhookResponse: { received: true, started: false, reason: 'event not subscribed' } });
+			const { result } = await deliver({
+				...signed(event({ event: 'document.rejected' })),
+				events: ['document.verified'],
+			});
+			expect(result).toEqual({
+				webhookResponse: { received: true, started: false, reason: 'event not subscribed' },
+			});
 		});
 
 		it('the same event twice in this process: the copy starts no run', async () => {
@@ -175,8 +259,13 @@ describe('a delivery', () => {
 			expect(first.result.workflowData).toHaveLength(1);
 			// A fresh static data, as if n8n had not saved it yet: this process's memory stops the copy.
 			const copy = await deliver({ ...signed(event()), workflowId: first.workflowId });
-			expect(copy.result).toEqual({ webhookResponse: { received: true, started: false, reason: 'duplicate' } });
-			expect(copy.logs).toContainEqual(['info', 'Document Extraction Trigger: ignored a duplicate document.verified:doc_trigger_1']);
+			expect(copy.result).toEqual({
+				webhookResponse: { received: true, started: false, reason: 'duplicate' },
+			});
+			expect(copy.logs).toContainEqual([
+				'info',
+				'Document Extraction Trigger: ignored a duplicate document.verified:doc_trigger_1',
+			]);
 		});
 
 		it('an event remembered in static data (e.g. before a restart): the copy starts no run', async () => {
@@ -184,22 +273,35 @@ describe('a delivery', () => {
 			expect(seenDeliveries(first.staticData)).toEqual(['document.verified:doc_trigger_1']);
 			// Another workflow id: this process's memory does not know it; only the static data does.
 			const copy = await deliver({ ...signed(event()), staticData: first.staticData });
-			expect(copy.result).toEqual({ webhookResponse: { received: true, started: false, reason: 'duplicate' } });
+			expect(copy.result).toEqual({
+				webhookResponse: { received: true, started: false, reason: 'duplicate' },
+			});
 		});
 
 		it('with Ignore Duplicates off, a copy starts another run', async () => {
 			const first = await deliver({ ...signed(event()), options: { ignoreDuplicates: false } });
-			const copy = await deliver({ ...signed(event()), options: { ignoreDuplicates: false }, workflowId: first.workflowId, staticData: first.staticData });
+			const copy = await deliver({
+				...signed(event()),
+				options: { ignoreDuplicates: false },
+				workflowId: first.workflowId,
+				staticData: first.staticData,
+			});
 			expect(copy.result.workflowData).toHaveLength(1);
 		});
 
 		it('with Ignore Duplicates off, the trigger does not answer itself: n8n answers with its webhookResponse once the run is queued', async () => {
-			const { result, answer, staticData } = await deliver({ ...signed(event()), options: { ignoreDuplicates: false } });
+			const { result, answer, staticData } = await deliver({
+				...signed(event()),
+				options: { ignoreDuplicates: false },
+			});
 			expect(answer).toEqual({});
 			expect(result.noWebhookResponse).toBeUndefined();
 			expect(result.webhookResponse).toEqual({ received: true, started: true });
 			expect(result.workflowData?.[0]).toHaveLength(1);
-			expect(result.workflowData?.[0][0].json).toMatchObject({ event: 'document.verified', document_id: 'doc_trigger_1' });
+			expect(result.workflowData?.[0][0].json).toMatchObject({
+				event: 'document.verified',
+				document_id: 'doc_trigger_1',
+			});
 			expect(staticData).toEqual({});
 		});
 
@@ -219,24 +321,63 @@ describe('a delivery', () => {
 
 		it('the other event of the same document is not a duplicate', async () => {
 			const first = await deliver(signed(event()));
-			const other = await deliver({ ...signed(event({ event: 'document.rejected' })), workflowId: first.workflowId, staticData: first.staticData });
+			const other = await deliver({
+				...signed(event({ event: 'document.rejected' })),
+				workflowId: first.workflowId,
+				staticData: first.staticData,
+			});
 			expect(other.result.workflowData).toHaveLength(1);
 		});
 
 		it('without a credential secret, the secret generated at registration (static data) verifies deliveries', async () => {
-			const staticData = { registration: { webhookId: 'wh_1', url: 'https://n8n.example/webhook/abc/webhook', events: [], registeredAt: '', generatedSecret: GENERATED_SECRET } };
-			const accepted = await deliver({ ...signed(event(), GENERATED_SECRET), credentialSecret: '', staticData });
+			const staticData = {
+				registration: {
+					webhookId: 'wh_1',
+					url: 'https://n8n.example/webhook/abc/webhook',
+					events: [],
+					registeredAt: '',
+					generatedSecret: GENERATED_SECRET,
+				},
+			};
+			const accepted = await deliver({
+				...signed(event(), GENERATED_SECRET),
+				credentialSecret: '',
+				staticData,
+			});
 			expect(accepted.result.workflowData).toHaveLength(1);
-			const refused = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' }), CREDENTIAL_SECRET), credentialSecret: '', staticData });
+			const refused = await deliver({
+				...signed(event({ document_id: 'doc_trigger_2' }), CREDENTIAL_SECRET),
+				credentialSecret: '',
+				staticData,
+			});
 			expect(refused.answer.status).toBe(401);
 		});
 
 		it('after the credential got a secret, a delivery signed with the generated secret the service still holds runs, and the credential secret is registered (N34)', async () => {
-			const staticData = { registration: { webhookId: 'wh_1', url: 'https://n8n.example/webhook/abc/webhook', events: ['document.verified'], registeredAt: '', generatedSecret: GENERATED_SECRET } };
+			const staticData = {
+				registration: {
+					webhookId: 'wh_1',
+					url: 'https://n8n.example/webhook/abc/webhook',
+					events: ['document.verified'],
+					registeredAt: '',
+					generatedSecret: GENERATED_SECRET,
+				},
+			};
 			const registered: Array<{ url: string; events: string[]; secret: string }> = [];
-			const accepted = await deliver({ ...signed(event(), GENERATED_SECRET), staticData, registered, events: ['document.verified'] });
+			const accepted = await deliver({
+				...signed(event(), GENERATED_SECRET),
+				staticData,
+				registered,
+				events: ['document.verified'],
+			});
 			expect(accepted.result.workflowData).toHaveLength(1);
-			expect(registered).toEqual([{ url: 'https://n8n.example/webhook/abc/webhook', events: ['document.verified'], secret: CREDENTIAL_SECRET }]);
+			expect(registered).toEqual([
+				{
+					url: 'https://n8n.example/webhook/abc/webhook',
+					events: ['document.verified'],
+					secret: CREDENTIAL_SECRET,
+				},
+			]);
 		});
 
 		it('no secret at all (none in the credential, none generated): 401, no run', async () => {
@@ -255,7 +396,11 @@ describe('a delivery', () => {
 		it('a second delivery with the same credential does not read the credential again', async () => {
 			const reads = { count: 0 };
 			const first = await deliver({ ...signed(event()), credentialId: 'cred-1', reads });
-			const second = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' })), credentialId: 'cred-1', reads });
+			const second = await deliver({
+				...signed(event({ document_id: 'doc_trigger_2' })),
+				credentialId: 'cred-1',
+				reads,
+			});
 			expect(first.result.workflowData).toHaveLength(1);
 			expect(second.result.workflowData).toHaveLength(1);
 			expect(reads.count).toBe(1);
@@ -265,7 +410,12 @@ describe('a delivery', () => {
 			const reads = { count: 0 };
 			await deliver({ ...signed(event()), credentialId: 'cred-1', reads });
 			const NEW_SECRET = 'whsec_UNITTEST_trigger_rotated_9876543210';
-			const next = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' }), NEW_SECRET), credentialSecret: NEW_SECRET, credentialId: 'cred-1', reads });
+			const next = await deliver({
+				...signed(event({ document_id: 'doc_trigger_2' }), NEW_SECRET),
+				credentialSecret: NEW_SECRET,
+				credentialId: 'cred-1',
+				reads,
+			});
 			expect(next.result.workflowData).toHaveLength(1);
 			expect(reads.count).toBe(2);
 		});
@@ -273,7 +423,11 @@ describe('a delivery', () => {
 		it('a wrong signature is checked against the credential itself before the 401', async () => {
 			const reads = { count: 0 };
 			await deliver({ ...signed(event()), credentialId: 'cred-1', reads });
-			const forged = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' }), 'another-secret'), credentialId: 'cred-1', reads });
+			const forged = await deliver({
+				...signed(event({ document_id: 'doc_trigger_2' }), 'another-secret'),
+				credentialId: 'cred-1',
+				reads,
+			});
 			expect(forged.answer.status).toBe(401);
 			expect(forged.result.workflowData).toBeUndefined();
 			expect(reads.count).toBe(2);
@@ -285,7 +439,12 @@ describe('a delivery', () => {
 			await deliver({ ...signed(event()), credentialId: 'cred-1', reads });
 			const NEW_SECRET = 'whsec_UNITTEST_trigger_rotated_9876543210';
 			vi.setSystemTime(Date.now() + REMEMBER_SECRET_MS);
-			const old = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' })), credentialSecret: NEW_SECRET, credentialId: 'cred-1', reads });
+			const old = await deliver({
+				...signed(event({ document_id: 'doc_trigger_2' })),
+				credentialSecret: NEW_SECRET,
+				credentialId: 'cred-1',
+				reads,
+			});
 			expect(old.answer.status).toBe(401);
 			expect(reads.count).toBe(2);
 		});
@@ -294,18 +453,48 @@ describe('a delivery', () => {
 			const reads = { count: 0 };
 			await deliver({ ...signed(event()), credentialId: 'cred-1', reads });
 			const OTHER_SECRET = 'whsec_UNITTEST_trigger_other_account_000';
-			const other = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' }), OTHER_SECRET), credentialSecret: OTHER_SECRET, credentialId: 'cred-2', reads });
+			const other = await deliver({
+				...signed(event({ document_id: 'doc_trigger_2' }), OTHER_SECRET),
+				credentialSecret: OTHER_SECRET,
+				credentialId: 'cred-2',
+				reads,
+			});
 			expect(other.result.workflowData).toHaveLength(1);
-			const wrong = await deliver({ ...signed(event({ document_id: 'doc_trigger_3' })), credentialSecret: OTHER_SECRET, credentialId: 'cred-2', reads });
+			const wrong = await deliver({
+				...signed(event({ document_id: 'doc_trigger_3' })),
+				credentialSecret: OTHER_SECRET,
+				credentialId: 'cred-2',
+				reads,
+			});
 			expect(wrong.answer.status).toBe(401);
 			expect(reads.count).toBe(3);
 		});
 
 		it('without a credential secret, the generated secret still verifies when the empty secret is remembered', async () => {
-			const staticData = { registration: { webhookId: 'wh_1', url: 'https://n8n.example/webhook/abc/webhook', events: [], registeredAt: '', generatedSecret: GENERATED_SECRET } };
+			const staticData = {
+				registration: {
+					webhookId: 'wh_1',
+					url: 'https://n8n.example/webhook/abc/webhook',
+					events: [],
+					registeredAt: '',
+					generatedSecret: GENERATED_SECRET,
+				},
+			};
 			const reads = { count: 0 };
-			const first = await deliver({ ...signed(event(), GENERATED_SECRET), credentialSecret: '', staticData, credentialId: 'cred-3', reads });
-			const second = await deliver({ ...signed(event({ document_id: 'doc_trigger_2' }), GENERATED_SECRET), credentialSecret: '', staticData, credentialId: 'cred-3', reads });
+			const first = await deliver({
+				...signed(event(), GENERATED_SECRET),
+				credentialSecret: '',
+				staticData,
+				credentialId: 'cred-3',
+				reads,
+			});
+			const second = await deliver({
+				...signed(event({ document_id: 'doc_trigger_2' }), GENERATED_SECRET),
+				credentialSecret: '',
+				staticData,
+				credentialId: 'cred-3',
+				reads,
+			});
 			expect(first.result.workflowData).toHaveLength(1);
 			expect(second.result.workflowData).toHaveLength(1);
 			expect(reads.count).toBe(1);
@@ -327,11 +516,24 @@ describe('as a person builds with the trigger', () => {
 		registered: Array<{ url: string; events: string[]; secret: string }>;
 	}
 
-	function workflowWith(registeredSecret: string, events = ['document.rejected', 'document.verified']): Workflow {
+	function workflowWith(
+		registeredSecret: string,
+		events = ['document.rejected', 'document.verified'],
+	): Workflow {
 		const staticData: Record<string, IDataObject> = {
 			global: {
 				[STATIC_DATA_KEY]: {
-					n1: { registrations: [{ webhookId: 'wh_1', url: URL, events, secretFingerprint: secretFingerprint(registeredSecret), registeredAt: '' }] },
+					n1: {
+						registrations: [
+							{
+								webhookId: 'wh_1',
+								url: URL,
+								events,
+								secretFingerprint: secretFingerprint(registeredSecret),
+								registeredAt: '',
+							},
+						],
+					},
 				},
 			},
 		};
@@ -350,12 +552,22 @@ describe('as a person builds with the trigger', () => {
 	async function deliver(workflow: Workflow, delivery: Delivery) {
 		const body = JSON.stringify(delivery.payload);
 		const answer: { status?: number; body?: IDataObject } = {};
-		const parameters: IDataObject = { events: ['document.verified', 'document.rejected'], options: delivery.options ?? {}, outputMode: 'simplified' };
+		const parameters: IDataObject = {
+			events: ['document.verified', 'document.rejected'],
+			options: delivery.options ?? {},
+			outputMode: 'simplified',
+		};
 		const context = {
 			getMode: () => delivery.mode ?? 'webhook',
 			getRequestObject: () => ({ rawBody: Buffer.from(body), readRawBody: async () => undefined }),
-			getHeaderData: () => delivery.headers ?? { 'x-service-signature': computeSignature(body, delivery.secret) },
-			getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: delivery.credentialSecret, tier: 'pilot' }),
+			getHeaderData: () =>
+				delivery.headers ?? { 'x-service-signature': computeSignature(body, delivery.secret) },
+			getCredentials: async () => ({
+				baseUrl: 'https://api.example.com',
+				apiKey: 'k',
+				signingSecret: delivery.credentialSecret,
+				tier: 'pilot',
+			}),
 			getWorkflowStaticData: (type: string) => {
 				const key = type === 'global' ? 'global' : 'node:Review finished';
 				workflow.staticData[key] ??= {};
@@ -371,15 +583,39 @@ describe('as a person builds with the trigger', () => {
 					return this;
 				},
 			}),
-			getNodeParameter: (name: string, fallback: unknown) => (name in parameters ? parameters[name] : fallback),
+			getNodeParameter: (name: string, fallback: unknown) =>
+				name in parameters ? parameters[name] : fallback,
 			getWorkflow: () => ({ id: workflow.id, name: 'editing', active: true }),
-			getNode: () => ({ id: 'n1', name: 'Review finished', type: NODE_TYPES.trigger, typeVersion: 1.1, position: [0, 0], parameters }),
-			logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined },
+			getNode: () => ({
+				id: 'n1',
+				name: 'Review finished',
+				type: NODE_TYPES.trigger,
+				typeVersion: 1.1,
+				position: [0, 0],
+				parameters,
+			}),
+			logger: {
+				info: () => undefined,
+				warn: () => undefined,
+				debug: () => undefined,
+				error: () => undefined,
+			},
 			helpers: {
 				returnJsonArray: n8nCore.returnJsonArray,
-				httpRequestWithAuthentication: async (_type: string, request: { body: { url: string; events: string[]; secret: string } }) => {
+				httpRequestWithAuthentication: async (
+					_type: string,
+					request: { body: { url: string; events: string[]; secret: string } },
+				) => {
 					workflow.registered.push(request.body);
-					return { statusCode: 200, headers: {}, body: { webhook_id: `wh_${workflow.registered.length + 1}`, url: request.body.url, status: 'active' } };
+					return {
+						statusCode: 200,
+						headers: {},
+						body: {
+							webhook_id: `wh_${workflow.registered.length + 1}`,
+							url: request.body.url,
+							status: 'active',
+						},
+					};
 				},
 			},
 		} as unknown as IWebhookFunctions;
@@ -411,8 +647,17 @@ describe('as a person builds with the trigger', () => {
 	describe('N30: test listening and production keep their memories apart', () => {
 		it('the test copy first: the production copy still runs, and the test listener ran its own', async () => {
 			const workflow = workflowWith(OLD_SECRET);
-			const test = await deliver(workflow, { payload: verified('doc_mode_1'), secret: OLD_SECRET, credentialSecret: OLD_SECRET, mode: 'manual' });
-			const production = await deliver(workflow, { payload: verified('doc_mode_1'), secret: OLD_SECRET, credentialSecret: OLD_SECRET });
+			const test = await deliver(workflow, {
+				payload: verified('doc_mode_1'),
+				secret: OLD_SECRET,
+				credentialSecret: OLD_SECRET,
+				mode: 'manual',
+			});
+			const production = await deliver(workflow, {
+				payload: verified('doc_mode_1'),
+				secret: OLD_SECRET,
+				credentialSecret: OLD_SECRET,
+			});
 			expect([test.started, production.started]).toEqual([true, true]);
 			// The test delivery left nothing in the production memory.
 			expect(memoryOf(workflow).seenDeliveries).toEqual(['document.verified:doc_mode_1']);
@@ -420,8 +665,19 @@ describe('as a person builds with the trigger', () => {
 
 		it('the production copy first: the test listener still gets its copy; each memory still stops its own duplicate', async () => {
 			const workflow = workflowWith(OLD_SECRET);
-			const send = async (mode: 'webhook' | 'manual') => await deliver(workflow, { payload: verified('doc_mode_2'), secret: OLD_SECRET, credentialSecret: OLD_SECRET, mode });
-			const runs = [await send('webhook'), await send('manual'), await send('webhook'), await send('manual')].map((answer) => answer.started);
+			const send = async (mode: 'webhook' | 'manual') =>
+				await deliver(workflow, {
+					payload: verified('doc_mode_2'),
+					secret: OLD_SECRET,
+					credentialSecret: OLD_SECRET,
+					mode,
+				});
+			const runs = [
+				await send('webhook'),
+				await send('manual'),
+				await send('webhook'),
+				await send('manual'),
+			].map((answer) => answer.started);
 			expect(runs).toEqual([true, true, false, false]);
 		});
 	});
@@ -431,9 +687,15 @@ describe('as a person builds with the trigger', () => {
 			const workflow = workflowWith(OLD_SECRET);
 			rememberKnownSecret(OLD_SECRET); // this process read it at activation
 			// The person changed the credential's secret; the service still signs with the old one.
-			const first = await deliver(workflow, { payload: verified('doc_rotate_1'), secret: OLD_SECRET, credentialSecret: NEW_SECRET });
+			const first = await deliver(workflow, {
+				payload: verified('doc_rotate_1'),
+				secret: OLD_SECRET,
+				credentialSecret: NEW_SECRET,
+			});
 			expect(first.started).toBe(true);
-			expect(workflow.registered).toEqual([{ url: URL, events: ['document.rejected', 'document.verified'], secret: NEW_SECRET }]);
+			expect(workflow.registered).toEqual([
+				{ url: URL, events: ['document.rejected', 'document.verified'], secret: NEW_SECRET },
+			]);
 			expect(first.answer).toEqual({ status: 200, body: { received: true, started: true } });
 			expect(JSON.stringify(workflow.staticData)).not.toContain(NEW_SECRET);
 			expect(JSON.stringify(workflow.staticData)).not.toContain(OLD_SECRET);
@@ -441,18 +703,37 @@ describe('as a person builds with the trigger', () => {
 			// Both secrets in flight for the next event (the old and the new registration), Ignore Duplicates off: one run.
 			const options = { ignoreDuplicates: false };
 			const both = await Promise.all([
-				deliver(workflow, { payload: verified('doc_rotate_2'), secret: OLD_SECRET, credentialSecret: NEW_SECRET, options }),
-				deliver(workflow, { payload: verified('doc_rotate_2'), secret: NEW_SECRET, credentialSecret: NEW_SECRET, options }),
+				deliver(workflow, {
+					payload: verified('doc_rotate_2'),
+					secret: OLD_SECRET,
+					credentialSecret: NEW_SECRET,
+					options,
+				}),
+				deliver(workflow, {
+					payload: verified('doc_rotate_2'),
+					secret: NEW_SECRET,
+					credentialSecret: NEW_SECRET,
+					options,
+				}),
 			]);
 			expect(both.map((answer) => answer.started)).toEqual([false, true]);
-			expect(both[0].result.webhookResponse).toEqual({ received: true, started: false, reason: 'sent through a replaced registration' });
+			expect(both[0].result.webhookResponse).toEqual({
+				received: true,
+				started: false,
+				reason: 'sent through a replaced registration',
+			});
 			expect(workflow.registered).toHaveLength(1);
 		});
 
 		it('an old-secret delivery that arrives before the new secret is registered, with Ignore Duplicates off, is answered by the trigger itself so n8n saves the new registration', async () => {
 			const workflow = workflowWith(OLD_SECRET);
 			rememberKnownSecret(OLD_SECRET);
-			const first = await deliver(workflow, { payload: verified('doc_rotate_3'), secret: OLD_SECRET, credentialSecret: NEW_SECRET, options: { ignoreDuplicates: false } });
+			const first = await deliver(workflow, {
+				payload: verified('doc_rotate_3'),
+				secret: OLD_SECRET,
+				credentialSecret: NEW_SECRET,
+				options: { ignoreDuplicates: false },
+			});
 			expect(first.started).toBe(true);
 			expect(first.answer.status).toBe(200);
 			expect(first.result.noWebhookResponse).toBe(true);
@@ -461,7 +742,11 @@ describe('as a person builds with the trigger', () => {
 
 		it('a secret this process never read (e.g. after a restart) cannot verify: 401, counted', async () => {
 			const workflow = workflowWith(OLD_SECRET);
-			const refused = await deliver(workflow, { payload: verified('doc_rotate_4'), secret: OLD_SECRET, credentialSecret: NEW_SECRET });
+			const refused = await deliver(workflow, {
+				payload: verified('doc_rotate_4'),
+				secret: OLD_SECRET,
+				credentialSecret: NEW_SECRET,
+			});
 			expect(refused.answer.status).toBe(401);
 			expect(refused.started).toBe(false);
 			expect(workflow.registered).toHaveLength(0);
@@ -470,7 +755,12 @@ describe('as a person builds with the trigger', () => {
 		it('test listening never registers from a delivery (the next listen does)', async () => {
 			const workflow = workflowWith(OLD_SECRET);
 			rememberKnownSecret(OLD_SECRET);
-			const test = await deliver(workflow, { payload: verified('doc_rotate_5'), secret: OLD_SECRET, credentialSecret: NEW_SECRET, mode: 'manual' });
+			const test = await deliver(workflow, {
+				payload: verified('doc_rotate_5'),
+				secret: OLD_SECRET,
+				credentialSecret: NEW_SECRET,
+				mode: 'manual',
+			});
 			// The test memory holds no registration of its own: the old secret is not among its secrets.
 			expect(test.answer.status).toBe(401);
 			expect(workflow.registered).toHaveLength(0);
@@ -480,18 +770,33 @@ describe('as a person builds with the trigger', () => {
 	describe('N36: refused deliveries are counted for the owner, without a secret or delivered content', () => {
 		it('counts 401 and 400 answers with the last time and reason', async () => {
 			const workflow = workflowWith(OLD_SECRET);
-			await deliver(workflow, { payload: verified('doc_FORGED_CONTENT'), secret: 'not-the-secret', credentialSecret: OLD_SECRET });
-			await deliver(workflow, { payload: verified('doc_FORGED_CONTENT'), secret: OLD_SECRET, credentialSecret: OLD_SECRET, headers: {} });
+			await deliver(workflow, {
+				payload: verified('doc_FORGED_CONTENT'),
+				secret: 'not-the-secret',
+				credentialSecret: OLD_SECRET,
+			});
+			await deliver(workflow, {
+				payload: verified('doc_FORGED_CONTENT'),
+				secret: OLD_SECRET,
+				credentialSecret: OLD_SECRET,
+				headers: {},
+			});
 			const refused = memoryOf(workflow).refused as IDataObject;
 			expect(refused).toMatchObject({ count: 2, lastReason: 'signature missing (answered 401)' });
 			expect(typeof refused.lastAt).toBe('string');
 			const text = JSON.stringify(workflow.staticData);
-			for (const secret of [OLD_SECRET, 'not-the-secret', 'doc_FORGED_CONTENT']) expect(text).not.toContain(secret);
+			for (const secret of [OLD_SECRET, 'not-the-secret', 'doc_FORGED_CONTENT'])
+				expect(text).not.toContain(secret);
 		});
 
 		it('test listening counts nothing in the production memory', async () => {
 			const workflow = workflowWith(OLD_SECRET);
-			await deliver(workflow, { payload: verified('doc_x'), secret: 'not-the-secret', credentialSecret: OLD_SECRET, mode: 'manual' });
+			await deliver(workflow, {
+				payload: verified('doc_x'),
+				secret: 'not-the-secret',
+				credentialSecret: OLD_SECRET,
+				mode: 'manual',
+			});
 			expect(memoryOf(workflow).refused).toBeUndefined();
 		});
 	});
@@ -501,16 +806,32 @@ describe('as a person builds with the trigger', () => {
 
 		it('runs in test listening, marked sample: true', async () => {
 			const workflow = workflowWith(OLD_SECRET);
-			const { started, items } = await deliver(workflow, { payload: sample, secret: OLD_SECRET, credentialSecret: OLD_SECRET, mode: 'manual' });
+			const { started, items } = await deliver(workflow, {
+				payload: sample,
+				secret: OLD_SECRET,
+				credentialSecret: OLD_SECRET,
+				mode: 'manual',
+			});
 			expect(started).toBe(true);
-			expect(items[0].json).toMatchObject({ sample: true, document_id: 'doc_sample_0123456789abcdef' });
+			expect(items[0].json).toMatchObject({
+				sample: true,
+				document_id: 'doc_sample_0123456789abcdef',
+			});
 		});
 
 		it('never runs in production, even correctly signed', async () => {
 			const workflow = workflowWith(OLD_SECRET);
-			const { started, result } = await deliver(workflow, { payload: sample, secret: OLD_SECRET, credentialSecret: OLD_SECRET });
+			const { started, result } = await deliver(workflow, {
+				payload: sample,
+				secret: OLD_SECRET,
+				credentialSecret: OLD_SECRET,
+			});
 			expect(started).toBe(false);
-			expect(result.webhookResponse).toEqual({ received: true, started: false, reason: 'sample event (test listening only)' });
+			expect(result.webhookResponse).toEqual({
+				received: true,
+				started: false,
+				reason: 'sample event (test listening only)',
+			});
 		});
 	});
 });

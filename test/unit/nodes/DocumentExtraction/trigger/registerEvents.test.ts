@@ -7,8 +7,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
-import { currentSecret, registerMissingEvents } from '../../../../../nodes/DocumentExtraction/trigger/registerEvents.ts';
-import { forgetTestMemories, STATIC_DATA_KEY } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import {
+	currentSecret,
+	registerMissingEvents,
+} from '../../../../../nodes/DocumentExtraction/trigger/registerEvents.ts';
+import {
+	forgetTestMemories,
+	STATIC_DATA_KEY,
+} from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 
 const URL = 'https://n8n.example/webhook/abc/webhook';
 const OTHER_URL = 'https://n8n.example/webhook/other/webhook';
@@ -33,7 +39,14 @@ interface Answer {
 }
 
 /** One node of one workflow: static data, the requests it sent, what it logged. */
-function fakeNode(options: { mode?: string; nodeId?: string; workflowId?: string; staticData?: Record<string, IDataObject> } = {}) {
+function fakeNode(
+	options: {
+		mode?: string;
+		nodeId?: string;
+		workflowId?: string;
+		staticData?: Record<string, IDataObject>;
+	} = {},
+) {
 	const staticData = options.staticData ?? {};
 	const sent: SentRequest[] = [];
 	const logs: string[] = [];
@@ -46,21 +59,56 @@ function fakeNode(options: { mode?: string; nodeId?: string; workflowId?: string
 			return staticData[type];
 		},
 		getWorkflow: () => ({ id: options.workflowId ?? 'wf-1', name: 'register', active: true }),
-		getNode: () => ({ id: options.nodeId ?? 'node-id-1', name: 'Review finished', type: 'trigger', typeVersion: 1, position: [0, 0], parameters: {} }),
-		getCredentials: async () => ({ baseUrl: 'https://api.example.com/', apiKey: 'k', signingSecret: 'not read by registerEvents', tier: 'pilot' }),
-		logger: { info: (message: string) => logs.push(message), warn: (message: string) => logs.push(message), debug: () => undefined, error: () => undefined },
+		getNode: () => ({
+			id: options.nodeId ?? 'node-id-1',
+			name: 'Review finished',
+			type: 'trigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
+		getCredentials: async () => ({
+			baseUrl: 'https://api.example.com/',
+			apiKey: 'k',
+			signingSecret: 'not read by registerEvents',
+			tier: 'pilot',
+		}),
+		logger: {
+			info: (message: string) => logs.push(message),
+			warn: (message: string) => logs.push(message),
+			debug: () => undefined,
+			error: () => undefined,
+		},
 		helpers: {
-			httpRequestWithAuthentication: async (credentialType: string, request: Omit<SentRequest, 'credentialType'>) => {
-				sent.push({ credentialType, method: request.method, baseURL: request.baseURL, url: request.url, body: request.body });
+			httpRequestWithAuthentication: async (
+				credentialType: string,
+				request: Omit<SentRequest, 'credentialType'>,
+			) => {
+				sent.push({
+					credentialType,
+					method: request.method,
+					baseURL: request.baseURL,
+					url: request.url,
+					body: request.body,
+				});
 				const next = answers.shift();
-				const answer = typeof next === 'function' ? await next() : (next ?? { statusCode: 200, body: { webhook_id: `wh_${sent.length}`, status: 'active' } });
+				const answer =
+					typeof next === 'function'
+						? await next()
+						: (next ?? {
+								statusCode: 200,
+								body: { webhook_id: `wh_${sent.length}`, status: 'active' },
+							});
 				return { ...answer, headers: {} };
 			},
 		},
 	};
 	const held = (): HeldRegistration[] =>
-		((staticData.global?.[STATIC_DATA_KEY] as IDataObject | undefined)?.[options.nodeId ?? 'node-id-1'] as { registrations: HeldRegistration[] } | undefined)
-			?.registrations ?? [];
+		(
+			(staticData.global?.[STATIC_DATA_KEY] as IDataObject | undefined)?.[
+				options.nodeId ?? 'node-id-1'
+			] as { registrations: HeldRegistration[] } | undefined
+		)?.registrations ?? [];
 	return { context: context as unknown as IHookFunctions, staticData, sent, logs, answers, held };
 }
 
@@ -85,18 +133,26 @@ describe('currentSecret', () => {
 	});
 
 	it("is the credential's secret when it has one, even with a generated one held", () => {
-		expect(currentSecret({ registrations: [generated(URL, GENERATED_SECRET)] }, URL, CREDENTIAL_SECRET)).toBe(CREDENTIAL_SECRET);
+		expect(
+			currentSecret({ registrations: [generated(URL, GENERATED_SECRET)] }, URL, CREDENTIAL_SECRET),
+		).toBe(CREDENTIAL_SECRET);
 	});
 
 	it('else the newest secret generated for this URL', () => {
-		const registrations = [generated(URL, `${GENERATED_SECRET}_old`), generated(OTHER_URL, `${GENERATED_SECRET}_other`), generated(URL, `${GENERATED_SECRET}_new`)];
+		const registrations = [
+			generated(URL, `${GENERATED_SECRET}_old`),
+			generated(OTHER_URL, `${GENERATED_SECRET}_other`),
+			generated(URL, `${GENERATED_SECRET}_new`),
+		];
 		expect(currentSecret({ registrations }, URL, '')).toBe(`${GENERATED_SECRET}_new`);
 		expect(currentSecret({ registrations }, OTHER_URL, '')).toBe(`${GENERATED_SECRET}_other`);
 	});
 
 	it("else '' (a secret generated for another URL does not count)", () => {
 		expect(currentSecret({ registrations: [] }, URL, '')).toBe('');
-		expect(currentSecret({ registrations: [generated(OTHER_URL, GENERATED_SECRET)] }, URL, '')).toBe('');
+		expect(
+			currentSecret({ registrations: [generated(OTHER_URL, GENERATED_SECRET)] }, URL, ''),
+		).toBe('');
 	});
 });
 
@@ -110,7 +166,11 @@ describe('registerMissingEvents', () => {
 				method: 'POST',
 				baseURL: 'https://api.example.com',
 				url: '/webhooks/register',
-				body: { url: URL, events: ['document.rejected', 'document.verified'], secret: CREDENTIAL_SECRET },
+				body: {
+					url: URL,
+					events: ['document.rejected', 'document.verified'],
+					secret: CREDENTIAL_SECRET,
+				},
 			},
 		]);
 		const expected: HeldRegistration = {
@@ -124,14 +184,18 @@ describe('registerMissingEvents', () => {
 		expect(registration).not.toHaveProperty('generatedSecret');
 		expect(held()).toEqual([expected]);
 		expect(JSON.stringify(staticData)).not.toContain(CREDENTIAL_SECRET);
-		expect(logs).toEqual([`Document Extraction Trigger: registered ${URL} for document.rejected, document.verified as wh_1`]);
+		expect(logs).toEqual([
+			`Document Extraction Trigger: registered ${URL} for document.rejected, document.verified as wh_1`,
+		]);
 	});
 
 	it('registers nothing when nothing is missing, and answers undefined', async () => {
 		const { context, sent, held } = fakeNode();
 		await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET);
 		expect(await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET)).toBeUndefined();
-		expect(await registerMissingEvents(context, URL, ['document.verified'], CREDENTIAL_SECRET)).toBeUndefined();
+		expect(
+			await registerMissingEvents(context, URL, ['document.verified'], CREDENTIAL_SECRET),
+		).toBeUndefined();
 		expect(sent).toHaveLength(1);
 		expect(held()).toHaveLength(1);
 	});
@@ -139,14 +203,26 @@ describe('registerMissingEvents', () => {
 	it('registers nothing for no events (or only non-string events)', async () => {
 		const { context, sent, held } = fakeNode();
 		expect(await registerMissingEvents(context, URL, [], CREDENTIAL_SECRET)).toBeUndefined();
-		expect(await registerMissingEvents(context, URL, [1, null] as unknown as string[], CREDENTIAL_SECRET)).toBeUndefined();
+		expect(
+			await registerMissingEvents(
+				context,
+				URL,
+				[1, null] as unknown as string[],
+				CREDENTIAL_SECRET,
+			),
+		).toBeUndefined();
 		expect(sent).toHaveLength(0);
 		expect(held()).toEqual([]);
 	});
 
 	it('sends each event once, sorted', async () => {
 		const { context, sent } = fakeNode();
-		await registerMissingEvents(context, URL, ['document.verified', 'document.rejected', 'document.verified'], CREDENTIAL_SECRET);
+		await registerMissingEvents(
+			context,
+			URL,
+			['document.verified', 'document.rejected', 'document.verified'],
+			CREDENTIAL_SECRET,
+		);
 		expect(sent[0].body.events).toEqual(['document.rejected', 'document.verified']);
 	});
 
@@ -155,7 +231,11 @@ describe('registerMissingEvents', () => {
 		await registerMissingEvents(context, URL, ['document.verified'], CREDENTIAL_SECRET);
 		const registration = await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET);
 		expect(registration?.events).toEqual(['document.rejected']);
-		expect(sent[1].body).toEqual({ url: URL, events: ['document.rejected'], secret: CREDENTIAL_SECRET });
+		expect(sent[1].body).toEqual({
+			url: URL,
+			events: ['document.rejected'],
+			secret: CREDENTIAL_SECRET,
+		});
 		expect(held().map((entry) => [entry.webhookId, entry.events])).toEqual([
 			['wh_1', ['document.verified']],
 			['wh_2', ['document.rejected']],
@@ -166,7 +246,11 @@ describe('registerMissingEvents', () => {
 		const { context, sent } = fakeNode();
 		await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET);
 		await registerMissingEvents(context, URL, BOTH, NEW_CREDENTIAL_SECRET);
-		expect(sent[1].body).toEqual({ url: URL, events: ['document.rejected', 'document.verified'], secret: NEW_CREDENTIAL_SECRET });
+		expect(sent[1].body).toEqual({
+			url: URL,
+			events: ['document.rejected', 'document.verified'],
+			secret: NEW_CREDENTIAL_SECRET,
+		});
 		await registerMissingEvents(context, OTHER_URL, BOTH, NEW_CREDENTIAL_SECRET);
 		expect(sent[2].body.url).toBe(OTHER_URL);
 		expect(await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET)).toBeUndefined();
@@ -209,16 +293,24 @@ describe('registerMissingEvents', () => {
 	it('a webhook id that is not a string is recorded as null', async () => {
 		const { context, answers, logs } = fakeNode();
 		answers.push({ statusCode: 200, body: { webhook_id: 42, status: 'active' } });
-		expect((await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET))?.webhookId).toBeNull();
-		expect(logs).toEqual([`Document Extraction Trigger: registered ${URL} for document.rejected, document.verified as an unnamed webhook`]);
+		expect(
+			(await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET))?.webhookId,
+		).toBeNull();
+		expect(logs).toEqual([
+			`Document Extraction Trigger: registered ${URL} for document.rejected, document.verified as an unnamed webhook`,
+		]);
 	});
 
 	it('a refused registration throws and records nothing; the next call tries again', async () => {
 		const { context, answers, held, sent } = fakeNode();
 		answers.push({ statusCode: 400, body: { error: 'bad url' } });
-		await expect(registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET)).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '400' });
+		await expect(
+			registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET),
+		).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '400' });
 		expect(held()).toEqual([]);
-		expect((await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET))?.webhookId).toBe('wh_2');
+		expect((await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET))?.webhookId).toBe(
+			'wh_2',
+		);
 		expect(sent).toHaveLength(2);
 	});
 
@@ -244,8 +336,14 @@ describe('registerMissingEvents', () => {
 
 	it('concurrent calls without a credential secret share the one generated secret', async () => {
 		const { context, sent } = fakeNode();
-		await Promise.all([registerMissingEvents(context, URL, ['document.verified'], ''), registerMissingEvents(context, URL, BOTH, '')]);
-		expect(sent.map((request) => request.body.events)).toEqual([['document.verified'], ['document.rejected']]);
+		await Promise.all([
+			registerMissingEvents(context, URL, ['document.verified'], ''),
+			registerMissingEvents(context, URL, BOTH, ''),
+		]);
+		expect(sent.map((request) => request.body.events)).toEqual([
+			['document.verified'],
+			['document.rejected'],
+		]);
 		expect(sent[1].body.secret).toBe(sent[0].body.secret);
 	});
 
@@ -257,7 +355,10 @@ describe('registerMissingEvents', () => {
 			registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET),
 		]);
 		expect(first.status).toBe('rejected');
-		expect(second).toEqual({ status: 'fulfilled', value: expect.objectContaining({ webhookId: 'wh_2' }) });
+		expect(second).toEqual({
+			status: 'fulfilled',
+			value: expect.objectContaining({ webhookId: 'wh_2' }),
+		});
 		expect(sent).toHaveLength(2);
 	});
 
@@ -273,10 +374,15 @@ describe('registerMissingEvents', () => {
 				}),
 		);
 		const slowCall = registerMissingEvents(slow.context, URL, BOTH, CREDENTIAL_SECRET);
-		expect((await registerMissingEvents(fast.context, OTHER_URL, BOTH, CREDENTIAL_SECRET))?.webhookId).toBe('wh_1');
+		expect(
+			(await registerMissingEvents(fast.context, OTHER_URL, BOTH, CREDENTIAL_SECRET))?.webhookId,
+		).toBe('wh_1');
 		release();
 		expect((await slowCall)?.webhookId).toBe('wh_slow');
-		expect(Object.keys(staticData.global[STATIC_DATA_KEY] as IDataObject).sort()).toEqual(['fast', 'slow']);
+		expect(Object.keys(staticData.global[STATIC_DATA_KEY] as IDataObject).sort()).toEqual([
+			'fast',
+			'slow',
+		]);
 	});
 
 	it('test listening registers in this process only: static data untouched, production registers on its own', async () => {
@@ -284,16 +390,31 @@ describe('registerMissingEvents', () => {
 		const test = fakeNode({ mode: 'manual', staticData });
 		await registerMissingEvents(test.context, TEST_URL, BOTH, CREDENTIAL_SECRET);
 		expect(staticData).toEqual({});
-		expect(await registerMissingEvents(fakeNode({ mode: 'manual', staticData }).context, TEST_URL, BOTH, CREDENTIAL_SECRET)).toBeUndefined();
+		expect(
+			await registerMissingEvents(
+				fakeNode({ mode: 'manual', staticData }).context,
+				TEST_URL,
+				BOTH,
+				CREDENTIAL_SECRET,
+			),
+		).toBeUndefined();
 
 		const production = fakeNode({ staticData });
-		expect((await registerMissingEvents(production.context, URL, BOTH, CREDENTIAL_SECRET))?.url).toBe(URL);
+		expect(
+			(await registerMissingEvents(production.context, URL, BOTH, CREDENTIAL_SECRET))?.url,
+		).toBe(URL);
 		expect(production.held().map((entry) => entry.url)).toEqual([URL]);
 	});
 
 	it('keeps at most the newest 50 registrations per node', async () => {
 		const { context, held } = fakeNode();
-		for (let index = 0; index < 51; index++) await registerMissingEvents(context, `${URL}/${index}`, ['document.verified'], CREDENTIAL_SECRET);
+		for (let index = 0; index < 51; index++)
+			await registerMissingEvents(
+				context,
+				`${URL}/${index}`,
+				['document.verified'],
+				CREDENTIAL_SECRET,
+			);
 		expect(held()).toHaveLength(50);
 		expect(held()[0].url).toBe(`${URL}/1`);
 		expect(held()[49].url).toBe(`${URL}/50`);

@@ -5,7 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { verifySignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import { NODE_TYPES } from '../../../../../nodes/DocumentExtraction/nodeTypes.ts';
-import { isSample, samplePayload } from '../../../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
+import {
+	isSample,
+	samplePayload,
+} from '../../../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
 import { forgetTestMemories } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 
 afterEach(() => {
@@ -16,10 +19,21 @@ afterEach(() => {
 describe('the sample event', () => {
 	it('is shaped like the service delivers it and clearly marked', () => {
 		const verified = samplePayload('document.verified');
-		expect(verified).toMatchObject({ event: 'document.verified', sample: true, verified_by: 'human_reviewer' });
+		expect(verified).toMatchObject({
+			event: 'document.verified',
+			sample: true,
+			verified_by: 'human_reviewer',
+		});
 		expect(String(verified.document_id)).toMatch(/^doc_sample_[0-9a-f]{16}$/);
-		expect(verified.data).toMatchObject({ header: { vendor: 'Sample Supplies Ltd' }, amounts: { total: 119 } });
-		expect(samplePayload('document.rejected')).toMatchObject({ event: 'document.rejected', sample: true, reason: expect.stringContaining('Sample') });
+		expect(verified.data).toMatchObject({
+			header: { vendor: 'Sample Supplies Ltd' },
+			amounts: { total: 119 },
+		});
+		expect(samplePayload('document.rejected')).toMatchObject({
+			event: 'document.rejected',
+			sample: true,
+			reason: expect.stringContaining('Sample'),
+		});
 		expect(isSample(verified)).toBe(true);
 		expect(isSample({ document_id: 'doc_sample_x' })).toBe(false);
 		expect(isSample({ document_id: 'doc_sample_x', sample: true })).toBe(true);
@@ -32,15 +46,45 @@ describe('the sample event', () => {
 			({
 				getMode: () => mode,
 				getNodeWebhookUrl: () => 'https://n8n.example/webhook-test/abc/webhook',
-				getNodeParameter: (name: string, fallback: unknown) => (name === 'events' ? ['document.verified', 'document.rejected'] : name === 'options' ? { sendSampleEvent } : fallback),
-				getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: 'whsec_UNITTEST_sample', tier: 'pilot' }),
+				getNodeParameter: (name: string, fallback: unknown) =>
+					name === 'events'
+						? ['document.verified', 'document.rejected']
+						: name === 'options'
+							? { sendSampleEvent }
+							: fallback,
+				getCredentials: async () => ({
+					baseUrl: 'https://api.example.com',
+					apiKey: 'k',
+					signingSecret: 'whsec_UNITTEST_sample',
+					tier: 'pilot',
+				}),
 				getWorkflowStaticData: () => ({}),
 				getWorkflow: () => ({ id: 'wf-sample', name: 'sample', active: false }),
-				getNode: () => ({ id: 'node-sample', name: 'Review finished', type: NODE_TYPES.trigger, typeVersion: 1.1, position: [0, 0], parameters: {} }),
-				logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined },
+				getNode: () => ({
+					id: 'node-sample',
+					name: 'Review finished',
+					type: NODE_TYPES.trigger,
+					typeVersion: 1.1,
+					position: [0, 0],
+					parameters: {},
+				}),
+				logger: {
+					info: () => undefined,
+					warn: () => undefined,
+					debug: () => undefined,
+					error: () => undefined,
+				},
 				helpers: {
-					httpRequestWithAuthentication: async () => ({ statusCode: 200, headers: {}, body: { webhook_id: 'wh_test', status: 'active' } }),
-					httpRequest: async (request: { url: string; body: string; headers: Record<string, string> }) => {
+					httpRequestWithAuthentication: async () => ({
+						statusCode: 200,
+						headers: {},
+						body: { webhook_id: 'wh_test', status: 'active' },
+					}),
+					httpRequest: async (request: {
+						url: string;
+						body: string;
+						headers: Record<string, string>;
+					}) => {
 						posted.push(request);
 						return '';
 					},
@@ -56,6 +100,12 @@ describe('the sample event', () => {
 		expect(posted).toHaveLength(1);
 		expect(posted[0].url).toBe('https://n8n.example/webhook-test/abc/webhook');
 		expect(JSON.parse(posted[0].body)).toMatchObject({ event: 'document.verified', sample: true });
-		expect(verifySignature(posted[0].body, posted[0].headers['x-service-signature'], 'whsec_UNITTEST_sample')).toBe('valid');
+		expect(
+			verifySignature(
+				posted[0].body,
+				posted[0].headers['x-service-signature'],
+				'whsec_UNITTEST_sample',
+			),
+		).toBe('valid');
 	});
 });

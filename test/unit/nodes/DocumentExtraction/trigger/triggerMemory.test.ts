@@ -38,8 +38,19 @@ function hookContext(options: Options = {}) {
 			staticData[key] ??= {};
 			return staticData[key];
 		},
-		getWorkflow: () => ({ id: 'workflowId' in options ? options.workflowId : 'wf-1', name: 'memory', active: true }),
-		getNode: () => ({ id: options.nodeId ?? 'node-id-1', name: nodeName, type: 'trigger', typeVersion: 1, position: [0, 0], parameters: {} }),
+		getWorkflow: () => ({
+			id: 'workflowId' in options ? options.workflowId : 'wf-1',
+			name: 'memory',
+			active: true,
+		}),
+		getNode: () => ({
+			id: options.nodeId ?? 'node-id-1',
+			name: nodeName,
+			type: 'trigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
 	};
 	return { context: context as unknown as IHookFunctions, staticData, staticDataReads };
 }
@@ -53,7 +64,8 @@ const registration = (overrides: Partial<HeldRegistration> = {}): HeldRegistrati
 	...overrides,
 });
 
-const stored = (staticData: Record<string, IDataObject>) => staticData.global?.[STATIC_DATA_KEY] as IDataObject | undefined;
+const stored = (staticData: Record<string, IDataObject>) =>
+	staticData.global?.[STATIC_DATA_KEY] as IDataObject | undefined;
 
 afterEach(() => forgetTestMemories());
 
@@ -62,9 +74,12 @@ describe('triggerMode', () => {
 		expect(triggerMode(hookContext({ mode: 'manual' }).context)).toBe('test');
 	});
 
-	it.each(['trigger', 'webhook', 'internal', 'integrated', 'Manual', ''])("'%s' is production", (mode) => {
-		expect(triggerMode(hookContext({ mode }).context)).toBe('production');
-	});
+	it.each(['trigger', 'webhook', 'internal', 'integrated', 'Manual', ''])(
+		"'%s' is production",
+		(mode) => {
+			expect(triggerMode(hookContext({ mode }).context)).toBe('production');
+		},
+	);
 
 	it('a context without getMode is production', () => {
 		expect(triggerMode(hookContext({ mode: null }).context)).toBe('production');
@@ -81,7 +96,10 @@ describe('production memory', () => {
 
 	it('is saved in global static data under STATIC_DATA_KEY by node id, and read back', () => {
 		const { context, staticData } = hookContext();
-		const memory: TriggerMemory = { registrations: [registration()], seenDeliveries: ['document.verified:doc_1'] };
+		const memory: TriggerMemory = {
+			registrations: [registration()],
+			seenDeliveries: ['document.verified:doc_1'],
+		};
 		saveTriggerMemory(context, memory);
 		expect(STATIC_DATA_KEY).toBe('documentExtractionTrigger');
 		expect(stored(staticData)).toEqual({ 'node-id-1': memory });
@@ -100,31 +118,54 @@ describe('production memory', () => {
 	it('a rename keeps it (same node id, another name)', () => {
 		const staticData: Record<string, IDataObject> = {};
 		saveTriggerMemory(hookContext({ staticData }).context, { registrations: [registration()] });
-		expect(triggerMemory(hookContext({ staticData, nodeName: 'Renamed' }).context)).toEqual({ registrations: [registration()] });
+		expect(triggerMemory(hookContext({ staticData, nodeName: 'Renamed' }).context)).toEqual({
+			registrations: [registration()],
+		});
 	});
 
 	it('keeps nodes apart by id, and saving one keeps the others', () => {
 		const staticData: Record<string, IDataObject> = {};
-		saveTriggerMemory(hookContext({ staticData, nodeId: 'a' }).context, { registrations: [registration({ webhookId: 'wh_a' })] });
-		saveTriggerMemory(hookContext({ staticData, nodeId: 'b' }).context, { registrations: [registration({ webhookId: 'wh_b' })] });
+		saveTriggerMemory(hookContext({ staticData, nodeId: 'a' }).context, {
+			registrations: [registration({ webhookId: 'wh_a' })],
+		});
+		saveTriggerMemory(hookContext({ staticData, nodeId: 'b' }).context, {
+			registrations: [registration({ webhookId: 'wh_b' })],
+		});
 		expect(Object.keys(stored(staticData)!)).toEqual(['a', 'b']);
-		expect(triggerMemory(hookContext({ staticData, nodeId: 'a' }).context).registrations[0].webhookId).toBe('wh_a');
-		expect(triggerMemory(hookContext({ staticData, nodeId: 'b' }).context).registrations[0].webhookId).toBe('wh_b');
-		expect(triggerMemory(hookContext({ staticData, nodeId: 'c' }).context)).toEqual({ registrations: [] });
+		expect(
+			triggerMemory(hookContext({ staticData, nodeId: 'a' }).context).registrations[0].webhookId,
+		).toBe('wh_a');
+		expect(
+			triggerMemory(hookContext({ staticData, nodeId: 'b' }).context).registrations[0].webhookId,
+		).toBe('wh_b');
+		expect(triggerMemory(hookContext({ staticData, nodeId: 'c' }).context)).toEqual({
+			registrations: [],
+		});
 	});
 
 	it('is the same for every production mode (activation, webhook, deactivation)', () => {
 		const staticData: Record<string, IDataObject> = {};
-		saveTriggerMemory(hookContext({ staticData, mode: 'trigger' }).context, { registrations: [registration()] });
-		expect(triggerMemory(hookContext({ staticData, mode: 'webhook' }).context).registrations).toHaveLength(1);
-		expect(triggerMemory(hookContext({ staticData, mode: 'internal' }).context).registrations).toHaveLength(1);
+		saveTriggerMemory(hookContext({ staticData, mode: 'trigger' }).context, {
+			registrations: [registration()],
+		});
+		expect(
+			triggerMemory(hookContext({ staticData, mode: 'webhook' }).context).registrations,
+		).toHaveLength(1);
+		expect(
+			triggerMemory(hookContext({ staticData, mode: 'internal' }).context).registrations,
+		).toHaveLength(1);
 	});
 
 	it('a stored memory without a registrations array reads with none, keeping the rest', () => {
 		const staticData: Record<string, IDataObject> = {
-			global: { [STATIC_DATA_KEY]: { 'node-id-1': { registrations: 'garbage', seenDeliveries: ['k'] } } },
+			global: {
+				[STATIC_DATA_KEY]: { 'node-id-1': { registrations: 'garbage', seenDeliveries: ['k'] } },
+			},
 		};
-		expect(triggerMemory(hookContext({ staticData }).context)).toEqual({ registrations: [], seenDeliveries: ['k'] });
+		expect(triggerMemory(hookContext({ staticData }).context)).toEqual({
+			registrations: [],
+			seenDeliveries: ['k'],
+		});
 	});
 
 	it('keeps other keys of global static data', () => {
@@ -152,39 +193,70 @@ describe('test memory ("Listen for test event")', () => {
 
 	it('is kept per workflow and per node', () => {
 		saveTriggerMemory(hookContext({ mode: 'manual' }).context, { registrations: [registration()] });
-		expect(triggerMemory(hookContext({ mode: 'manual', workflowId: 'wf-2' }).context)).toEqual({ registrations: [] });
-		expect(triggerMemory(hookContext({ mode: 'manual', nodeId: 'node-id-2' }).context)).toEqual({ registrations: [] });
-		expect(triggerMemory(hookContext({ mode: 'manual', nodeName: 'Renamed' }).context).registrations).toHaveLength(1);
+		expect(triggerMemory(hookContext({ mode: 'manual', workflowId: 'wf-2' }).context)).toEqual({
+			registrations: [],
+		});
+		expect(triggerMemory(hookContext({ mode: 'manual', nodeId: 'node-id-2' }).context)).toEqual({
+			registrations: [],
+		});
+		expect(
+			triggerMemory(hookContext({ mode: 'manual', nodeName: 'Renamed' }).context).registrations,
+		).toHaveLength(1);
 	});
 
 	it('a workflow without an id still has its own memory', () => {
-		saveTriggerMemory(hookContext({ mode: 'manual', workflowId: undefined }).context, { registrations: [registration()] });
-		expect(triggerMemory(hookContext({ mode: 'manual', workflowId: undefined }).context).registrations).toHaveLength(1);
+		saveTriggerMemory(hookContext({ mode: 'manual', workflowId: undefined }).context, {
+			registrations: [registration()],
+		});
+		expect(
+			triggerMemory(hookContext({ mode: 'manual', workflowId: undefined }).context).registrations,
+		).toHaveLength(1);
 		expect(triggerMemory(hookContext({ mode: 'manual' }).context)).toEqual({ registrations: [] });
 	});
 
 	it('test and production are apart both ways', () => {
 		const staticData: Record<string, IDataObject> = {};
-		saveTriggerMemory(hookContext({ staticData }).context, { registrations: [registration({ webhookId: 'wh_production' })] });
-		expect(triggerMemory(hookContext({ mode: 'manual', staticData }).context)).toEqual({ registrations: [] });
-		saveTriggerMemory(hookContext({ mode: 'manual', staticData }).context, { registrations: [registration({ webhookId: 'wh_test' })] });
-		expect(triggerMemory(hookContext({ staticData }).context).registrations.map((held) => held.webhookId)).toEqual(['wh_production']);
+		saveTriggerMemory(hookContext({ staticData }).context, {
+			registrations: [registration({ webhookId: 'wh_production' })],
+		});
+		expect(triggerMemory(hookContext({ mode: 'manual', staticData }).context)).toEqual({
+			registrations: [],
+		});
+		saveTriggerMemory(hookContext({ mode: 'manual', staticData }).context, {
+			registrations: [registration({ webhookId: 'wh_test' })],
+		});
+		expect(
+			triggerMemory(hookContext({ staticData }).context).registrations.map(
+				(held) => held.webhookId,
+			),
+		).toEqual(['wh_production']);
 	});
 
 	it('does not adopt the legacy record (test listening never reads static data)', () => {
-		const staticData: Record<string, IDataObject> = { 'node:Review finished': { registration: { url: URL, events: [] }, seenDeliveries: ['k'] } };
-		expect(triggerMemory(hookContext({ mode: 'manual', staticData }).context)).toEqual({ registrations: [] });
-		expect(staticData['node:Review finished']).toEqual({ registration: { url: URL, events: [] }, seenDeliveries: ['k'] });
+		const staticData: Record<string, IDataObject> = {
+			'node:Review finished': { registration: { url: URL, events: [] }, seenDeliveries: ['k'] },
+		};
+		expect(triggerMemory(hookContext({ mode: 'manual', staticData }).context)).toEqual({
+			registrations: [],
+		});
+		expect(staticData['node:Review finished']).toEqual({
+			registration: { url: URL, events: [] },
+			seenDeliveries: ['k'],
+		});
 	});
 
 	it('forgetTestMemories forgets them all, and leaves production alone', () => {
 		const staticData: Record<string, IDataObject> = {};
 		saveTriggerMemory(hookContext({ staticData }).context, { registrations: [registration()] });
 		saveTriggerMemory(hookContext({ mode: 'manual' }).context, { registrations: [registration()] });
-		saveTriggerMemory(hookContext({ mode: 'manual', workflowId: 'wf-2' }).context, { registrations: [registration()] });
+		saveTriggerMemory(hookContext({ mode: 'manual', workflowId: 'wf-2' }).context, {
+			registrations: [registration()],
+		});
 		forgetTestMemories();
 		expect(triggerMemory(hookContext({ mode: 'manual' }).context)).toEqual({ registrations: [] });
-		expect(triggerMemory(hookContext({ mode: 'manual', workflowId: 'wf-2' }).context)).toEqual({ registrations: [] });
+		expect(triggerMemory(hookContext({ mode: 'manual', workflowId: 'wf-2' }).context)).toEqual({
+			registrations: [],
+		});
 		expect(triggerMemory(hookContext({ staticData }).context).registrations).toHaveLength(1);
 	});
 });
@@ -206,7 +278,13 @@ describe('the record of earlier versions under the node name', () => {
 		};
 		const expected: TriggerMemory = {
 			registrations: [
-				{ webhookId: 'wh_old', url: URL, events: ['document.rejected', 'document.verified'], secretFingerprint: 'abcd1234', registeredAt: '2026-01-01T00:00:00Z' },
+				{
+					webhookId: 'wh_old',
+					url: URL,
+					events: ['document.rejected', 'document.verified'],
+					secretFingerprint: 'abcd1234',
+					registeredAt: '2026-01-01T00:00:00Z',
+				},
 			],
 			seenDeliveries: ['document.verified:doc_1'],
 		};
@@ -218,7 +296,9 @@ describe('the record of earlier versions under the node name', () => {
 	});
 
 	it('once adopted, a record under the name is ignored (the memory under the node id wins)', () => {
-		const staticData: Record<string, IDataObject> = { 'node:Review finished': { seenDeliveries: ['first'] } };
+		const staticData: Record<string, IDataObject> = {
+			'node:Review finished': { seenDeliveries: ['first'] },
+		};
 		triggerMemory(hookContext({ staticData }).context);
 		staticData['node:Review finished'].seenDeliveries = ['second'];
 		expect(triggerMemory(hookContext({ staticData }).context).seenDeliveries).toEqual(['first']);
@@ -227,51 +307,95 @@ describe('the record of earlier versions under the node name', () => {
 
 	it('a generated secret: kept, and its fingerprint computed when none was recorded', () => {
 		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': { registration: { webhookId: 'wh_gen', url: URL, events: ['document.verified'], generatedSecret: GENERATED_SECRET, registeredAt: 'r' } },
+			'node:Review finished': {
+				registration: {
+					webhookId: 'wh_gen',
+					url: URL,
+					events: ['document.verified'],
+					generatedSecret: GENERATED_SECRET,
+					registeredAt: 'r',
+				},
+			},
 		};
 		expect(triggerMemory(hookContext({ staticData }).context).registrations).toEqual([
-			{ webhookId: 'wh_gen', url: URL, events: ['document.verified'], secretFingerprint: secretFingerprint(GENERATED_SECRET), generatedSecret: GENERATED_SECRET, registeredAt: 'r' },
+			{
+				webhookId: 'wh_gen',
+				url: URL,
+				events: ['document.verified'],
+				secretFingerprint: secretFingerprint(GENERATED_SECRET),
+				generatedSecret: GENERATED_SECRET,
+				registeredAt: 'r',
+			},
 		]);
 	});
 
 	it('a recorded fingerprint wins over one computed from the generated secret', () => {
 		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': { registration: { url: URL, generatedSecret: GENERATED_SECRET, credentialSecretFingerprint: 'recorded' } },
+			'node:Review finished': {
+				registration: {
+					url: URL,
+					generatedSecret: GENERATED_SECRET,
+					credentialSecretFingerprint: 'recorded',
+				},
+			},
 		};
-		expect(triggerMemory(hookContext({ staticData }).context).registrations[0].secretFingerprint).toBe('recorded');
+		expect(
+			triggerMemory(hookContext({ staticData }).context).registrations[0].secretFingerprint,
+		).toBe('recorded');
 	});
 
 	it('missing fields get defaults: webhookId null, events [], fingerprint and registeredAt empty, no generated secret', () => {
-		const staticData: Record<string, IDataObject> = { 'node:Review finished': { registration: { url: URL, events: 'not a list' } } };
+		const staticData: Record<string, IDataObject> = {
+			'node:Review finished': { registration: { url: URL, events: 'not a list' } },
+		};
 		const [adopted] = triggerMemory(hookContext({ staticData }).context).registrations;
-		expect(adopted).toEqual({ webhookId: null, url: URL, events: [], secretFingerprint: '', registeredAt: '' });
+		expect(adopted).toEqual({
+			webhookId: null,
+			url: URL,
+			events: [],
+			secretFingerprint: '',
+			registeredAt: '',
+		});
 		expect('generatedSecret' in adopted).toBe(false);
 	});
 
 	it('a registration without a URL is dropped; seen deliveries are still adopted and both keys removed', () => {
-		const staticData: Record<string, IDataObject> = { 'node:Review finished': { registration: { webhookId: 'wh_x' }, seenDeliveries: ['k'] } };
-		expect(triggerMemory(hookContext({ staticData }).context)).toEqual({ registrations: [], seenDeliveries: ['k'] });
+		const staticData: Record<string, IDataObject> = {
+			'node:Review finished': { registration: { webhookId: 'wh_x' }, seenDeliveries: ['k'] },
+		};
+		expect(triggerMemory(hookContext({ staticData }).context)).toEqual({
+			registrations: [],
+			seenDeliveries: ['k'],
+		});
 		expect(staticData['node:Review finished']).toEqual({});
 	});
 
 	it('seen deliveries are copied, not shared with the removed record', () => {
 		const seen = ['k1'];
-		const staticData: Record<string, IDataObject> = { 'node:Review finished': { seenDeliveries: seen } };
+		const staticData: Record<string, IDataObject> = {
+			'node:Review finished': { seenDeliveries: seen },
+		};
 		const memory = triggerMemory(hookContext({ staticData }).context);
 		expect(memory.seenDeliveries).toEqual(['k1']);
 		expect(memory.seenDeliveries).not.toBe(seen);
 	});
 
 	it('seen deliveries that are not a list are dropped', () => {
-		const staticData: Record<string, IDataObject> = { 'node:Review finished': { registration: { url: URL }, seenDeliveries: 'k' } };
+		const staticData: Record<string, IDataObject> = {
+			'node:Review finished': { registration: { url: URL }, seenDeliveries: 'k' },
+		};
 		const memory = triggerMemory(hookContext({ staticData }).context);
 		expect(memory.seenDeliveries).toBeUndefined();
 		expect(staticData['node:Review finished']).toEqual({});
 	});
 
 	it('the record is looked for under the current name only (a node renamed before adoption starts empty)', () => {
-		const staticData: Record<string, IDataObject> = { 'node:Old name': { registration: { url: URL } } };
-		expect(triggerMemory(hookContext({ staticData, nodeName: 'New name' }).context)).toEqual({ registrations: [] });
+		const staticData: Record<string, IDataObject> = {
+			'node:Old name': { registration: { url: URL } },
+		};
+		expect(triggerMemory(hookContext({ staticData, nodeName: 'New name' }).context)).toEqual({
+			registrations: [],
+		});
 		expect(staticData['node:Old name']).toEqual({ registration: { url: URL } });
 	});
 });

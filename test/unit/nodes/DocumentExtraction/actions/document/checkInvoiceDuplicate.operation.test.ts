@@ -7,9 +7,18 @@
 import type { IDataObject, INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { failedItemOutput, nodeOutputCount } from '../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
+import {
+	failedItemOutput,
+	nodeOutputCount,
+} from '../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
 import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME } from '../../../../harness/index.ts';
-import { extractParameters, itemWithFile, pdfBytes, useNodeHarness, VERIFIED } from '../../../../harness/fixtures.ts';
+import {
+	extractParameters,
+	itemWithFile,
+	pdfBytes,
+	useNodeHarness,
+	VERIFIED,
+} from '../../../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
@@ -20,7 +29,12 @@ const invoice = (vendor: string | null, invoiceNo: string | null, total: number)
 	line_items: [{ description: 'Paper', quantity: 1, unit_price: total, amount: total }],
 });
 /** The trigger's simplified output for a verified review. */
-const reviewed = (documentId: string, vendor: string | null, invoiceNo: string | null, total: number): IDataObject => ({
+const reviewed = (
+	documentId: string,
+	vendor: string | null,
+	invoiceNo: string | null,
+	total: number,
+): IDataObject => ({
 	event: 'document.verified',
 	document_id: documentId,
 	status: 'verified',
@@ -30,17 +44,39 @@ const reviewed = (documentId: string, vendor: string | null, invoiceNo: string |
 	total,
 });
 const check = async (items: IDataObject[], settings: { continueOnFail?: boolean } = {}) =>
-	await harness().run({ parameters: checking, items: items.map((json) => ({ json })), ...settings });
+	await harness().run({
+		parameters: checking,
+		items: items.map((json) => ({ json })),
+		...settings,
+	});
 const ids = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.document_id);
 
 describe('Check Invoice Duplicate: outputs', () => {
 	it('New Invoice and Possible Duplicate, as n8n evaluates the outputs expression; a failed item goes to Possible Duplicate', () => {
 		const parameters: INodeParameters = { ...checking };
 		const nodeType = harness().nodeTypes.getByNameAndVersion(ACTION_NODE_TYPE, 1);
-		const node: INode = { id: 'n', name: NODE_NAME, type: ACTION_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters };
-		const workflow = new n8nWorkflow.Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: harness().nodeTypes });
-		const outputs = n8nWorkflow.NodeHelpers.getNodeOutputs(workflow, workflow.getNode(NODE_NAME)!, nodeType.description as INodeTypeDescription);
-		expect(outputs.map((output) => (typeof output === 'string' ? output : output.displayName))).toEqual(['New Invoice', 'Possible Duplicate']);
+		const node: INode = {
+			id: 'n',
+			name: NODE_NAME,
+			type: ACTION_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+		};
+		const workflow = new n8nWorkflow.Workflow({
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes: harness().nodeTypes,
+		});
+		const outputs = n8nWorkflow.NodeHelpers.getNodeOutputs(
+			workflow,
+			workflow.getNode(NODE_NAME)!,
+			nodeType.description as INodeTypeDescription,
+		);
+		expect(
+			outputs.map((output) => (typeof output === 'string' ? output : output.displayName)),
+		).toEqual(['New Invoice', 'Possible Duplicate']);
 		const rule = { ...checking, waitForReview: false, skipDuplicates: false };
 		expect(nodeOutputCount(rule)).toBe(2);
 		expect(failedItemOutput(rule)).toBe(1);
@@ -49,11 +85,24 @@ describe('Check Invoice Duplicate: outputs', () => {
 
 describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () => {
 	it('an invoice Extract verified at once, arriving again through review in another file, is a possible duplicate of the first document', async () => {
-		service().on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_pdf', extracted_json: invoice('Acme Supplies GmbH', 'INV-2026-0042', 0.3) } });
-		const extracted = await harness().run({ parameters: extractParameters({ options: { detectSameInvoice: true } }), items: [itemWithFile(pdfBytes(900, 31))] });
+		service().on('POST', '/v1/extract', {
+			status: 200,
+			body: {
+				...VERIFIED,
+				document_id: 'doc_pdf',
+				extracted_json: invoice('Acme Supplies GmbH', 'INV-2026-0042', 0.3),
+			},
+		});
+		const extracted = await harness().run({
+			parameters: extractParameters({ options: { detectSameInvoice: true } }),
+			items: [itemWithFile(pdfBytes(900, 31))],
+		});
 		expect(ids(extracted.output(undefined, 0))).toEqual(['doc_pdf']);
 
-		const result = await check([reviewed('doc_scan', 'ACME SUPPLIES', 'inv 2026/42', 0.1 + 0.2), reviewed('doc_other', 'Acme Supplies GmbH', 'INV-2026-0043', 0.3)]);
+		const result = await check([
+			reviewed('doc_scan', 'ACME SUPPLIES', 'inv 2026/42', 0.1 + 0.2),
+			reviewed('doc_other', 'Acme Supplies GmbH', 'INV-2026-0043', 0.3),
+		]);
 		const [fresh, duplicates] = result.outputs();
 		expect(ids(fresh)).toEqual(['doc_other']);
 		expect(fresh[0].pairedItem).toEqual({ item: 1 });
@@ -67,16 +116,30 @@ describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () =>
 			same_document: false,
 			matched: { vendor: 'acme supplies', invoice_no: 'INV 2026 42', total_cents: 30 },
 		});
-		expect(String(duplicates[0].json.message)).toContain('looks like the invoice of document doc_pdf');
+		expect(String(duplicates[0].json.message)).toContain(
+			'looks like the invoice of document doc_pdf',
+		);
 	});
 
 	it('and the other way round: an invoice checked after review is a possible duplicate when Extract sees it later', async () => {
 		const first = await check([reviewed('doc_reviewed', 'Initech Ltd.', 'IT-12', 95.2)]);
 		expect(ids(first.output(undefined, 0))).toEqual(['doc_reviewed']);
 
-		service().on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_later', extracted_json: invoice('Initech Limited', 'it-0012', 95.2) } });
-		const extracted = await harness().run({ parameters: extractParameters({ options: { detectSameInvoice: true } }), items: [itemWithFile(pdfBytes(900, 32))] });
-		expect(extracted.output(undefined, 2).map((item) => item.json)).toEqual([expect.objectContaining({ document_id: 'doc_later', possible_duplicate_of: 'doc_reviewed' })]);
+		service().on('POST', '/v1/extract', {
+			status: 200,
+			body: {
+				...VERIFIED,
+				document_id: 'doc_later',
+				extracted_json: invoice('Initech Limited', 'it-0012', 95.2),
+			},
+		});
+		const extracted = await harness().run({
+			parameters: extractParameters({ options: { detectSameInvoice: true } }),
+			items: [itemWithFile(pdfBytes(900, 32))],
+		});
+		expect(extracted.output(undefined, 2).map((item) => item.json)).toEqual([
+			expect.objectContaining({ document_id: 'doc_later', possible_duplicate_of: 'doc_reviewed' }),
+		]);
 		expect(extracted.output(undefined, 0)).toEqual([]);
 	});
 
@@ -84,7 +147,9 @@ describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () =>
 		await check([reviewed('doc_1', 'Hooli', 'H-1', 10)]);
 		const stored = [...harness().deduplicator.contexts.values()].flat();
 		expect(stored).toContain('invoice:hooli|H 1|1000');
-		expect(stored.filter((value) => value.startsWith('claim:invoice:hooli|H 1|1000:'))).toHaveLength(1);
+		expect(
+			stored.filter((value) => value.startsWith('claim:invoice:hooli|H 1|1000:')),
+		).toHaveLength(1);
 		expect(harness().waits).toHaveLength(1);
 		await check([reviewed('doc_2', 'Hooli', 'H-1', 10)]);
 		expect(harness().waits).toHaveLength(1);
@@ -94,18 +159,38 @@ describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () =>
 describe('Check Invoice Duplicate: item shapes and documents seen again', () => {
 	it("reads the raw payload of the trigger and Extract's raw answer", async () => {
 		const result = await check([
-			{ event: 'document.verified', document_id: 'doc_raw_1', data: invoice('Globex Corporation', 'GX-9', 120) },
-			{ success: true, status: 'verified', document_id: 'doc_raw_2', extracted_json: invoice('GLOBEX CORP.', 'gx 9', 120) },
+			{
+				event: 'document.verified',
+				document_id: 'doc_raw_1',
+				data: invoice('Globex Corporation', 'GX-9', 120),
+			},
+			{
+				success: true,
+				status: 'verified',
+				document_id: 'doc_raw_2',
+				extracted_json: invoice('GLOBEX CORP.', 'gx 9', 120),
+			},
 		]);
 		expect(ids(result.output(undefined, 0))).toEqual(['doc_raw_1']);
-		expect(result.output(undefined, 1)[0].json).toMatchObject({ document_id: 'doc_raw_2', possible_duplicate_of: 'doc_raw_1' });
-		expect(result.output(undefined, 1)[0].json.extracted_json).toEqual(invoice('GLOBEX CORP.', 'gx 9', 120));
+		expect(result.output(undefined, 1)[0].json).toMatchObject({
+			document_id: 'doc_raw_2',
+			possible_duplicate_of: 'doc_raw_1',
+		});
+		expect(result.output(undefined, 1)[0].json.extracted_json).toEqual(
+			invoice('GLOBEX CORP.', 'gx 9', 120),
+		);
 	});
 
 	it('the lines of one document (Split Line Items) take one route together; the same document again later is not passed on as new twice', async () => {
-		const line = (number: number) => ({ ...reviewed('doc_split', 'Umbrella Ltd', 'U-1', 30), line_number: number, line_count: 3 });
+		const line = (number: number) => ({
+			...reviewed('doc_split', 'Umbrella Ltd', 'U-1', 30),
+			line_number: number,
+			line_count: 3,
+		});
 		const first = await check([line(1), line(2), line(3)]);
-		expect(first.output(undefined, 0).map((item) => [item.json.line_number, item.pairedItem])).toEqual([
+		expect(
+			first.output(undefined, 0).map((item) => [item.json.line_number, item.pairedItem]),
+		).toEqual([
 			[1, { item: 0 }],
 			[2, { item: 1 }],
 			[3, { item: 2 }],
@@ -116,12 +201,20 @@ describe('Check Invoice Duplicate: item shapes and documents seen again', () => 
 		expect(again.output(undefined, 0)).toEqual([]);
 		const repeated = again.output(undefined, 1);
 		expect(repeated).toHaveLength(3);
-		expect(repeated[0].json).toMatchObject({ document_id: 'doc_split', possible_duplicate_of: 'doc_split', same_document: true });
+		expect(repeated[0].json).toMatchObject({
+			document_id: 'doc_split',
+			possible_duplicate_of: 'doc_split',
+			same_document: true,
+		});
 		expect(String(repeated[0].json.message)).toContain('was already checked by this workflow');
 	});
 
 	it('an invoice without vendor or number goes to New Invoice with the reason it was not checked, and is not recorded', async () => {
-		const result = await check([reviewed('doc_a', null, 'N-1', 5), reviewed('doc_b', 'Acme', '', 5), reviewed('doc_c', '—', null, 5)]);
+		const result = await check([
+			reviewed('doc_a', null, 'N-1', 5),
+			reviewed('doc_b', 'Acme', '', 5),
+			reviewed('doc_c', '—', null, 5),
+		]);
 		const fresh = result.output(undefined, 0);
 		expect(fresh.map((item) => item.json.duplicate_check_skipped)).toEqual([
 			'Not checked for duplicates: the invoice has no vendor to match on. Check it by hand before paying it.',
@@ -143,29 +236,64 @@ describe('Check Invoice Duplicate: errors', () => {
 	});
 
 	it('a rejected or pending document is refused: only verified invoices are checked', async () => {
-		const result = await check([{ event: 'document.rejected', document_id: 'doc_rej', status: 'rejected', vendor: null, invoice_no: null }]);
-		expect(result.error()?.message).toBe('Document doc_rej is "rejected", not verified: only verified invoices are checked');
+		const result = await check([
+			{
+				event: 'document.rejected',
+				document_id: 'doc_rej',
+				status: 'rejected',
+				vendor: null,
+				invoice_no: null,
+			},
+		]);
+		expect(result.error()?.message).toBe(
+			'Document doc_rej is "rejected", not verified: only verified invoices are checked',
+		);
 		expect(result.error()?.description).toContain('Document Verified');
 	});
 
 	it('with Continue On Fail a failed item goes to Possible Duplicate (never New Invoice), paired with its input', async () => {
-		const result = await check([{ nothing: true }, reviewed('doc_ok', 'Acme', 'A-7', 1)], { continueOnFail: true });
+		const result = await check([{ nothing: true }, reviewed('doc_ok', 'Acme', 'A-7', 1)], {
+			continueOnFail: true,
+		});
 		expect(ids(result.output(undefined, 0))).toEqual(['doc_ok']);
-		expect(result.output(undefined, 1).map((item) => [item.json.error, item.pairedItem])).toEqual([['Input item 0 has no invoice data to check', { item: 0 }]]);
+		expect(result.output(undefined, 1).map((item) => [item.json.error, item.pairedItem])).toEqual([
+			['Input item 0 has no invoice data to check', { item: 0 }],
+		]);
 	});
 });
 
 describe('Check Invoice Duplicate: ready_to_post on both outputs (N15)', () => {
 	it('New Invoice and Possible Duplicate items carry currency, ready_to_post and not_ready_because, computed from the item', async () => {
-		const whole = (documentId: string, extracted: IDataObject) => ({ event: 'document.verified', document_id: documentId, data: extracted });
+		const whole = (documentId: string, extracted: IDataObject) => ({
+			event: 'document.verified',
+			document_id: documentId,
+			data: extracted,
+		});
 		const complete = { ...invoice('Umbrella Ltd', 'U-1', 50), currency: 'eur' };
 		const noLines = { ...invoice('Umbrella Ltd', 'U-2', 60), line_items: [] };
-		const result = await check([whole('doc_a', complete), whole('doc_b', noLines), whole('doc_c', complete)]);
+		const result = await check([
+			whole('doc_a', complete),
+			whole('doc_b', noLines),
+			whole('doc_c', complete),
+		]);
 		const [fresh, duplicates] = result.outputs();
-		expect(fresh.map((item) => [item.json.document_id, item.json.currency, item.json.ready_to_post, item.json.not_ready_because])).toEqual([
+		expect(
+			fresh.map((item) => [
+				item.json.document_id,
+				item.json.currency,
+				item.json.ready_to_post,
+				item.json.not_ready_because,
+			]),
+		).toEqual([
 			['doc_a', 'EUR', true, []],
 			['doc_b', null, false, [expect.stringMatching(/no line items/)]],
 		]);
-		expect(duplicates.map((item) => [item.json.document_id, item.json.currency, item.json.ready_to_post])).toEqual([['doc_c', 'EUR', true]]);
+		expect(
+			duplicates.map((item) => [
+				item.json.document_id,
+				item.json.currency,
+				item.json.ready_to_post,
+			]),
+		).toEqual([['doc_c', 'EUR', true]]);
 	});
 });

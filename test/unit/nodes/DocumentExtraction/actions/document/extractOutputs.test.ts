@@ -12,32 +12,75 @@ import {
 	outputIndex,
 } from '../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
 import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME } from '../../../../harness/index.ts';
-import { extractParameters, itemWithFile, NEEDS_REVIEW, pdfBytes, PROCESSING, useNodeHarness, VERIFIED } from '../../../../harness/fixtures.ts';
+import {
+	extractParameters,
+	itemWithFile,
+	NEEDS_REVIEW,
+	pdfBytes,
+	PROCESSING,
+	useNodeHarness,
+	VERIFIED,
+} from '../../../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
 describe('Extract outputs: the expression n8n evaluates', () => {
 	const outputNamesFor = (parameters: INodeParameters) => {
 		const nodeType = harness().nodeTypes.getByNameAndVersion(ACTION_NODE_TYPE, 1);
-		const node: INode = { id: 'n', name: NODE_NAME, type: ACTION_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters };
-		const workflow = new n8nWorkflow.Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: harness().nodeTypes });
-		const outputs = n8nWorkflow.NodeHelpers.getNodeOutputs(workflow, workflow.getNode(NODE_NAME)!, nodeType.description as INodeTypeDescription);
-		return outputs.map((output) => (typeof output === 'string' ? output : (output.displayName ?? output.type)));
+		const node: INode = {
+			id: 'n',
+			name: NODE_NAME,
+			type: ACTION_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+		};
+		const workflow = new n8nWorkflow.Workflow({
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes: harness().nodeTypes,
+		});
+		const outputs = n8nWorkflow.NodeHelpers.getNodeOutputs(
+			workflow,
+			workflow.getNode(NODE_NAME)!,
+			nodeType.description as INodeTypeDescription,
+		);
+		return outputs.map((output) =>
+			typeof output === 'string' ? output : (output.displayName ?? output.type),
+		);
 	};
 
 	it.each([
 		[{ resource: 'document', operation: 'extract' }, ['Verified', 'Needs Review']],
 		[{}, ['Verified', 'Needs Review']],
-		[{ resource: 'document', operation: 'extract', waitForReview: true }, ['Verified', 'Rejected', 'Timed Out']],
-		[{ resource: 'document', operation: 'extract', options: { skipDuplicates: true } }, ['Verified', 'Needs Review', 'Already Submitted']],
-		[{ resource: 'document', operation: 'extract', waitForReview: true, options: { skipDuplicates: true } }, ['Verified', 'Rejected', 'Timed Out', 'Already Submitted']],
+		[
+			{ resource: 'document', operation: 'extract', waitForReview: true },
+			['Verified', 'Rejected', 'Timed Out'],
+		],
+		[
+			{ resource: 'document', operation: 'extract', options: { skipDuplicates: true } },
+			['Verified', 'Needs Review', 'Already Submitted'],
+		],
+		[
+			{
+				resource: 'document',
+				operation: 'extract',
+				waitForReview: true,
+				options: { skipDuplicates: true },
+			},
+			['Verified', 'Rejected', 'Timed Out', 'Already Submitted'],
+		],
 		[{ resource: 'document', operation: 'getStatus' }, ['main']],
 		[{ resource: 'webhook', operation: 'register' }, ['main']],
 	])('%j -> %j', (parameters, expected) => {
 		expect(outputNamesFor(parameters)).toEqual(expected);
 		if (expected[0] !== 'main') {
 			const options = (parameters as { options?: { skipDuplicates?: boolean } }).options;
-			const settings = { waitForReview: (parameters as { waitForReview?: boolean }).waitForReview === true, skipDuplicates: options?.skipDuplicates === true };
+			const settings = {
+				waitForReview: (parameters as { waitForReview?: boolean }).waitForReview === true,
+				skipDuplicates: options?.skipDuplicates === true,
+			};
 			expect(extractOutputNames(settings), 'the router counts the same outputs').toEqual(expected);
 		}
 	});
@@ -54,12 +97,20 @@ describe('Extract without waiting: routing by status', () => {
 		);
 		const result = await harness().run({
 			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes(900, 1)), itemWithFile(pdfBytes(900, 2)), itemWithFile(pdfBytes(900, 3))],
+			items: [
+				itemWithFile(pdfBytes(900, 1)),
+				itemWithFile(pdfBytes(900, 2)),
+				itemWithFile(pdfBytes(900, 3)),
+			],
 		});
 		const [verified, needsReview] = result.outputs();
 		expect(result.outputs()).toHaveLength(2);
-		expect(verified.map((item) => [item.json.document_id, item.pairedItem])).toEqual([['doc_b', { item: 1 }]]);
-		expect(needsReview.map((item) => [item.json.document_id, item.json.status, item.pairedItem])).toEqual([
+		expect(verified.map((item) => [item.json.document_id, item.pairedItem])).toEqual([
+			['doc_b', { item: 1 }],
+		]);
+		expect(
+			needsReview.map((item) => [item.json.document_id, item.json.status, item.pairedItem]),
+		).toEqual([
 			['doc_a', 'needs_review', { item: 0 }],
 			['doc_c', 'processing', { item: 2 }],
 		]);
@@ -74,18 +125,26 @@ describe('Extract outputs: the rule', () => {
 		{ waitForReview: true, skipDuplicates: true },
 	];
 
-	it.each(settings)('%j: a failed item goes to the output that needs a person, never Verified', (extract) => {
-		const parameters = { resource: 'document', operation: 'extract', ...extract };
-		const names = extractOutputNames(extract);
-		expect(nodeOutputCount(parameters)).toBe(names.length);
-		expect(names[failedItemOutput(parameters)]).toBe(extract.waitForReview ? 'Rejected' : 'Needs Review');
-		expect(failedItemOutput(parameters)).not.toBe(outputIndex(extract, 'verified'));
-	});
+	it.each(settings)(
+		'%j: a failed item goes to the output that needs a person, never Verified',
+		(extract) => {
+			const parameters = { resource: 'document', operation: 'extract', ...extract };
+			const names = extractOutputNames(extract);
+			expect(nodeOutputCount(parameters)).toBe(names.length);
+			expect(names[failedItemOutput(parameters)]).toBe(
+				extract.waitForReview ? 'Rejected' : 'Needs Review',
+			);
+			expect(failedItemOutput(parameters)).not.toBe(outputIndex(extract, 'verified'));
+		},
+	);
 
-	it.each(settings)('%j: Already Submitted is last when the guard is on, absent otherwise', (extract) => {
-		const index = outputIndex(extract, 'alreadySubmitted');
-		expect(index).toBe(extract.skipDuplicates ? extractOutputNames(extract).length - 1 : -1);
-	});
+	it.each(settings)(
+		'%j: Already Submitted is last when the guard is on, absent otherwise',
+		(extract) => {
+			const index = outputIndex(extract, 'alreadySubmitted');
+			expect(index).toBe(extract.skipDuplicates ? extractOutputNames(extract).length - 1 : -1);
+		},
+	);
 
 	it.each([
 		['document', 'getStatus'],

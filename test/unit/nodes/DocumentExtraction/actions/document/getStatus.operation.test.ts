@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { API_KEY } from '../../../../harness/index.ts';
-import { DOCUMENT_ID, expectNothingSent, REVIEW_ID, serviceWouldAnswer, useNodeHarness } from '../../../../harness/fixtures.ts';
+import {
+	DOCUMENT_ID,
+	expectNothingSent,
+	REVIEW_ID,
+	serviceWouldAnswer,
+	useNodeHarness,
+} from '../../../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
@@ -56,18 +62,33 @@ describe('Get Status', () => {
 
 	it('reads the Document ID per item from an expression ({{ $json.document_id }})', async () => {
 		service()
-			.on('GET', '/v1/status/doc_one', { status: 200, body: { document_id: 'doc_one', status: 'verified' } })
-			.on('GET', '/v1/status/doc_two', { status: 200, body: { document_id: 'doc_two', status: 'processing' } });
+			.on('GET', '/v1/status/doc_one', {
+				status: 200,
+				body: { document_id: 'doc_one', status: 'verified' },
+			})
+			.on('GET', '/v1/status/doc_two', {
+				status: 200,
+				body: { document_id: 'doc_two', status: 'processing' },
+			});
 		const result = await harness().run({
-			parameters: { resource: 'document', operation: 'getStatus', documentId: '={{ $json.document_id }}' },
+			parameters: {
+				resource: 'document',
+				operation: 'getStatus',
+				documentId: '={{ $json.document_id }}',
+			},
 			items: [{ json: { document_id: 'doc_one' } }, { json: { document_id: 'doc_two' } }],
 		});
 
-		expect(result.output().map((item) => [item.json.document_id, item.json.status, item.pairedItem])).toEqual([
+		expect(
+			result.output().map((item) => [item.json.document_id, item.json.status, item.pairedItem]),
+		).toEqual([
 			['doc_one', 'verified', { item: 0 }],
 			['doc_two', 'processing', { item: 1 }],
 		]);
-		expect(service().requests.map((request) => request.path)).toEqual(['/v1/status/doc_one', '/v1/status/doc_two']);
+		expect(service().requests.map((request) => request.path)).toEqual([
+			'/v1/status/doc_one',
+			'/v1/status/doc_two',
+		]);
 	});
 });
 
@@ -82,7 +103,9 @@ describe('Get Status refuses a document ID that could change the request path', 
 		['200 characters', `doc_${'a'.repeat(196)}`],
 	])('%s', async (_label, documentId) => {
 		serviceWouldAnswer(service());
-		const result = await harness().run({ parameters: { resource: 'document', operation: 'getStatus', documentId } });
+		const result = await harness().run({
+			parameters: { resource: 'document', operation: 'getStatus', documentId },
+		});
 
 		expect(result.error()?.message).toMatch(/is not a document ID\. IDs look like "doc_abc123"/);
 		expectNothingSent(service());
@@ -105,15 +128,22 @@ describe('Get Status refuses a document ID that could change the request path', 
 	it('left empty in the node: n8n itself refuses to run (required parameter)', async () => {
 		serviceWouldAnswer(service());
 		await expect(
-			harness().run({ parameters: { resource: 'document', operation: 'getStatus', documentId: '' } }),
+			harness().run({
+				parameters: { resource: 'document', operation: 'getStatus', documentId: '' },
+			}),
 		).rejects.toThrow(/node has issues/);
 		expectNothingSent(service());
 	});
 
 	it('the longest valid ID (doc_ + 120 characters) is sent as the path', async () => {
 		const documentId = `doc_${'Ab1_-'.repeat(24)}`;
-		service().on('GET', `/v1/status/${documentId}`, { status: 200, body: { document_id: documentId, status: 'processing' } });
-		const result = await harness().run({ parameters: { resource: 'document', operation: 'getStatus', documentId: ` ${documentId} ` } });
+		service().on('GET', `/v1/status/${documentId}`, {
+			status: 200,
+			body: { document_id: documentId, status: 'processing' },
+		});
+		const result = await harness().run({
+			parameters: { resource: 'document', operation: 'getStatus', documentId: ` ${documentId} ` },
+		});
 		expect(result.error()).toBeUndefined();
 		expect(service().requests.map((request) => request.path)).toEqual([`/v1/status/${documentId}`]);
 	});

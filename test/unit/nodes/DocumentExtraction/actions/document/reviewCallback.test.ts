@@ -53,7 +53,8 @@ interface Call {
 async function deliver(call: Call) {
 	const answer: { status?: number; body?: IDataObject } = {};
 	const rawBody = Buffer.isBuffer(call.body) ? call.body : Buffer.from(call.body);
-	const headers: Record<string, string> = call.signature === undefined ? {} : { 'X-Service-Signature': call.signature };
+	const headers: Record<string, string> =
+		call.signature === undefined ? {} : { 'X-Service-Signature': call.signature };
 	const expressions: string[] = [];
 	const context = {
 		getRequestObject: () => ({ rawBody, readRawBody: async () => undefined }),
@@ -68,7 +69,12 @@ async function deliver(call: Call) {
 			},
 		}),
 		getHeaderData: () => headers,
-		getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: 'k', signingSecret: call.secret ?? SECRET, tier: 'pilot' }),
+		getCredentials: async () => ({
+			baseUrl: 'https://api.example.com',
+			apiKey: 'k',
+			signingSecret: call.secret ?? SECRET,
+			tier: 'pilot',
+		}),
 		getNodeParameter: (name: string, fallback: unknown) => {
 			if (name === 'awaitedDocument') {
 				expressions.push(String(fallback));
@@ -76,8 +82,20 @@ async function deliver(call: Call) {
 			}
 			return call.parameters && name in call.parameters ? call.parameters[name] : fallback;
 		},
-		getNode: () => ({ id: 'n', name: 'Wait for "review"', type: NODE_TYPES.action, typeVersion: 1, position: [0, 0], parameters: {} }),
-		logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined },
+		getNode: () => ({
+			id: 'n',
+			name: 'Wait for "review"',
+			type: NODE_TYPES.action,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
+		logger: {
+			info: () => undefined,
+			warn: () => undefined,
+			debug: () => undefined,
+			error: () => undefined,
+		},
 	} as unknown as IWebhookFunctions;
 	const result = await new DocumentExtraction().webhook.call(context);
 	return { result, answer, expressions };
@@ -108,7 +126,9 @@ describe('Wait for Review: the review callback', () => {
 			total: 120,
 			checks: { all_passed: true },
 		});
-		expect(expressions).toEqual(['={{ $node["Wait for \\"review\\""].context["documentExtractionAwaiting"] ?? "" }}']);
+		expect(expressions).toEqual([
+			'={{ $node["Wait for \\"review\\""].context["documentExtractionAwaiting"] ?? "" }}',
+		]);
 	});
 
 	it('a signed rejection resumes on Rejected with the reason', async () => {
@@ -118,22 +138,38 @@ describe('Wait for Review: the review callback', () => {
 		expect(verified).toEqual([]);
 		expect(timedOut).toEqual([]);
 		expect(rejected.map((item) => item.json)).toEqual([
-			expect.objectContaining({ document_id: AWAITED, status: 'rejected', rejection_reason: 'Illegible total', vendor: null }),
+			expect.objectContaining({
+				document_id: AWAITED,
+				status: 'rejected',
+				rejection_reason: 'Illegible total',
+				vendor: null,
+			}),
 		]);
 	});
 
 	it('with the duplicate guard on, the result has one more (empty) output', async () => {
-		const { result } = await deliver({ ...signed(verifiedEvent()), parameters: { options: { skipDuplicates: true } } });
+		const { result } = await deliver({
+			...signed(verifiedEvent()),
+			parameters: { options: { skipDuplicates: true } },
+		});
 		expect(result.workflowData!.map((output) => output.length)).toEqual([1, 0, 0, 0]);
 	});
 
 	it('Hold Invoices Not Ready to Post: an approved invoice that is not ready resumes on Not Ready to Post (last), a ready one on Verified', async () => {
-		const notReady = { ...verifiedEvent(), data: { ...EXTRACTED, amounts: { ...EXTRACTED.amounts, total: '1.200,00' } } };
+		const notReady = {
+			...verifiedEvent(),
+			data: { ...EXTRACTED, amounts: { ...EXTRACTED.amounts, total: '1.200,00' } },
+		};
 		const held = await deliver({ ...signed(notReady), parameters: { holdNotReady: true } });
 		expect(held.answer.body).toEqual({ received: true, resumed: true });
 		expect(held.result.workflowData!.map((items) => items.length)).toEqual([0, 0, 0, 1]);
 		expect(held.result.workflowData![3][0]).toMatchObject({
-			json: { status: 'verified', total: null, ready_to_post: false, not_ready_because: [expect.stringMatching(/total "1\.200,00" could not be read/)] },
+			json: {
+				status: 'verified',
+				total: null,
+				ready_to_post: false,
+				not_ready_because: [expect.stringMatching(/total "1\.200,00" could not be read/)],
+			},
 			pairedItem: { item: 0 },
 		});
 
@@ -147,8 +183,16 @@ describe('Wait for Review: the review callback', () => {
 	});
 
 	it('Output "Raw" gives the delivery as it came', async () => {
-		const { result } = await deliver({ ...signed(verifiedEvent()), parameters: { outputMode: 'raw' } });
-		const { currency, ready_to_post: ready, not_ready_because: reasons, ...delivery } = result.workflowData![0][0].json;
+		const { result } = await deliver({
+			...signed(verifiedEvent()),
+			parameters: { outputMode: 'raw' },
+		});
+		const {
+			currency,
+			ready_to_post: ready,
+			not_ready_because: reasons,
+			...delivery
+		} = result.workflowData![0][0].json;
 		expect(delivery).toEqual(verifiedEvent());
 		expect({ currency, ready, reasons }).toEqual({ currency: null, ready: true, reasons: [] });
 	});
@@ -156,9 +200,27 @@ describe('Wait for Review: the review callback', () => {
 	const forged: Array<[string, Call]> = [
 		['no signature', { body: JSON.stringify(verifiedEvent()) }],
 		['signed with another secret', signed(verifiedEvent(), 'whsec_someone_else')],
-		['a changed body', { body: JSON.stringify({ ...verifiedEvent(), data: { ...EXTRACTED, amounts: { total: 1 } } }), signature: signed(verifiedEvent()).signature }],
-		['uppercase hex', { body: signed(verifiedEvent()).body, signature: signed(verifiedEvent()).signature.toUpperCase() }],
-		['a "sha256=" prefix', { body: signed(verifiedEvent()).body, signature: `sha256=${signed(verifiedEvent()).signature}` }],
+		[
+			'a changed body',
+			{
+				body: JSON.stringify({ ...verifiedEvent(), data: { ...EXTRACTED, amounts: { total: 1 } } }),
+				signature: signed(verifiedEvent()).signature,
+			},
+		],
+		[
+			'uppercase hex',
+			{
+				body: signed(verifiedEvent()).body,
+				signature: signed(verifiedEvent()).signature.toUpperCase(),
+			},
+		],
+		[
+			'a "sha256=" prefix',
+			{
+				body: signed(verifiedEvent()).body,
+				signature: `sha256=${signed(verifiedEvent()).signature}`,
+			},
+		],
 		['no secret in the credential', { ...signed(verifiedEvent(), ''), secret: '' }],
 	];
 	it.each(forged)('%s: 401, and the execution keeps waiting', async (_name, call) => {
@@ -169,7 +231,10 @@ describe('Wait for Review: the review callback', () => {
 
 	it('a signed result for another document: acknowledged (so the service stops retrying), the execution keeps waiting', async () => {
 		const { result, answer } = await deliver(signed(verifiedEvent('doc_previous_one')));
-		expect(answer).toEqual({ status: 200, body: { received: true, ignored: 'not the document this execution waits for' } });
+		expect(answer).toEqual({
+			status: 200,
+			body: { received: true, ignored: 'not the document this execution waits for' },
+		});
 		expect(result.workflowData).toBeUndefined();
 	});
 

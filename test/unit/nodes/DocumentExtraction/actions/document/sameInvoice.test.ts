@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { extractParameters, itemWithFile, NEEDS_REVIEW, pdfBytes, useNodeHarness, VERIFIED } from '../../../../harness/fixtures.ts';
+import {
+	extractParameters,
+	itemWithFile,
+	NEEDS_REVIEW,
+	pdfBytes,
+	useNodeHarness,
+	VERIFIED,
+} from '../../../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
@@ -15,7 +22,10 @@ const invoice = (vendor: string, invoiceNo: string, total: number) => ({
 	amounts: { subtotal: total, tax: 0, total },
 	line_items: [{ description: 'Paper', quantity: 1, unit_price: total, amount: total }],
 });
-const verified = (documentId: string, data: unknown) => ({ status: 200, body: { ...VERIFIED, document_id: documentId, extracted_json: data } });
+const verified = (documentId: string, data: unknown) => ({
+	status: 200,
+	body: { ...VERIFIED, document_id: documentId, extracted_json: data },
+});
 
 describe('Detect Same Invoice', () => {
 	it('one invoice in two files (written differently): the second on Possible Duplicate, naming the first', async () => {
@@ -29,12 +39,21 @@ describe('Detect Same Invoice', () => {
 		);
 		const result = await harness().run({
 			parameters: detecting(),
-			items: [itemWithFile(pdfBytes(900, 1), 'a.pdf'), itemWithFile(pdfBytes(900, 2), 'b.png'), itemWithFile(pdfBytes(900, 3), 'c.pdf'), itemWithFile(pdfBytes(900, 4), 'd.pdf')],
+			items: [
+				itemWithFile(pdfBytes(900, 1), 'a.pdf'),
+				itemWithFile(pdfBytes(900, 2), 'b.png'),
+				itemWithFile(pdfBytes(900, 3), 'c.pdf'),
+				itemWithFile(pdfBytes(900, 4), 'd.pdf'),
+			],
 		});
 		const outputs = result.outputs();
 		expect(outputs).toHaveLength(3);
 		const [verifiedItems, needsReview, possibleDuplicate] = outputs;
-		expect(verifiedItems.map((item) => item.json.document_id)).toEqual(['doc_pdf', 'doc_other', 'doc_corrected']);
+		expect(verifiedItems.map((item) => item.json.document_id)).toEqual([
+			'doc_pdf',
+			'doc_other',
+			'doc_corrected',
+		]);
 		expect(needsReview).toEqual([]);
 		expect(possibleDuplicate.map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
 		expect(possibleDuplicate[0].json).toMatchObject({
@@ -43,17 +62,35 @@ describe('Detect Same Invoice', () => {
 			possible_duplicate_of: 'doc_pdf',
 			matched: { vendor: 'acme supplies', invoice_no: 'INV 2026 42', total_cents: 30 },
 		});
-		expect(String(possibleDuplicate[0].json.message)).toContain('looks like the invoice of document doc_pdf');
+		expect(String(possibleDuplicate[0].json.message)).toContain(
+			'looks like the invoice of document doc_pdf',
+		);
 	});
 
 	it('off by default, and documents still in review are not matched', async () => {
-		service().on('POST', '/v1/extract', verified('doc_1', invoice('Acme', 'X-1', 5)), verified('doc_2', invoice('Acme', 'X-1', 5)));
-		const off = await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes(500, 5)), itemWithFile(pdfBytes(500, 6))] });
+		service().on(
+			'POST',
+			'/v1/extract',
+			verified('doc_1', invoice('Acme', 'X-1', 5)),
+			verified('doc_2', invoice('Acme', 'X-1', 5)),
+		);
+		const off = await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(pdfBytes(500, 5)), itemWithFile(pdfBytes(500, 6))],
+		});
 		expect(off.outputs()).toHaveLength(2);
 		expect(off.output(undefined, 0)).toHaveLength(2);
 
-		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW }, { status: 200, body: NEEDS_REVIEW });
-		const pending = await harness().run({ parameters: detecting(), items: [itemWithFile(pdfBytes(500, 7)), itemWithFile(pdfBytes(500, 8))] });
+		service().on(
+			'POST',
+			'/v1/extract',
+			{ status: 200, body: NEEDS_REVIEW },
+			{ status: 200, body: NEEDS_REVIEW },
+		);
+		const pending = await harness().run({
+			parameters: detecting(),
+			items: [itemWithFile(pdfBytes(500, 7)), itemWithFile(pdfBytes(500, 8))],
+		});
 		expect(pending.output(undefined, 1)).toHaveLength(2);
 		expect(pending.output(undefined, 2)).toEqual([]);
 	});

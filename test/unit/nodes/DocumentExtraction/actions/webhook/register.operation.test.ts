@@ -24,7 +24,7 @@ function jsonBody(request: RecordedRequest): unknown {
 }
 
 describe('Webhook > Register', () => {
-	it('with Secret empty: POSTs url, events and the credential\'s signing secret as JSON; the output has no secret', async () => {
+	it("with Secret empty: POSTs url, events and the credential's signing secret as JSON; the output has no secret", async () => {
 		service().on('POST', '/webhooks/register', {
 			status: 200,
 			body: { webhook_id: 'wh_0123456789abcdefghij', url: HOOK_URL, status: 'active' },
@@ -58,14 +58,29 @@ describe('Webhook > Register', () => {
 	it('the Secret parameter wins over the credential, and an echoed secret is not output', async () => {
 		service().on('POST', '/webhooks/register', {
 			status: 200,
-			body: { webhook_id: 'wh_x', url: HOOK_URL, status: 'active', secret: PARAMETER_SECRET, events: ['document.verified'] },
+			body: {
+				webhook_id: 'wh_x',
+				url: HOOK_URL,
+				status: 'active',
+				secret: PARAMETER_SECRET,
+				events: ['document.verified'],
+			},
 		});
 		const result = await harness().run({
 			parameters: registerParameters({ events: ['document.verified'], secret: PARAMETER_SECRET }),
 		});
 
-		expect(jsonBody(service().requests[0])).toEqual({ url: HOOK_URL, events: ['document.verified'], secret: PARAMETER_SECRET });
-		expect(result.output()[0].json).toEqual({ webhook_id: 'wh_x', url: HOOK_URL, status: 'active', events: ['document.verified'] });
+		expect(jsonBody(service().requests[0])).toEqual({
+			url: HOOK_URL,
+			events: ['document.verified'],
+			secret: PARAMETER_SECRET,
+		});
+		expect(result.output()[0].json).toEqual({
+			webhook_id: 'wh_x',
+			url: HOOK_URL,
+			status: 'active',
+			events: ['document.verified'],
+		});
 		expect(JSON.stringify(result.output())).not.toContain(PARAMETER_SECRET);
 		expect(JSON.stringify(result.output())).not.toContain(SIGNING_SECRET);
 	});
@@ -76,7 +91,10 @@ describe('Webhook > Register', () => {
 		['hooks.example.com/x', /^URL "hooks\.example\.com\/x" is not a valid URL/],
 	])('refuses the URL %j before any request', async (url, message) => {
 		service().on('POST', '/webhooks/register', { status: 200, body: { webhook_id: 'wh_x' } });
-		const result = await harness().run({ parameters: registerParameters({ url }), items: [{ json: { url: '' } }] });
+		const result = await harness().run({
+			parameters: registerParameters({ url }),
+			items: [{ json: { url: '' } }],
+		});
 
 		expect(result.error()?.message).toMatch(message);
 		expect(service().requests).toEqual([]);
@@ -85,7 +103,10 @@ describe('Webhook > Register', () => {
 
 	it('an expression for the URL that resolves to nothing is refused as empty, before any request', async () => {
 		service().on('POST', '/webhooks/register', { status: 200, body: { webhook_id: 'wh_x' } });
-		const result = await harness().run({ parameters: registerParameters({ url: '={{ $json.url }}' }), items: [{ json: {} }] });
+		const result = await harness().run({
+			parameters: registerParameters({ url: '={{ $json.url }}' }),
+			items: [{ json: {} }],
+		});
 
 		// Regression guard: register.operation.ts calls .trim() on the parameter as it comes, so an
 		// undefined value fails with "Cannot read properties of undefined (reading 'trim')".
@@ -95,8 +116,12 @@ describe('Webhook > Register', () => {
 
 	it('n8n itself refuses to run with the required URL or events left empty', async () => {
 		service().on('POST', '/webhooks/register', { status: 200, body: { webhook_id: 'wh_x' } });
-		await expect(harness().run({ parameters: registerParameters({ url: '' }) })).rejects.toThrow(/node has issues/);
-		await expect(harness().run({ parameters: registerParameters({ events: [] }) })).rejects.toThrow(/node has issues/);
+		await expect(harness().run({ parameters: registerParameters({ url: '' }) })).rejects.toThrow(
+			/node has issues/,
+		);
+		await expect(harness().run({ parameters: registerParameters({ events: [] }) })).rejects.toThrow(
+			/node has issues/,
+		);
 		expect(service().requests).toEqual([]);
 	});
 
@@ -111,7 +136,10 @@ describe('Webhook > Register', () => {
 
 	it('refuses when neither the Secret nor the credential has a secret, before any request', async () => {
 		service().on('POST', '/webhooks/register', { status: 200, body: { webhook_id: 'wh_x' } });
-		const result = await harness().run({ parameters: registerParameters(), credentials: { signingSecret: '' } });
+		const result = await harness().run({
+			parameters: registerParameters(),
+			credentials: { signingSecret: '' },
+		});
 
 		expect(result.error()?.message).toBe('No secret to sign the deliveries with');
 		expect(service().requests).toEqual([]);
@@ -121,20 +149,29 @@ describe('Webhook > Register', () => {
 		service().on(
 			'POST',
 			'/webhooks/register',
-			{ status: 500, body: serviceError('server_error', 'Internal error'), headers: { 'Retry-After': '0' } },
+			{
+				status: 500,
+				body: serviceError('server_error', 'Internal error'),
+				headers: { 'Retry-After': '0' },
+			},
 			{ status: 200, body: { webhook_id: 'wh_x' } },
 		);
 		const result = await harness().run({ parameters: registerParameters() });
 
-		expect(result.error()?.message).toMatch(/The service had an error \(500\) while trying to register the webhook/);
+		expect(result.error()?.message).toMatch(
+			/The service had an error \(500\) while trying to register the webhook/,
+		);
 		expect(service().requests).toHaveLength(1);
 		expect(service().pending()).toHaveLength(1);
 	});
 
-	it('a 400 (e.g. an event the service does not know) shows the service\'s message', async () => {
+	it("a 400 (e.g. an event the service does not know) shows the service's message", async () => {
 		service().on('POST', '/webhooks/register', {
 			status: 400,
-			body: serviceError('invalid_events', 'events must be a non-empty subset of document.verified, document.rejected'),
+			body: serviceError(
+				'invalid_events',
+				'events must be a non-empty subset of document.verified, document.rejected',
+			),
 		});
 		const result = await harness().run({ parameters: registerParameters() });
 		expect(result.error()?.description).toBe(

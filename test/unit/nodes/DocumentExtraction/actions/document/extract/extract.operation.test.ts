@@ -5,7 +5,15 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 
-import { API_KEY, BASE_URL, Container, n8nCore, NODE_NAME, parseMultipart, SOURCE_NODE_NAME } from '../../../../../harness/index.ts';
+import {
+	API_KEY,
+	BASE_URL,
+	Container,
+	n8nCore,
+	NODE_NAME,
+	parseMultipart,
+	SOURCE_NODE_NAME,
+} from '../../../../../harness/index.ts';
 import type { RecordedRequest } from '../../../../../harness/index.ts';
 import {
 	DOCUMENT_ID,
@@ -113,7 +121,10 @@ describe('Extract: answers of the service as output items', () => {
 
 	it('needs_review: the invoice fields are null and the review_id is there', async () => {
 		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW });
-		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] });
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(pdfBytes())],
+		});
 
 		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)).toEqual([
 			{
@@ -138,13 +149,24 @@ describe('Extract: answers of the service as output items', () => {
 			status: 200,
 			body: { ...NEEDS_REVIEW, extracted_json: EXTRACTED },
 		});
-		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] });
-		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)[0].json).toMatchObject({ status: 'needs_review', review_id: REVIEW_ID, vendor: null, total: null });
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(pdfBytes())],
+		});
+		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)[0].json).toMatchObject({
+			status: 'needs_review',
+			review_id: REVIEW_ID,
+			vendor: null,
+			total: null,
+		});
 	});
 
 	it('processing: status processing, no review yet, invoice fields null', async () => {
 		service().on('POST', '/v1/extract', { status: 200, body: PROCESSING });
-		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] });
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(pdfBytes())],
+		});
 
 		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)).toEqual([
 			{
@@ -174,7 +196,14 @@ describe('Extract: output modes', () => {
 		const output = result.output();
 		expect(output).toHaveLength(3);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }]);
-		expect(output.map((item) => [item.json.line_number, item.json.line_count, item.json.description, item.json.amount])).toEqual([
+		expect(
+			output.map((item) => [
+				item.json.line_number,
+				item.json.line_count,
+				item.json.description,
+				item.json.amount,
+			]),
+		).toEqual([
 			[1, 3, 'Paper A4, 500 sheets', 50],
 			[2, 3, 'Toner cartridge', 150],
 			[3, 3, 'Delivery', 50],
@@ -227,7 +256,12 @@ describe('Extract: output modes', () => {
 			items: [itemWithFile(pdfBytes())],
 		});
 		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)).toHaveLength(1);
-		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)[0].json).toMatchObject({ status: 'needs_review', review_id: REVIEW_ID, line_count: 0, vendor: null });
+		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)[0].json).toMatchObject({
+			status: 'needs_review',
+			review_id: REVIEW_ID,
+			line_count: 0,
+			vendor: null,
+		});
 	});
 
 	it('Raw: the response untouched, unknown fields included, with currency and readiness beside it', async () => {
@@ -238,7 +272,10 @@ describe('Extract: output modes', () => {
 			items: [itemWithFile(pdfBytes())],
 		});
 		expect(result.output()).toEqual([
-			{ json: { ...response, currency: 'EUR', ready_to_post: true, not_ready_because: [] }, pairedItem: { item: 0 } },
+			{
+				json: { ...response, currency: 'EUR', ready_to_post: true, not_ready_because: [] },
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 });
@@ -251,7 +288,10 @@ describe('Extract: the multipart request as sent', () => {
 		const bufferSpy = vi.spyOn(binaryData, 'getAsBuffer');
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
 
-		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(bytes, 'March invoice.pdf')] });
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(bytes, 'March invoice.pdf')],
+		});
 		const [streamCalls, bufferCalls] = [streamSpy.mock.calls.length, bufferSpy.mock.calls.length];
 		streamSpy.mockRestore();
 		bufferSpy.mockRestore();
@@ -277,7 +317,10 @@ describe('Extract: the multipart request as sent', () => {
 		const bufferSpy = vi.spyOn(Container.get(n8nCore.BinaryDataService), 'getAsBuffer');
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
 
-		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(bytes)] });
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(bytes)],
+		});
 		const bufferCalls = bufferSpy.mock.calls.length;
 		bufferSpy.mockRestore();
 
@@ -295,26 +338,34 @@ describe('Extract: the multipart request as sent', () => {
 		expectKeyOnlyInHeader(request);
 	});
 
-	it.each(['filesystem', 'default'] as const)('%s binary mode: a 12 MiB file arrives intact (Growth tier)', async (mode) => {
-		await harness().useBinaryMode(mode);
-		const bytes = pdfBytes(12 * 1024 * 1024 + 3, mode === 'filesystem' ? 101 : 202);
-		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
+	it.each(['filesystem', 'default'] as const)(
+		'%s binary mode: a 12 MiB file arrives intact (Growth tier)',
+		async (mode) => {
+			await harness().useBinaryMode(mode);
+			const bytes = pdfBytes(12 * 1024 * 1024 + 3, mode === 'filesystem' ? 101 : 202);
+			service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
 
-		const result = await harness().run({
-			parameters: extractParameters(),
-			items: [itemWithFile(bytes, 'big scan.pdf')],
-			credentials: { tier: 'growth' },
-		});
+			const result = await harness().run({
+				parameters: extractParameters(),
+				items: [itemWithFile(bytes, 'big scan.pdf')],
+				credentials: { tier: 'growth' },
+			});
 
-		expect(result.error()).toBeUndefined();
-		expect(service().requests).toHaveLength(1);
-		const { filePart } = uploadOf(service().requests[0]);
-		expect(filePart.data.length).toBe(bytes.length);
-		expect(filePart.data.equals(bytes)).toBe(true);
-	});
+			expect(result.error()).toBeUndefined();
+			expect(service().requests).toHaveLength(1);
+			const { filePart } = uploadOf(service().requests[0]);
+			expect(filePart.data.length).toBe(bytes.length);
+			expect(filePart.data.equals(bytes)).toBe(true);
+		},
+	);
 
 	it('sends webhook_url as a text field when the option is set, and not otherwise', async () => {
-		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW }, { status: 200, body: NEEDS_REVIEW });
+		service().on(
+			'POST',
+			'/v1/extract',
+			{ status: 200, body: NEEDS_REVIEW },
+			{ status: 200, body: NEEDS_REVIEW },
+		);
 		const webhookUrl = 'https://hooks.example.com/webhook/invoices?tenant=7';
 
 		await harness().run({
@@ -334,14 +385,25 @@ describe('Extract: the multipart request as sent', () => {
 	});
 
 	it('names the part by the detected type when n8n only knows "application/octet-stream" or the name lacks an extension', async () => {
-		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED }, { status: 200, body: VERIFIED });
-		const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pseudoRandomBytes(300)]);
+		service().on(
+			'POST',
+			'/v1/extract',
+			{ status: 200, body: VERIFIED },
+			{ status: 200, body: VERIFIED },
+		);
+		const png = Buffer.concat([
+			Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+			pseudoRandomBytes(300),
+		]);
 
 		await harness().run({
 			parameters: extractParameters(),
 			items: [itemWithFile(pdfBytes(), 'Invoice.PDF', 'application/octet-stream')],
 		});
-		await harness().run({ parameters: extractParameters(), items: [itemWithFile(png, 'scan', 'image/png')] });
+		await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(png, 'scan', 'image/png')],
+		});
 
 		const [pdfUpload, pngUpload] = service().requests.map((request) => uploadOf(request).filePart);
 		expect([pdfUpload.filename, pdfUpload.contentType]).toEqual(['Invoice.PDF', 'application/pdf']);
@@ -350,9 +412,14 @@ describe('Extract: the multipart request as sent', () => {
 	});
 
 	it('a CSV document travels as text/csv with its exact bytes', async () => {
-		const csv = Buffer.from('description,quantity,unit_price,amount\r\n"Widget, large",2,10.50,21.00\r\nÜberweisung,1,0,0\r\n');
+		const csv = Buffer.from(
+			'description,quantity,unit_price,amount\r\n"Widget, large",2,10.50,21.00\r\nÜberweisung,1,0,0\r\n',
+		);
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
-		await harness().run({ parameters: extractParameters(), items: [itemWithFile(csv, 'lines.csv', 'text/csv')] });
+		await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(csv, 'lines.csv', 'text/csv')],
+		});
 
 		const { filePart } = uploadOf(service().requests[0]);
 		expect([filePart.filename, filePart.contentType]).toEqual(['lines.csv', 'text/csv']);
@@ -368,7 +435,11 @@ describe('Extract: the multipart request as sent', () => {
 				{
 					json: {},
 					binary: {
-						data: { content: pdfBytes(1024, 9), fileName: 'other.pdf', mimeType: 'application/pdf' },
+						data: {
+							content: pdfBytes(1024, 9),
+							fileName: 'other.pdf',
+							mimeType: 'application/pdf',
+						},
 						attachment_1: { content: wanted, fileName: 'wanted.pdf', mimeType: 'application/pdf' },
 					},
 				},
@@ -395,12 +466,12 @@ describe('Extract: the multipart request as sent', () => {
 		});
 
 		const [verified, needsReview] = result.outputs();
-		expect(verified.map((item) => [item.json.document_id, item.json.status, item.pairedItem])).toEqual([
-			['doc_first', 'verified', { item: 0 }],
-		]);
-		expect(needsReview.map((item) => [item.json.document_id, item.json.status, item.pairedItem])).toEqual([
-			['doc_second', 'needs_review', { item: 1 }],
-		]);
+		expect(
+			verified.map((item) => [item.json.document_id, item.json.status, item.pairedItem]),
+		).toEqual([['doc_first', 'verified', { item: 0 }]]);
+		expect(
+			needsReview.map((item) => [item.json.document_id, item.json.status, item.pairedItem]),
+		).toEqual([['doc_second', 'needs_review', { item: 1 }]]);
 		const uploads = service().requests.map((request) => uploadOf(request).filePart);
 		expect(uploads.map((part) => part.filename)).toEqual(['a.pdf', 'b.pdf']);
 		expect(uploads[0].data.equals(first)).toBe(true);

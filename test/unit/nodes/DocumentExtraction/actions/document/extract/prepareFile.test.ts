@@ -5,22 +5,38 @@
 import { describe, expect, it } from 'vitest';
 
 import { SOURCE_NODE_NAME } from '../../../../../harness/index.ts';
-import { expectNothingSent, extractParameters, itemWithFile, pdfBytes, serviceWouldAnswer, useNodeHarness, VERIFIED } from '../../../../../harness/fixtures.ts';
+import {
+	expectNothingSent,
+	extractParameters,
+	itemWithFile,
+	pdfBytes,
+	serviceWouldAnswer,
+	useNodeHarness,
+	VERIFIED,
+} from '../../../../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
 const MIB = 1024 * 1024;
 
 describe('Extract refuses before uploading', () => {
-	it.each(['filesystem', 'default'] as const)('%s mode: no binary data on the item', async (mode) => {
-		await harness().useBinaryMode(mode);
-		serviceWouldAnswer(service());
-		const result = await harness().run({ parameters: extractParameters(), items: [{ json: { id: 1 } }] });
+	it.each(['filesystem', 'default'] as const)(
+		'%s mode: no binary data on the item',
+		async (mode) => {
+			await harness().useBinaryMode(mode);
+			serviceWouldAnswer(service());
+			const result = await harness().run({
+				parameters: extractParameters(),
+				items: [{ json: { id: 1 } }],
+			});
 
-		// n8n's own assertBinaryData says so.
-		expect(result.error()?.message).toMatch(/expects the node's input data to contain a binary file 'data'/);
-		expectNothingSent(service());
-	});
+			// n8n's own assertBinaryData says so.
+			expect(result.error()?.message).toMatch(
+				/expects the node's input data to contain a binary file 'data'/,
+			);
+			expectNothingSent(service());
+		},
+	);
 
 	it('the binary field named in the parameter does not exist', async () => {
 		serviceWouldAnswer(service());
@@ -45,7 +61,10 @@ describe('Extract refuses before uploading', () => {
 	it.each(['filesystem', 'default'] as const)('%s mode: an empty file (0 bytes)', async (mode) => {
 		await harness().useBinaryMode(mode);
 		serviceWouldAnswer(service());
-		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(Buffer.alloc(0), 'empty.pdf')] });
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(Buffer.alloc(0), 'empty.pdf')],
+		});
 
 		expect(result.error()?.message).toBe('The file "empty.pdf" is empty (0 bytes)');
 		expect(result.error()?.description).toMatch(/Check the step that produced it/);
@@ -64,7 +83,9 @@ describe('Extract refuses before uploading', () => {
 			items: [itemWithFile(Buffer.from('PK\u0003\u0004 some content'), fileName, mimeType)],
 		});
 
-		expect(result.error()?.message).toBe(`The file "${fileName}" (${mimeType}) is not a type the service reads`);
+		expect(result.error()?.message).toBe(
+			`The file "${fileName}" (${mimeType}) is not a type the service reads`,
+		);
 		expect(result.error()?.description).toMatch(/Supported types: PDF, JPG, PNG, JSON or CSV/);
 		expectNothingSent(service());
 	});
@@ -79,7 +100,9 @@ describe('Extract refuses before uploading', () => {
 
 		expect(result.output(SOURCE_NODE_NAME)[0].binary?.data.id).toBeDefined();
 		expect(result.error()?.message).toBe('"scan.pdf" is too large for your tier');
-		expect(result.error()?.description).toMatch(/above the 10\.0 MB limit of the Pilot \(free\) tier/);
+		expect(result.error()?.description).toMatch(
+			/above the 10\.0 MB limit of the Pilot \(free\) tier/,
+		);
 		expectNothingSent(service());
 	});
 
@@ -105,18 +128,20 @@ describe('Extract refuses before uploading', () => {
 		expect(service().requests).toHaveLength(1);
 	});
 
-	it.each(['http://hooks.example.com/x', 'ftp://hooks.example.com/x', 'not a url', 'https://user:pw@hooks.example.com/x'])(
-		'a Webhook URL option that is not a plain https URL: %s',
-		async (webhookUrl) => {
-			serviceWouldAnswer(service());
-			const result = await harness().run({
-				parameters: extractParameters({ options: { webhookUrl } }),
-				items: [itemWithFile(pdfBytes())],
-			});
-			expect(result.error()?.message).toMatch(/^The Webhook URL option /);
-			expectNothingSent(service());
-		},
-	);
+	it.each([
+		'http://hooks.example.com/x',
+		'ftp://hooks.example.com/x',
+		'not a url',
+		'https://user:pw@hooks.example.com/x',
+	])('a Webhook URL option that is not a plain https URL: %s', async (webhookUrl) => {
+		serviceWouldAnswer(service());
+		const result = await harness().run({
+			parameters: extractParameters({ options: { webhookUrl } }),
+			items: [itemWithFile(pdfBytes())],
+		});
+		expect(result.error()?.message).toMatch(/^The Webhook URL option /);
+		expectNothingSent(service());
+	});
 
 	it('a Base URL in the credential that is not http(s)', async () => {
 		serviceWouldAnswer(service());
@@ -125,7 +150,9 @@ describe('Extract refuses before uploading', () => {
 			items: [itemWithFile(pdfBytes())],
 			credentials: { baseUrl: 'api.docextract.test' },
 		});
-		expect(result.error()?.message).toMatch(/Base URL in the Document Extraction API credential .* is not a valid http\(s\) address/);
+		expect(result.error()?.message).toMatch(
+			/Base URL in the Document Extraction API credential .* is not a valid http\(s\) address/,
+		);
 		expectNothingSent(service());
 	});
 });

@@ -1,7 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { extractOutputNames, outputIndex } from '../../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
+import {
+	extractOutputNames,
+	outputIndex,
+} from '../../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
 import { routeAnswer } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/route.ts';
 import type { ExtractSettings } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/settings.ts';
 import { fakeExecuteContext } from '../../../../../harness/fakeExecuteContext.ts';
@@ -17,22 +20,36 @@ const base: ExtractSettings = {
 	holdNotReady: false,
 };
 
-async function route(response: IDataObject, settings: Partial<ExtractSettings> = {}, fake = fakeExecuteContext()) {
+async function route(
+	response: IDataObject,
+	settings: Partial<ExtractSettings> = {},
+	fake = fakeExecuteContext(),
+) {
 	const all = { ...base, ...settings };
 	const outputs: INodeExecutionData[][] = extractOutputNames(all).map(() => []);
 	await routeAnswer(fake.context, 3, response, all, outputs);
-	const named = Object.fromEntries(extractOutputNames(all).map((name, index) => [name, outputs[index]]));
+	const named = Object.fromEntries(
+		extractOutputNames(all).map((name, index) => [name, outputs[index]]),
+	);
 	return { named, outputs, fake, all };
 }
 
 /** A verified invoice whose checks fail: not ready to post. */
-const NOT_READY = { ...VERIFIED, extracted_json: { ...EXTRACTED, amounts: { subtotal: 250, tax: 47.5, total: 999 } } };
+const NOT_READY = {
+	...VERIFIED,
+	extracted_json: { ...EXTRACTED, amounts: { subtotal: 250, tax: 47.5, total: 999 } },
+};
 
 describe('Extract: the answer to its output', () => {
 	it('a verified answer goes to Verified, paired with its item', async () => {
 		const { named } = await route(VERIFIED);
 		expect(named.Verified).toHaveLength(1);
-		expect(named.Verified[0].json).toMatchObject({ document_id: DOCUMENT_ID, status: 'verified', vendor: 'Acme Supplies GmbH', ready_to_post: true });
+		expect(named.Verified[0].json).toMatchObject({
+			document_id: DOCUMENT_ID,
+			status: 'verified',
+			vendor: 'Acme Supplies GmbH',
+			ready_to_post: true,
+		});
 		expect(named.Verified[0].pairedItem).toEqual({ item: 3 });
 		expect(named['Needs Review']).toEqual([]);
 	});
@@ -40,20 +57,28 @@ describe('Extract: the answer to its output', () => {
 	it('a document in review goes to Needs Review, never Verified', async () => {
 		const { named } = await route(NEEDS_REVIEW);
 		expect(named['Needs Review']).toHaveLength(1);
-		expect(named['Needs Review'][0].json).toMatchObject({ status: 'needs_review', ready_to_post: false });
+		expect(named['Needs Review'][0].json).toMatchObject({
+			status: 'needs_review',
+			ready_to_post: false,
+		});
 		expect(named.Verified).toEqual([]);
 	});
 
 	it('Split Line Items: one item per line, all on one output', async () => {
 		const { named } = await route(VERIFIED, { outputMode: 'splitLineItems' });
 		expect(named.Verified).toHaveLength(EXTRACTED.line_items.length);
-		expect(named.Verified.every((item) => (item.pairedItem as { item: number }).item === 3)).toBe(true);
+		expect(named.Verified.every((item) => (item.pairedItem as { item: number }).item === 3)).toBe(
+			true,
+		);
 	});
 
 	it('holding: a verified invoice not ready to post goes to Needs Review; a ready one to Verified', async () => {
 		const held = await route(NOT_READY, { holdNotReady: true });
 		expect(held.named.Verified).toEqual([]);
-		expect(held.named['Needs Review'][0].json).toMatchObject({ status: 'verified', ready_to_post: false });
+		expect(held.named['Needs Review'][0].json).toMatchObject({
+			status: 'verified',
+			ready_to_post: false,
+		});
 		const ready = await route(VERIFIED, { holdNotReady: true });
 		expect(ready.named.Verified).toHaveLength(1);
 	});
@@ -73,7 +98,11 @@ describe('Extract: the answer to its output', () => {
 		const fake = fakeExecuteContext();
 		const first = await route(VERIFIED, { detectSameInvoice: true }, fake);
 		expect(first.named.Verified).toHaveLength(1);
-		const second = await route({ ...VERIFIED, document_id: 'doc_second' }, { detectSameInvoice: true }, fake);
+		const second = await route(
+			{ ...VERIFIED, document_id: 'doc_second' },
+			{ detectSameInvoice: true },
+			fake,
+		);
 		expect(second.named.Verified).toEqual([]);
 		expect(second.named['Possible Duplicate'][0].json).toMatchObject({
 			document_id: 'doc_second',
@@ -86,7 +115,10 @@ describe('Extract: the answer to its output', () => {
 
 	it('Detect Same Invoice: an invoice without a number is never matched, and is not recorded', async () => {
 		const fake = fakeExecuteContext();
-		const noNumber = { ...VERIFIED, extracted_json: { ...EXTRACTED, header: { ...EXTRACTED.header, invoice_no: '' } } };
+		const noNumber = {
+			...VERIFIED,
+			extracted_json: { ...EXTRACTED, header: { ...EXTRACTED.header, invoice_no: '' } },
+		};
 		await route(noNumber, { detectSameInvoice: true }, fake);
 		const again = await route(noNumber, { detectSameInvoice: true }, fake);
 		expect(again.named.Verified).toHaveLength(1);
@@ -108,12 +140,17 @@ describe('Extract: the answer to its output', () => {
 		expect(until).toBeGreaterThanOrEqual(before + 2 * 60_000);
 		expect(until).toBeLessThan(Date.now() + 2 * 60_000 + 1000);
 		const prepared = fake.executeData.data!.main;
-		expect(prepared[outputIndex(all, 'timedOut')][0].json).toMatchObject({ timed_out: true, waited_minutes: 2 });
+		expect(prepared[outputIndex(all, 'timedOut')][0].json).toMatchObject({
+			timed_out: true,
+			waited_minutes: 2,
+		});
 	});
 
 	it('waiting: an answer without a document_id cannot be waited for, and says what to do', async () => {
 		const withoutId: IDataObject = { ...NEEDS_REVIEW };
 		delete withoutId.document_id;
-		await expect(route(withoutId, { waitForReview: true })).rejects.toThrow(/without a document_id/);
+		await expect(route(withoutId, { waitForReview: true })).rejects.toThrow(
+			/without a document_id/,
+		);
 	});
 });

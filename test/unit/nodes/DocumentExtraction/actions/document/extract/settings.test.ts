@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_RATE_LIMIT_RETRIES, extractSettings } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/settings.ts';
+import {
+	DEFAULT_RATE_LIMIT_RETRIES,
+	extractSettings,
+} from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/settings.ts';
 import { fakeExecuteContext } from '../../../../../harness/fakeExecuteContext.ts';
 
-const settingsOf = (parameters: Record<string, unknown>) => extractSettings(fakeExecuteContext({ parameters }).context, 0);
+const settingsOf = (parameters: Record<string, unknown>) =>
+	extractSettings(fakeExecuteContext({ parameters }).context, 0);
 
 describe("Extract's settings for one item", () => {
 	it('defaults: Simplified, no options, 5 rate-limit retries, nothing held', () => {
@@ -21,11 +25,18 @@ describe("Extract's settings for one item", () => {
 	});
 
 	it('trims the binary field name and the Webhook URL; a blank URL is no URL', () => {
-		expect(settingsOf({ binaryPropertyName: '  file ', options: { webhookUrl: ' https://x.example/h ' } })).toMatchObject({
+		expect(
+			settingsOf({
+				binaryPropertyName: '  file ',
+				options: { webhookUrl: ' https://x.example/h ' },
+			}),
+		).toMatchObject({
 			binaryPropertyName: 'file',
 			webhookUrl: 'https://x.example/h',
 		});
-		expect(settingsOf({ binaryPropertyName: 'data', options: { webhookUrl: '   ' } }).webhookUrl).toBeUndefined();
+		expect(
+			settingsOf({ binaryPropertyName: 'data', options: { webhookUrl: '   ' } }).webhookUrl,
+		).toBeUndefined();
 	});
 
 	it('reads every option', () => {
@@ -35,17 +46,31 @@ describe("Extract's settings for one item", () => {
 			holdNotReady: true,
 			options: { skipDuplicates: true, detectSameInvoice: true, rateLimitRetries: 0 },
 		});
-		expect(settings).toMatchObject({ outputMode: 'raw', holdNotReady: true, skipDuplicates: true, detectSameInvoice: true, rateLimitRetries: 0 });
+		expect(settings).toMatchObject({
+			outputMode: 'raw',
+			holdNotReady: true,
+			skipDuplicates: true,
+			detectSameInvoice: true,
+			rateLimitRetries: 0,
+		});
 	});
 
 	it('Detect Same Invoice is off while waiting for review (a reviewed invoice arrives where Extract no longer runs)', () => {
-		const settings = settingsOf({ binaryPropertyName: 'data', waitForReview: true, options: { detectSameInvoice: true } });
+		const settings = settingsOf({
+			binaryPropertyName: 'data',
+			waitForReview: true,
+			options: { detectSameInvoice: true },
+		});
 		expect(settings.waitForReview).toBe(true);
 		expect(settings.detectSameInvoice).toBe(false);
 	});
 
 	it('only a true boolean turns an option on', () => {
-		const settings = settingsOf({ binaryPropertyName: 'data', holdNotReady: 'yes', options: { skipDuplicates: 'true' } });
+		const settings = settingsOf({
+			binaryPropertyName: 'data',
+			holdNotReady: 'yes',
+			options: { skipDuplicates: 'true' },
+		});
 		expect(settings.holdNotReady).toBe(false);
 		expect(settings.skipDuplicates).toBe(false);
 	});

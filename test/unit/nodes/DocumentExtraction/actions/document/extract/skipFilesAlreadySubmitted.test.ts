@@ -7,36 +7,66 @@
 import { createHash } from 'crypto';
 import { describe, expect, it } from 'vitest';
 
-import { extractParameters, itemWithFile, NEEDS_REVIEW, pdfBytes, useNodeHarness, VERIFIED } from '../../../../../harness/fixtures.ts';
+import {
+	extractParameters,
+	itemWithFile,
+	NEEDS_REVIEW,
+	pdfBytes,
+	useNodeHarness,
+	VERIFIED,
+} from '../../../../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
 
-const guarded = (extra: Record<string, unknown> = {}) => extractParameters({ options: { skipDuplicates: true }, ...extra });
+const guarded = (extra: Record<string, unknown> = {}) =>
+	extractParameters({ options: { skipDuplicates: true }, ...extra });
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe('Skip Files Already Submitted', () => {
 	it('off by default: the same file twice is extracted twice', async () => {
-		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED }, { status: 200, body: VERIFIED });
+		service().on(
+			'POST',
+			'/v1/extract',
+			{ status: 200, body: VERIFIED },
+			{ status: 200, body: VERIFIED },
+		);
 		const same = pdfBytes(2000, 7);
-		const result = await harness().run({ parameters: extractParameters(), items: [itemWithFile(same), itemWithFile(same)] });
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: [itemWithFile(same), itemWithFile(same)],
+		});
 		expect(service().requestsTo('/v1/extract')).toHaveLength(2);
 		expect(result.outputs()).toHaveLength(2);
 	});
 
 	it('the same content twice in one run: one upload, the second item on Already Submitted with the earlier document_id', async () => {
-		service().on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_first1' } });
+		service().on('POST', '/v1/extract', {
+			status: 200,
+			body: { ...VERIFIED, document_id: 'doc_first1' },
+		});
 		const same = pdfBytes(3000, 8);
 		const other = pdfBytes(3000, 9);
-		service().on('POST', '/v1/extract', { status: 200, body: { ...NEEDS_REVIEW, document_id: 'doc_other1' } });
+		service().on('POST', '/v1/extract', {
+			status: 200,
+			body: { ...NEEDS_REVIEW, document_id: 'doc_other1' },
+		});
 		const result = await harness().run({
 			parameters: guarded(),
-			items: [itemWithFile(same, 'a.pdf'), itemWithFile(other, 'b.pdf'), itemWithFile(same, 'copy of a.pdf')],
+			items: [
+				itemWithFile(same, 'a.pdf'),
+				itemWithFile(other, 'b.pdf'),
+				itemWithFile(same, 'copy of a.pdf'),
+			],
 		});
 
 		expect(service().requestsTo('/v1/extract')).toHaveLength(2);
 		const [verified, needsReview, alreadySubmitted] = result.outputs();
-		expect(verified.map((item) => [item.json.document_id, item.pairedItem])).toEqual([['doc_first1', { item: 0 }]]);
-		expect(needsReview.map((item) => [item.json.document_id, item.pairedItem])).toEqual([['doc_other1', { item: 1 }]]);
+		expect(verified.map((item) => [item.json.document_id, item.pairedItem])).toEqual([
+			['doc_first1', { item: 0 }],
+		]);
+		expect(needsReview.map((item) => [item.json.document_id, item.pairedItem])).toEqual([
+			['doc_other1', { item: 1 }],
+		]);
 		expect(alreadySubmitted).toHaveLength(1);
 		expect(alreadySubmitted[0].pairedItem).toEqual({ item: 2 });
 		expect(alreadySubmitted[0].json).toMatchObject({
@@ -46,12 +76,17 @@ describe('Skip Files Already Submitted', () => {
 			file_name: 'copy of a.pdf',
 			content_sha256: sha256(same),
 		});
-		expect(String(alreadySubmitted[0].json.message)).toMatch(/same content as document doc_first1.*not extracted again/);
+		expect(String(alreadySubmitted[0].json.message)).toMatch(
+			/same content as document doc_first1.*not extracted again/,
+		);
 	});
 
-	it('across runs of the workflow: no second extraction, the earlier document_id from the workflow\'s static data', async () => {
+	it("across runs of the workflow: no second extraction, the earlier document_id from the workflow's static data", async () => {
 		const same = pdfBytes(2500, 10);
-		service().on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_run1' } });
+		service().on('POST', '/v1/extract', {
+			status: 200,
+			body: { ...VERIFIED, document_id: 'doc_run1' },
+		});
 		await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
 		const second = await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
 
@@ -68,13 +103,20 @@ describe('Skip Files Already Submitted', () => {
 
 		expect(service().requestsTo('/v1/extract')).toHaveLength(1);
 		const [skipped] = second.output(undefined, 2);
-		expect(skipped.json).toMatchObject({ document_id: null, duplicate: true, content_sha256: sha256(same) });
+		expect(skipped.json).toMatchObject({
+			document_id: null,
+			duplicate: true,
+			content_sha256: sha256(same),
+		});
 		expect(String(skipped.json.message)).toMatch(/manual test run/);
 	});
 
 	it('a failed upload does not count as submitted: the next attempt uploads again', async () => {
 		const same = pdfBytes(2500, 12);
-		service().on('POST', '/v1/extract', { status: 400, body: { success: false, error: { code: 'invalid_file', message: 'Bad' } } });
+		service().on('POST', '/v1/extract', {
+			status: 400,
+			body: { success: false, error: { code: 'invalid_file', message: 'Bad' } },
+		});
 		const failed = await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
 		expect(failed.error()?.httpCode).toBe('400');
 
@@ -89,7 +131,10 @@ describe('Skip Files Already Submitted', () => {
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
 		const result = await harness().run({
 			parameters: guarded(),
-			items: [itemWithFile(same, 'one.json', 'application/json'), itemWithFile(same, 'two.json', 'text/json')],
+			items: [
+				itemWithFile(same, 'one.json', 'application/json'),
+				itemWithFile(same, 'two.json', 'text/json'),
+			],
 		});
 		expect(service().requestsTo('/v1/extract')).toHaveLength(1);
 		expect(result.output(undefined, 2)).toHaveLength(1);
@@ -99,7 +144,10 @@ describe('Skip Files Already Submitted', () => {
 		await harness().useBinaryMode('default');
 		const same = pdfBytes(1800, 13);
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
-		const result = await harness().run({ parameters: guarded(), items: [itemWithFile(same), itemWithFile(same)] });
+		const result = await harness().run({
+			parameters: guarded(),
+			items: [itemWithFile(same), itemWithFile(same)],
+		});
 		expect(service().requestsTo('/v1/extract')).toHaveLength(1);
 		expect(result.output(undefined, 2)[0].json.content_sha256).toBe(sha256(same));
 	});
@@ -122,7 +170,10 @@ describe('Skip Files Already Submitted', () => {
 
 	it('a failed upload removes its claim with the content, so a later attempt claims anew', async () => {
 		const same = pdfBytes(2100, 15);
-		service().on('POST', '/v1/extract', { status: 400, body: { success: false, error: { code: 'invalid_file', message: 'Bad' } } });
+		service().on('POST', '/v1/extract', {
+			status: 400,
+			body: { success: false, error: { code: 'invalid_file', message: 'Bad' } },
+		});
 		await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
 		expect([...harness().deduplicator.contexts.values()].flat()).toEqual([]);
 	});

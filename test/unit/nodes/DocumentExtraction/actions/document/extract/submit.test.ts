@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { PreparedFile } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/prepareFile.ts';
 import { submitFile } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/submit.ts';
 import { fakeExecuteContext } from '../../../../../harness/fakeExecuteContext.ts';
-import { DOCUMENT_ID, NEEDS_REVIEW, serviceError, VERIFIED } from '../../../../../harness/fixtures.ts';
+import {
+	DOCUMENT_ID,
+	NEEDS_REVIEW,
+	serviceError,
+	VERIFIED,
+} from '../../../../../harness/fixtures.ts';
 
 const SHA = 'ab'.repeat(32);
 const claim = { sha256: SHA, claimKey: `claim:sha256:${SHA}:nonce` };
@@ -32,24 +37,36 @@ describe("Extract's upload", () => {
 		const answer = await submitFile(fake.context, 0, preparedFile('https://hooks.example/r'), 5);
 		expect(answer).toEqual(VERIFIED);
 		expect(fake.requests).toHaveLength(1);
-		expect(fake.requests[0]).toMatchObject({ method: 'POST', url: '/v1/extract', baseURL: 'https://api.example.com' });
+		expect(fake.requests[0]).toMatchObject({
+			method: 'POST',
+			url: '/v1/extract',
+			baseURL: 'https://api.example.com',
+		});
 		const form = fake.requests[0].body as FormData;
 		expect(form.get('webhook_url')).toBe('https://hooks.example/r');
 		expect((form.get('file') as File).name).toBe('invoice.pdf');
-		expect(fake.logs.some((line) => line.startsWith('debug: Document Extraction: uploading "invoice.pdf"'))).toBe(true);
+		expect(
+			fake.logs.some((line) =>
+				line.startsWith('debug: Document Extraction: uploading "invoice.pdf"'),
+			),
+		).toBe(true);
 	});
 
 	it('a claimed file is remembered with the document it became', async () => {
 		const fake = fakeExecuteContext({ answers: [{ statusCode: 200, body: NEEDS_REVIEW }] });
 		claimed(fake.store);
 		await submitFile(fake.context, 0, preparedFile(), 5, claim);
-		const remembered = (fake.staticData.documentExtractionSubmissions as Record<string, { document_id: string }>)[SHA];
+		const remembered = (
+			fake.staticData.documentExtractionSubmissions as Record<string, { document_id: string }>
+		)[SHA];
 		expect(remembered.document_id).toBe(DOCUMENT_ID);
 		expect(fake.store.has(`sha256:${SHA}`)).toBe(true);
 	});
 
 	it('a failed upload releases the claim, so a later run may try the file again', async () => {
-		const fake = fakeExecuteContext({ answers: [{ statusCode: 500, body: serviceError('internal', 'boom') }] });
+		const fake = fakeExecuteContext({
+			answers: [{ statusCode: 500, body: serviceError('internal', 'boom') }],
+		});
 		claimed(fake.store);
 		await expect(submitFile(fake.context, 0, preparedFile(), 5, claim)).rejects.toThrow();
 		expect(fake.requests).toHaveLength(1); // an upload is never repeated after a 5xx
@@ -58,7 +75,9 @@ describe("Extract's upload", () => {
 	});
 
 	it('a broken connection also releases the claim', async () => {
-		const fake = fakeExecuteContext({ answers: [Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })] });
+		const fake = fakeExecuteContext({
+			answers: [Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })],
+		});
 		claimed(fake.store);
 		await expect(submitFile(fake.context, 0, preparedFile(), 5, claim)).rejects.toThrow();
 		expect(fake.store.size).toBe(0);
@@ -75,7 +94,9 @@ describe("Extract's upload", () => {
 	});
 
 	it('without a claim, the store and the static data are never touched', async () => {
-		const fake = fakeExecuteContext({ answers: [{ statusCode: 500, body: serviceError('internal', 'boom') }] });
+		const fake = fakeExecuteContext({
+			answers: [{ statusCode: 500, body: serviceError('internal', 'boom') }],
+		});
 		await expect(submitFile(fake.context, 0, preparedFile(), 5)).rejects.toThrow();
 		expect(fake.staticData).toEqual({});
 	});
