@@ -17,7 +17,10 @@ import { receiveDelivery } from './trigger/receive.ts';
 import { currentSecret, registerMissingEvents } from './trigger/registerEvents.ts';
 import { missingEvents, normalizedEvents } from './trigger/registration.ts';
 import { sendSampleEvent } from './trigger/sampleEvent.ts';
-import { triggerMemory, triggerMode } from './trigger/triggerMemory.ts';
+import { rememberDocumentsUrl, triggerMemory, triggerMode } from './trigger/triggerMemory.ts';
+import type { DocumentsThatStart } from './trigger/documents.ts';
+import { DOCUMENTS_PARAMETER, documentsThatStart, routedUrl } from './trigger/documents.ts';
+import { documentsProperties } from './trigger/documents.description.ts';
 
 export class DocumentExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,8 +31,9 @@ export class DocumentExtractionTrigger implements INodeType {
 		// 1.1: n8n reads the body of a version-1 start node only after evaluating an expression (the
 		// Webhook node v1's binaryData option), which costs an expression isolate per delivery; from
 		// 1.1 n8n parses JSON bodies itself, as for its own Webhook node. The node's behaviour is the same.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Documents defaults to "Sent by This Workflow" (docs/spec-decisions.md#n40).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{ $parameter["events"].join(", ") }}',
 		description:
 			'Starts the workflow when a human reviewer verifies or rejects an extracted document',
@@ -76,6 +80,7 @@ export class DocumentExtractionTrigger implements INodeType {
 				default: ['document.verified', 'document.rejected'],
 				description: 'Which review outcomes start the workflow',
 			},
+			...documentsProperties,
 			outputModeProperty,
 			{
 				displayName: 'Options',
@@ -115,6 +120,9 @@ export class DocumentExtractionTrigger implements INodeType {
 				const memory = triggerMemory(this);
 				const secret = url ? currentSecret(memory, url, credentialSecret) : '';
 				if (!url || !secret || events.length === 0) return false;
+				// create() says what is missing.
+				if (documentsOf(this) === 'thisWorkflow' && !credentialSecret) return false;
+				rememberDocumentsUrl(this, documentsUrlFor(this, url));
 				const exists =
 					missingEvents(memory.registrations, url, secretFingerprint(secret), events).length === 0;
 				if (exists) sendSampleIfAsked(this, url, events, secret);
@@ -140,8 +148,19 @@ export class DocumentExtractionTrigger implements INodeType {
 					});
 				}
 				const credentialSecret = await credentialSigningSecret(this);
+				if (documentsOf(this) === 'thisWorkflow' && !credentialSecret) {
+					throw new NodeOperationError(
+						this.getNode(),
+						'"Sent by This Workflow" needs the Webhook Signing Secret in the credential',
+						{
+							description:
+								'The service signs a document\'s own results with the account signing secret: paste it from the service\'s dashboard into the credential, or set Documents to "Every Document on the Account".',
+						},
+					);
+				}
 				rememberKnownSecret(credentialSecret);
 				await registerMissingEvents(this, url, events, credentialSecret);
+				rememberDocumentsUrl(this, documentsUrlFor(this, url));
 				sendSampleIfAsked(
 					this,
 					url,
@@ -164,6 +183,18 @@ export class DocumentExtractionTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receiveDelivery.call(this);
 	}
+}
+
+function documentsOf(context: IHookFunctions): DocumentsThatStart {
+	return documentsThatStart(
+		context.getNodeParameter(DOCUMENTS_PARAMETER, ''),
+		context.getNode().typeVersion,
+	);
+}
+
+/** The address Extract in this workflow sends documents' results to, when this trigger asks for them. */
+function documentsUrlFor(context: IHookFunctions, url: string): string | undefined {
+	return documentsOf(context) === 'thisWorkflow' ? routedUrl(url) : undefined;
 }
 
 /** In test listening only, with the option on: the sample event (docs/spec-decisions.md#n37). */

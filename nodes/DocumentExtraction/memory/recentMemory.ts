@@ -11,7 +11,7 @@ export interface RecentMemoryLimits {
 }
 
 export class RecentMemory<V> {
-	private readonly entries = new Map<string, { value: V; at: number }>();
+	private readonly stored = new Map<string, { value: V; at: number }>();
 	private readonly limits: RecentMemoryLimits;
 
 	constructor(limits: RecentMemoryLimits) {
@@ -20,18 +20,18 @@ export class RecentMemory<V> {
 
 	/** The value stored under `key`, unless it expired (a clock that went back counts as expired). */
 	get(key: string, now = Date.now()): V | undefined {
-		const entry = this.entries.get(key);
+		const entry = this.stored.get(key);
 		if (!entry) return undefined;
 		if (this.expired(entry.at, now)) {
-			this.entries.delete(key);
+			this.stored.delete(key);
 			return undefined;
 		}
 		return entry.value;
 	}
 
 	set(key: string, value: V, now = Date.now()): void {
-		this.entries.delete(key);
-		this.entries.set(key, { value, at: now });
+		this.stored.delete(key);
+		this.stored.set(key, { value, at: now });
 		this.forgetOldest(now);
 	}
 
@@ -42,12 +42,19 @@ export class RecentMemory<V> {
 		return true;
 	}
 
+	/** The entries that have not expired, oldest first. */
+	*entries(now = Date.now()): Generator<[string, V]> {
+		for (const [key, entry] of this.stored) {
+			if (!this.expired(entry.at, now)) yield [key, entry.value];
+		}
+	}
+
 	clear(): void {
-		this.entries.clear();
+		this.stored.clear();
 	}
 
 	get size(): number {
-		return this.entries.size;
+		return this.stored.size;
 	}
 
 	private expired(at: number, now: number): boolean {
@@ -56,9 +63,9 @@ export class RecentMemory<V> {
 
 	/** Oldest first: stops at the first entry that is neither expired nor over the bound. */
 	private forgetOldest(now: number): void {
-		for (const [key, entry] of this.entries) {
-			if (this.entries.size <= this.limits.maxEntries && !this.expired(entry.at, now)) break;
-			this.entries.delete(key);
+		for (const [key, entry] of this.stored) {
+			if (this.stored.size <= this.limits.maxEntries && !this.expired(entry.at, now)) break;
+			this.stored.delete(key);
 		}
 	}
 }

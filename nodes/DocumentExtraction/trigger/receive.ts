@@ -22,6 +22,8 @@ import {
 	registeredFingerprints,
 	registeredUrl,
 } from './registration.ts';
+import { DOCUMENTS_PARAMETER, documentsThatStart, isRoutedDelivery } from './documents.ts';
+import { RecentMemory } from '../memory/recentMemory.ts';
 import { isSample } from './sampleEvent.ts';
 import type { TriggerMemory, TriggerMode } from './triggerMemory.ts';
 import { saveTriggerMemory, triggerMemory, triggerMode } from './triggerMemory.ts';
@@ -71,7 +73,36 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		if (followed === 'replaced') return notStarted('sent through a replaced registration');
 		registered = followed;
 	}
+	if (!startsThisTrigger(this)) return notAddressedHere(this, payload);
 	return startRun(this, mode, registered, payload, outputMode);
+}
+
+/** Whether the Documents setting lets this delivery start a run (docs/spec-decisions.md#n40). */
+function startsThisTrigger(context: IWebhookFunctions): boolean {
+	const documents = documentsThatStart(
+		context.getNodeParameter(DOCUMENTS_PARAMETER, ''),
+		context.getNode().typeVersion,
+	);
+	return documents === 'account' || isRoutedDelivery(context.getQueryData() as IDataObject);
+}
+
+/** Deliveries not addressed to each trigger (by workflow and node), counted in this process. */
+const notAddressedCounts = new RecentMemory<number>({ maxEntries: 1000 });
+
+/**
+ * A delivery through the account's registration while the trigger starts only on this workflow's
+ * documents: answered 200 (the service does not retry it) without a run, and counted in the log. Not
+ * in static data: n8n saves each webhook call's whole copy of it, so a write here would race with the
+ * write of a delivery that does run (docs/spec-decisions.md#n40).
+ */
+function notAddressedHere(context: IWebhookFunctions, payload: IDataObject): IWebhookResponseData {
+	const scope = `${triggerMode(context)}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+	const count = (notAddressedCounts.get(scope) ?? 0) + 1;
+	notAddressedCounts.set(scope, count);
+	context.logger.info(
+		`Document Extraction Trigger: ${String(payload.event)} for ${String(payload.document_id)} was not addressed to this workflow, no run (${count} since n8n started)`,
+	);
+	return notStarted('not addressed to this workflow');
 }
 
 /** Answers 401 or 400 and counts the refusal where the workflow's owner sees it (production only). */

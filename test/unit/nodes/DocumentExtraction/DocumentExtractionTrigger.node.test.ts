@@ -28,6 +28,9 @@ interface Options {
 	workflowId?: string;
 	registered?: Array<{ url: string; events: string[]; secret: string }>;
 	options?: IDataObject;
+	typeVersion?: number;
+	/** The Documents parameter (unset: the version's default). */
+	documents?: string;
 }
 
 let workflowCounter = 0;
@@ -46,7 +49,9 @@ function hookContext(options: Options = {}) {
 				? (options.events ?? ['document.verified', 'document.rejected'])
 				: name === 'options'
 					? (options.options ?? {})
-					: fallback,
+					: name === 'documents' && options.documents
+						? options.documents
+						: fallback,
 		getCredentials: async () => ({
 			baseUrl: 'https://api.example.com',
 			apiKey: 'k',
@@ -63,7 +68,7 @@ function hookContext(options: Options = {}) {
 			id: 'node-id-1',
 			name: nodeName,
 			type: NODE_TYPES.trigger,
-			typeVersion: 1.1,
+			typeVersion: options.typeVersion ?? 1.1,
 			position: [0, 0],
 			parameters: {},
 		}),
@@ -284,5 +289,60 @@ describe('trigger lifecycle', () => {
 			}).context,
 		);
 		expect(registered).toHaveLength(3);
+	});
+});
+
+describe('N40: Documents', () => {
+	const ROUTED = `${URL}?documents=this-workflow`;
+	const memoryOf = (staticData: Record<string, IDataObject>) =>
+		(staticData.global?.[STATIC_DATA_KEY] as IDataObject)?.['node-id-1'] as IDataObject;
+
+	it("version 1.2 (Sent by This Workflow by default) records its marked address for this workflow's Extract", async () => {
+		const { context, staticData, registered } = hookContext({ secret: 's', typeVersion: 1.2 });
+		await activate(context);
+		expect(registered.map((registration) => registration.url)).toEqual([URL]);
+		expect(memoryOf(staticData).documentsUrl).toBe(ROUTED);
+	});
+
+	it('version 1.2 without the signing secret in the credential: activation says what to set, nothing is registered', async () => {
+		const { context, registered } = hookContext({ typeVersion: 1.2 });
+		await expect(activate(context)).rejects.toThrow(/needs the Webhook Signing Secret/);
+		expect(registered).toEqual([]);
+	});
+
+	it('Every Document on the Account (and version 1.1) records no address; switching to it forgets the address', async () => {
+		const older = hookContext({ secret: 's' });
+		await activate(older.context);
+		expect(memoryOf(older.staticData).documentsUrl).toBeUndefined();
+
+		const { context, staticData, registered, workflowId } = hookContext({
+			secret: 's',
+			typeVersion: 1.2,
+		});
+		await activate(context);
+		expect(memoryOf(staticData).documentsUrl).toBe(ROUTED);
+		await activate(
+			hookContext({
+				secret: 's',
+				typeVersion: 1.2,
+				documents: 'account',
+				staticData,
+				registered,
+				workflowId,
+			}).context,
+		);
+		expect(memoryOf(staticData).documentsUrl).toBeUndefined();
+		expect(registered).toHaveLength(1);
+	});
+
+	it('test listening records the test address in this process only, never in the production record', async () => {
+		const { context, staticData } = hookContext({
+			secret: 's',
+			typeVersion: 1.2,
+			mode: 'manual',
+			url: TEST_URL,
+		});
+		await activate(context);
+		expect(staticData).toEqual({});
 	});
 });

@@ -16,13 +16,17 @@ import {
 	SUPPORTED_TYPES_LABEL,
 	uploadFileName,
 } from '../../validation.ts';
+import { workflowDocumentsUrl } from '../../../trigger/triggerMemory.ts';
 import { waitPrerequisites } from '../waitForReview.ts';
 import type { ExtractSettings } from './settings.ts';
 
 export interface PreparedFile {
 	fileName: string;
 	source: UploadSource;
-	/** Where the service delivers the review result: the Webhook URL option, or this execution's resume URL. */
+	/**
+	 * Where the service delivers the review result: this execution's resume URL (Wait for Review), the
+	 * Webhook URL option, or this workflow's trigger when it starts only on this workflow's documents.
+	 */
 	webhookUrl?: string;
 }
 
@@ -81,5 +85,5 @@ async function reviewWebhookUrl(
 		? httpsUrlProblem(settings.webhookUrl, 'The Webhook URL option')
 		: undefined;
 	if (problem) throw new NodeOperationError(context.getNode(), problem, { itemIndex });
-	return settings.webhookUrl;
+	return settings.webhookUrl ?? workflowDocumentsUrl(context);
 }

@@ -53,6 +53,12 @@ describe('a delivery', () => {
 		reads?: { count: number };
 		/** Collects the registrations the trigger makes. */
 		registered?: Array<{ url: string; events: string[]; secret: string }>;
+		/** The node's version (default 1). */
+		typeVersion?: number;
+		/** The Documents parameter (unset: the version's default). */
+		documents?: string;
+		/** The query of the address the delivery came to. */
+		query?: IDataObject;
 	}
 
 	/** The accepted keys the trigger keeps (the mock returns one object for 'node' and 'global' static data). */
@@ -77,8 +83,10 @@ describe('a delivery', () => {
 			events: delivery.events ?? ['document.verified', 'document.rejected'],
 			options: delivery.options ?? {},
 			outputMode: 'simplified',
+			...(delivery.documents ? { documents: delivery.documents } : {}),
 		};
 		const context = {
+			getQueryData: () => delivery.query ?? {},
 			getRequestObject: () => ({
 				rawBody: Buffer.from(delivery.body),
 				readRawBody: async () => undefined,
@@ -107,7 +115,7 @@ describe('a delivery', () => {
 				id: 'n1',
 				name: 'Review finished',
 				type: NODE_TYPES.trigger,
-				typeVersion: 1,
+				typeVersion: delivery.typeVersion ?? 1,
 				position: [0, 0],
 				parameters,
 				...(delivery.credentialId
@@ -384,6 +392,87 @@ describe('a delivery', () => {
 			const { result, answer } = await deliver({ ...signed(event(), ''), credentialSecret: '' });
 			expect(answer.status).toBe(401);
 			expect(result.workflowData).toBeUndefined();
+		});
+	});
+
+	describe('N40: Documents, which reviewed documents start the workflow', () => {
+		const routed = { documents: 'this-workflow' };
+
+		it('version 1.2 (Sent by This Workflow by default): a document this workflow sent, delivered to the marked address, runs', async () => {
+			const { result } = await deliver({ ...signed(event()), typeVersion: 1.2, query: routed });
+			expect(result.workflowData?.[0]).toHaveLength(1);
+		});
+
+		it("version 1.2: the account's delivery of another workflow's document is answered 200 without a run, counted in the log, and writes no static data", async () => {
+			const staticData: IDataObject = {};
+			const workflowId = 'wf-not-addressed';
+			for (const documentId of ['doc_other_1', 'doc_other_2']) {
+				const { result, answer, logs } = await deliver({
+					...signed(event({ document_id: documentId })),
+					typeVersion: 1.2,
+					staticData,
+					workflowId,
+				});
+				expect(result.workflowData).toBeUndefined();
+				expect(answer.status).toBeUndefined();
+				expect(result.webhookResponse).toEqual({
+					received: true,
+					started: false,
+					reason: 'not addressed to this workflow',
+				});
+				expect(logs.map(([, message]) => message).join('\n')).toContain(
+					`document.verified for ${documentId} was not addressed to this workflow, no run (${documentId.endsWith('1') ? 1 : 2} since n8n started)`,
+				);
+			}
+			expect(staticData).toEqual({});
+		});
+
+		it('a marker that is not the one Extract sends does not count as this workflow', async () => {
+			const { result } = await deliver({
+				...signed(event()),
+				typeVersion: 1.2,
+				query: { documents: 'any' },
+			});
+			expect(result.workflowData).toBeUndefined();
+		});
+
+		it('the marker does not replace the signature: a forged body at the marked address is refused 401', async () => {
+			const { result, answer } = await deliver({
+				...signed(event(), 'not-the-secret'),
+				typeVersion: 1.2,
+				query: routed,
+			});
+			expect(result.workflowData).toBeUndefined();
+			expect(answer.status).toBe(401);
+		});
+
+		it('Every Document on the Account, and versions 1 and 1.1 by default: every document runs', async () => {
+			for (const delivery of [
+				{ typeVersion: 1.2, documents: 'account' },
+				{ typeVersion: 1.1 },
+				{ typeVersion: 1 },
+			]) {
+				const { result } = await deliver({ ...signed(event()), ...delivery });
+				expect(result.workflowData?.[0], JSON.stringify(delivery)).toHaveLength(1);
+			}
+		});
+
+		it("a copy of this workflow's document at the marked address after it ran is still a duplicate", async () => {
+			const staticData: IDataObject = {};
+			const first = await deliver({
+				...signed(event()),
+				typeVersion: 1.2,
+				query: routed,
+				staticData,
+			});
+			const copy = await deliver({
+				...signed(event()),
+				typeVersion: 1.2,
+				query: routed,
+				staticData,
+			});
+			expect(first.result.workflowData?.[0]).toHaveLength(1);
+			expect(copy.result.workflowData).toBeUndefined();
 		});
 	});
 

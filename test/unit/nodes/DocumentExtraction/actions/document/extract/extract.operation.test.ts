@@ -4,6 +4,12 @@
  * streamed) and from memory (default mode).
  */
 import { describe, expect, it, vi } from 'vitest';
+import type { IHookFunctions } from 'n8n-workflow';
+
+import {
+	forgetTestMemories,
+	rememberDocumentsUrl,
+} from '../../../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 
 import {
 	API_KEY,
@@ -382,6 +388,39 @@ describe('Extract: the multipart request as sent', () => {
 		expect(hookPart.data.toString('utf8')).toBe(webhookUrl);
 		expect(uploadOf(withoutHook).parts.map((part) => part.name)).toEqual(['file']);
 		expectKeyOnlyInHeader(withHook);
+	});
+
+	it("N40: sends this workflow's listening trigger's marked address as webhook_url, unless the Webhook URL option names another", async () => {
+		service().on(
+			'POST',
+			'/v1/extract',
+			{ status: 200, body: NEEDS_REVIEW },
+			{ status: 200, body: NEEDS_REVIEW },
+		);
+		const routed = 'https://localhost:5678/webhook-test/abc/webhook?documents=this-workflow';
+		rememberDocumentsUrl(
+			{
+				getMode: () => 'manual',
+				getWorkflow: () => ({ id: 'unit-test-workflow' }),
+				getNode: () => ({ id: 'trigger-node' }),
+			} as unknown as IHookFunctions,
+			routed,
+		);
+		try {
+			await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] });
+			const own = 'https://hooks.example.com/webhook/invoices';
+			await harness().run({
+				parameters: extractParameters({ options: { webhookUrl: own } }),
+				items: [itemWithFile(pdfBytes())],
+			});
+			const [toTrigger, toOption] = service().requests.map(
+				(request) => uploadOf(request).parts.find((part) => part.name === 'webhook_url')?.data,
+			);
+			expect(toTrigger?.toString('utf8')).toBe(routed);
+			expect(toOption?.toString('utf8')).toBe(own);
+		} finally {
+			forgetTestMemories();
+		}
 	});
 
 	it('names the part by the detected type when n8n only knows "application/octet-stream" or the name lacks an extension', async () => {

@@ -1,0 +1,124 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n */
+// Each review result to the workflow that sent the document (docs/spec-decisions.md#n40), in a real
+// n8n (single process) against the sandbox: three workflows on one account plus a review log, each
+// document reviewed while the execution that submitted it still runs; a delivery for a document no
+// workflow of this n8n sent starts nothing.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+	activateFlows,
+	expectSubmitterStillRan,
+	expectTriggerRuns,
+	review,
+	submit,
+	triggerRuns,
+	type ActiveFlow,
+	type OneAccount,
+} from './support/documentsPerWorkflow.ts';
+import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+
+const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
+
+function oneAccount(): OneAccount {
+	return {
+		client: fixture.stack.client,
+		caller: fixture.stack.client,
+		webhookBase: `${fixture.stack.n8n.baseUrl}/webhook`,
+		credential: fixture.credential,
+		sandboxUrl: fixture.sandbox.url,
+		served: async (path) => await fixture.stack.client.waitForWebhook(path),
+		settle: async () => await fixture.settle(),
+	};
+}
+
+describe('several workflows on one account (single process)', () => {
+	let flows: Record<'intake' | 'xero' | 'quickBooks' | 'reviewLog', ActiveFlow>;
+	/** intake's, Xero's, QuickBooks' */
+	let documents: string[];
+
+	it("each document's review result runs the workflow that sent it, and the review log hears them all", async () => {
+		const account = oneAccount();
+		flows = await activateFlows(account, 20);
+		const intakeDoc = await submit(account, flows.intake, 'INV-INTAKE-1');
+		const xeroDoc = await submit(account, flows.xero, 'INV-XERO-1');
+		const quickBooksDoc = await submit(account, flows.quickBooks, 'INV-QBO-1');
+		documents = [intakeDoc, xeroDoc, quickBooksDoc];
+		await review(account, intakeDoc, 'approve');
+		await review(account, xeroDoc, 'approve');
+		await review(account, quickBooksDoc, 'reject');
+
+		await expectTriggerRuns(account, [
+			[flows.xero, [[xeroDoc, 'document.verified']]],
+			[flows.quickBooks, [[quickBooksDoc, 'document.rejected']]],
+			[
+				flows.reviewLog,
+				[
+					[intakeDoc, 'document.verified'],
+					[xeroDoc, 'document.verified'],
+					[quickBooksDoc, 'document.rejected'],
+				],
+			],
+		]);
+		// Each result arrived while the execution that submitted the document still ran (it waits 20 s).
+		for (const flow of [flows.xero, flows.quickBooks]) {
+			const [run] = await triggerRuns(account, flow);
+			await expectSubmitterStillRan(account, flow, run);
+		}
+	});
+
+	it("the account's deliveries of other workflows' documents were answered 200 without a run, counted in the log", async () => {
+		const attempts = await fixture.deliveries((delivery) => delivery.url === flows.xero.triggerUrl);
+		// Three documents reviewed: the Xero trigger's registration received all three, 200 each; its
+		// marked address received its own document's result.
+		expect(attempts.filter((attempt) => attempt.ok)).toHaveLength(3);
+		expect(attempts.every((attempt) => attempt.status === 200)).toBe(true);
+		const addressed = await fixture.deliveries(
+			(delivery) => delivery.url === `${flows.xero.triggerUrl}?documents=this-workflow`,
+		);
+		expect(addressed.map((attempt) => [attempt.event, attempt.status])).toEqual([
+			['document.verified', 200],
+		]);
+		// Counted in n8n's log: each reviewed document once through the account's registration, this
+		// workflow's own included (its result also came to the trigger's marked address, which ran it).
+		const log = readFileSync(fixture.stack.n8n.logFile, 'utf8');
+		for (const documentId of documents)
+			expect(log).toMatch(
+				new RegExp(`for ${documentId} was not addressed to this workflow, no run`),
+			);
+		// The trigger's memory of the document it ran is kept (no concurrent save of the copies overwrote it).
+		const workflow = (await fixture.stack.client.getWorkflow(flows.xero.id)) as unknown as {
+			staticData?: {
+				global?: { documentExtractionTrigger?: Record<string, { seenDeliveries?: string[] }> };
+			};
+		};
+		const [memory] = Object.values(workflow.staticData?.global?.documentExtractionTrigger ?? {});
+		expect(memory?.seenDeliveries?.join(' '), JSON.stringify(memory)).toContain(documents[1]);
+	});
+
+	it('a signed delivery for a document that no workflow here sent starts nothing (answered 200, not started)', async () => {
+		const before = (await triggerRuns(oneAccount(), flows.xero)).length;
+		const body = JSON.stringify({
+			event: 'document.verified',
+			timestamp: new Date().toISOString(),
+			document_id: 'doc_never_submitted_here',
+			review_id: 'rev_x',
+			verified_by: 'human_reviewer',
+			corrections_made: false,
+			data: { header: { vendor: 'Someone Else Ltd', date: '2026-11-01', invoice_no: 'X-1' } },
+			confidence: { original: 0.7, final: 1 },
+		});
+		const answer = await fixture.stack.client.callWebhook(flows.xero.triggerPath!, {
+			body,
+			headers: { 'content-type': 'application/json', 'x-service-signature': fixture.sign(body) },
+		});
+		expect(answer.status).toBe(200);
+		expect(answer.json).toEqual({
+			received: true,
+			started: false,
+			reason: 'not addressed to this workflow',
+		});
+		await fixture.settle();
+		expect(await triggerRuns(oneAccount(), flows.xero)).toHaveLength(before);
+	});
+});
