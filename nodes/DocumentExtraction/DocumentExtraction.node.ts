@@ -29,8 +29,9 @@ export class DocumentExtraction implements INodeType {
 		group: ['transform'],
 		// 1.1: Hold Invoices Not Ready to Post is on by default (docs/spec-decisions.md#n18); version 1
 		// keeps its earlier behaviour, with the option available.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: review results also go to this workflow's trigger (docs/spec-decisions.md#n40).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Extract structured invoice data (vendor, dates, amounts, line items) from PDF, JPG, PNG, JSON or CSV files, check review status, and register webhooks',

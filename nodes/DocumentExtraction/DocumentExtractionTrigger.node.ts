@@ -17,9 +17,14 @@ import { receiveDelivery } from './trigger/receive.ts';
 import { currentSecret, registerMissingEvents } from './trigger/registerEvents.ts';
 import { missingEvents, normalizedEvents } from './trigger/registration.ts';
 import { sendSampleEvent } from './trigger/sampleEvent.ts';
-import { rememberDocumentsUrl, triggerMemory, triggerMode } from './trigger/triggerMemory.ts';
+import { triggerMemory, triggerMode } from './trigger/triggerMemory.ts';
 import type { DocumentsThatStart } from './trigger/documents.ts';
-import { DOCUMENTS_PARAMETER, documentsThatStart, routedUrl } from './trigger/documents.ts';
+import {
+	DOCUMENTS_PARAMETER,
+	documentsThatStart,
+	WORKFLOW_DOCUMENTS_PATH,
+	WORKFLOW_DOCUMENTS_WEBHOOK,
+} from './trigger/documents.ts';
 import { documentsProperties } from './trigger/documents.description.ts';
 
 export class DocumentExtractionTrigger implements INodeType {
@@ -50,6 +55,17 @@ export class DocumentExtractionTrigger implements INodeType {
 				// by webhook() (unset, n8n falls back to "firstEntryJson" and sends that word as the body).
 				responseData: '',
 				path: 'webhook',
+			},
+			{
+				// This workflow's documents (docs/spec-decisions.md#n40): Extract in this workflow sends this
+				// address as a document's webhook_url. Not registered with the service.
+				name: WORKFLOW_DOCUMENTS_WEBHOOK,
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: WORKFLOW_DOCUMENTS_PATH,
+				isFullPath: true,
+				ndvHideUrl: true,
 			},
 		],
 		properties: [
@@ -83,6 +99,16 @@ export class DocumentExtractionTrigger implements INodeType {
 			...documentsProperties,
 			outputModeProperty,
 			{
+				// From 1.2 on the panel and on by default: the quickest way to see the output while building.
+				displayName: 'Send Sample Event When Listening',
+				name: 'sendSampleEvent',
+				type: 'boolean',
+				default: true,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+				description:
+					'Whether "Listen for test event" receives a clearly marked sample event (sample: true) right away, so you can build the workflow without waiting for a review. Never sent in production.',
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -102,6 +128,7 @@ export class DocumentExtractionTrigger implements INodeType {
 						name: 'sendSampleEvent',
 						type: 'boolean',
 						default: false,
+						displayOptions: { show: { '@version': [1, 1.1] } },
 						description:
 							'Whether "Listen for test event" receives a clearly marked sample event (sample: true, document_id doc_sample_…) right away, signed like a real delivery, so you can build the workflow without waiting for a review. Never sent or run in production.',
 					},
@@ -122,7 +149,6 @@ export class DocumentExtractionTrigger implements INodeType {
 				if (!url || !secret || events.length === 0) return false;
 				// create() says what is missing.
 				if (documentsOf(this) === 'thisWorkflow' && !credentialSecret) return false;
-				rememberDocumentsUrl(this, documentsUrlFor(this, url));
 				const exists =
 					missingEvents(memory.registrations, url, secretFingerprint(secret), events).length === 0;
 				if (exists) sendSampleIfAsked(this, url, events, secret);
@@ -160,7 +186,6 @@ export class DocumentExtractionTrigger implements INodeType {
 				}
 				rememberKnownSecret(credentialSecret);
 				await registerMissingEvents(this, url, events, credentialSecret);
-				rememberDocumentsUrl(this, documentsUrlFor(this, url));
 				sendSampleIfAsked(
 					this,
 					url,
@@ -192,11 +217,6 @@ function documentsOf(context: IHookFunctions): DocumentsThatStart {
 	);
 }
 
-/** The address Extract in this workflow sends documents' results to, when this trigger asks for them. */
-function documentsUrlFor(context: IHookFunctions, url: string): string | undefined {
-	return documentsOf(context) === 'thisWorkflow' ? routedUrl(url) : undefined;
-}
-
 /** In test listening only, with the option on: the sample event (docs/spec-decisions.md#n37). */
 function sendSampleIfAsked(
 	context: IHookFunctions,
@@ -205,8 +225,12 @@ function sendSampleIfAsked(
 	secret: string,
 ): void {
 	if (triggerMode(context) !== 'test' || !secret) return;
-	const options = context.getNodeParameter('options', {}) as { sendSampleEvent?: boolean };
-	if (options.sendSampleEvent !== true) return;
+	const asked =
+		context.getNode().typeVersion >= 1.2
+			? context.getNodeParameter('sendSampleEvent', true) === true
+			: (context.getNodeParameter('options', {}) as { sendSampleEvent?: boolean })
+					.sendSampleEvent === true;
+	if (!asked) return;
 	sendSampleEvent(
 		context,
 		url,

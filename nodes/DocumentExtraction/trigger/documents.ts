@@ -1,32 +1,42 @@
 /**
  * Which documents start the trigger (docs/spec-decisions.md#n40). The service delivers every review
  * result to every registration of the account, so "sent by this workflow" is told by the address a
- * delivery arrives at: Extract gives the service the trigger's address with a marker as the
- * document's own webhook_url, and the service delivers that document's result there as well
- * (docs/spec-decisions.md#d13, #d21). Deliveries through the account's registration are then answered
- * without a run. Nothing is remembered per document, so every webhook process knows at once, across
- * restarts and queue-mode workers.
+ * delivery arrives at: the trigger also listens at an address made of its workflow's id, Extract in
+ * the same workflow sends that address as the document's own webhook_url, and the service delivers
+ * that document's result there as well (docs/spec-decisions.md#d13, #d21). Both sides derive the
+ * address from what every n8n process knows (the workflow's id, n8n's webhook base), so nothing is
+ * stored: a webhook process, a queue-mode worker and a restarted n8n agree at once.
  */
-import type { IDataObject } from 'n8n-workflow';
-
 export type DocumentsThatStart = 'thisWorkflow' | 'account';
 
 export const DOCUMENTS_PARAMETER = 'documents';
 
-/** The marker on a trigger's address that Extract sends as a document's webhook_url. */
-const ROUTED_QUERY_NAME = 'documents';
-const ROUTED_QUERY_VALUE = 'this-workflow';
+/**
+ * The name of the trigger's webhook that receives this workflow's documents. n8n names a node's second
+ * webhook 'setup' (its type allows 'default' and 'setup'; n8n's own triggers use it the same way).
+ */
+export const WORKFLOW_DOCUMENTS_WEBHOOK = 'setup';
 
-/** The address Extract sends as the document's webhook_url: the trigger's own, marked. */
-export function routedUrl(triggerUrl: string): string {
-	const url = new URL(triggerUrl);
-	url.searchParams.set(ROUTED_QUERY_NAME, ROUTED_QUERY_VALUE);
-	return url.toString();
-}
+/** Its path below n8n's webhook base: one per workflow (isFullPath). */
+export const WORKFLOW_DOCUMENTS_PATH = '={{ "document-extraction/" + $workflow.id }}';
 
-/** Whether a delivery came to the marked address (a document sent by this workflow). */
-export function isRoutedDelivery(query: IDataObject): boolean {
-	return query[ROUTED_QUERY_NAME] === ROUTED_QUERY_VALUE;
+const WAITING_ENDPOINT = '/webhook-waiting/';
+
+/**
+ * The address the trigger of this workflow receives its documents at, derived from this execution's
+ * resume URL (`<base>/webhook-waiting/<execution id>`), the one webhook address n8n gives a node: the
+ * production one, or in a manual execution the test listener's. Undefined when n8n's webhook
+ * endpoints are renamed (N8N_ENDPOINT_WEBHOOK_WAIT), so the base cannot be told.
+ */
+export function workflowDocumentsUrl(
+	resumeUrl: string,
+	workflowId: string,
+	manual: boolean,
+): string | undefined {
+	const at = resumeUrl.lastIndexOf(WAITING_ENDPOINT);
+	if (at < 0 || !workflowId) return undefined;
+	const endpoint = manual ? 'webhook-test' : 'webhook';
+	return `${resumeUrl.slice(0, at)}/${endpoint}/document-extraction/${encodeURIComponent(workflowId)}`;
 }
 
 /** The parameter's value, with the node version's default for triggers saved before it existed. */

@@ -22,7 +22,11 @@ import {
 	registeredFingerprints,
 	registeredUrl,
 } from './registration.ts';
-import { DOCUMENTS_PARAMETER, documentsThatStart, isRoutedDelivery } from './documents.ts';
+import {
+	DOCUMENTS_PARAMETER,
+	documentsThatStart,
+	WORKFLOW_DOCUMENTS_WEBHOOK,
+} from './documents.ts';
 import { RecentMemory } from '../memory/recentMemory.ts';
 import { isSample } from './sampleEvent.ts';
 import type { TriggerMemory, TriggerMode } from './triggerMemory.ts';
@@ -73,36 +77,48 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		if (followed === 'replaced') return notStarted('sent through a replaced registration');
 		registered = followed;
 	}
-	if (!startsThisTrigger(this)) return notAddressedHere(this, payload);
+	const notForThis = notForThisTrigger(this);
+	if (notForThis) return notStarted(countedNotForThis(this, payload, notForThis));
 	return startRun(this, mode, registered, payload, outputMode);
 }
 
-/** Whether the Documents setting lets this delivery start a run (docs/spec-decisions.md#n40). */
-function startsThisTrigger(context: IWebhookFunctions): boolean {
+/**
+ * Why the Documents setting keeps this delivery from starting a run, if it does
+ * (docs/spec-decisions.md#n40). A document's own delivery to a trigger that hears the whole account is
+ * a copy of what the account's registration brings it, so only one of the two runs.
+ */
+function notForThisTrigger(context: IWebhookFunctions): string | undefined {
 	const documents = documentsThatStart(
 		context.getNodeParameter(DOCUMENTS_PARAMETER, ''),
 		context.getNode().typeVersion,
 	);
-	return documents === 'account' || isRoutedDelivery(context.getQueryData() as IDataObject);
+	const toThisWorkflow = context.getWebhookName() === WORKFLOW_DOCUMENTS_WEBHOOK;
+	if (documents === 'thisWorkflow')
+		return toThisWorkflow ? undefined : 'not addressed to this workflow';
+	return toThisWorkflow ? "a copy of the account's delivery" : undefined;
 }
 
-/** Deliveries not addressed to each trigger (by workflow and node), counted in this process. */
-const notAddressedCounts = new RecentMemory<number>({ maxEntries: 1000 });
+/** Deliveries that started no run because of Documents, by trigger, counted in this process. */
+const notForThisCounts = new RecentMemory<number>({ maxEntries: 1000 });
 
 /**
- * A delivery through the account's registration while the trigger starts only on this workflow's
- * documents: answered 200 (the service does not retry it) without a run, and counted in the log. Not
- * in static data: n8n saves each webhook call's whole copy of it, so a write here would race with the
- * write of a delivery that does run (docs/spec-decisions.md#n40).
+ * Logs a delivery that Documents keeps from starting a run, with how many so far, and returns the
+ * reason for the answer (200, so the service does not retry it). Not counted in static data: n8n saves
+ * each webhook call's whole copy of it, so a write here would race with the write of the delivery
+ * that does run (docs/spec-decisions.md#n40).
  */
-function notAddressedHere(context: IWebhookFunctions, payload: IDataObject): IWebhookResponseData {
+function countedNotForThis(
+	context: IWebhookFunctions,
+	payload: IDataObject,
+	reason: string,
+): string {
 	const scope = `${triggerMode(context)}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
-	const count = (notAddressedCounts.get(scope) ?? 0) + 1;
-	notAddressedCounts.set(scope, count);
+	const count = (notForThisCounts.get(scope) ?? 0) + 1;
+	notForThisCounts.set(scope, count);
 	context.logger.info(
-		`Document Extraction Trigger: ${String(payload.event)} for ${String(payload.document_id)} was not addressed to this workflow, no run (${count} since n8n started)`,
+		`Document Extraction Trigger: no run for ${String(payload.event)} of ${String(payload.document_id)}: ${reason} (${count} since n8n started)`,
 	);
-	return notStarted('not addressed to this workflow');
+	return reason;
 }
 
 /** Answers 401 or 400 and counts the refusal where the workflow's owner sees it (production only). */

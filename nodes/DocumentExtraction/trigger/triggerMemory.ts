@@ -7,12 +7,7 @@
  * - test listening: n8n gives test hooks and test webhooks an empty static data that it never saves,
  *   so this process keeps it, per workflow and node, until it stops.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import type { RefusalRecord } from '../delivery/refusals.ts';
 import { RecentMemory } from '../memory/recentMemory.ts';
@@ -28,11 +23,6 @@ export interface TriggerMemory {
 	seenDeliveries?: string[];
 	/** Deliveries answered 401 or 400 (docs/spec-decisions.md#n36): no secret, no delivered content. */
 	refused?: RefusalRecord;
-	/**
-	 * Set while the trigger starts only on this workflow's documents: the address Extract in this
-	 * workflow sends as a document's webhook_url (docs/spec-decisions.md#n40).
-	 */
-	documentsUrl?: string;
 }
 
 /** The key in the workflow's global static data. */
@@ -122,37 +112,6 @@ export function saveTriggerMemory(context: Context, memory: TriggerMemory): void
 	const byNode = { ...((global[STATIC_DATA_KEY] ?? {}) as IDataObject) };
 	byNode[node.id] = memory as unknown as IDataObject;
 	global[STATIC_DATA_KEY] = byNode;
-}
-
-/**
- * The address that Extract sends as a document's webhook_url so that a trigger of this workflow
- * started only by this workflow's documents receives its result (docs/spec-decisions.md#n40): in a
- * manual execution, the test listener's in this process; otherwise the production trigger's, read
- * from the workflow's static data without writing to it.
- */
-export function workflowDocumentsUrl(context: IExecuteFunctions): string | undefined {
-	const workflowId = context.getWorkflow().id ?? '';
-	if (context.getMode() === 'manual') {
-		for (const [key, memory] of testMemories.entries()) {
-			if (key.startsWith(`${workflowId}:`) && memory.documentsUrl) return memory.documentsUrl;
-		}
-		return undefined;
-	}
-	const byNode = context.getWorkflowStaticData('global')[STATIC_DATA_KEY];
-	if (typeof byNode !== 'object' || byNode === null) return undefined;
-	for (const memory of Object.values(byNode as Record<string, TriggerMemory | undefined>)) {
-		if (typeof memory?.documentsUrl === 'string' && memory.documentsUrl) return memory.documentsUrl;
-	}
-	return undefined;
-}
-
-/** Records the address for Extract (or that there is none), saving only a change. */
-export function rememberDocumentsUrl(context: Context, documentsUrl: string | undefined): void {
-	const memory = triggerMemory(context);
-	if (memory.documentsUrl === documentsUrl) return;
-	const changed: TriggerMemory = { ...memory, documentsUrl };
-	if (!documentsUrl) delete changed.documentsUrl;
-	saveTriggerMemory(context, changed);
 }
 
 /** Forgets every test listener's memory (tests). */

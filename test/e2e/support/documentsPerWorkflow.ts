@@ -81,7 +81,9 @@ function intakeWorkflow(
 		name,
 		responseMode: 'responseNode',
 		nodes: [
-			actionNode('Extract', credential, extractParameters({ binaryPropertyName: 'file' })),
+			actionNode('Extract', credential, extractParameters({ binaryPropertyName: 'file' }), {
+				typeVersion: 1.2,
+			}),
 			{
 				name: 'Answer',
 				type: 'n8n-nodes-base.respondToWebhook',

@@ -30,6 +30,8 @@ export interface FakeOptions {
 	/** The service's answers, one per request: a status and a body, or an error thrown by the transport. */
 	answers?: Array<{ statusCode: number; body: unknown } | Error>;
 	inputItems?: INodeExecutionData[];
+	/** The node's version (default 1.1). */
+	typeVersion?: number;
 }
 
 export function fakeExecuteContext(options: FakeOptions = {}): FakeExecuteContext {
@@ -49,7 +51,7 @@ export function fakeExecuteContext(options: FakeOptions = {}): FakeExecuteContex
 			id: 'node-1',
 			name: 'Extract',
 			type: 'n8n-nodes-document-extraction.documentExtraction',
-			typeVersion: 1.1,
+			typeVersion: options.typeVersion ?? 1.1,
 			position: [0, 0],
 			parameters: {},
 		}),

@@ -293,15 +293,19 @@ describe('trigger lifecycle', () => {
 });
 
 describe('N40: Documents', () => {
-	const ROUTED = `${URL}?documents=this-workflow`;
-	const memoryOf = (staticData: Record<string, IDataObject>) =>
-		(staticData.global?.[STATIC_DATA_KEY] as IDataObject)?.['node-id-1'] as IDataObject;
+	it("listens at its workflow's own address too, which it never registers with the service", () => {
+		const webhooks = new DocumentExtractionTrigger().description.webhooks ?? [];
+		expect(webhooks.map((webhook) => [webhook.name, webhook.path, webhook.isFullPath])).toEqual([
+			['default', 'webhook', undefined],
+			['setup', '={{ "document-extraction/" + $workflow.id }}', true],
+		]);
+		expect(Object.keys(new DocumentExtractionTrigger().webhookMethods)).toEqual(['default']);
+	});
 
-	it("version 1.2 (Sent by This Workflow by default) records its marked address for this workflow's Extract", async () => {
-		const { context, staticData, registered } = hookContext({ secret: 's', typeVersion: 1.2 });
+	it('version 1.2 with the signing secret activates and registers its one address', async () => {
+		const { context, registered } = hookContext({ secret: 's', typeVersion: 1.2 });
 		await activate(context);
 		expect(registered.map((registration) => registration.url)).toEqual([URL]);
-		expect(memoryOf(staticData).documentsUrl).toBe(ROUTED);
 	});
 
 	it('version 1.2 without the signing secret in the credential: activation says what to set, nothing is registered', async () => {
@@ -310,39 +314,11 @@ describe('N40: Documents', () => {
 		expect(registered).toEqual([]);
 	});
 
-	it('Every Document on the Account (and version 1.1) records no address; switching to it forgets the address', async () => {
-		const older = hookContext({ secret: 's' });
-		await activate(older.context);
-		expect(memoryOf(older.staticData).documentsUrl).toBeUndefined();
-
-		const { context, staticData, registered, workflowId } = hookContext({
-			secret: 's',
-			typeVersion: 1.2,
-		});
-		await activate(context);
-		expect(memoryOf(staticData).documentsUrl).toBe(ROUTED);
-		await activate(
-			hookContext({
-				secret: 's',
-				typeVersion: 1.2,
-				documents: 'account',
-				staticData,
-				registered,
-				workflowId,
-			}).context,
-		);
-		expect(memoryOf(staticData).documentsUrl).toBeUndefined();
-		expect(registered).toHaveLength(1);
-	});
-
-	it('test listening records the test address in this process only, never in the production record', async () => {
-		const { context, staticData } = hookContext({
-			secret: 's',
-			typeVersion: 1.2,
-			mode: 'manual',
-			url: TEST_URL,
-		});
-		await activate(context);
-		expect(staticData).toEqual({});
+	it('Every Document on the Account (and version 1.1) activates without the signing secret, as before', async () => {
+		for (const options of [{ typeVersion: 1.2, documents: 'account' }, {}]) {
+			const { context, registered } = hookContext(options);
+			await activate(context);
+			expect(registered, JSON.stringify(options)).toHaveLength(1);
+		}
 	});
 });

@@ -62,24 +62,6 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Webhook URL',
-				name: 'webhookUrl',
-				type: 'string',
-				default: '',
-				displayOptions: { show: { '/waitForReview': [false] } },
-				placeholder: 'https://example.com/webhook/invoices',
-				description:
-					'HTTPS address that receives the result when a human reviewer finishes this document (only documents that need review are delivered later)',
-			},
-			{
-				displayName: 'Skip Files Already Submitted',
-				name: 'skipDuplicates',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to skip a file whose content this workflow already submitted (same SHA-256) and output the earlier document_id on an extra "Already Submitted" output instead of paying for a second extraction',
-			},
-			{
 				displayName: 'Detect Same Invoice',
 				name: 'detectSameInvoice',
 				type: 'boolean',
@@ -96,6 +78,33 @@ const properties: INodeProperties[] = [
 				default: DEFAULT_RATE_LIMIT_RETRIES,
 				description:
 					"How often to wait and retry when the tier's requests-per-minute limit is reached (429). The wait follows the service's Retry-After header.",
+			},
+			{
+				displayName: "Send Review Results to This Workflow's Trigger",
+				name: 'reviewResultsToTrigger',
+				type: 'boolean',
+				default: true,
+				displayOptions: { show: { '/waitForReview': [false] } },
+				description:
+					'Whether a document\'s review result also goes to the Document Extraction Trigger of this workflow, so that a trigger set to "Sent by This Workflow" starts for it (on by default from node version 1.2). Ignored when Webhook URL is set.',
+			},
+			{
+				displayName: 'Skip Files Already Submitted',
+				name: 'skipDuplicates',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to skip a file whose content this workflow already submitted (same SHA-256) and output the earlier document_id on an extra "Already Submitted" output instead of paying for a second extraction',
+			},
+			{
+				displayName: 'Webhook URL',
+				name: 'webhookUrl',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { '/waitForReview': [false] } },
+				placeholder: 'https://example.com/webhook/invoices',
+				description:
+					'HTTPS address that receives the result when a human reviewer finishes this document (only documents that need review are delivered later)',
 			},
 		],
 	},

@@ -16,7 +16,7 @@ import {
 	SUPPORTED_TYPES_LABEL,
 	uploadFileName,
 } from '../../validation.ts';
-import { workflowDocumentsUrl } from '../../../trigger/triggerMemory.ts';
+import { workflowDocumentsUrl } from '../../../trigger/documents.ts';
 import { waitPrerequisites } from '../waitForReview.ts';
 import type { ExtractSettings } from './settings.ts';
 
@@ -25,7 +25,7 @@ export interface PreparedFile {
 	source: UploadSource;
 	/**
 	 * Where the service delivers the review result: this execution's resume URL (Wait for Review), the
-	 * Webhook URL option, or this workflow's trigger when it starts only on this workflow's documents.
+	 * Webhook URL option, or this workflow's Document Extraction Trigger.
 	 */
 	webhookUrl?: string;
 }
@@ -85,5 +85,26 @@ async function reviewWebhookUrl(
 		? httpsUrlProblem(settings.webhookUrl, 'The Webhook URL option')
 		: undefined;
 	if (problem) throw new NodeOperationError(context.getNode(), problem, { itemIndex });
-	return settings.webhookUrl ?? workflowDocumentsUrl(context);
+	if (settings.webhookUrl) return settings.webhookUrl;
+	return settings.reviewResultsToTrigger ? thisWorkflowsTriggerUrl(context) : undefined;
+}
+
+/** Per node run: the address of this workflow's trigger (docs/spec-decisions.md#n40). */
+const triggerUrlOfRun = new WeakMap<IExecuteFunctions, string | undefined>();
+
+function thisWorkflowsTriggerUrl(context: IExecuteFunctions): string | undefined {
+	if (triggerUrlOfRun.has(context)) return triggerUrlOfRun.get(context);
+	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
+	const url = workflowDocumentsUrl(
+		resumeUrl,
+		context.getWorkflow().id ?? '',
+		context.getMode() === 'manual',
+	);
+	if (!url) {
+		context.logger.warn(
+			"Document Extraction: cannot tell n8n's webhook address from its resume URL (renamed webhook endpoints?); review results go to the account's webhooks only. Set the Webhook URL option to send them to this workflow's trigger.",
+		);
+	}
+	triggerUrlOfRun.set(context, url);
+	return url;
 }

@@ -10,6 +10,8 @@ export interface ExtractSettings extends ExtractOutputSettings {
 	outputMode: OutputMode;
 	/** The Webhook URL option (unused with Wait for Review, which uses the execution's resume URL). */
 	webhookUrl?: string;
+	/** Without either: send review results to this workflow's trigger (docs/spec-decisions.md#n40). */
+	reviewResultsToTrigger: boolean;
 	rateLimitRetries: number;
 	detectSameInvoice: boolean;
 	holdNotReady: boolean;
@@ -17,9 +19,13 @@ export interface ExtractSettings extends ExtractOutputSettings {
 
 export const DEFAULT_RATE_LIMIT_RETRIES = 5;
 
+/** The node version from which review results go to this workflow's trigger unless the option says no. */
+export const REVIEW_RESULTS_TO_TRIGGER_FROM = 1.2;
+
 export function extractSettings(context: IExecuteFunctions, itemIndex: number): ExtractSettings {
 	const options = context.getNodeParameter('options', itemIndex, {}) as {
 		webhookUrl?: string;
+		reviewResultsToTrigger?: boolean;
 		rateLimitRetries?: number;
 		skipDuplicates?: boolean;
 		detectSameInvoice?: boolean;
@@ -31,6 +37,9 @@ export function extractSettings(context: IExecuteFunctions, itemIndex: number): 
 		).trim(),
 		outputMode: context.getNodeParameter('outputMode', itemIndex, 'simplified') as OutputMode,
 		webhookUrl: options.webhookUrl?.trim() || undefined,
+		reviewResultsToTrigger:
+			options.reviewResultsToTrigger ??
+			context.getNode().typeVersion >= REVIEW_RESULTS_TO_TRIGGER_FROM,
 		rateLimitRetries: options.rateLimitRetries ?? DEFAULT_RATE_LIMIT_RETRIES,
 		waitForReview,
 		skipDuplicates: options.skipDuplicates === true,

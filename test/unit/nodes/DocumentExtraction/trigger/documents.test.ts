@@ -1,30 +1,34 @@
-// Which documents start the trigger (docs/spec-decisions.md#n40): the marked address and the
-// parameter's default per node version.
+// Which documents start the trigger (docs/spec-decisions.md#n40): the address of this workflow's
+// documents as Extract derives it, and the parameter's default per node version.
 import { describe, expect, it } from 'vitest';
 
 import {
 	documentsThatStart,
-	isRoutedDelivery,
-	routedUrl,
+	workflowDocumentsUrl,
 } from '../../../../../nodes/DocumentExtraction/trigger/documents.ts';
 
-describe('the marked address', () => {
-	it("is the trigger's own address with the marker, which a delivery to it carries in its query", () => {
-		const url = routedUrl('https://n8n.example/webhook/abc/webhook');
-		expect(url).toBe('https://n8n.example/webhook/abc/webhook?documents=this-workflow');
-		expect(isRoutedDelivery(Object.fromEntries(new URL(url).searchParams))).toBe(true);
-	});
-
-	it("keeps a query the trigger's address already has", () => {
-		expect(routedUrl('https://n8n.example/webhook/abc/webhook?tenant=7')).toBe(
-			'https://n8n.example/webhook/abc/webhook?tenant=7&documents=this-workflow',
+describe("the address of this workflow's documents", () => {
+	it("is n8n's webhook base with the workflow's id, production or test", () => {
+		const resumeUrl = 'https://n8n.example.com/webhook-waiting/4711';
+		expect(workflowDocumentsUrl(resumeUrl, 'Wf7aB', false)).toBe(
+			'https://n8n.example.com/webhook/document-extraction/Wf7aB',
+		);
+		expect(workflowDocumentsUrl(resumeUrl, 'Wf7aB', true)).toBe(
+			'https://n8n.example.com/webhook-test/document-extraction/Wf7aB',
 		);
 	});
 
-	it('a delivery without the marker, or with another value, is not routed', () => {
-		expect(isRoutedDelivery({})).toBe(false);
-		expect(isRoutedDelivery({ documents: 'all' })).toBe(false);
-		expect(isRoutedDelivery({ documents: ['this-workflow', 'x'] })).toBe(false);
+	it('keeps a path prefix n8n is served under (a reverse proxy)', () => {
+		expect(
+			workflowDocumentsUrl('https://tools.example.com/n8n/webhook-waiting/12', 'w1', false),
+		).toBe('https://tools.example.com/n8n/webhook/document-extraction/w1');
+	});
+
+	it('none when the resume URL does not show the base (renamed endpoints) or the workflow has no id', () => {
+		expect(workflowDocumentsUrl('https://n8n.example.com/wait/12', 'w1', false)).toBeUndefined();
+		expect(
+			workflowDocumentsUrl('https://n8n.example.com/webhook-waiting/12', '', false),
+		).toBeUndefined();
 	});
 });
 

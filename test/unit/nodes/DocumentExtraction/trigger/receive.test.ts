@@ -57,8 +57,8 @@ describe('a delivery', () => {
 		typeVersion?: number;
 		/** The Documents parameter (unset: the version's default). */
 		documents?: string;
-		/** The query of the address the delivery came to. */
-		query?: IDataObject;
+		/** The trigger's webhook the delivery came to (default: the registered one). */
+		webhookName?: 'default' | 'setup';
 	}
 
 	/** The accepted keys the trigger keeps (the mock returns one object for 'node' and 'global' static data). */
@@ -86,7 +86,7 @@ describe('a delivery', () => {
 			...(delivery.documents ? { documents: delivery.documents } : {}),
 		};
 		const context = {
-			getQueryData: () => delivery.query ?? {},
+			getWebhookName: () => delivery.webhookName ?? 'default',
 			getRequestObject: () => ({
 				rawBody: Buffer.from(delivery.body),
 				readRawBody: async () => undefined,
@@ -396,17 +396,17 @@ describe('a delivery', () => {
 	});
 
 	describe('N40: Documents, which reviewed documents start the workflow', () => {
-		const routed = { documents: 'this-workflow' };
+		const toThisWorkflow = { webhookName: 'setup' } as const;
 
-		it('version 1.2 (Sent by This Workflow by default): a document this workflow sent, delivered to the marked address, runs', async () => {
-			const { result } = await deliver({ ...signed(event()), typeVersion: 1.2, query: routed });
+		it("version 1.2 (Sent by This Workflow by default): a document this workflow sent, delivered to the workflow's address, runs", async () => {
+			const { result } = await deliver({ ...signed(event()), typeVersion: 1.2, ...toThisWorkflow });
 			expect(result.workflowData?.[0]).toHaveLength(1);
 		});
 
-		it("version 1.2: the account's delivery of another workflow's document is answered 200 without a run, counted in the log, and writes no static data", async () => {
+		it("version 1.2: the account's delivery is answered 200 without a run, counted in the log, and writes no static data", async () => {
 			const staticData: IDataObject = {};
 			const workflowId = 'wf-not-addressed';
-			for (const documentId of ['doc_other_1', 'doc_other_2']) {
+			for (const [count, documentId] of ['doc_other_1', 'doc_other_2'].entries()) {
 				const { result, answer, logs } = await deliver({
 					...signed(event({ document_id: documentId })),
 					typeVersion: 1.2,
@@ -421,32 +421,23 @@ describe('a delivery', () => {
 					reason: 'not addressed to this workflow',
 				});
 				expect(logs.map(([, message]) => message).join('\n')).toContain(
-					`document.verified for ${documentId} was not addressed to this workflow, no run (${documentId.endsWith('1') ? 1 : 2} since n8n started)`,
+					`no run for document.verified of ${documentId}: not addressed to this workflow (${count + 1} since n8n started)`,
 				);
 			}
 			expect(staticData).toEqual({});
 		});
 
-		it('a marker that is not the one Extract sends does not count as this workflow', async () => {
-			const { result } = await deliver({
-				...signed(event()),
-				typeVersion: 1.2,
-				query: { documents: 'any' },
-			});
-			expect(result.workflowData).toBeUndefined();
-		});
-
-		it('the marker does not replace the signature: a forged body at the marked address is refused 401', async () => {
+		it("the workflow's address does not replace the signature: a forged body there is refused 401", async () => {
 			const { result, answer } = await deliver({
 				...signed(event(), 'not-the-secret'),
 				typeVersion: 1.2,
-				query: routed,
+				...toThisWorkflow,
 			});
 			expect(result.workflowData).toBeUndefined();
 			expect(answer.status).toBe(401);
 		});
 
-		it('Every Document on the Account, and versions 1 and 1.1 by default: every document runs', async () => {
+		it('Every Document on the Account (and versions 1 and 1.1 by default): the account delivery runs', async () => {
 			for (const delivery of [
 				{ typeVersion: 1.2, documents: 'account' },
 				{ typeVersion: 1.1 },
@@ -457,18 +448,31 @@ describe('a delivery', () => {
 			}
 		});
 
-		it("a copy of this workflow's document at the marked address after it ran is still a duplicate", async () => {
+		it("Every Document on the Account: the document's own copy at the workflow's address starts nothing (the account's delivery runs it)", async () => {
+			const { result } = await deliver({
+				...signed(event()),
+				typeVersion: 1.1,
+				...toThisWorkflow,
+			});
+			expect(result.webhookResponse).toMatchObject({
+				started: false,
+				reason: "a copy of the account's delivery",
+			});
+			expect(result.workflowData).toBeUndefined();
+		});
+
+		it("a copy of this workflow's document at its address after it ran is still a duplicate", async () => {
 			const staticData: IDataObject = {};
 			const first = await deliver({
 				...signed(event()),
 				typeVersion: 1.2,
-				query: routed,
+				...toThisWorkflow,
 				staticData,
 			});
 			const copy = await deliver({
 				...signed(event()),
 				typeVersion: 1.2,
-				query: routed,
+				...toThisWorkflow,
 				staticData,
 			});
 			expect(first.result.workflowData?.[0]).toHaveLength(1);
@@ -648,6 +652,7 @@ describe('as a person builds with the trigger', () => {
 		};
 		const context = {
 			getMode: () => delivery.mode ?? 'webhook',
+			getWebhookName: () => 'default',
 			getRequestObject: () => ({ rawBody: Buffer.from(body), readRawBody: async () => undefined }),
 			getHeaderData: () =>
 				delivery.headers ?? { 'x-service-signature': computeSignature(body, delivery.secret) },

@@ -42,16 +42,18 @@ describe('the sample event', () => {
 
 	it('is posted, signed with the registration secret, to the test URL when listening starts with the option on, and never in production', async () => {
 		const posted: Array<{ url: string; body: string; headers: Record<string, string> }> = [];
-		const context = (mode: string, sendSampleEvent: boolean) =>
+		const context = (mode: string, sendSampleEvent: boolean | undefined, typeVersion = 1.1) =>
 			({
 				getMode: () => mode,
 				getNodeWebhookUrl: () => 'https://n8n.example/webhook-test/abc/webhook',
 				getNodeParameter: (name: string, fallback: unknown) =>
 					name === 'events'
 						? ['document.verified', 'document.rejected']
-						: name === 'options'
+						: name === 'options' && typeVersion < 1.2
 							? { sendSampleEvent }
-							: fallback,
+							: name === 'sendSampleEvent' && typeVersion >= 1.2 && sendSampleEvent !== undefined
+								? sendSampleEvent
+								: fallback,
 				getCredentials: async () => ({
 					baseUrl: 'https://api.example.com',
 					apiKey: 'k',
@@ -64,7 +66,7 @@ describe('the sample event', () => {
 					id: 'node-sample',
 					name: 'Review finished',
 					type: NODE_TYPES.trigger,
-					typeVersion: 1.1,
+					typeVersion,
 					position: [0, 0],
 					parameters: {},
 				}),
@@ -94,11 +96,17 @@ describe('the sample event', () => {
 		const methods = new DocumentExtractionTrigger().webhookMethods.default;
 		await methods.create.call(context('trigger', true)); // production: no sample
 		await methods.create.call(context('manual', false)); // option off: no sample
+		await methods.create.call(context('manual', undefined)); // 1.1, option not added: no sample
+		await methods.create.call(context('manual', false, 1.2)); // 1.2, turned off: no sample
 		await methods.create.call(context('manual', true));
 		// The sample leaves after a short delay (n8n finishes setting up the listener first).
 		await vi.advanceTimersByTimeAsync(2_000);
 		expect(posted).toHaveLength(1);
 		expect(posted[0].url).toBe('https://n8n.example/webhook-test/abc/webhook');
+		// From 1.2 on by default (the parameter's default, as n8n fills it in).
+		await methods.create.call(context('manual', undefined, 1.2));
+		await vi.advanceTimersByTimeAsync(2_000);
+		expect(posted).toHaveLength(2);
 		expect(JSON.parse(posted[0].body)).toMatchObject({ event: 'document.verified', sample: true });
 		expect(
 			verifySignature(

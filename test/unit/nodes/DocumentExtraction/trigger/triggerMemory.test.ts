@@ -1,6 +1,6 @@
 // Where the trigger keeps what it knows: production in the workflow's global static data under the
 // node id, test listening in this process only, and the record of earlier versions adopted once.
-import type { IDataObject, IExecuteFunctions, IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
@@ -8,12 +8,10 @@ import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/t
 import type { TriggerMemory } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import {
 	forgetTestMemories,
-	rememberDocumentsUrl,
 	saveTriggerMemory,
 	STATIC_DATA_KEY,
 	triggerMemory,
 	triggerMode,
-	workflowDocumentsUrl,
 } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 
 const URL = 'https://n8n.example/webhook/abc/webhook';
@@ -399,56 +397,5 @@ describe('the record of earlier versions under the node name', () => {
 			registrations: [],
 		});
 		expect(staticData['node:Old name']).toEqual({ registration: { url: URL } });
-	});
-});
-
-describe("N40: the address Extract sends this workflow's documents' results to", () => {
-	const ROUTED = `${URL}?documents=this-workflow`;
-
-	function executeContext(
-		mode: string,
-		staticData: Record<string, IDataObject>,
-		workflowId = 'wf-1',
-	) {
-		return {
-			getMode: () => mode,
-			getWorkflow: () => ({ id: workflowId, name: 'memory', active: true }),
-			getWorkflowStaticData: (type: string) => {
-				staticData[type] ??= {};
-				return staticData[type];
-			},
-		} as unknown as IExecuteFunctions;
-	}
-
-	it('production: the address a trigger of this workflow recorded, read without writing the static data', () => {
-		const { context, staticData } = hookContext();
-		rememberDocumentsUrl(context, ROUTED);
-		const before = JSON.stringify(staticData);
-		expect(workflowDocumentsUrl(executeContext('webhook', staticData))).toBe(ROUTED);
-		expect(JSON.stringify(staticData)).toBe(before);
-	});
-
-	it('production: none when no trigger asked for it, or after it forgot it', () => {
-		const { context, staticData } = hookContext();
-		expect(workflowDocumentsUrl(executeContext('trigger', staticData))).toBeUndefined();
-		saveTriggerMemory(context, { registrations: [registration()] });
-		expect(workflowDocumentsUrl(executeContext('trigger', staticData))).toBeUndefined();
-		rememberDocumentsUrl(context, ROUTED);
-		rememberDocumentsUrl(context, undefined);
-		expect(triggerMemory(context)).toEqual({ registrations: [registration()] });
-		expect(workflowDocumentsUrl(executeContext('trigger', staticData))).toBeUndefined();
-	});
-
-	it("a manual execution: the test listener's address of this workflow (this process), never the production one", () => {
-		const production = hookContext();
-		rememberDocumentsUrl(production.context, ROUTED);
-		const manual = executeContext('manual', production.staticData);
-		expect(workflowDocumentsUrl(manual)).toBeUndefined();
-
-		const listening = hookContext({ mode: 'manual' });
-		const testRouted = 'https://n8n.example/webhook-test/abc/webhook?documents=this-workflow';
-		rememberDocumentsUrl(listening.context, testRouted);
-		expect(workflowDocumentsUrl(manual)).toBe(testRouted);
-		expect(workflowDocumentsUrl(executeContext('manual', {}, 'wf-other'))).toBeUndefined();
 	});
 });

@@ -72,10 +72,10 @@ const route = (items: Array<{ json: IDataObject; pairedItem?: unknown }>) =>
 	items.map((item) => [item.json.document_id, item.json.ready_to_post, item.pairedItem]);
 
 describe('the node versions', () => {
-	it('1.1 is the default version for new nodes; 1 stays loadable', () => {
+	it('1.2 is the default version for new nodes (held as from 1.1); 1 and 1.1 stay loadable', () => {
 		const description = new DocumentExtraction().description;
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+		expect(description.version).toEqual([1, 1.1, 1.2]);
+		expect(description.defaultVersion).toBe(1.2);
 	});
 
 	it.each([

@@ -4,12 +4,6 @@
  * streamed) and from memory (default mode).
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { IHookFunctions } from 'n8n-workflow';
-
-import {
-	forgetTestMemories,
-	rememberDocumentsUrl,
-} from '../../../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 
 import {
 	API_KEY,
@@ -390,37 +384,37 @@ describe('Extract: the multipart request as sent', () => {
 		expectKeyOnlyInHeader(withHook);
 	});
 
-	it("N40: sends this workflow's listening trigger's marked address as webhook_url, unless the Webhook URL option names another", async () => {
+	it("N40: from version 1.2, sends this workflow's trigger's address as webhook_url, unless an option says otherwise", async () => {
 		service().on(
 			'POST',
 			'/v1/extract',
-			{ status: 200, body: NEEDS_REVIEW },
-			{ status: 200, body: NEEDS_REVIEW },
+			...Array.from({ length: 4 }, () => ({ status: 200, body: NEEDS_REVIEW })),
 		);
-		const routed = 'https://localhost:5678/webhook-test/abc/webhook?documents=this-workflow';
-		rememberDocumentsUrl(
-			{
-				getMode: () => 'manual',
-				getWorkflow: () => ({ id: 'unit-test-workflow' }),
-				getNode: () => ({ id: 'trigger-node' }),
-			} as unknown as IHookFunctions,
-			routed,
-		);
-		try {
-			await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] });
-			const own = 'https://hooks.example.com/webhook/invoices';
+		const own = 'https://hooks.example.com/webhook/invoices';
+		for (const [typeVersion, options] of [
+			[1.2, {}],
+			[1.2, { webhookUrl: own }],
+			[1.2, { reviewResultsToTrigger: false }],
+			[1.1, {}],
+		] as const) {
 			await harness().run({
-				parameters: extractParameters({ options: { webhookUrl: own } }),
+				parameters: extractParameters({ options }),
 				items: [itemWithFile(pdfBytes())],
+				typeVersion,
 			});
-			const [toTrigger, toOption] = service().requests.map(
-				(request) => uploadOf(request).parts.find((part) => part.name === 'webhook_url')?.data,
-			);
-			expect(toTrigger?.toString('utf8')).toBe(routed);
-			expect(toOption?.toString('utf8')).toBe(own);
-		} finally {
-			forgetTestMemories();
 		}
+		const sent = service().requests.map((request) =>
+			uploadOf(request)
+				.parts.find((part) => part.name === 'webhook_url')
+				?.data.toString('utf8'),
+		);
+		// A manual execution: the trigger's test address (its production one in production).
+		expect(sent).toEqual([
+			'https://localhost:5678/webhook-test/document-extraction/unit-test-workflow',
+			own,
+			undefined,
+			undefined,
+		]);
 	});
 
 	it('names the part by the detected type when n8n only knows "application/octet-stream" or the name lacks an extension', async () => {

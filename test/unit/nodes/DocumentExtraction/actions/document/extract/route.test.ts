@@ -14,6 +14,7 @@ const base: ExtractSettings = {
 	binaryPropertyName: 'data',
 	outputMode: 'simplified',
 	rateLimitRetries: 5,
+	reviewResultsToTrigger: false,
 	waitForReview: false,
 	skipDuplicates: false,
 	detectSameInvoice: false,

@@ -15,6 +15,7 @@ describe("Extract's settings for one item", () => {
 			binaryPropertyName: 'data',
 			outputMode: 'simplified',
 			webhookUrl: undefined,
+			reviewResultsToTrigger: false,
 			rateLimitRetries: DEFAULT_RATE_LIMIT_RETRIES,
 			waitForReview: false,
 			skipDuplicates: false,
@@ -22,6 +23,19 @@ describe("Extract's settings for one item", () => {
 			holdNotReady: false,
 		});
 		expect(DEFAULT_RATE_LIMIT_RETRIES).toBe(5);
+	});
+
+	it("N40: review results go to this workflow's trigger from version 1.2, unless the option says no", () => {
+		const at = (typeVersion: number, options: Record<string, unknown> = {}) =>
+			extractSettings(
+				fakeExecuteContext({ parameters: { binaryPropertyName: 'data', options }, typeVersion })
+					.context,
+				0,
+			).reviewResultsToTrigger;
+		expect(at(1.2)).toBe(true);
+		expect(at(1.2, { reviewResultsToTrigger: false })).toBe(false);
+		expect(at(1.1)).toBe(false);
+		expect(at(1, { reviewResultsToTrigger: true })).toBe(true);
 	});
 
 	it('trims the binary field name and the Webhook URL; a blank URL is no URL', () => {

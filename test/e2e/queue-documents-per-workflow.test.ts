@@ -1,0 +1,75 @@
+// Each review result to the workflow that sent the document (docs/spec-decisions.md#n40) in n8n's
+// queue mode (Postgres, Redis, main, 2 workers, 2 webhook processes behind HAProxy): the Extract runs
+// on a worker, the results arrive at either webhook process, and each document's result still runs
+// exactly the workflow(s) it should, while the submitting execution still runs. The single-process
+// case, with the log and the trigger's memory, is test/e2e/documents-per-workflow.test.ts.
+
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+	activateFlows,
+	expectSubmitterStillRan,
+	expectTriggerRuns,
+	review,
+	submit,
+	triggerRuns,
+	type OneAccount,
+} from './support/documentsPerWorkflow.ts';
+import { sleep } from './support/n8nAndSandbox.ts';
+import {
+	startQueueFixture,
+	stopQueueFixture,
+	waitForPublicWebhook,
+	type QueueFixture,
+} from './support/queueFixture.ts';
+import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
+
+let fixture: QueueFixture;
+
+describeNeeding(QUEUE_MODE_REQUIREMENTS, 'several workflows on one account (queue mode)', () => {
+	beforeAll(async () => {
+		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000, retryBaseMs: 300 } });
+	});
+
+	afterAll(async () => {
+		await stopQueueFixture(fixture);
+	});
+
+	it("each document's review result runs the workflow that sent it; another's document starts nothing", async () => {
+		const account: OneAccount = {
+			client: fixture.stack.client,
+			caller: fixture.stack.lbClient,
+			webhookBase: `${fixture.stack.publicUrl}/webhook`,
+			credential: fixture.account.credential,
+			sandboxUrl: fixture.sandbox.url,
+			served: async (path) => await waitForPublicWebhook(fixture.stack, path),
+			settle: async () => {
+				await sleep(3_000);
+			},
+		};
+		const flows = await activateFlows(account, 20);
+		const intakeDoc = await submit(account, flows.intake, 'Q-INTAKE-1');
+		const xeroDoc = await submit(account, flows.xero, 'Q-XERO-1');
+		const quickBooksDoc = await submit(account, flows.quickBooks, 'Q-QBO-1');
+		await review(account, intakeDoc, 'reject');
+		await review(account, xeroDoc, 'approve');
+		await review(account, quickBooksDoc, 'approve');
+
+		await expectTriggerRuns(account, [
+			[flows.xero, [[xeroDoc, 'document.verified']]],
+			[flows.quickBooks, [[quickBooksDoc, 'document.verified']]],
+			[
+				flows.reviewLog,
+				[
+					[intakeDoc, 'document.rejected'],
+					[xeroDoc, 'document.verified'],
+					[quickBooksDoc, 'document.verified'],
+				],
+			],
+		]);
+		for (const flow of [flows.xero, flows.quickBooks]) {
+			const [run] = await triggerRuns(account, flow);
+			await expectSubmitterStillRan(account, flow, run);
+		}
+		expect(await fixture.stack.client.listExecutions(flows.intake.id)).toHaveLength(1);
+	});
+});
