@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, WEBHOOK_EVENTS } from './constants.ts';
+import { DEFAULT_REPLAY_WINDOW_HOURS } from './delivery/freshness.ts';
 import { rememberKnownSecret } from './delivery/knownSecrets.ts';
 import { secretFingerprint } from './delivery/signature.ts';
 import { credentialSigningSecret } from './delivery/signingSecret.ts';
@@ -121,7 +122,16 @@ export class DocumentExtractionTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether to start no execution for an event already received for the same document (the service may deliver an event more than once). The last 1000 events are remembered. On: the delivery is answered before n8n has queued the run (the memory needs it), so an n8n process dying in between loses the event. Off: n8n answers only after queuing the run (at least once; copies run). In queue mode, turn it off and put Check Invoice Duplicate after the trigger.',
+							'Whether to start no execution for an event already received for the same document (the service may deliver an event more than once). Events are remembered for the Replay Window (up to 5000). On: the delivery is answered before n8n has queued the run (the memory needs it), so an n8n process dying in between loses the event. Off: n8n answers only after queuing the run (at least once; copies run). In queue mode, turn it off and put Check Invoice Duplicate after the trigger.',
+					},
+					{
+						displayName: 'Replay Window (Hours)',
+						name: 'replayWindowHours',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 720 },
+						default: DEFAULT_REPLAY_WINDOW_HOURS,
+						description:
+							'A delivery signed longer ago than this (or more than 5 minutes ahead of this clock) is refused: a copy of an old delivery starts nothing',
 					},
 					{
 						displayName: 'Send Sample Event When Listening',

@@ -24,7 +24,7 @@ function payload(documentId: string): Buffer {
 	return Buffer.from(
 		JSON.stringify({
 			event: 'document.verified',
-			timestamp: '2026-11-22T10:00:00.000Z',
+			timestamp: new Date().toISOString(),
 			document_id: documentId,
 			review_id: 'rev_h',
 			verified_by: 'human_reviewer',

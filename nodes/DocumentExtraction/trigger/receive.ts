@@ -9,7 +9,8 @@ import { answerWithoutRun, readSignedDelivery } from '../delivery/signedDelivery
 import { eventOutput } from '../delivery/eventMapping.ts';
 import { knownSecret, rememberKnownSecret } from '../delivery/knownSecrets.ts';
 import { withRefusal } from '../delivery/refusals.ts';
-import { deliveryKey, isNewDelivery } from '../delivery/ignoreDuplicates.ts';
+import { DEFAULT_REPLAY_WINDOW_HOURS, freshness, windowMs } from '../delivery/freshness.ts';
+import { acceptDelivery, deliveryKey } from '../delivery/ignoreDuplicates.ts';
 import { secretFingerprint } from '../delivery/signature.ts';
 import { credentialSigningSecret } from '../delivery/signingSecret.ts';
 import type { OutputMode } from '../invoice/invoiceMapping.ts';
@@ -32,6 +33,11 @@ import { isSample } from './sampleEvent.ts';
 import type { TriggerMemory, TriggerMode } from './triggerMemory.ts';
 import { saveTriggerMemory, triggerMemory, triggerMode } from './triggerMemory.ts';
 
+interface TriggerOptions {
+	ignoreDuplicates?: boolean;
+	replayWindowHours?: number;
+}
+
 /** An answer that starts no run, with the reason the service (and the person reading its log) sees. */
 function notStarted(reason: string): IWebhookResponseData {
 	return { webhookResponse: { received: true, started: false, reason } };
@@ -47,6 +53,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		() => earlierSecrets(memory.registrations, url),
 	);
 	if (delivery.refusal) return refuse(this, mode, memory, delivery.refusal);
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const windowHours = options.replayWindowHours ?? DEFAULT_REPLAY_WINDOW_HOURS;
+	const fresh = freshness(delivery.payload.timestamp, windowHours, memory.accepted?.forgottenUpTo);
+	if (fresh.stale) return refuseStale(this, mode, memory, fresh.reason);
 	rememberKnownSecret(delivery.secret);
 	const { payload } = delivery;
 
@@ -79,7 +89,11 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 	const notForThis = notForThisTrigger(this);
 	if (notForThis) return notStarted(countedNotForThis(this, payload, notForThis));
-	return startRun(this, mode, registered, payload, outputMode);
+	return startRun(this, mode, registered, payload, outputMode, {
+		ignoreDuplicates: options.ignoreDuplicates !== false,
+		at: fresh.at ?? null,
+		windowMs: windowMs(windowHours),
+	});
 }
 
 /**
@@ -143,6 +157,28 @@ function refuse(
 }
 
 /**
+ * A validly signed delivery whose signed time is outside the replay window (docs/spec-decisions.md#n41):
+ * answered 400 (the service gives up after its retries; a replay starts nothing) and counted.
+ */
+function refuseStale(
+	context: IWebhookFunctions,
+	mode: TriggerMode,
+	memory: TriggerMemory,
+	reason: string,
+): IWebhookResponseData {
+	context.logger.warn(`Document Extraction Trigger: refused a signed delivery ${reason} (stale)`);
+	if (mode === 'production') {
+		saveTriggerMemory(context, {
+			...memory,
+			refused: withRefusal(memory.refused, `stale: ${reason} (answered 400)`),
+		});
+	}
+	return answerWithoutRun.call(context, 400, {
+		error: `Stale delivery: ${reason}; a copy of an old delivery starts nothing`,
+	});
+}
+
+/**
  * Signed with a secret the credential no longer holds (docs/spec-decisions.md#n34): a copy through a
  * replaced registration is answered and dropped; a delivery the service sent before learning the new
  * secret runs, and in production the new secret is registered now.
@@ -191,29 +227,32 @@ function startRun(
 	registered: { memory: TriggerMemory; changed: boolean },
 	payload: IDataObject,
 	outputMode: OutputMode,
+	accept: { ignoreDuplicates: boolean; at: number | null; windowMs: number },
 ): IWebhookResponseData {
-	const options = context.getNodeParameter('options', {}) as { ignoreDuplicates?: boolean };
 	const workflowData = [context.helpers.returnJsonArray(eventOutput(outputMode, payload))];
-	if (options.ignoreDuplicates === false && !registered.changed) {
+	if (!accept.ignoreDuplicates && !registered.changed) {
 		// No memory to save: n8n answers only once the run is queued, so a process dying before that
 		// leaves the delivery unanswered and the service delivers it again (at least once).
 		return { webhookResponse: { received: true, started: true }, workflowData };
 	}
 
-	const key =
-		options.ignoreDuplicates === false
-			? undefined
-			: deliveryKey(payload.event, payload.document_id);
+	const key = accept.ignoreDuplicates ? deliveryKey(payload.event, payload.document_id) : undefined;
 	if (key) {
 		// Test listening and production each have their own memory: neither takes the other's event
 		// (docs/spec-decisions.md#n30).
 		const scope = `${mode}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
-		const seen = [...(registered.memory.seenDeliveries ?? [])];
-		if (!isNewDelivery(seen, key, scope)) {
+		const accepted = acceptDelivery(
+			registered.memory.accepted,
+			key,
+			accept.at,
+			scope,
+			accept.windowMs,
+		);
+		if (!accepted) {
 			context.logger.info(`Document Extraction Trigger: ignored a duplicate ${key}`);
 			return notStarted('duplicate');
 		}
-		saveTriggerMemory(context, { ...registered.memory, seenDeliveries: seen });
+		saveTriggerMemory(context, { ...registered.memory, accepted });
 	}
 
 	// Answer here, before n8n queues the run. n8n saves the static data (the memory of accepted

@@ -9,18 +9,18 @@
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import type { AcceptedDeliveries } from '../delivery/ignoreDuplicates.ts';
 import type { RefusalRecord } from '../delivery/refusals.ts';
 import { RecentMemory } from '../memory/recentMemory.ts';
 import type { HeldRegistration } from './registration.ts';
-import { secretFingerprint } from '../delivery/signature.ts';
 
 export type TriggerMode = 'production' | 'test';
 
 export interface TriggerMemory {
 	/** Everything the service holds for this node, oldest first. `delete` keeps it (the service cannot unregister). */
 	registrations: HeldRegistration[];
-	/** Keys of accepted events, oldest first (docs/spec-decisions.md#n6). */
-	seenDeliveries?: string[];
+	/** Accepted events over the replay window (docs/spec-decisions.md#n6, #n41). */
+	accepted?: AcceptedDeliveries;
 	/** Deliveries answered 401 or 400 (docs/spec-decisions.md#n36): no secret, no delivered content. */
 	refused?: RefusalRecord;
 }
@@ -36,39 +36,6 @@ const testMemories = new RecentMemory<TriggerMemory>({ maxEntries: 1000 });
 /** n8n runs test hooks and test webhooks in mode 'manual'; production in 'trigger', 'webhook' or 'internal'. */
 export function triggerMode(context: Context): TriggerMode {
 	return context.getMode?.() === 'manual' ? 'test' : 'production';
-}
-
-interface LegacyRecord {
-	webhookId?: string | null;
-	url?: string;
-	events?: string[];
-	generatedSecret?: string;
-	credentialSecretFingerprint?: string;
-	registeredAt?: string;
-}
-
-/** The record earlier versions kept under the node's name: adopted once, then removed there. */
-function adoptLegacy(nodeData: IDataObject): TriggerMemory {
-	const memory: TriggerMemory = { registrations: [] };
-	const legacy = nodeData.registration as LegacyRecord | undefined;
-	if (legacy && typeof legacy.url === 'string') {
-		const fingerprint =
-			legacy.credentialSecretFingerprint ??
-			(legacy.generatedSecret ? secretFingerprint(legacy.generatedSecret) : '');
-		memory.registrations.push({
-			webhookId: legacy.webhookId ?? null,
-			url: legacy.url,
-			events: Array.isArray(legacy.events) ? legacy.events : [],
-			secretFingerprint: fingerprint,
-			...(legacy.generatedSecret ? { generatedSecret: legacy.generatedSecret } : {}),
-			registeredAt: legacy.registeredAt ?? '',
-		});
-	}
-	if (Array.isArray(nodeData.seenDeliveries))
-		memory.seenDeliveries = [...(nodeData.seenDeliveries as string[])];
-	delete nodeData.registration;
-	delete nodeData.seenDeliveries;
-	return memory;
 }
 
 /**
@@ -89,17 +56,11 @@ export function triggerMemory(context: Context): TriggerMemory {
 	const global = context.getWorkflowStaticData('global');
 	const byNode = (global[STATIC_DATA_KEY] ?? {}) as IDataObject;
 	const stored = byNode[node.id] as TriggerMemory | undefined;
-	if (stored)
-		return {
-			...stored,
-			registrations: Array.isArray(stored.registrations) ? stored.registrations : [],
-		};
-	const nodeData = context.getWorkflowStaticData('node');
-	if (nodeData.registration === undefined && nodeData.seenDeliveries === undefined)
-		return { registrations: [] };
-	const adopted = adoptLegacy(nodeData);
-	saveTriggerMemory(context, adopted);
-	return adopted;
+	if (!stored) return { registrations: [] };
+	return {
+		...stored,
+		registrations: Array.isArray(stored.registrations) ? stored.registrations : [],
+	};
 }
 
 export function saveTriggerMemory(context: Context, memory: TriggerMemory): void {

@@ -6,6 +6,7 @@
 import type { INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { eventOutput } from '../../delivery/eventMapping.ts';
+import { freshness } from '../../delivery/freshness.ts';
 import type { OutputMode } from '../../invoice/invoiceMapping.ts';
 import { answerWithoutRun, readSignedDelivery } from '../../delivery/signedDelivery.ts';
 import type { ExtractOutputSettings } from './extractOutputs.ts';
@@ -32,6 +33,15 @@ export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWeb
 		);
 	}
 	if (refusal) return answerWithoutRun.call(this, refusal.status, refusal.body);
+	const fresh = freshness(payload.timestamp);
+	if (fresh.stale) {
+		this.logger.warn(
+			`Document Extraction: refused a review callback ${fresh.reason} (stale); the execution keeps waiting`,
+		);
+		return answerWithoutRun.call(this, 400, {
+			error: `Stale delivery: ${fresh.reason}; a copy of an old delivery resumes nothing`,
+		});
+	}
 
 	const event = payload.event;
 	if (event !== 'document.verified' && event !== 'document.rejected') {

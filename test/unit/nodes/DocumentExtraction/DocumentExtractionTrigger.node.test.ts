@@ -181,27 +181,6 @@ describe('trigger lifecycle', () => {
 		expect(registered).toHaveLength(1);
 	});
 
-	it('N31: the record kept by earlier versions under the node name is adopted once, with the memory of events', async () => {
-		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': {
-				registration: {
-					webhookId: 'wh_old',
-					url: URL,
-					events: ['document.rejected', 'document.verified'],
-					credentialSecretFingerprint: secretFingerprint('s'),
-					registeredAt: '2026-01-01T00:00:00Z',
-				},
-				seenDeliveries: ['document.verified:doc_1'],
-			},
-		};
-		const { context, registered } = hookContext({ secret: 's', staticData });
-		await activate(context);
-		expect(registered).toHaveLength(0);
-		expect(staticData['node:Review finished']).toEqual({});
-		const memory = (staticData.global[STATIC_DATA_KEY] as IDataObject)['node-id-1'] as IDataObject;
-		expect(memory.seenDeliveries).toEqual(['document.verified:doc_1']);
-	});
-
 	it('N32: a new URL or a new secret registers once; a new event registers only that event; removing and re-adding an event registers nothing', async () => {
 		const { context, staticData, registered } = hookContext({
 			secret: 'one',

@@ -1,15 +1,23 @@
+// Ignore Duplicates: which deliveries were accepted (spec: duplicates possible; N6), over the whole
+// replay window (N41), with what this process accepted merged into every save.
 import { afterEach, describe, expect, it } from 'vitest';
 
+import type { AcceptedDeliveries } from '../../../../../nodes/DocumentExtraction/delivery/ignoreDuplicates.ts';
 import {
+	acceptDelivery,
 	deliveryKey,
 	forgetAcceptedDeliveries,
-	isNewDelivery,
 	MAX_REMEMBERED_DELIVERIES,
 } from '../../../../../nodes/DocumentExtraction/delivery/ignoreDuplicates.ts';
 
 afterEach(() => forgetAcceptedDeliveries());
 
-describe('Ignore Duplicates: which deliveries were seen (spec: duplicates possible; N6)', () => {
+const HOUR = 3_600_000;
+const WINDOW = 24 * HOUR;
+const NOW = Date.parse('2026-11-26T12:00:00Z');
+const S = 'production:wf:node';
+
+describe('Ignore Duplicates', () => {
 	it('key = event:document_id; none without both', () => {
 		expect(deliveryKey('document.verified', 'doc_1')).toBe('document.verified:doc_1');
 		expect(deliveryKey('document.rejected', 'doc_1')).not.toBe(
@@ -20,44 +28,49 @@ describe('Ignore Duplicates: which deliveries were seen (spec: duplicates possib
 		expect(deliveryKey('document.verified', 7)).toBeUndefined();
 	});
 
-	it('new once, then a duplicate; the workflow memory is changed in place', () => {
-		const seen: string[] = [];
-		expect(isNewDelivery(seen, 'a', 'production:wf:node')).toBe(true);
-		expect(isNewDelivery(seen, 'a', 'production:wf:node')).toBe(false);
-		expect(isNewDelivery(seen, 'b', 'production:wf:node')).toBe(true);
-		expect(seen).toEqual(['a', 'b']);
+	it('new once, with its signed time, then a duplicate', () => {
+		const first = acceptDelivery(undefined, 'a', NOW - HOUR, S, WINDOW, NOW);
+		expect(first).toEqual({ entries: { a: NOW - HOUR } });
+		expect(acceptDelivery(first, 'a', NOW - HOUR, S, WINDOW, NOW)).toBeUndefined();
 	});
 
-	it('a copy arriving before the workflow memory was saved is a duplicate (this process saw it)', () => {
-		// Two requests read the same saved memory: neither sees the other's key there.
-		expect(isNewDelivery([], 'a', 'production:wf:node')).toBe(true);
-		expect(isNewDelivery([], 'a', 'production:wf:node')).toBe(false);
+	it('a key saved by another process (or before a restart) is a duplicate', () => {
+		expect(acceptDelivery({ entries: { a: NOW } }, 'a', NOW, S, WINDOW, NOW)).toBeUndefined();
 	});
 
-	it('a key saved by another process is a duplicate here too', () => {
-		expect(isNewDelivery(['a'], 'a', 'production:wf:node')).toBe(false);
+	it('calls that read the same saved memory: the copy is a duplicate, and each save carries every key this process accepted', () => {
+		const saved: AcceptedDeliveries = { entries: { old: NOW - HOUR } };
+		const first = acceptDelivery(saved, 'a', NOW, S, WINDOW, NOW);
+		expect(acceptDelivery(saved, 'a', NOW, S, WINDOW, NOW)).toBeUndefined();
+		const second = acceptDelivery(saved, 'b', NOW, S, WINDOW, NOW);
+		// Whichever of the two n8n saves last, neither key is lost.
+		expect(Object.keys(first!.entries)).toEqual(['old', 'a']);
+		expect(Object.keys(second!.entries)).toEqual(['old', 'a', 'b']);
 	});
 
-	it('test listening and production, workflows and nodes are apart in this process', () => {
-		expect(isNewDelivery([], 'a', 'test:wf:node')).toBe(true);
-		expect(isNewDelivery([], 'a', 'production:wf:node')).toBe(true);
-		expect(isNewDelivery([], 'a', 'production:wf:other-node')).toBe(true);
-		expect(isNewDelivery([], 'a', 'production:other-wf:node')).toBe(true);
+	it('test listening and production, workflows and nodes are apart', () => {
+		for (const scope of ['test:wf:node', S, 'production:wf:other', 'production:other:node'])
+			expect(acceptDelivery(undefined, 'a', NOW, scope, WINDOW, NOW), scope).toBeDefined();
+		expect(
+			Object.keys(acceptDelivery(undefined, 'b', NOW, 'test:wf:node', WINDOW, NOW)!.entries),
+		).toEqual(['a', 'b']);
 	});
 
-	it('this process forgets an accepted delivery after 10 minutes; the workflow memory still knows it', () => {
-		const start = 1_000_000;
-		expect(isNewDelivery([], 'a', 's', start)).toBe(true);
-		expect(isNewDelivery([], 'a', 's', start + 10 * 60_000 - 1)).toBe(false);
-		expect(isNewDelivery([], 'a', 's', start + 10 * 60_000)).toBe(true);
-		expect(isNewDelivery(['a'], 'a', 's', start + 30 * 60_000)).toBe(false);
+	it('forgets entries signed before the window (their copies are stale); keeps those without a signed time', () => {
+		const stored: AcceptedDeliveries = {
+			entries: { expired: NOW - WINDOW - 1, inside: NOW - WINDOW + 1, untimed: null },
+		};
+		expect(acceptDelivery(stored, 'new', NOW, S, WINDOW, NOW)).toEqual({
+			entries: { inside: NOW - WINDOW + 1, untimed: null, new: NOW },
+		});
 	});
 
-	it('the workflow memory keeps the last 1000 keys', () => {
-		const seen: string[] = [];
-		for (let i = 0; i <= MAX_REMEMBERED_DELIVERIES; i++) isNewDelivery(seen, `k${i}`, 's');
-		expect(MAX_REMEMBERED_DELIVERIES).toBe(1000);
-		expect(seen).toHaveLength(1000);
-		expect(seen[0]).toBe('k1');
+	it(`at ${MAX_REMEMBERED_DELIVERIES} entries the oldest go, and their signed time becomes the line below which deliveries are stale`, () => {
+		const entries: Record<string, number> = {};
+		for (let i = 0; i < MAX_REMEMBERED_DELIVERIES; i++) entries[`k${i}`] = NOW - WINDOW / 2 + i;
+		const next = acceptDelivery({ entries }, 'new', NOW, S, WINDOW, NOW)!;
+		expect(Object.keys(next.entries)).toHaveLength(MAX_REMEMBERED_DELIVERIES);
+		expect(next.entries.k0).toBeUndefined();
+		expect(next.forgottenUpTo).toBe(NOW - WINDOW / 2);
 	});
 });

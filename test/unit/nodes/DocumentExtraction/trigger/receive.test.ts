@@ -31,6 +31,9 @@ import {
 } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import { n8nCore } from '../../../harness/n8nModules.ts';
 
+/** A minute ago: inside the replay window (N41) whenever the tests run. */
+const SIGNED_AT = new Date(Date.now() - 60_000).toISOString();
+
 describe('a delivery', () => {
 	const CREDENTIAL_SECRET = 'whsec_UNITTEST_trigger_credential_0123456789';
 	const GENERATED_SECRET = 'a'.repeat(64);
@@ -61,10 +64,32 @@ describe('a delivery', () => {
 		webhookName?: 'default' | 'setup';
 	}
 
-	/** The accepted keys the trigger keeps (the mock returns one object for 'node' and 'global' static data). */
+	/** The accepted keys the trigger keeps. */
 	function seenDeliveries(staticData: IDataObject): unknown {
-		return ((staticData[STATIC_DATA_KEY] as IDataObject | undefined)?.n1 as IDataObject | undefined)
-			?.seenDeliveries;
+		const memory = (staticData[STATIC_DATA_KEY] as IDataObject | undefined)?.n1 as
+			| { accepted?: { entries: Record<string, unknown> } }
+			| undefined;
+		return memory?.accepted && Object.keys(memory.accepted.entries);
+	}
+
+	/** The static data of a trigger that registered with a secret it generated (the credential had none). */
+	function heldRegistration(events: string[]): IDataObject {
+		return {
+			[STATIC_DATA_KEY]: {
+				n1: {
+					registrations: [
+						{
+							webhookId: 'wh_1',
+							url: 'https://n8n.example/webhook/abc/webhook',
+							events,
+							secretFingerprint: secretFingerprint(GENERATED_SECRET),
+							generatedSecret: GENERATED_SECRET,
+							registeredAt: '',
+						},
+					],
+				},
+			},
+		};
 	}
 
 	const credentialData = (delivery: Delivery) => ({
@@ -156,7 +181,7 @@ describe('a delivery', () => {
 
 	const event = (overrides: IDataObject = {}) => ({
 		event: 'document.verified',
-		timestamp: '2026-11-23T10:00:00Z',
+		timestamp: SIGNED_AT,
 		document_id: 'doc_trigger_1',
 		review_id: 'rev_1',
 		verified_by: 'reviewer@example.com',
@@ -338,15 +363,7 @@ describe('a delivery', () => {
 		});
 
 		it('without a credential secret, the secret generated at registration (static data) verifies deliveries', async () => {
-			const staticData = {
-				registration: {
-					webhookId: 'wh_1',
-					url: 'https://n8n.example/webhook/abc/webhook',
-					events: [],
-					registeredAt: '',
-					generatedSecret: GENERATED_SECRET,
-				},
-			};
+			const staticData = heldRegistration([]);
 			const accepted = await deliver({
 				...signed(event(), GENERATED_SECRET),
 				credentialSecret: '',
@@ -362,15 +379,7 @@ describe('a delivery', () => {
 		});
 
 		it('after the credential got a secret, a delivery signed with the generated secret the service still holds runs, and the credential secret is registered (N34)', async () => {
-			const staticData = {
-				registration: {
-					webhookId: 'wh_1',
-					url: 'https://n8n.example/webhook/abc/webhook',
-					events: ['document.verified'],
-					registeredAt: '',
-					generatedSecret: GENERATED_SECRET,
-				},
-			};
+			const staticData = heldRegistration(['document.verified']);
 			const registered: Array<{ url: string; events: string[]; secret: string }> = [];
 			const accepted = await deliver({
 				...signed(event(), GENERATED_SECRET),
@@ -392,6 +401,68 @@ describe('a delivery', () => {
 			const { result, answer } = await deliver({ ...signed(event(), ''), credentialSecret: '' });
 			expect(answer.status).toBe(401);
 			expect(result.workflowData).toBeUndefined();
+		});
+	});
+
+	describe('N41: a delivery replayed later starts nothing', () => {
+		const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+
+		it('signed three days ago, or two hours ahead: 400, no run, counted with the refusals', async () => {
+			const staticData: IDataObject = {};
+			for (const timestamp of [hoursAgo(72), hoursAgo(-2)]) {
+				const { result, answer } = await deliver({
+					...signed(event({ timestamp })),
+					staticData,
+				});
+				expect(answer.status, timestamp).toBe(400);
+				expect(String(answer.body?.error)).toMatch(/^Stale delivery/);
+				expect(result.workflowData).toBeUndefined();
+			}
+			const memory = (staticData[STATIC_DATA_KEY] as IDataObject).n1 as IDataObject;
+			expect(memory.refused).toMatchObject({
+				count: 2,
+				lastReason: 'stale: signed in the future (answered 400)',
+			});
+			expect(memory.accepted).toBeUndefined();
+		});
+
+		it('the Replay Window option sets how old is too old', async () => {
+			const payload = event({ timestamp: hoursAgo(2) });
+			const narrow = await deliver({ ...signed(payload), options: { replayWindowHours: 1 } });
+			expect(narrow.answer.status).toBe(400);
+			const wide = await deliver({ ...signed(payload), options: { replayWindowHours: 3 } });
+			expect(wide.result.workflowData?.[0]).toHaveLength(1);
+		});
+
+		it('a retry inside the window is the usual duplicate; accepted with its signed time', async () => {
+			const staticData: IDataObject = {};
+			const payload = event({ timestamp: hoursAgo(5) });
+			const first = await deliver({ ...signed(payload), staticData });
+			const retry = await deliver({ ...signed(payload), staticData });
+			expect(first.result.workflowData?.[0]).toHaveLength(1);
+			expect(retry.result).toEqual({
+				webhookResponse: { received: true, started: false, reason: 'duplicate' },
+			});
+			const memory = (staticData[STATIC_DATA_KEY] as IDataObject).n1 as {
+				accepted: { entries: Record<string, number> };
+			};
+			expect(memory.accepted.entries['document.verified:doc_trigger_1']).toBe(
+				Date.parse(payload.timestamp),
+			);
+		});
+
+		it('without a timestamp (or not ISO 8601 UTC): runs once, remembered without a time', async () => {
+			const staticData: IDataObject = {};
+			const untimed: IDataObject = event();
+			delete untimed.timestamp;
+			const first = await deliver({ ...signed(untimed), staticData });
+			const copy = await deliver({ ...signed(untimed), staticData });
+			expect(first.result.workflowData?.[0]).toHaveLength(1);
+			expect(copy.result.webhookResponse).toMatchObject({ reason: 'duplicate' });
+			const memory = (staticData[STATIC_DATA_KEY] as IDataObject).n1 as {
+				accepted: { entries: Record<string, unknown> };
+			};
+			expect(memory.accepted.entries['document.verified:doc_trigger_1']).toBeNull();
 		});
 	});
 
@@ -564,15 +635,7 @@ describe('a delivery', () => {
 		});
 
 		it('without a credential secret, the generated secret still verifies when the empty secret is remembered', async () => {
-			const staticData = {
-				registration: {
-					webhookId: 'wh_1',
-					url: 'https://n8n.example/webhook/abc/webhook',
-					events: [],
-					registeredAt: '',
-					generatedSecret: GENERATED_SECRET,
-				},
-			};
+			const staticData = heldRegistration([]);
 			const reads = { count: 0 };
 			const first = await deliver({
 				...signed(event(), GENERATED_SECRET),
@@ -720,7 +783,7 @@ describe('as a person builds with the trigger', () => {
 
 	const verified = (documentId: string, extra: IDataObject = {}): IDataObject => ({
 		event: 'document.verified',
-		timestamp: '2026-11-23T10:00:00Z',
+		timestamp: SIGNED_AT,
 		document_id: documentId,
 		review_id: 'rev_1',
 		verified_by: 'human_reviewer',
@@ -754,7 +817,11 @@ describe('as a person builds with the trigger', () => {
 			});
 			expect([test.started, production.started]).toEqual([true, true]);
 			// The test delivery left nothing in the production memory.
-			expect(memoryOf(workflow).seenDeliveries).toEqual(['document.verified:doc_mode_1']);
+			expect(
+				Object.keys(
+					(memoryOf(workflow).accepted as { entries: IDataObject } | undefined)?.entries ?? {},
+				),
+			).toEqual(['document.verified:doc_mode_1']);
 		});
 
 		it('the production copy first: the test listener still gets its copy; each memory still stops its own duplicate', async () => {

@@ -1,5 +1,5 @@
 // Where the trigger keeps what it knows: production in the workflow's global static data under the
-// node id, test listening in this process only, and the record of earlier versions adopted once.
+// node id, test listening in this process only.
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -15,7 +15,6 @@ import {
 } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 
 const URL = 'https://n8n.example/webhook/abc/webhook';
-const GENERATED_SECRET = 'whsec_UNITTEST_generated_legacy';
 
 interface Options {
 	mode?: string | null;
@@ -87,18 +86,18 @@ describe('triggerMode', () => {
 });
 
 describe('production memory', () => {
-	it('is empty at first, and reading it writes nothing', () => {
+	it('is empty at first, and reading it writes nothing (not even the node static data)', () => {
 		const { context, staticData } = hookContext();
 		expect(triggerMemory(context)).toEqual({ registrations: [] });
 		expect(stored(staticData)).toBeUndefined();
-		expect(staticData['node:Review finished']).toEqual({});
+		expect(staticData['node:Review finished']).toBeUndefined();
 	});
 
 	it('is saved in global static data under STATIC_DATA_KEY by node id, and read back', () => {
 		const { context, staticData } = hookContext();
 		const memory: TriggerMemory = {
 			registrations: [registration()],
-			seenDeliveries: ['document.verified:doc_1'],
+			accepted: { entries: { 'document.verified:doc_1': 1 } },
 		};
 		saveTriggerMemory(context, memory);
 		expect(STATIC_DATA_KEY).toBe('documentExtractionTrigger');
@@ -159,12 +158,14 @@ describe('production memory', () => {
 	it('a stored memory without a registrations array reads with none, keeping the rest', () => {
 		const staticData: Record<string, IDataObject> = {
 			global: {
-				[STATIC_DATA_KEY]: { 'node-id-1': { registrations: 'garbage', seenDeliveries: ['k'] } },
+				[STATIC_DATA_KEY]: {
+					'node-id-1': { registrations: 'garbage', accepted: { entries: { k: 1 } } },
+				},
 			},
 		};
 		expect(triggerMemory(hookContext({ staticData }).context)).toEqual({
 			registrations: [],
-			seenDeliveries: ['k'],
+			accepted: { entries: { k: 1 } },
 		});
 	});
 
@@ -232,19 +233,6 @@ describe('test memory ("Listen for test event")', () => {
 		).toEqual(['wh_production']);
 	});
 
-	it('does not adopt the legacy record (test listening never reads static data)', () => {
-		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': { registration: { url: URL, events: [] }, seenDeliveries: ['k'] },
-		};
-		expect(triggerMemory(hookContext({ mode: 'manual', staticData }).context)).toEqual({
-			registrations: [],
-		});
-		expect(staticData['node:Review finished']).toEqual({
-			registration: { url: URL, events: [] },
-			seenDeliveries: ['k'],
-		});
-	});
-
 	it('forgetTestMemories forgets them all, and leaves production alone', () => {
 		const staticData: Record<string, IDataObject> = {};
 		saveTriggerMemory(hookContext({ staticData }).context, { registrations: [registration()] });
@@ -258,144 +246,5 @@ describe('test memory ("Listen for test event")', () => {
 			registrations: [],
 		});
 		expect(triggerMemory(hookContext({ staticData }).context).registrations).toHaveLength(1);
-	});
-});
-
-describe('the record of earlier versions under the node name', () => {
-	it('is adopted once: registration and seen deliveries move to the node id, and are removed there', () => {
-		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': {
-				registration: {
-					webhookId: 'wh_old',
-					url: URL,
-					events: ['document.rejected', 'document.verified'],
-					credentialSecretFingerprint: 'abcd1234',
-					registeredAt: '2026-01-01T00:00:00Z',
-				},
-				seenDeliveries: ['document.verified:doc_1'],
-				unrelated: 'kept',
-			},
-		};
-		const expected: TriggerMemory = {
-			registrations: [
-				{
-					webhookId: 'wh_old',
-					url: URL,
-					events: ['document.rejected', 'document.verified'],
-					secretFingerprint: 'abcd1234',
-					registeredAt: '2026-01-01T00:00:00Z',
-				},
-			],
-			seenDeliveries: ['document.verified:doc_1'],
-		};
-		expect(triggerMemory(hookContext({ staticData }).context)).toEqual(expected);
-		expect(staticData['node:Review finished']).toEqual({ unrelated: 'kept' });
-		expect(stored(staticData)).toEqual({ 'node-id-1': expected });
-		// Read again: from the node id, the same.
-		expect(triggerMemory(hookContext({ staticData }).context)).toEqual(expected);
-	});
-
-	it('once adopted, a record under the name is ignored (the memory under the node id wins)', () => {
-		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': { seenDeliveries: ['first'] },
-		};
-		triggerMemory(hookContext({ staticData }).context);
-		staticData['node:Review finished'].seenDeliveries = ['second'];
-		expect(triggerMemory(hookContext({ staticData }).context).seenDeliveries).toEqual(['first']);
-		expect(staticData['node:Review finished'].seenDeliveries).toEqual(['second']);
-	});
-
-	it('a generated secret: kept, and its fingerprint computed when none was recorded', () => {
-		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': {
-				registration: {
-					webhookId: 'wh_gen',
-					url: URL,
-					events: ['document.verified'],
-					generatedSecret: GENERATED_SECRET,
-					registeredAt: 'r',
-				},
-			},
-		};
-		expect(triggerMemory(hookContext({ staticData }).context).registrations).toEqual([
-			{
-				webhookId: 'wh_gen',
-				url: URL,
-				events: ['document.verified'],
-				secretFingerprint: secretFingerprint(GENERATED_SECRET),
-				generatedSecret: GENERATED_SECRET,
-				registeredAt: 'r',
-			},
-		]);
-	});
-
-	it('a recorded fingerprint wins over one computed from the generated secret', () => {
-		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': {
-				registration: {
-					url: URL,
-					generatedSecret: GENERATED_SECRET,
-					credentialSecretFingerprint: 'recorded',
-				},
-			},
-		};
-		expect(
-			triggerMemory(hookContext({ staticData }).context).registrations[0].secretFingerprint,
-		).toBe('recorded');
-	});
-
-	it('missing fields get defaults: webhookId null, events [], fingerprint and registeredAt empty, no generated secret', () => {
-		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': { registration: { url: URL, events: 'not a list' } },
-		};
-		const [adopted] = triggerMemory(hookContext({ staticData }).context).registrations;
-		expect(adopted).toEqual({
-			webhookId: null,
-			url: URL,
-			events: [],
-			secretFingerprint: '',
-			registeredAt: '',
-		});
-		expect('generatedSecret' in adopted).toBe(false);
-	});
-
-	it('a registration without a URL is dropped; seen deliveries are still adopted and both keys removed', () => {
-		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': { registration: { webhookId: 'wh_x' }, seenDeliveries: ['k'] },
-		};
-		expect(triggerMemory(hookContext({ staticData }).context)).toEqual({
-			registrations: [],
-			seenDeliveries: ['k'],
-		});
-		expect(staticData['node:Review finished']).toEqual({});
-	});
-
-	it('seen deliveries are copied, not shared with the removed record', () => {
-		const seen = ['k1'];
-		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': { seenDeliveries: seen },
-		};
-		const memory = triggerMemory(hookContext({ staticData }).context);
-		expect(memory.seenDeliveries).toEqual(['k1']);
-		expect(memory.seenDeliveries).not.toBe(seen);
-	});
-
-	it('seen deliveries that are not a list are dropped', () => {
-		const staticData: Record<string, IDataObject> = {
-			'node:Review finished': { registration: { url: URL }, seenDeliveries: 'k' },
-		};
-		const memory = triggerMemory(hookContext({ staticData }).context);
-		expect(memory.seenDeliveries).toBeUndefined();
-		expect(staticData['node:Review finished']).toEqual({});
-	});
-
-	it('the record is looked for under the current name only (a node renamed before adoption starts empty)', () => {
-		const staticData: Record<string, IDataObject> = {
-			'node:Old name': { registration: { url: URL } },
-		};
-		expect(triggerMemory(hookContext({ staticData, nodeName: 'New name' }).context)).toEqual({
-			registrations: [],
-		});
-		expect(staticData['node:Old name']).toEqual({ registration: { url: URL } });
 	});
 });

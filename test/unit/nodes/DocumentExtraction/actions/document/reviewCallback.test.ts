@@ -21,9 +21,12 @@ const EXTRACTED = {
 	line_items: [{ description: 'Widget', quantity: 4, unit_price: 25, amount: 100 }],
 };
 
+/** A minute ago: inside the replay window (N41) whenever the tests run. */
+const SIGNED_AT = new Date(Date.now() - 60_000).toISOString();
+
 const verifiedEvent = (documentId = AWAITED) => ({
 	event: 'document.verified',
-	timestamp: '2026-11-22T10:00:00Z',
+	timestamp: SIGNED_AT,
 	document_id: documentId,
 	review_id: 'rev_1',
 	verified_by: 'human_reviewer',
@@ -34,7 +37,7 @@ const verifiedEvent = (documentId = AWAITED) => ({
 
 const rejectedEvent = {
 	event: 'document.rejected',
-	timestamp: '2026-11-22T10:00:00Z',
+	timestamp: SIGNED_AT,
 	document_id: AWAITED,
 	review_id: 'rev_1',
 	rejected_by: 'human_reviewer',
@@ -236,6 +239,16 @@ describe('Wait for Review: the review callback', () => {
 			body: { received: true, ignored: 'not the document this execution waits for' },
 		});
 		expect(result.workflowData).toBeUndefined();
+	});
+
+	it('N41: a signed result for the awaited document signed three days ago, or two hours ahead, is refused 400: the execution keeps waiting', async () => {
+		for (const offset of [-72 * 3_600_000, 2 * 3_600_000]) {
+			const timestamp = new Date(Date.now() + offset).toISOString();
+			const { result, answer } = await deliver(signed({ ...verifiedEvent(), timestamp }));
+			expect(answer.status, timestamp).toBe(400);
+			expect(String(answer.body?.error)).toMatch(/^Stale delivery/);
+			expect(result.workflowData).toBeUndefined();
+		}
 	});
 
 	it('a signed event of another kind or a body that is not a JSON object: the execution keeps waiting', async () => {
