@@ -1,0 +1,156 @@
+/**
+ * Target Xero: one document per ready invoice, a bill (ACCPAY, POST /Invoices) or for a negative
+ * total a supplier credit note (ACCPAYCREDIT, POST /CreditNotes), to be sent with `unitdp=4`. A line
+ * keeps its quantity and unit price only when Xero, recomputing quantity × unit price, gets the line
+ * amount to the cent; otherwise it is 1 × the amount with the quantity and price in the description.
+ * The tax is spread over the lines by largest remainder. Limits: docs/accounting.md#limits. Pure.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { AttachmentDecision, OriginalFile } from './attachment.ts';
+import { attachmentOf } from './attachment.ts';
+import type { BuiltBill } from './builtBill.ts';
+import { billCurrency, type CurrencySettings } from './currency.ts';
+import { exactInvoice, type BillableInvoice, type ExactInvoice } from './exactInvoice.ts';
+import { decimalsOf, fromCents, lineCentsOf, spreadTax } from './money.ts';
+import { addDays, oneLine, shorten } from './text.ts';
+
+export const XERO_ATTACHMENT_TYPES = [
+	'7z',
+	'bmp',
+	'csv',
+	'doc',
+	'docx',
+	'eml',
+	'gif',
+	'jpeg',
+	'jpg',
+	'keynote',
+	'msg',
+	'numbers',
+	'odf',
+	'ods',
+	'odt',
+	'pages',
+	'pdf',
+	'png',
+	'ppt',
+	'pptx',
+	'rar',
+	'rtf',
+	'tif',
+	'tiff',
+	'txt',
+	'xls',
+	'xlsx',
+	'zip',
+] as const;
+
+const DESCRIPTION_MAX = 4000;
+const NAME_MAX = 255;
+const NUMBER_MAX = 255;
+
+export interface XeroSettings extends CurrencySettings {
+	accountCode: string;
+	/** Empty: Xero's default tax type of the account. */
+	taxType?: string;
+	/** DRAFT, SUBMITTED or AUTHORISED. */
+	status: string;
+	/** Due date = invoice date + this many days; undefined: none. */
+	paymentTermsDays?: number;
+}
+
+export function buildXeroBill(
+	invoice: BillableInvoice,
+	settings: XeroSettings,
+	file?: OriginalFile,
+): BuiltBill {
+	const currency = billCurrency(invoice.currency, settings);
+	const { exact, reasons } = exactInvoice(invoice);
+	if (currency.reason) reasons.unshift(currency.reason);
+	const base = {
+		document_id: invoice.document_id ?? null,
+		vendor: invoice.vendor ?? null,
+		invoice_no: invoice.invoice_no ?? null,
+		currency: currency.code,
+	};
+	if (reasons.length > 0)
+		return { ready: false, json: { ...base, review_reason: reasons.join('; ') } };
+
+	const lines = xeroLines(exact, settings);
+	const taxShares = spreadTax(
+		exact.tax,
+		exact.lines.map((line) => line.cents),
+	);
+	const withTax = exact.tax !== 0;
+	const document: IDataObject = {
+		Type: exact.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY',
+		Contact: { Name: shorten(oneLine(invoice.vendor), NAME_MAX) },
+		// Left out, Xero books the organisation's base currency.
+		...(currency.code ? { CurrencyCode: currency.code } : {}),
+		LineAmountTypes: withTax ? 'Exclusive' : 'NoTax',
+		Status: String(settings.status),
+		LineItems: lines.map((line, index) => ({
+			...line,
+			...(withTax ? { TaxAmount: fromCents(taxShares[index]) } : {}),
+			...(settings.taxType ? { TaxType: String(settings.taxType) } : {}),
+		})),
+	};
+	const number = shorten(oneLine(invoice.invoice_no), NUMBER_MAX);
+	if (exact.creditNote) document.CreditNoteNumber = number;
+	else document.InvoiceNumber = number;
+	// Xero dates a document without a Date itself; DueDate follows the payment terms (bills only).
+	if (exact.date) document.Date = exact.date;
+	if (!exact.creditNote && exact.date && settings.paymentTermsDays !== undefined)
+		document.DueDate = addDays(exact.date, settings.paymentTermsDays);
+
+	const attachment: AttachmentDecision = attachmentOf(file, XERO_ATTACHMENT_TYPES, 'Xero');
+	const endpoint = exact.creditNote ? 'CreditNotes' : 'Invoices';
+	return {
+		ready: true,
+		attach: attachment.attach,
+		json: {
+			...base,
+			review_reason: null,
+			endpoint,
+			expected: {
+				subtotal: fromCents(exact.subtotal),
+				tax: fromCents(exact.tax),
+				total: fromCents(exact.total),
+			},
+			xero_request: { [endpoint]: [document] },
+			attach: attachment.attach,
+			attachment_note: attachment.note,
+			attachment_name: attachment.name,
+		},
+	};
+}
+
+/** Each line as Xero books it: quantity × unit price when Xero gets the line amount from it, else 1 × the amount. */
+function xeroLines(exact: ExactInvoice, settings: XeroSettings) {
+	return exact.lines.map((line) => {
+		const unitPrice = typeof line.unitPrice === 'number' ? exact.sign * line.unitPrice : null;
+		const quantity = typeof line.quantity === 'number' ? line.quantity : null;
+		const keepsQuantity =
+			quantity !== null &&
+			quantity !== 0 &&
+			unitPrice !== null &&
+			decimalsOf(quantity) <= 4 &&
+			decimalsOf(unitPrice) <= 4 &&
+			lineCentsOf(quantity, unitPrice) === line.cents;
+		const detail =
+			!keepsQuantity && quantity !== null && unitPrice !== null
+				? ` (${quantity} × ${unitPrice})`
+				: '';
+		return {
+			Description: shorten(
+				`${line.description.trim() || '(no description)'}${detail}`,
+				DESCRIPTION_MAX,
+			),
+			Quantity: keepsQuantity ? quantity : 1,
+			UnitAmount: keepsQuantity ? unitPrice : fromCents(line.cents),
+			AccountCode: String(settings.accountCode),
+			LineAmount: fromCents(line.cents),
+		};
+	});
+}
