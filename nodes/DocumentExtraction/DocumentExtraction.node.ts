@@ -12,6 +12,7 @@ import { CREDENTIAL_TYPE } from './constants.ts';
 import { NODE_NAMES } from './nodeTypes.ts';
 import * as document from './actions/document/Document.resource.ts';
 import {
+	BUILD_BILL_OPERATION,
 	CHECK_DUPLICATE_OPERATION,
 	OUTPUTS_EXPRESSION,
 	REVIEW_CALLBACK_WEBHOOKS,
@@ -43,8 +44,9 @@ export class DocumentExtraction implements INodeType {
 			{
 				name: CREDENTIAL_TYPE,
 				required: true,
-				// Check Invoice Duplicate calls no API: it only reads and writes n8n's deduplication store.
-				displayOptions: { hide: { operation: [CHECK_DUPLICATE_OPERATION] } },
+				// Check Invoice Duplicate and Build Bill call no API: the first reads and writes n8n's
+				// deduplication store, the second only builds data.
+				displayOptions: { hide: { operation: [CHECK_DUPLICATE_OPERATION, BUILD_BILL_OPERATION] } },
 			},
 		],
 		hints: READY_TO_POST_HINTS,

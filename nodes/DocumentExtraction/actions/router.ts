@@ -19,6 +19,7 @@ const operations: Record<string, Record<string, Operation>> = {
 		extract: document.extract.execute,
 		getStatus: document.getStatus.execute,
 		checkInvoiceDuplicate: document.checkInvoiceDuplicate.execute,
+		buildBill: document.buildBill.execute,
 	},
 	webhook: { register: webhook.register.execute },
 };

@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { invoiceCurrency } from './invoiceCurrency.ts';
+import type { SimplifiedInvoice } from './invoiceMapping.ts';
 import { asNumber, simplifyInvoice } from './invoiceMapping.ts';
 import type { ReadyToPost } from './readyToPost.ts';
 import { readyToPost } from './readyToPost.ts';
@@ -130,4 +131,17 @@ export function readinessOfItem(json: IDataObject): ReadyToPost & { currency: st
 		result = { ...result, ready_to_post: false, not_ready_because: reasons };
 	}
 	return result;
+}
+
+/** The whole invoice an item carries, as the bill builders read it (bill/); null without its lines. */
+export function billableOfItem(
+	json: IDataObject,
+): (SimplifiedInvoice & { document_id: string | null }) | null {
+	const extracted = extractedOfItem(json);
+	if (!extracted) return null;
+	return {
+		...simplifyInvoice(extracted),
+		currency: invoiceCurrency(extracted).currency,
+		document_id: text(json.document_id),
+	};
 }

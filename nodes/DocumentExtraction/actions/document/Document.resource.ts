@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as buildBill from './buildBill.operation.ts';
 import * as checkInvoiceDuplicate from './checkInvoiceDuplicate.operation.ts';
 import * as extract from './extract/extract.operation.ts';
 import * as getStatus from './getStatus.operation.ts';
 
-export { checkInvoiceDuplicate, extract, getStatus };
+export { buildBill, checkInvoiceDuplicate, extract, getStatus };
 
 export const description: INodeProperties[] = [
 	{
@@ -14,6 +15,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['document'] } },
 		options: [
+			{
+				name: 'Build Bill',
+				value: 'buildBill',
+				description:
+					'Turn a ready invoice into the exact request body of a Xero or QuickBooks bill, to post with an HTTP Request node',
+				action: 'Build a bill for xero or quick books',
+			},
 			{
 				name: 'Check Invoice Duplicate',
 				value: 'checkInvoiceDuplicate',
@@ -40,4 +48,5 @@ export const description: INodeProperties[] = [
 	...extract.description,
 	...getStatus.description,
 	...checkInvoiceDuplicate.description,
+	...buildBill.description,
 ];

@@ -62,6 +62,7 @@ export type ExtractOutput =
 	| 'possibleDuplicate'
 	| 'notReady';
 export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate' | 'notReady';
+export type BuildBillOutput = 'bill' | 'cannotBook';
 
 export const NOT_READY_OUTPUT_NAME = 'Not Ready to Post';
 
@@ -103,6 +104,16 @@ const CHECK_DUPLICATE_OUTPUTS: ReadonlyArray<OutputRule<CheckDuplicateOutput>> =
 	{ output: 'notReady', displayName: NOT_READY_OUTPUT_NAME, when: HOLDING },
 ];
 
+/** Build Bill's outputs (docs/spec-decisions.md#n42): a failed item cannot be booked. */
+const BUILD_BILL_OUTPUTS: ReadonlyArray<OutputRule<BuildBillOutput>> = [
+	{ output: 'bill', displayName: 'Bill', when: ALWAYS },
+	{ output: 'cannotBook', displayName: 'Cannot Be Booked', when: ALWAYS, takesFailedItems: true },
+];
+
+export function buildBillOutputIndex(output: BuildBillOutput): number {
+	return BUILD_BILL_OUTPUTS.findIndex((rule) => rule.output === output);
+}
+
 function checkDuplicateOutputsOf(
 	settings: ExtractOutputSettings,
 ): Array<OutputRule<CheckDuplicateOutput>> {
@@ -141,6 +152,7 @@ export interface NodeOutputParameters extends ExtractOutputSettings {
 }
 
 export const CHECK_DUPLICATE_OPERATION = 'checkInvoiceDuplicate';
+export const BUILD_BILL_OPERATION = 'buildBill';
 
 function isExtract(parameters: NodeOutputParameters): boolean {
 	return parameters.resource === 'document' && parameters.operation === 'extract';
@@ -150,15 +162,20 @@ function isCheckDuplicate(parameters: NodeOutputParameters): boolean {
 	return parameters.resource === 'document' && parameters.operation === CHECK_DUPLICATE_OPERATION;
 }
 
-/** Extract and Check Invoice Duplicate: the operations whose items are invoices. */
+function isBuildBill(parameters: NodeOutputParameters): boolean {
+	return parameters.resource === 'document' && parameters.operation === BUILD_BILL_OPERATION;
+}
+
+/** Extract, Check Invoice Duplicate and Build Bill: the operations whose items are invoices. */
 export function isInvoiceOperation(parameters: NodeOutputParameters): boolean {
-	return isExtract(parameters) || isCheckDuplicate(parameters);
+	return isExtract(parameters) || isCheckDuplicate(parameters) || isBuildBill(parameters);
 }
 
 /** The node's outputs with these parameters (one unnamed output for the one-output operations). */
 function nodeOutputs(parameters: NodeOutputParameters): ReadonlyArray<{ takesFailedItems?: true }> {
 	if (isExtract(parameters)) return outputsOf(parameters);
 	if (isCheckDuplicate(parameters)) return checkDuplicateOutputsOf(parameters);
+	if (isBuildBill(parameters)) return BUILD_BILL_OUTPUTS;
 	return [{ takesFailedItems: true }];
 }
 
@@ -189,6 +206,8 @@ export const OUTPUTS_EXPRESSION =
 			(rule) =>
 				`${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
 		).join(', ')}) ` +
+		`: (($parameter.resource || "document") === "document" && $parameter.operation === "${BUILD_BILL_OPERATION}") ? ` +
+		`${JSON.stringify(BUILD_BILL_OUTPUTS.map((rule) => ({ type: 'main', displayName: rule.displayName })))} ` +
 		': ["main"] }}') as `={{${string}}}`;
 
 /**
