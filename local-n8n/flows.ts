@@ -31,7 +31,7 @@ export async function eventually<T>(
 		if (done(value)) return value;
 		if (Date.now() > deadline)
 			throw new Error(
-				`${what}: still ${JSON.stringify(value).slice(0, 500)} after ${timeoutMs} ms`,
+				`${what}: still ${String(JSON.stringify(value)).slice(0, 500)} after ${timeoutMs} ms`,
 			);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}

@@ -402,7 +402,7 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 		expect(pending.items[0]).toMatchObject({ route: 'review' });
 		const documentId = String(pending.items[0].document_id);
 		await approveReviewOf(fixture.sandbox.url, documentId);
-		// Both examples' triggers are registered for the same account: each posts the approved invoice.
+		// Each example's trigger runs for the documents its own intake sent (docs/spec-decisions.md#n40).
 		const toXero = await executionWhere(
 			fixture.stack.client,
 			workflows.xero.id,
@@ -416,18 +416,32 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 				attachment_note: expect.stringContaining('attach it to the bill by hand'),
 			}),
 		]);
+		await queueExtraction(
+			fixture.sandbox.url,
+			invoice({ header: { vendor: 'Later Supplies Ltd', invoice_no: 'LATE-1' } }),
+			0.6,
+		);
+		const pendingInQuickBooks = await postFile(
+			fixture.stack.client,
+			workflows.quickbooks.webhookPath,
+			'late.pdf',
+			PDF,
+			'application/pdf',
+		);
+		const quickBooksDocumentId = String(pendingInQuickBooks.items[0].document_id);
+		await approveReviewOf(fixture.sandbox.url, quickBooksDocumentId);
 		const toQuickBooks = await executionWhere(
 			fixture.stack.client,
 			workflows.quickbooks.id,
 			'Posted to QuickBooks',
-			documentId,
+			quickBooksDocumentId,
 		);
 		expect(nodeJson(toQuickBooks, 'Posted to QuickBooks')).toEqual([
 			expect.objectContaining({ totals_match: true, original_attached: false }),
 		]);
 		const bill = quickBooks.transactions.find((transaction) => transaction.DocNumber === 'LATE-1')!;
 		expect(bill.PrivateNote).toContain(
-			`attach it to the bill by hand (Document Extraction document ${documentId})`,
+			`attach it to the bill by hand (Document Extraction document ${quickBooksDocumentId})`,
 		);
 		expect(toCents(bill.TotalAmt)).toBe(5534);
 	});

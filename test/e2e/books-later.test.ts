@@ -156,7 +156,6 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 			'Check for duplicate',
 			'Settings',
 			'Build Xero bill',
-			'Can be booked?',
 			'Create bill in Xero',
 			'Prepare attachment',
 			'Original to attach?',

@@ -3,7 +3,12 @@
  * execution's resume URL. Only a delivery signed with the account's signing secret, for the document
  * this execution waits for, resumes it; anything else is answered and the execution keeps waiting.
  */
-import type { INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { eventOutput } from '../../delivery/eventMapping.ts';
 import { freshness } from '../../delivery/freshness.ts';
@@ -12,7 +17,7 @@ import { answerWithoutRun, readSignedDelivery } from '../../delivery/signedDeliv
 import type { ExtractOutputSettings } from './extractOutputs.ts';
 import { extractOutputNames, outputIndex } from './extractOutputs.ts';
 import { HOLD_NOT_READY_PARAMETER } from './holdNotReady.description.ts';
-import { AWAITED_DOCUMENT_KEY, awaitedDocumentValue } from './waitForReview.ts';
+import { AWAITED_DOCUMENT_KEY, AWAITED_FILE_KEY, awaitedDocumentValue } from './waitForReview.ts';
 
 /**
  * The document this execution waits for, from the node's execution context. A webhook context offers
@@ -24,6 +29,15 @@ const AWAITED_DOCUMENT_PARAMETER = 'awaitedDocument';
 function awaitedDocumentExpression(nodeName: string): string {
 	return `={{ $node[${JSON.stringify(nodeName)}].context[${JSON.stringify(AWAITED_DOCUMENT_KEY)}] ?? "" }}`;
 }
+
+/** The waiting item's file (Extract 1.2), read the same way; null when none was kept. */
+function awaitedFile(context: IWebhookFunctions): IBinaryKeyData | undefined {
+	const expression = `={{ $node[${JSON.stringify(context.getNode().name)}].context[${JSON.stringify(AWAITED_FILE_KEY)}] ?? null }}`;
+	const file = context.getNodeParameter(AWAITED_FILE_PARAMETER, expression);
+	return typeof file === 'object' && file !== null ? (file as IBinaryKeyData) : undefined;
+}
+
+const AWAITED_FILE_PARAMETER = 'awaitedFile';
 
 export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const { payload, refusal } = await readSignedDelivery.call(this);
@@ -74,7 +88,12 @@ export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWeb
 		holdNotReady: this.getNodeParameter(HOLD_NOT_READY_PARAMETER, false) === true,
 	};
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
-	const items = eventOutput(outputMode, payload).map((json) => ({ json, pairedItem: { item: 0 } }));
+	const file = awaitedFile(this);
+	const items = eventOutput(outputMode, payload).map((json) => ({
+		json,
+		...(file ? { binary: file } : {}),
+		pairedItem: { item: 0 },
+	}));
 	const verified = event === 'document.verified';
 	const held =
 		verified && settings.holdNotReady && items.some((item) => item.json.ready_to_post !== true);

@@ -8,7 +8,12 @@
  * the stack entry's data. The node therefore stores, before waiting, what a timeout must output: the
  * document on the Timed Out output (forwarding all outputs, not only the first).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { OutputMode } from '../../invoice/invoiceMapping.ts';
@@ -20,6 +25,9 @@ import { extractOutputNames, outputIndex } from './extractOutputs.ts';
 
 /** Names the document the execution waits for, in the node's context and the execution's custom data. */
 export const AWAITED_DOCUMENT_KEY = 'documentExtractionAwaiting';
+
+/** The waiting item's file, in the node's context, put back on the result when the execution resumes. */
+export const AWAITED_FILE_KEY = 'documentExtractionAwaitingFile';
 
 /** n8n keeps custom data values up to 255 characters. */
 export function awaitedDocumentValue(documentId: string): string {
@@ -112,6 +120,7 @@ export async function waitForReview(
 	timeoutMinutes: number,
 	onTimeout: INodeExecutionData[],
 	settings: ExtractOutputSettings,
+	file?: IBinaryKeyData,
 ): Promise<void> {
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
 	outputs[outputIndex(settings, 'timedOut')] = onTimeout;
@@ -125,6 +134,7 @@ export async function waitForReview(
 	// The awaited document, kept in the node's execution context (saved with the waiting execution and
 	// read by the review callback), and as custom data, which n8n's executions list shows.
 	this.getContext('node')[AWAITED_DOCUMENT_KEY] = awaitedDocumentValue(documentId);
+	if (file) this.getContext('node')[AWAITED_FILE_KEY] = file;
 	this.getWorkflowDataProxy(0).$execution.customData.set(
 		AWAITED_DOCUMENT_KEY,
 		awaitedDocumentValue(documentId),

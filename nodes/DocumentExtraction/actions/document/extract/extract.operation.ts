@@ -7,6 +7,7 @@ import { holdNotReadyProperties } from '../holdNotReady.description.ts';
 import { DEFAULT_TIMEOUT_MINUTES } from '../waitForReview.ts';
 import { prepareFile } from './prepareFile.ts';
 import { routeAnswer } from './route.ts';
+import type { ExtractSettings } from './settings.ts';
 import { DEFAULT_RATE_LIMIT_RETRIES, extractSettings } from './settings.ts';
 import { alreadySubmittedItem, claimFile, contentSha256 } from './skipFilesAlreadySubmitted.ts';
 import type { FileClaimHeld } from './submit.ts';
@@ -124,15 +125,27 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
 	const settings = extractSettings(this, itemIndex);
+	const outputs = await extractItem(this, itemIndex, settings);
+	if (!settings.keepsFile) return outputs;
+	// The file travels on with its result (e.g. to Build Bill, which attaches it to the bill).
+	const binary = this.getInputData()[itemIndex].binary;
+	return binary ? outputs.map((items) => items.map((item) => ({ ...item, binary }))) : outputs;
+}
+
+async function extractItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	settings: ExtractSettings,
+): Promise<INodeExecutionData[][]> {
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
-	const file = await prepareFile(this, itemIndex, settings);
+	const file = await prepareFile(context, itemIndex, settings);
 
 	let claim: FileClaimHeld | undefined;
 	if (settings.skipDuplicates) {
 		const sha256 = await contentSha256(file.source);
-		const fileClaim = await claimFile.call(this, sha256, itemIndex);
+		const fileClaim = await claimFile.call(context, sha256, itemIndex);
 		if (fileClaim.alreadySubmitted) {
-			this.logger.info(
+			context.logger.info(
 				`Document Extraction: "${file.fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`,
 			);
 			outputs[outputIndex(settings, 'alreadySubmitted')].push({
@@ -144,7 +157,7 @@ export async function execute(
 		claim = { sha256, claimKey: fileClaim.claimKey };
 	}
 
-	const response = await submitFile(this, itemIndex, file, settings.rateLimitRetries, claim);
-	await routeAnswer(this, itemIndex, response, settings, outputs);
+	const response = await submitFile(context, itemIndex, file, settings.rateLimitRetries, claim);
+	await routeAnswer(context, itemIndex, response, settings, outputs);
 	return outputs;
 }

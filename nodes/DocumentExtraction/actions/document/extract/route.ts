@@ -91,6 +91,10 @@ async function waitForTheReview(
 		itemIndex,
 		DEFAULT_TIMEOUT_MINUTES,
 	) as number;
-	const onTimeout = timedOutItems(settings.outputMode, response, timeoutMinutes, itemIndex);
-	await waitForReview.call(context, documentId, timeoutMinutes, onTimeout, settings);
+	// The file travels on with the result (from version 1.2), after the review or the timeout.
+	const file = settings.keepsFile ? context.getInputData()[itemIndex].binary : undefined;
+	const onTimeout = timedOutItems(settings.outputMode, response, timeoutMinutes, itemIndex).map(
+		(item) => (file ? { ...item, binary: file } : item),
+	);
+	await waitForReview.call(context, documentId, timeoutMinutes, onTimeout, settings, file);
 }

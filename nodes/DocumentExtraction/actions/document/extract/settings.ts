@@ -12,12 +12,17 @@ export interface ExtractSettings extends ExtractOutputSettings {
 	webhookUrl?: string;
 	/** Without either: send review results to this workflow's trigger (docs/spec-decisions.md#n40). */
 	reviewResultsToTrigger: boolean;
+	/** The input item's file travels on with its result (from version 1.2). */
+	keepsFile: boolean;
 	rateLimitRetries: number;
 	detectSameInvoice: boolean;
 	holdNotReady: boolean;
 }
 
 export const DEFAULT_RATE_LIMIT_RETRIES = 5;
+
+/** The node version from which the input item's file travels on with its result. */
+export const KEEPS_FILE_FROM = 1.2;
 
 /** The node version from which review results go to this workflow's trigger unless the option says no. */
 export const REVIEW_RESULTS_TO_TRIGGER_FROM = 1.2;
@@ -40,6 +45,7 @@ export function extractSettings(context: IExecuteFunctions, itemIndex: number): 
 		reviewResultsToTrigger:
 			options.reviewResultsToTrigger ??
 			context.getNode().typeVersion >= REVIEW_RESULTS_TO_TRIGGER_FROM,
+		keepsFile: context.getNode().typeVersion >= KEEPS_FILE_FROM,
 		rateLimitRetries: options.rateLimitRetries ?? DEFAULT_RATE_LIMIT_RETRIES,
 		waitForReview,
 		skipDuplicates: options.skipDuplicates === true,

@@ -1,9 +1,9 @@
 // Target Xero (bill/xeroBill.ts) on 240 generated invoices (1–80 lines, 4-decimal prices, discounts,
 // zero and mixed tax, credit notes, several currencies and none, each way of stopping): every one the
-// package's gate lets through becomes the same request the Invoice to Xero example's Code node builds,
-// except that an invoice naming no currency is left to the organisation's base currency (N42); posted
-// to the Xero stand-in (Xero's published schema and arithmetic), its totals equal the invoice's to the
-// cent; every other one gets a reason and no request.
+// package's gate lets through is posted to the Xero stand-in (Xero's published schema and
+// arithmetic) with totals equal to the invoice's to the cent, an invoice naming no currency in the
+// organisation's base currency (N42); every other one gets a reason and no request. Then the rules
+// case by case.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
@@ -16,7 +16,7 @@ import {
 	toCents,
 	type XeroStandIn,
 } from '../../../../../local-n8n/accounting/index.ts';
-import { exampleCode, exampleSettings, runCodeNode } from '../../../accounting/codeNode.ts';
+import { exampleSettings, type BinaryFile, type CodeItem } from '../../../accounting/codeNode.ts';
 import { generateInvoices, type GeneratedInvoice } from '../../../accounting/generatedInvoices.ts';
 
 const EXAMPLE = 'invoice-to-xero.workflow.json';
@@ -28,6 +28,63 @@ const settings: XeroSettings = {
 	paymentTermsDays: Number(example.payment_terms_days),
 	allowedCurrencies: example.allowed_currencies,
 };
+
+/** The stand-in organisation's base currency (what Xero books when the request names none). */
+const BASE_CURRENCY = 'EUR';
+
+/** What Build Bill puts on its outputs for `items`: the built item, with the file when it is attached. */
+function runXero(
+	items: Array<Record<string, unknown>>,
+	overrides: Partial<XeroSettings> = {},
+	files: BinaryFile[] = [],
+): CodeItem[] {
+	return items.map((item, index) => {
+		const built = buildXeroBill(item, { ...settings, ...overrides }, files[index]);
+		return { json: built.json, ...(built.attach ? { binary: { file: files[index] } } : {}) };
+	});
+}
+
+const readyToPost = (item: Record<string, unknown>) => item.ready_to_post === true;
+
+async function postToXero(item: CodeItem) {
+	return await post(String(item.json.endpoint), item.json.xero_request);
+}
+
+const invoice = (
+	overrides: Partial<{
+		vendor: string;
+		invoice_no: string;
+		currency: string | null;
+		lines: GeneratedInvoice['data']['line_items'];
+		subtotal: number;
+		tax: number;
+		total: number;
+	}> = {},
+) => {
+	const lines = overrides.lines ?? [
+		{ description: 'Screws', quantity: 1250, unit_price: 0.0372, amount: 46.5 },
+	];
+	const subtotal = overrides.subtotal ?? 46.5;
+	const tax = overrides.tax ?? 0;
+	return simplified({
+		header: {
+			vendor: overrides.vendor ?? 'Acme Supplies GmbH',
+			date: '2026-10-05',
+			invoice_no: overrides.invoice_no ?? 'INV-1',
+			currency: overrides.currency === undefined ? 'EUR' : overrides.currency,
+		},
+		amounts: { subtotal, tax, total: overrides.total ?? subtotal + tax },
+		line_items: lines,
+	});
+};
+
+const xeroDocument = (item: CodeItem) =>
+	(
+		item.json.xero_request as Record<
+			string,
+			Array<Record<string, unknown> & { LineItems: Array<Record<string, unknown>> }>
+		>
+	)[String(item.json.endpoint)][0];
 
 let xero: XeroStandIn;
 beforeAll(async () => {
@@ -61,52 +118,45 @@ async function post(endpoint: string, request: unknown) {
 }
 
 describe('Target Xero', () => {
-	it("generated invoices: the example's request, the books' own currency when none is named, exact to the cent in Xero", async () => {
-		const code = exampleCode(EXAMPLE, 'Build Xero bill');
+	const invoices = generateInvoices(20261123, 240);
+
+	it("each one the gate lets through is posted to Xero with totals equal to the invoice's, or gets a reason; each one it stops is never built", async () => {
 		let posted = 0;
-		let withoutCurrency = 0;
-		for (const invoice of generateInvoices(20261126, 240)) {
+		for (const invoice of invoices) {
 			const item = simplified(invoice.data);
-			if (item.ready_to_post !== true) continue;
-			const built = buildXeroBill(item, settings);
-			if (invoice.expect === 'stop' && invoice.currency !== null) {
-				expect(built.ready, `${invoice.name} (${invoice.stopBecause})`).toBe(false);
-				expect(built.json.review_reason).toEqual(expect.any(String));
+			if (!readyToPost(item)) {
+				expect(
+					invoice.expect,
+					`${invoice.name}: the gate stopped an invoice that should post`,
+				).toBe('stop');
+				continue;
+			}
+			const [built] = runXero([item]);
+			if (invoice.expect === 'stop') {
+				expect(built.json.review_reason, `${invoice.name} (${invoice.stopBecause})`).toEqual(
+					expect.any(String),
+				);
 				expect(built.json.xero_request).toBeUndefined();
 				continue;
 			}
-			if (!built.ready) {
-				expect(invoice.expect, `${invoice.name}: ${String(built.json.review_reason)}`).toBe('stop');
-				continue;
-			}
-			const [fromExample] = runCodeNode(code, [item], example);
-			const endpoint = String(built.json.endpoint);
-			const document = (built.json.xero_request as Record<string, Array<Record<string, unknown>>>)[
-				endpoint
-			][0];
-			const exampleDocument = (
-				fromExample.json.xero_request as Record<string, Array<Record<string, unknown>>>
-			)[endpoint][0];
-			if (invoice.currency === null) {
-				withoutCurrency++;
-				expect(document.CurrencyCode, invoice.name).toBeUndefined();
-				expect({ ...document, CurrencyCode: example.default_currency }).toEqual(exampleDocument);
-			} else {
-				expect(document, invoice.name).toEqual(exampleDocument);
-			}
-			const booked = await post(endpoint, built.json.xero_request);
+			expect(built.json.review_reason, invoice.name).toBeNull();
+			const document = await postToXero(built);
+			expect(document.Type, invoice.name).toBe(invoice.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY');
+			// An invoice naming no currency is booked in the organisation's base currency (N42).
+			expect(built.json.currency, invoice.name).toBe(invoice.currency);
+			expect(document.CurrencyCode, invoice.name).toBe(invoice.currency ?? BASE_CURRENCY);
 			expect(
 				[
-					toCents(booked.SubTotal as number),
-					toCents(booked.TotalTax as number),
-					toCents(booked.Total as number),
+					toCents(document.SubTotal as number),
+					toCents(document.TotalTax as number),
+					toCents(document.Total as number),
 				],
 				invoice.name,
 			).toEqual([invoice.cents!.subtotal, invoice.cents!.tax, invoice.cents!.total]);
+			expect((document.LineItems as unknown[]).length).toBe(invoice.data.line_items.length);
 			posted++;
 		}
 		expect(posted).toBeGreaterThan(150);
-		expect(withoutCurrency).toBeGreaterThan(10);
 	});
 
 	it('amount-only lines ("Consulting, September — 2,400.00") book as 1 × the amount', () => {
@@ -181,5 +231,117 @@ describe('Target Xero', () => {
 			ready: true,
 			attach: false,
 		});
+	});
+});
+
+describe('Target Xero, case by case', () => {
+	it('keeps 1,250 × 0.0372 with its 4-decimal unit price (the request asks for unitdp=4)', () => {
+		const [built] = runXero([invoice()]);
+		expect(xeroDocument(built).LineItems[0]).toMatchObject({
+			Quantity: 1250,
+			UnitAmount: 0.0372,
+			LineAmount: 46.5,
+		});
+	});
+
+	it('books a line Xero would recompute to another cent as 1 × its amount, quantity and price in the description', () => {
+		const [built] = runXero([
+			invoice({
+				lines: [{ description: 'Bolts', quantity: 3, unit_price: 0.3333, amount: 1.01 }],
+				subtotal: 1.01,
+			}),
+		]);
+		expect(xeroDocument(built).LineItems[0]).toMatchObject({
+			Description: 'Bolts (3 × 0.3333)',
+			Quantity: 1,
+			UnitAmount: 1.01,
+			LineAmount: 1.01,
+		});
+	});
+
+	it('spreads the tax over the lines by largest remainder: the line taxes add up to the tax', () => {
+		const lines = [1, 2, 3].map((number) => ({
+			description: `Item ${number}`,
+			quantity: 1,
+			unit_price: 1,
+			amount: 1,
+		}));
+		const [built] = runXero([invoice({ lines, subtotal: 3, tax: 0.1 })]);
+		expect(xeroDocument(built).LineItems.map((line) => line.TaxAmount)).toEqual([0.04, 0.03, 0.03]);
+		expect(xeroDocument(built).LineAmountTypes).toBe('Exclusive');
+	});
+
+	it("writes the contact name on one line and shortens what is over Xero's limits", () => {
+		const long = 'x'.repeat(5000);
+		const [built] = runXero([
+			invoice({
+				vendor: '  Acme\nSupplies \t GmbH ',
+				invoice_no: `N-${'9'.repeat(300)}`,
+				lines: [{ description: long, quantity: 1, unit_price: 46.5, amount: 46.5 }],
+			}),
+		]);
+		const document = xeroDocument(built);
+		expect(document.Contact).toEqual({ Name: 'Acme Supplies GmbH' });
+		expect(String(document.InvoiceNumber)).toHaveLength(255);
+		expect(String(document.LineItems[0].Description)).toHaveLength(4000);
+		expect(String(document.LineItems[0].Description).endsWith('…')).toBe(true);
+	});
+
+	it("books the invoice's currency, the Currency setting when it names none, and sends a currency the books do not take to review", () => {
+		const [usd, none, chf] = runXero(
+			[invoice({ currency: 'usd' }), invoice({ currency: null }), invoice({ currency: 'CHF' })],
+			{ currency: 'GBP' },
+		);
+		expect(xeroDocument(usd).CurrencyCode).toBe('USD');
+		expect(xeroDocument(none).CurrencyCode).toBe('GBP');
+		expect(chf.json).toMatchObject({
+			review_reason: 'the books take EUR, USD, GBP; this invoice is in CHF',
+			currency: 'CHF',
+		});
+		expect(chf.json.xero_request).toBeUndefined();
+	});
+
+	it('turns a negative total into an ACCPAYCREDIT credit note with positive amounts', () => {
+		const [built] = runXero([
+			invoice({
+				lines: [{ description: 'Returned toner', quantity: 2, unit_price: -12.5, amount: -25 }],
+				subtotal: -25,
+				tax: -4.75,
+			}),
+		]);
+		expect(built.json.endpoint).toBe('CreditNotes');
+		const document = xeroDocument(built);
+		expect(document).toMatchObject({ Type: 'ACCPAYCREDIT', CreditNoteNumber: 'INV-1' });
+		expect(document.DueDate).toBeUndefined();
+		expect(document.LineItems[0]).toMatchObject({
+			Quantity: 2,
+			UnitAmount: 12.5,
+			LineAmount: 25,
+			TaxAmount: 4.75,
+		});
+	});
+
+	it('stops an invoice that is a cent off (the extraction checks allow a cent; a bill does not)', () => {
+		const [built] = runXero([invoice({ subtotal: 46.51 })]);
+		expect(built.json.review_reason).toBe('the lines add up to 46.50, the subtotal is 46.51');
+	});
+
+	it('attaches the uploaded file when Xero takes its type; says why not otherwise', () => {
+		const pdf: BinaryFile = { fileName: 'invoice.pdf', mimeType: 'application/pdf' };
+		const json: BinaryFile = { fileName: 'invoice.json', mimeType: 'application/json' };
+		const [withPdf, withJson] = runXero([invoice(), invoice()], {}, [pdf, json]);
+		expect(withPdf.json).toMatchObject({
+			attach: true,
+			attachment_name: 'invoice.pdf',
+			attachment_note: null,
+		});
+		expect(withPdf.binary).toEqual({ file: pdf });
+		expect(withJson.json).toMatchObject({
+			attach: false,
+			attachment_note: 'Xero does not take .json attachments: the original file is not attached',
+		});
+		expect(withJson.binary).toBeUndefined();
+		const [fromTrigger] = runXero([invoice()]);
+		expect(fromTrigger.json.attachment_note).toContain('attach it to the bill by hand');
 	});
 });

@@ -134,6 +134,17 @@ describe('Wait for Review: the review callback', () => {
 		]);
 	});
 
+	it("the waiting item's file (Extract 1.2 keeps it in the node's context) comes back on the result; none when none was kept", async () => {
+		const file = {
+			data: { fileName: 'acme.pdf', mimeType: 'application/pdf', data: '', id: 'filesystem-v2:x' },
+		};
+		const kept = await deliver({ ...signed(verifiedEvent()), parameters: { awaitedFile: file } });
+		const verified = (kept.result.workflowData ?? []).flat();
+		expect(verified[0].binary).toEqual(file);
+		const none = await deliver(signed(verifiedEvent()));
+		expect((none.result.workflowData ?? []).flat()[0].binary).toBeUndefined();
+	});
+
 	it('a signed rejection resumes on Rejected with the reason', async () => {
 		const { result, answer } = await deliver(signed(rejectedEvent));
 		expect(answer.status).toBe(200);

@@ -417,6 +417,27 @@ describe('Extract: the multipart request as sent', () => {
 		]);
 	});
 
+	it('from version 1.2 the input file travels on with its result (for Build Bill to attach); before, the result alone', async () => {
+		service().on(
+			'POST',
+			'/v1/extract',
+			{ status: 200, body: VERIFIED },
+			{ status: 200, body: VERIFIED },
+		);
+		const run = async (typeVersion: number) =>
+			(
+				await harness().run({
+					parameters: extractParameters(),
+					items: [itemWithFile(pdfBytes(), 'acme-0042.pdf')],
+					typeVersion,
+				})
+			).output()[0];
+		const kept = await run(1.2);
+		expect(kept.binary?.data?.fileName).toBe('acme-0042.pdf');
+		expect(kept.json.document_id).toEqual(expect.any(String));
+		expect((await run(1.1)).binary).toBeUndefined();
+	});
+
 	it('names the part by the detected type when n8n only knows "application/octet-stream" or the name lacks an extension', async () => {
 		service().on(
 			'POST',

@@ -15,6 +15,7 @@ const base: ExtractSettings = {
 	outputMode: 'simplified',
 	rateLimitRetries: 5,
 	reviewResultsToTrigger: false,
+	keepsFile: false,
 	waitForReview: false,
 	skipDuplicates: false,
 	detectSameInvoice: false,

@@ -16,6 +16,7 @@ describe("Extract's settings for one item", () => {
 			outputMode: 'simplified',
 			webhookUrl: undefined,
 			reviewResultsToTrigger: false,
+			keepsFile: false,
 			rateLimitRetries: DEFAULT_RATE_LIMIT_RETRIES,
 			waitForReview: false,
 			skipDuplicates: false,
