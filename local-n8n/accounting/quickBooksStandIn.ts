@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // A local stand-in of the QuickBooks Online Accounting API for the "Invoice to QuickBooks"
-// example: vendor query by DisplayName, vendor create (in a currency), bill and vendor credit
+// example: the company's preferences (home currency), vendor query by DisplayName, vendor create
+// (in a currency), bill and vendor credit
 // create, and the multipart `upload` of an Attachable linked to one of them, under
 // /v3/company/<realm>/…. Each body is checked against Intuit's published rules
 // (quickBooksBillSchema.ts) after the bearer token, and beyond the schema: amounts with more than
@@ -276,6 +277,17 @@ export async function startQuickBooksStandIn(
 					Fault: {
 						type: 'AUTHENTICATION',
 						Error: [{ Message: 'AuthenticationFailed', code: '3200' }],
+					},
+				});
+			}
+			const preferences = /^\/v3\/company\/([^/]+)\/preferences$/.exec(url.pathname);
+			if (preferences && req.method === 'GET') {
+				entry.tenantId = preferences[1];
+				entry.accepted = true;
+				// The company's home currency, as QuickBooks' Preferences entity gives it.
+				return send(res, 200, {
+					Preferences: {
+						CurrencyPrefs: { MultiCurrencyEnabled: true, HomeCurrency: { value: homeCurrency } },
 					},
 				});
 			}

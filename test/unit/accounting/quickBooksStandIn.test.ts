@@ -100,6 +100,28 @@ describe('QuickBooks stand-in', () => {
 		expect(quickBooks.requests[0].errors).toContain(message);
 	});
 
+	it("answers the company's home currency from its preferences; a vendor and a bill without a currency are in it", async () => {
+		const preferences = await call('GET', '/preferences');
+		expect(preferences.status).toBe(200);
+		expect(preferences.json).toMatchObject({
+			Preferences: { CurrencyPrefs: { HomeCurrency: { value: 'EUR' } } },
+		});
+		const vendor = await call('POST', '/vendor', { DisplayName: 'Home Supplies' });
+		expect(vendor.json.Vendor.CurrencyRef).toEqual({ value: 'EUR' });
+		const bill = await call('POST', '/bill', {
+			VendorRef: { value: vendor.json.Vendor.Id },
+			Line: [
+				{
+					DetailType: 'AccountBasedExpenseLineDetail',
+					Amount: 10,
+					AccountBasedExpenseLineDetail: { AccountRef: { value: '7' } },
+				},
+			],
+		});
+		expect(bill.status).toBe(200);
+		expect(bill.json.Bill.CurrencyRef).toEqual({ value: 'EUR' });
+	});
+
 	it('refuses a vendor name with a colon, and a request without the token', async () => {
 		expect((await call('POST', '/vendor', { DisplayName: 'A:B' })).status).toBe(400);
 		expect((await call('POST', '/vendor', { DisplayName: 'A' }, 'other')).status).toBe(401);
