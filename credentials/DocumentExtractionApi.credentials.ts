@@ -51,7 +51,7 @@ export class DocumentExtractionApi implements ICredentialType {
 		},
 		{
 			displayName:
-				'The signing secret is used by the Document Extraction Trigger and by "Wait for Review" to verify that a delivery really comes from the service, and by Webhook > Register as the default secret. Leave it empty and the trigger generates a strong secret of its own per registration. Changing it while a trigger is active loses no event: the trigger keeps accepting deliveries signed with the secret it registered and registers the new one with its next delivery (or when the workflow is next published or activated).',
+				'Paste the Webhook Signing Secret of your account: the trigger and Wait for Review verify every delivery with it. Left empty, only a trigger set to "Every Document on the Account" works (it generates a secret of its own); Wait for Review and "Sent by This Workflow" need it.',
 			name: 'webhookVerificationNotice',
 			type: 'notice',
 			default: '',

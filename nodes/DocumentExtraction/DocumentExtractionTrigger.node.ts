@@ -72,7 +72,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The service delivers only to HTTPS: n8n\'s webhook URL must start with https:// (set WEBHOOK_URL, use a public HTTPS address, or a tunnel for local tests). The service cannot remove a registration, so the trigger registers this URL once and reuses it when you switch the workflow off and on, rename the node or publish again; only new events, a new URL or a new signing secret register again. A changed signing secret loses no event: the trigger registers it with the next delivery. "Listen for test event" has its own registration and memory (a test event never takes a production run); a review must finish while n8n listens (about 2 minutes), or turn on Options > Send Sample Event When Listening.',
+					'The service delivers only to HTTPS, so n8n\'s webhook URL must start with https:// (set WEBHOOK_URL). The trigger registers once and keeps its registration through switching the workflow off and on, renaming and publishing (<a href="https://github.com/document-extraction/n8n-nodes-document-extraction/blob/main/docs/trigger.md" target="_blank">more</a>).',
 				name: 'httpsNotice',
 				type: 'notice',
 				default: '',

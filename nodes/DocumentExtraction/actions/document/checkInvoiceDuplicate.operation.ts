@@ -29,7 +29,7 @@ import { claimInvoice, possibleDuplicateFields } from './sameInvoice.ts';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Sends an invoice this workflow already saw (same vendor and invoice number, ignoring case, accents, punctuation and legal forms like GmbH or Ltd; same total) to <b>Possible Duplicate</b> with the earlier document_id, everything else to <b>New Invoice</b>. Put it after the <b>Document Extraction Trigger</b> or after Extract with <b>Wait for Review</b>, in the <b>same workflow</b> as the Extract node that uses <b>Detect Same Invoice</b>: they share one memory of invoices, which n8n keeps per workflow. Not after an Extract that already detects the same invoice: that invoice is already recorded, and would come out here as a duplicate of itself.',
+			'Sends an invoice this workflow already saw (same vendor, invoice number and total) to <b>Possible Duplicate</b>. Put it after the trigger or after Wait for Review, in the workflow whose Extract uses Detect Same Invoice (<a href="https://github.com/document-extraction/n8n-nodes-document-extraction/blob/main/docs/operations.md#document--check-invoice-duplicate" target="_blank">more</a>).',
 		name: 'checkInvoiceDuplicateNotice',
 		type: 'notice',
 		default: '',

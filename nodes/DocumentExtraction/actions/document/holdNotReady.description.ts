@@ -13,7 +13,7 @@ const DESCRIPTION =
 
 /** What ready_to_post means, shown on both operations. */
 export const READY_TO_POST_NOTICE =
-	'Every invoice comes out with <b>ready_to_post</b> (true or false) and <b>not_ready_because</b> (one sentence per reason). Ready means: verified, vendor, invoice number and date (YYYY-MM-DD) present, at least one line, every amount a number, subtotal + tax = total, the lines add up to the subtotal, quantity × unit price = amount on every line. Anything unknown is not ready. <b>currency</b> is the one the service sent, or null.';
+	'Every invoice comes out with <b>ready_to_post</b> and <b>not_ready_because</b>: post it only when ready_to_post is true (<a href="https://github.com/document-extraction/n8n-nodes-document-extraction/blob/main/docs/ready-to-post.md" target="_blank">what ready means</a>).';
 
 export function holdNotReadyProperties(whereHeld: string): INodeProperties[] {
 	const description = `${DESCRIPTION} ${whereHeld}`;

@@ -36,7 +36,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'The workflow pauses (holding no resources) until the signed review result arrives at this execution\'s resume URL, then continues on <b>Verified</b> or <b>Rejected</b>; with no result in time it continues on <b>Timed Out</b>. One document per execution: put a Loop Over Items node before this one for several files. Needs the Webhook Signing Secret in the credential and n8n reachable over HTTPS. With On Error "Continue (using regular output)", a document that fails continues on <b>Rejected</b> with its error, never on Verified. To catch an invoice this workflow already saw in another file, put a Document Extraction node with <b>Check Invoice Duplicate</b> after Verified.',
+			'The execution waits, holding nothing, for this document\'s review and continues on <b>Verified</b>, <b>Rejected</b> or <b>Timed Out</b>. One document per execution; the credential needs the Webhook Signing Secret (<a href="https://github.com/document-extraction/n8n-nodes-document-extraction/blob/main/docs/operations.md#document--extract" target="_blank">more</a>).',
 		name: 'waitForReviewNotice',
 		type: 'notice',
 		default: '',
