@@ -8,9 +8,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { attachmentOf, type OriginalFile } from './attachment.ts';
-import type { BuiltBill } from './builtBill.ts';
-import { billCurrency, type CurrencySettings } from './currency.ts';
-import { exactInvoice, type BillableInvoice, type ExactInvoice } from './exactInvoice.ts';
+import { checkedInvoice, type BuiltBill } from './builtBill.ts';
+import type { CurrencySettings } from './currency.ts';
+import type { BillableInvoice, ExactInvoice } from './exactInvoice.ts';
 import { fromCents } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
 
@@ -53,15 +53,7 @@ export function buildQuickBooksBill(
 	settings: QuickBooksSettings,
 	file?: OriginalFile,
 ): BuiltBill {
-	const currency = billCurrency(invoice.currency, settings);
-	const { exact, reasons } = exactInvoice(invoice);
-	if (currency.reason) reasons.unshift(currency.reason);
-	const base = {
-		document_id: invoice.document_id ?? null,
-		vendor: invoice.vendor ?? null,
-		invoice_no: invoice.invoice_no ?? null,
-		currency: currency.code,
-	};
+	const { base, exact, reasons } = checkedInvoice(invoice, settings);
 	if (reasons.length > 0)
 		return { ready: false, json: { ...base, review_reason: reasons.join('; ') } };
 
@@ -80,7 +72,7 @@ export function buildQuickBooksBill(
 
 	const transaction: IDataObject = {
 		// Left out, QuickBooks books the company's home currency.
-		...(currency.code ? { CurrencyRef: { value: currency.code } } : {}),
+		...(base.currency ? { CurrencyRef: { value: base.currency } } : {}),
 		Line: lines.map((line, index) => ({ LineNum: index + 1, ...line })),
 		DocNumber: number.slice(0, DOC_NUMBER_MAX),
 	};

@@ -9,9 +9,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { AttachmentDecision, OriginalFile } from './attachment.ts';
 import { attachmentOf } from './attachment.ts';
-import type { BuiltBill } from './builtBill.ts';
-import { billCurrency, type CurrencySettings } from './currency.ts';
-import { exactInvoice, type BillableInvoice, type ExactInvoice } from './exactInvoice.ts';
+import { checkedInvoice, type BuiltBill } from './builtBill.ts';
+import type { CurrencySettings } from './currency.ts';
+import type { BillableInvoice, ExactInvoice } from './exactInvoice.ts';
 import { decimalsOf, fromCents, lineCentsOf, spreadTax } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
 
@@ -65,15 +65,7 @@ export function buildXeroBill(
 	settings: XeroSettings,
 	file?: OriginalFile,
 ): BuiltBill {
-	const currency = billCurrency(invoice.currency, settings);
-	const { exact, reasons } = exactInvoice(invoice);
-	if (currency.reason) reasons.unshift(currency.reason);
-	const base = {
-		document_id: invoice.document_id ?? null,
-		vendor: invoice.vendor ?? null,
-		invoice_no: invoice.invoice_no ?? null,
-		currency: currency.code,
-	};
+	const { base, exact, reasons } = checkedInvoice(invoice, settings);
 	if (reasons.length > 0)
 		return { ready: false, json: { ...base, review_reason: reasons.join('; ') } };
 
@@ -87,7 +79,7 @@ export function buildXeroBill(
 		Type: exact.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY',
 		Contact: { Name: shorten(oneLine(invoice.vendor), NAME_MAX) },
 		// Left out, Xero books the organisation's base currency.
-		...(currency.code ? { CurrencyCode: currency.code } : {}),
+		...(base.currency ? { CurrencyCode: base.currency } : {}),
 		LineAmountTypes: withTax ? 'Exclusive' : 'NoTax',
 		Status: String(settings.status),
 		LineItems: lines.map((line, index) => ({

@@ -264,3 +264,37 @@ export async function expectSubmitterStillRan(
 	)?.stoppedAt;
 	expect(Date.parse(stoppedAt ?? '')).toBeGreaterThan(Date.parse(run.startedAt));
 }
+
+/**
+ * The scenario both tests run: an invoice sent to each of the intake, Xero and QuickBooks flows, the
+ * reviews decided (the intake's `outcomes[0]`, Xero's `[1]`, QuickBooks' `[2]`) while the submitting
+ * executions still run; each document's result runs exactly its own flow's trigger and the review
+ * log. Returns the flows and the documents (intake's, Xero's, QuickBooks').
+ */
+export async function eachResultToItsWorkflow(
+	account: OneAccount,
+	prefix: string,
+	outcomes: ['approve' | 'reject', 'approve' | 'reject', 'approve' | 'reject'],
+): Promise<{ flows: Awaited<ReturnType<typeof activateFlows>>; documents: string[] }> {
+	const flows = await activateFlows(account, 20);
+	const documents = [
+		await submit(account, flows.intake, `${prefix}-INTAKE-1`),
+		await submit(account, flows.xero, `${prefix}-XERO-1`),
+		await submit(account, flows.quickBooks, `${prefix}-QBO-1`),
+	];
+	for (const [index, documentId] of documents.entries())
+		await review(account, documentId, outcomes[index]);
+	const event = (index: number) =>
+		outcomes[index] === 'approve' ? 'document.verified' : 'document.rejected';
+	await expectTriggerRuns(account, [
+		[flows.xero, [[documents[1], event(1)]]],
+		[flows.quickBooks, [[documents[2], event(2)]]],
+		[flows.reviewLog, documents.map((documentId, index) => [documentId, event(index)])],
+	]);
+	// Each result arrived while the execution that submitted the document still ran (it waits 20 s).
+	for (const flow of [flows.xero, flows.quickBooks]) {
+		const [run] = await triggerRuns(account, flow);
+		await expectSubmitterStillRan(account, flow, run);
+	}
+	return { flows, documents };
+}

@@ -4,14 +4,13 @@
 // total, as QuickBooks computes it, equals the invoice's to the cent; every other one gets a reason
 // and is not built. (The Xero example uses the package's Build Bill: bill/xeroBill.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoiceOutput } from '../../../nodes/DocumentExtraction/invoice/invoiceMapping.ts';
 import {
 	startQuickBooksStandIn,
 	toCents,
 	type QuickBooksStandIn,
 } from '../../../local-n8n/accounting/index.ts';
 import { exampleCode, exampleSettings, runCodeNode, type CodeItem } from './codeNode.ts';
-import { generateInvoices, type GeneratedInvoice } from './generatedInvoices.ts';
+import { generateInvoices, simplified, type GeneratedInvoice } from './generatedInvoices.ts';
 
 const QUICKBOOKS = 'invoice-to-quickbooks.workflow.json';
 const buildQuickBooks = exampleCode(QUICKBOOKS, 'Build QuickBooks bill');
@@ -24,20 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await quickBooks.close();
 });
-
-/** The package's Simplified item for an invoice (what the examples' Settings node receives). */
-function simplified(
-	invoice: GeneratedInvoice['data'],
-	documentId = 'doc_generated',
-): Record<string, unknown> {
-	const [item] = invoiceOutput(
-		'simplified',
-		{},
-		{ document_id: documentId, status: 'verified' },
-		invoice,
-	);
-	return item as Record<string, unknown>;
-}
 
 const readyToPost = (item: Record<string, unknown>) => item.ready_to_post === true;
 

@@ -4,6 +4,8 @@
 // Amounts are built in whole cents from quantities (up to 3 decimals) and unit prices (4 decimals);
 // a line's amount is quantity × unit price rounded half away from zero, as the books round it.
 
+import { invoiceOutput } from '../../../nodes/DocumentExtraction/invoice/invoiceMapping.ts';
+
 export interface GeneratedLine {
 	description: string | null;
 	quantity: number | null;
@@ -221,4 +223,18 @@ function stop(
 			amounts.tax = null;
 			break;
 	}
+}
+
+/** The package's Simplified item for a generated invoice, as Extract or the trigger gives it. */
+export function simplified(
+	invoice: GeneratedInvoice['data'],
+	documentId = 'doc_generated',
+): Record<string, unknown> {
+	const [item] = invoiceOutput(
+		'simplified',
+		{},
+		{ document_id: documentId, status: 'verified' },
+		invoice,
+	);
+	return item as Record<string, unknown>;
 }

@@ -20,7 +20,6 @@ const DECLARATIONS_ONLY = new Set([
 	'nodes/DocumentExtraction/actions/webhook/Webhook.resource.ts',
 	'nodes/DocumentExtraction/constants.ts',
 	'nodes/DocumentExtraction/invoice/outputMode.description.ts',
-	'nodes/DocumentExtraction/bill/builtBill.ts',
 ]);
 
 function filesUnder(folder: string, ending: string): string[] {

@@ -8,14 +8,13 @@ import {
 	buildQuickBooksBill,
 	type QuickBooksSettings,
 } from '../../../../../nodes/DocumentExtraction/bill/quickBooksBill.ts';
-import { invoiceOutput } from '../../../../../nodes/DocumentExtraction/invoice/invoiceMapping.ts';
 import {
 	startQuickBooksStandIn,
 	toCents,
 	type QuickBooksStandIn,
 } from '../../../../../local-n8n/accounting/index.ts';
 import { exampleCode, exampleSettings, runCodeNode } from '../../../accounting/codeNode.ts';
-import { generateInvoices, type GeneratedInvoice } from '../../../accounting/generatedInvoices.ts';
+import { generateInvoices, simplified } from '../../../accounting/generatedInvoices.ts';
 
 const EXAMPLE = 'invoice-to-quickbooks.workflow.json';
 const example = exampleSettings(EXAMPLE);
@@ -33,16 +32,6 @@ beforeAll(async () => {
 	quickBooks = await startQuickBooksStandIn({ accessToken: 'token' });
 });
 afterAll(async () => await quickBooks.close());
-
-function simplified(data: GeneratedInvoice['data']): Record<string, unknown> {
-	const [item] = invoiceOutput(
-		'simplified',
-		{},
-		{ document_id: 'doc_generated', status: 'verified' },
-		data,
-	);
-	return item as Record<string, unknown>;
-}
 
 async function call(path: string, body: unknown) {
 	const response = await fetch(`${quickBooks.url}/v3/company/1${path}`, {

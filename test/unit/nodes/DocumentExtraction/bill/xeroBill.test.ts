@@ -10,14 +10,17 @@ import {
 	buildXeroBill,
 	type XeroSettings,
 } from '../../../../../nodes/DocumentExtraction/bill/xeroBill.ts';
-import { invoiceOutput } from '../../../../../nodes/DocumentExtraction/invoice/invoiceMapping.ts';
 import {
 	startXeroStandIn,
 	toCents,
 	type XeroStandIn,
 } from '../../../../../local-n8n/accounting/index.ts';
 import { exampleSettings, type BinaryFile, type CodeItem } from '../../../accounting/codeNode.ts';
-import { generateInvoices, type GeneratedInvoice } from '../../../accounting/generatedInvoices.ts';
+import {
+	generateInvoices,
+	simplified,
+	type GeneratedInvoice,
+} from '../../../accounting/generatedInvoices.ts';
 
 const EXAMPLE = 'invoice-to-xero.workflow.json';
 const example = exampleSettings(EXAMPLE);
@@ -91,16 +94,6 @@ beforeAll(async () => {
 	xero = await startXeroStandIn({ accessToken: 'token' });
 });
 afterAll(async () => await xero.close());
-
-function simplified(data: GeneratedInvoice['data']): Record<string, unknown> {
-	const [item] = invoiceOutput(
-		'simplified',
-		{},
-		{ document_id: 'doc_generated', status: 'verified' },
-		data,
-	);
-	return item as Record<string, unknown>;
-}
 
 async function post(endpoint: string, request: unknown) {
 	const response = await fetch(`${xero.url}/api.xro/2.0/${endpoint}?unitdp=4`, {
