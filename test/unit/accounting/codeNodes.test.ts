@@ -10,7 +10,7 @@ import {
 	type QuickBooksStandIn,
 } from '../../../local-n8n/accounting/index.ts';
 import { exampleCode, exampleSettings, runCodeNode, type CodeItem } from './codeNode.ts';
-import { generateInvoices, simplified, type GeneratedInvoice } from './generatedInvoices.ts';
+import { generateInvoices, invoiceItem as invoice, simplified } from './generatedInvoices.ts';
 
 const QUICKBOOKS = 'invoice-to-quickbooks.workflow.json';
 const buildQuickBooks = exampleCode(QUICKBOOKS, 'Build QuickBooks bill');
@@ -95,33 +95,6 @@ describe("generated invoices through the QuickBooks example's Code node and the 
 	});
 });
 
-const invoice = (
-	overrides: Partial<{
-		vendor: string;
-		invoice_no: string;
-		currency: string | null;
-		lines: GeneratedInvoice['data']['line_items'];
-		subtotal: number;
-		tax: number;
-		total: number;
-	}> = {},
-) => {
-	const lines = overrides.lines ?? [
-		{ description: 'Screws', quantity: 1250, unit_price: 0.0372, amount: 46.5 },
-	];
-	const subtotal = overrides.subtotal ?? 46.5;
-	const tax = overrides.tax ?? 0;
-	return simplified({
-		header: {
-			vendor: overrides.vendor ?? 'Acme Supplies GmbH',
-			date: '2026-10-05',
-			invoice_no: overrides.invoice_no ?? 'INV-1',
-			currency: overrides.currency === undefined ? 'EUR' : overrides.currency,
-		},
-		amounts: { subtotal, tax, total: overrides.total ?? subtotal + tax },
-		line_items: lines,
-	});
-};
 const quickBooksBill = (item: CodeItem) =>
 	item.json.bill as {
 		Line: Array<{ Amount: number; Description: string }>;

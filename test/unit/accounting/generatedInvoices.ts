@@ -238,3 +238,32 @@ export function simplified(
 	);
 	return item as Record<string, unknown>;
 }
+
+/** One Simplified invoice item for a case-by-case test: 1,250 screws at 0.0372 in EUR unless overridden. */
+export function invoiceItem(
+	overrides: Partial<{
+		vendor: string;
+		invoice_no: string;
+		currency: string | null;
+		lines: GeneratedInvoice['data']['line_items'];
+		subtotal: number;
+		tax: number;
+		total: number;
+	}> = {},
+): Record<string, unknown> {
+	const lines = overrides.lines ?? [
+		{ description: 'Screws', quantity: 1250, unit_price: 0.0372, amount: 46.5 },
+	];
+	const subtotal = overrides.subtotal ?? 46.5;
+	const tax = overrides.tax ?? 0;
+	return simplified({
+		header: {
+			vendor: overrides.vendor ?? 'Acme Supplies GmbH',
+			date: '2026-10-05',
+			invoice_no: overrides.invoice_no ?? 'INV-1',
+			currency: overrides.currency === undefined ? 'EUR' : overrides.currency,
+		},
+		amounts: { subtotal, tax, total: overrides.total ?? subtotal + tax },
+		line_items: lines,
+	});
+}

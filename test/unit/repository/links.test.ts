@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions -- runs `npm pack` to see what would be published */
 /**
  * The repository's documents stand on their own: every relative markdown link resolves to a file in the
@@ -6,23 +6,11 @@
  * npmjs.com, where only the packed files exist) links relatively only to files the tarball holds.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = join(__dirname, '..', '..', '..');
-
-const DOCUMENTS = [
-	'README.md',
-	'CHANGELOG.md',
-	...readdirSync(join(ROOT, 'docs'))
-		.filter((f) => f.endsWith('.md'))
-		.map((f) => `docs/${f}`),
-	'examples/README.md',
-	'sandbox/README.md',
-	'local-n8n/README.md',
-	'bench/README.md',
-].filter((f) => existsSync(join(ROOT, f)));
+import { DOCUMENTS, ROOT } from './documents.ts';
 
 /** https://github.com/<owner>/<repo>/blob/main/, from package.json's repository. */
 const GITHUB_BLOB = (() => {

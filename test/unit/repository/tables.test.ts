@@ -1,26 +1,14 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n */
 /**
  * Every Markdown table in the repository's documents renders as written: each row has as many cells as
  * its header (GitHub and npmjs.com split cells at every pipe not escaped with a backslash, inside code
  * spans too, and move the extra text of a short row into the wrong column).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = join(__dirname, '..', '..', '..');
-
-const DOCUMENTS = [
-	'README.md',
-	'CHANGELOG.md',
-	...readdirSync(join(ROOT, 'docs'))
-		.filter((f) => f.endsWith('.md'))
-		.map((f) => `docs/${f}`),
-	'examples/README.md',
-	'sandbox/README.md',
-	'local-n8n/README.md',
-	'bench/README.md',
-].filter((f) => existsSync(join(ROOT, f)));
+import { DOCUMENTS, ROOT } from './documents.ts';
 
 /** The cells of a table row, as GitHub splits them. */
 function cells(row: string): string[] {

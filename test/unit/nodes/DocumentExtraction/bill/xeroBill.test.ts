@@ -18,8 +18,8 @@ import {
 import { exampleSettings, type BinaryFile, type CodeItem } from '../../../accounting/codeNode.ts';
 import {
 	generateInvoices,
+	invoiceItem as invoice,
 	simplified,
-	type GeneratedInvoice,
 } from '../../../accounting/generatedInvoices.ts';
 
 const EXAMPLE = 'invoice-to-xero.workflow.json';
@@ -52,34 +52,6 @@ const readyToPost = (item: Record<string, unknown>) => item.ready_to_post === tr
 async function postToXero(item: CodeItem) {
 	return await post(String(item.json.endpoint), item.json.xero_request);
 }
-
-const invoice = (
-	overrides: Partial<{
-		vendor: string;
-		invoice_no: string;
-		currency: string | null;
-		lines: GeneratedInvoice['data']['line_items'];
-		subtotal: number;
-		tax: number;
-		total: number;
-	}> = {},
-) => {
-	const lines = overrides.lines ?? [
-		{ description: 'Screws', quantity: 1250, unit_price: 0.0372, amount: 46.5 },
-	];
-	const subtotal = overrides.subtotal ?? 46.5;
-	const tax = overrides.tax ?? 0;
-	return simplified({
-		header: {
-			vendor: overrides.vendor ?? 'Acme Supplies GmbH',
-			date: '2026-10-05',
-			invoice_no: overrides.invoice_no ?? 'INV-1',
-			currency: overrides.currency === undefined ? 'EUR' : overrides.currency,
-		},
-		amounts: { subtotal, tax, total: overrides.total ?? subtotal + tax },
-		line_items: lines,
-	});
-};
 
 const xeroDocument = (item: CodeItem) =>
 	(
