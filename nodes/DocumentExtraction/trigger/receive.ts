@@ -31,7 +31,7 @@ import {
 import { RecentMemory } from '../memory/recentMemory.ts';
 import { isSample } from './sampleEvent.ts';
 import type { TriggerMemory, TriggerMode } from './triggerMemory.ts';
-import { saveTriggerMemory, triggerMemory, triggerMode } from './triggerMemory.ts';
+import { saveTriggerMemory, triggerMemory, triggerMode, triggerScope } from './triggerMemory.ts';
 
 interface TriggerOptions {
 	ignoreDuplicates?: boolean;
@@ -89,7 +89,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 	const notForThis = notForThisTrigger(this);
 	if (notForThis) return notStarted(countedNotForThis(this, payload, notForThis));
-	return startRun(this, mode, registered, payload, outputMode, {
+	return startRun(this, registered, payload, outputMode, {
 		ignoreDuplicates: options.ignoreDuplicates !== false,
 		at: fresh.at ?? null,
 		windowMs: windowMs(windowHours),
@@ -126,7 +126,7 @@ function countedNotForThis(
 	payload: IDataObject,
 	reason: string,
 ): string {
-	const scope = `${triggerMode(context)}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+	const scope = triggerScope(context);
 	const count = (notForThisCounts.get(scope) ?? 0) + 1;
 	notForThisCounts.set(scope, count);
 	context.logger.info(
@@ -223,7 +223,6 @@ async function followSecretChange(
 /** Starts the run, unless Ignore Duplicates recognises the event. */
 function startRun(
 	context: IWebhookFunctions,
-	mode: TriggerMode,
 	registered: { memory: TriggerMemory; changed: boolean },
 	payload: IDataObject,
 	outputMode: OutputMode,
@@ -240,7 +239,7 @@ function startRun(
 	if (key) {
 		// Test listening and production each have their own memory: neither takes the other's event
 		// (docs/spec-decisions.md#n30).
-		const scope = `${mode}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+		const scope = triggerScope(context);
 		const accepted = acceptDelivery(
 			registered.memory.accepted,
 			key,

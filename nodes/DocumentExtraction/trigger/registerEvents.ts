@@ -12,7 +12,7 @@ import type { HeldRegistration } from './registration.ts';
 import { generatedSecretFor, missingEvents, withRegistration } from './registration.ts';
 import { secretFingerprint } from '../delivery/signature.ts';
 import type { TriggerMemory } from './triggerMemory.ts';
-import { saveTriggerMemory, triggerMemory, triggerMode } from './triggerMemory.ts';
+import { saveTriggerMemory, triggerMemory, triggerScope } from './triggerMemory.ts';
 
 type Context = IHookFunctions | IWebhookFunctions;
 
@@ -74,7 +74,7 @@ export async function registerMissingEvents(
 	events: string[],
 	credentialSecret: string,
 ): Promise<HeldRegistration | undefined> {
-	const key = `${triggerMode(context)}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+	const key = triggerScope(context);
 	const previous = inFlight.get(key) ?? Promise.resolve(undefined);
 	const next = previous
 		.catch(() => undefined)

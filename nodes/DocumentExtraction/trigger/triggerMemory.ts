@@ -38,6 +38,19 @@ export function triggerMode(context: Context): TriggerMode {
 	return context.getMode?.() === 'manual' ? 'test' : 'production';
 }
 
+/** This trigger node in its workflow: `<workflow id>:<node id>`. */
+function nodeKey(context: Context): string {
+	return `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+}
+
+/**
+ * What keeps test listening and production apart in this process's memories (docs/spec-decisions.md#n30):
+ * `<mode>:<workflow id>:<node id>`.
+ */
+export function triggerScope(context: Context): string {
+	return `${triggerMode(context)}:${nodeKey(context)}`;
+}
+
 /**
  * This node's memory for the mode n8n runs it in. Changes are made through `saveTriggerMemory`,
  * which replaces the stored value so that n8n sees the change.
@@ -45,7 +58,7 @@ export function triggerMode(context: Context): TriggerMode {
 export function triggerMemory(context: Context): TriggerMemory {
 	const node = context.getNode();
 	if (triggerMode(context) === 'test') {
-		const key = `${context.getWorkflow().id ?? ''}:${node.id}`;
+		const key = nodeKey(context);
 		let memory = testMemories.get(key);
 		if (!memory) {
 			memory = { registrations: [] };
@@ -66,7 +79,7 @@ export function triggerMemory(context: Context): TriggerMemory {
 export function saveTriggerMemory(context: Context, memory: TriggerMemory): void {
 	const node = context.getNode();
 	if (triggerMode(context) === 'test') {
-		testMemories.set(`${context.getWorkflow().id ?? ''}:${node.id}`, memory);
+		testMemories.set(nodeKey(context), memory);
 		return;
 	}
 	const global = context.getWorkflowStaticData('global');

@@ -12,6 +12,7 @@ import {
 	STATIC_DATA_KEY,
 	triggerMemory,
 	triggerMode,
+	triggerScope,
 } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 
 const URL = 'https://n8n.example/webhook/abc/webhook';
@@ -246,5 +247,17 @@ describe('test memory ("Listen for test event")', () => {
 			registrations: [],
 		});
 		expect(triggerMemory(hookContext({ staticData }).context).registrations).toHaveLength(1);
+	});
+});
+
+describe('triggerScope', () => {
+	it('keeps test listening and production, workflows and nodes apart', () => {
+		expect(triggerScope(hookContext({ mode: 'trigger' }).context)).toBe(
+			'production:wf-1:node-id-1',
+		);
+		expect(triggerScope(hookContext({ mode: 'manual' }).context)).toBe('test:wf-1:node-id-1');
+		expect(triggerScope(hookContext({ workflowId: 'wf-2', nodeId: 'n2' }).context)).toBe(
+			'production:wf-2:n2',
+		);
 	});
 });
