@@ -244,7 +244,7 @@ describeNeeding(['chromium'], 'The editor in a real browser', () => {
 		await (await visible(check, 'the action "Check whether an invoice is a duplicate"')).click();
 
 		await visible(
-			page.getByText(/share one memory of invoices/),
+			page.getByText(/in the workflow whose Extract uses Detect Same Invoice/),
 			'the Check Invoice Duplicate notice',
 		);
 		await visible(
