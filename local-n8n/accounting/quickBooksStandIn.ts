@@ -103,6 +103,14 @@ function displayNameQueried(query: string): string | undefined {
 	return match ? match[1].replace(/\\(.)/g, '$1') : undefined;
 }
 
+/**
+ * The requests about an invoice: all but the company preferences read (the example reads its home
+ * currency for every invoice before the bill is built), so "nothing reached QuickBooks" is testable.
+ */
+export function aboutTheInvoice<T extends { path: string }>(requests: T[]): T[] {
+	return requests.filter((request) => !/\/preferences(\?|$)/.test(request.path));
+}
+
 export interface MultipartPart {
 	name: string;
 	fileName?: string;
@@ -191,6 +199,13 @@ export async function startQuickBooksStandIn(
 		};
 		if (!metadataPart || !contentPart) {
 			entry.errors.push('a file_metadata_NN part and a file_content_NN part are needed');
+			return fault(res, entry.errors);
+		}
+		// Intuit's upload examples send the metadata part as a JSON file part.
+		if (!/^application\/json\b/i.test(metadataPart.contentType ?? '')) {
+			entry.errors.push(
+				`the ${metadataPart.name} part has Content-Type ${metadataPart.contentType ?? '(none)'}, not application/json`,
+			);
 			return fault(res, entry.errors);
 		}
 		let metadata: unknown;

@@ -24,6 +24,7 @@ import {
 	connectedOAuth2Credential,
 	createActiveExample,
 	withSettings,
+	aboutTheInvoice,
 	startQuickBooksStandIn,
 	startXeroStandIn,
 	toCents,
@@ -115,8 +116,10 @@ const refused = (requests: Array<{ errors: string[]; method: string; path: strin
 
 describe('Never a wrong bill: both examples in a real n8n against the Xero and QuickBooks stand-ins', () => {
 	beforeAll(async () => {
-		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
-		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
+		// Books kept in pounds: an invoice naming no currency must become a GBP bill, not the EUR of
+		// a default.
+		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN, baseCurrency: 'GBP' });
+		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN, homeCurrency: 'GBP' });
 		xeroCredential = await connectedOAuth2Credential(
 			fixture.stack.client,
 			'xeroOAuth2Api',
@@ -132,7 +135,7 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 		workflows.xero = await createActiveExample(
 			fixture.stack.client,
 			'invoice-to-xero.workflow.json',
-			{ xero_api_url: xero.url, xero_tenant_id: 'tenant', default_currency: 'GBP' },
+			{ xero_api_url: xero.url, xero_tenant_id: 'tenant' },
 			[fixture.credential, xeroCredential],
 		);
 		workflows.quickbooks = await createActiveExample(
@@ -142,7 +145,6 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 				quickbooks_api_url: quickBooks.url,
 				quickbooks_realm_id: '9130',
 				quickbooks_tax_account_id: '88',
-				default_currency: 'GBP',
 			},
 			[fixture.credential, quickBooksCredential],
 		);
@@ -191,7 +193,7 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 		expect(quickBooks.requests).toEqual([]);
 	});
 
-	it("books the invoice's currency (Xero CurrencyCode; QuickBooks CurrencyRef and a vendor in it), the default setting when it names none, and sends a currency the books do not take to review", async () => {
+	it("books the invoice's currency (Xero CurrencyCode; QuickBooks CurrencyRef and a vendor in it), the books' own currency (GBP) when it names none, and sends a currency the books do not take to review", async () => {
 		const usd = await throughBoth(
 			invoice({ header: { vendor: 'Dollar Parts Inc', invoice_no: 'USD-1', currency: 'USD' } }),
 		);
@@ -214,6 +216,20 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 			invoice({ header: { vendor: 'Pound Parts Ltd', invoice_no: 'GBP-1', currency: null } }),
 		);
 		expect([none.xero.currency, none.quickbooks.currency]).toEqual(['GBP', 'GBP']);
+		expect(xero.documents.at(-1)).toMatchObject({ CurrencyCode: 'GBP', Total: 55.34 });
+		expect(
+			quickBooks.vendors.find((vendor) => vendor.DisplayName === 'Pound Parts Ltd')?.CurrencyRef,
+		).toEqual({ value: 'GBP' });
+		// The vendor now exists in pounds: the next invoice naming none is its second bill, not a review.
+		const again = await through(
+			'quickbooks',
+			invoice({ header: { vendor: 'Pound Parts Ltd', invoice_no: 'GBP-2', currency: null } }),
+		);
+		expect(again).toMatchObject({ route: 'quickbooks', currency: 'GBP', totals_match: true });
+		const euro = await throughBoth(
+			invoice({ header: { vendor: 'Euro Teile GmbH', invoice_no: 'EUR-1', currency: 'EUR' } }),
+		);
+		expect([euro.xero.currency, euro.quickbooks.currency]).toEqual(['EUR', 'EUR']);
 
 		xero.requests.length = 0;
 		quickBooks.requests.length = 0;
@@ -227,7 +243,7 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 				reason: 'the books take EUR, USD, GBP; this invoice is in CHF',
 			});
 		expect(xero.requests).toEqual([]);
-		expect(quickBooks.requests).toEqual([]);
+		expect(aboutTheInvoice(quickBooks.requests)).toEqual([]);
 	});
 
 	it('a QuickBooks vendor that exists in another currency: review with the reason, no bill', async () => {
@@ -246,6 +262,40 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 		expect(
 			quickBooks.transactions.filter((transaction) => transaction.DocNumber === 'TC-2'),
 		).toEqual([]);
+	});
+
+	it('a service invoice whose lines carry only amounts is booked exactly in both, not held for review', async () => {
+		const { xero: toXero, quickbooks: toQuickBooks } = await throughBoth(
+			invoice({
+				header: { vendor: 'Northwind Consulting Ltd', invoice_no: 'NW-9', currency: null },
+				amounts: { subtotal: 2650, tax: 530, total: 3180 },
+				line_items: [
+					{ description: 'Consulting, September', amount: 2400 },
+					{ description: 'Travel', quantity: 2, amount: 250 },
+				],
+			}),
+		);
+		expect(toXero).toMatchObject({ route: 'xero', xero_total: 3180, totals_match: true });
+		expect(toQuickBooks).toMatchObject({
+			route: 'quickbooks',
+			quickbooks_total: 3180,
+			totals_match: true,
+		});
+		expect(
+			xero.documents
+				.at(-1)!
+				.LineItems.map((line) => [
+					line.Description,
+					line.Quantity,
+					line.UnitAmount,
+					line.LineAmount,
+				]),
+		).toEqual([
+			['Consulting, September', 1, 2400, 2400],
+			['Travel', 2, 125, 250],
+		]);
+		expect(refused(xero.requests)).toEqual([]);
+		expect(refused(quickBooks.requests)).toEqual([]);
 	});
 
 	it('1,250 × 0.0372 reaches Xero with unitdp=4 and its 4-decimal unit price; both books total the invoice to the cent, tax included', async () => {

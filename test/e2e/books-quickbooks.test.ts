@@ -123,6 +123,7 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 		]);
 		const requests = received();
 		expect(requests.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual([
+			`GET /v3/company/${REALM}/preferences`,
 			`GET /v3/company/${REALM}/query`,
 			`POST /v3/company/${REALM}/vendor`,
 			`POST /v3/company/${REALM}/bill`,
@@ -166,7 +167,7 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 			confidence: 0.98,
 		});
 		const again = received();
-		expect(again.map((request) => request.method)).toEqual(['GET', 'POST']);
+		expect(again.map((request) => request.method)).toEqual(['GET', 'GET', 'POST']);
 		const [second] = bills(again);
 		expect(second.VendorRef.value).toBe(quickBooks.vendors[0].Id);
 		expect(second).toMatchObject({ TxnDate: '2026-10-06', DueDate: '2026-11-05' });
@@ -274,12 +275,16 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 				'Review finished',
 				'Check for duplicate',
 				'Settings',
+				'Read home currency',
+				'Invoice with home currency',
 				'Build QuickBooks bill',
-				'Can be booked?',
 				'Find vendor',
+				'With vendor',
 				'Vendor in another currency?',
 				'Vendor found?',
+				'Vendor ready',
 				'Create bill in QuickBooks',
+				'Bill created',
 				'Prepare attachment',
 				'Original to attach?',
 				'Posted to QuickBooks',

@@ -34,13 +34,13 @@ const ids: Record<string, string> = {};
 const paths: Record<string, string> = {};
 
 /** POSTs an example file as multipart field `file`, as `curl -F file=@…` does. */
-async function upload(path: string, fileName: string) {
+async function upload(
+	path: string,
+	fileName: string,
+	bytes = readFileSync(join(REPO_ROOT, 'examples', 'files', fileName)),
+) {
 	const form = new FormData();
-	form.append(
-		'file',
-		new Blob([readFileSync(join(REPO_ROOT, 'examples', 'files', fileName))]),
-		fileName,
-	);
+	form.append('file', new Blob([bytes]), fileName);
 	const encoded = new Response(form);
 	const body = Buffer.from(await encoded.arrayBuffer());
 	return await fixture.stack.client.callWebhook(path, {
@@ -153,6 +153,29 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 			'Extract invoice',
 			'Route by status',
 			'Still processing',
+		]);
+	});
+
+	it('invoice intake holds a verified invoice whose amounts do not add up: "Not ready to post" with the reason', async () => {
+		const acme = JSON.parse(
+			readFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-acme.json'), 'utf8'),
+		) as { header: Record<string, unknown>; amounts: Record<string, number> };
+		acme.header.invoice_no = 'INV-2026-0043';
+		acme.amounts.total = 1500;
+		const answer = await upload(
+			paths[INTAKE],
+			'invoice-acme-off.json',
+			Buffer.from(JSON.stringify(acme)),
+		);
+		expect(answer.status, answer.text).toBe(200);
+		expect(answer.json).toEqual([
+			{
+				route: 'not_ready_to_post',
+				document_id: expect.stringMatching(/^doc_/),
+				vendor: 'Acme Supplies GmbH',
+				invoice_no: 'INV-2026-0043',
+				reason: expect.stringContaining('does not equal the total 1500'),
+			},
 		]);
 	});
 

@@ -1,8 +1,8 @@
 /**
  * The currency a bill is booked in (docs/spec-decisions.md#n42): the invoice's own when it names one;
  * else the Currency setting when it is set; else none, which each target books in the organisation's
- * base (Xero) or home (QuickBooks) currency by leaving the currency out. Only currencies the books
- * take (the Allowed Currencies setting, when set) are booked. Pure.
+ * base (Xero) or home (QuickBooks) currency by leaving the currency out. A currency the invoice names
+ * is booked only when the books take it (the Allowed Currencies setting, when set). Pure.
  */
 import { oneLine } from './text.ts';
 
@@ -33,7 +33,8 @@ export function billCurrency(
 		.toUpperCase()
 		.split(/[\s,;]+/)
 		.filter(Boolean);
-	if (allowed.length > 0 && !allowed.includes(chosen))
+	// The books always take the currency the team set (their own, or the one they chose).
+	if (named && allowed.length > 0 && !allowed.includes(chosen))
 		return {
 			code: chosen,
 			reason: `the books take ${allowed.join(', ')}; this invoice is in ${chosen}`,

@@ -11,6 +11,7 @@ import { attachmentOf, type OriginalFile } from './attachment.ts';
 import { checkedInvoice, type BuiltBill } from './builtBill.ts';
 import type { CurrencySettings } from './currency.ts';
 import type { BillableInvoice, ExactInvoice } from './exactInvoice.ts';
+import { bookedQuantity } from './lineQuantity.ts';
 import { fromCents } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
 
@@ -109,10 +110,9 @@ function quickBooksLines(
 ): IDataObject[] {
 	const lines: IDataObject[] = exact.lines.map((line) => {
 		const unitPrice = typeof line.unitPrice === 'number' ? exact.sign * line.unitPrice : null;
-		const detail =
-			typeof line.quantity === 'number' && unitPrice !== null
-				? ` (${line.quantity} × ${unitPrice})`
-				: '';
+		const booked = bookedQuantity(line.quantity, unitPrice, line.cents);
+		const printed = booked.printed ?? `${booked.quantity} × ${booked.unitPrice}`;
+		const detail = printed ? ` (${printed})` : '';
 		const description = `${line.description.trim() || '(no description)'}${detail}`;
 		if (description.length > DESCRIPTION_MAX) notes.push(`Line ${line.number}: ${description}`);
 		return {

@@ -12,7 +12,8 @@ import { attachmentOf } from './attachment.ts';
 import { checkedInvoice, type BuiltBill } from './builtBill.ts';
 import type { CurrencySettings } from './currency.ts';
 import type { BillableInvoice, ExactInvoice } from './exactInvoice.ts';
-import { decimalsOf, fromCents, lineCentsOf, spreadTax } from './money.ts';
+import { bookedQuantity } from './lineQuantity.ts';
+import { fromCents, spreadTax } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
 
 export const XERO_ATTACHMENT_TYPES = [
@@ -122,25 +123,15 @@ export function buildXeroBill(
 function xeroLines(exact: ExactInvoice, settings: XeroSettings) {
 	return exact.lines.map((line) => {
 		const unitPrice = typeof line.unitPrice === 'number' ? exact.sign * line.unitPrice : null;
-		const quantity = typeof line.quantity === 'number' ? line.quantity : null;
-		const keepsQuantity =
-			quantity !== null &&
-			quantity !== 0 &&
-			unitPrice !== null &&
-			decimalsOf(quantity) <= 4 &&
-			decimalsOf(unitPrice) <= 4 &&
-			lineCentsOf(quantity, unitPrice) === line.cents;
-		const detail =
-			!keepsQuantity && quantity !== null && unitPrice !== null
-				? ` (${quantity} × ${unitPrice})`
-				: '';
+		const booked = bookedQuantity(line.quantity, unitPrice, line.cents);
+		const detail = booked.printed ? ` (${booked.printed})` : '';
 		return {
 			Description: shorten(
 				`${line.description.trim() || '(no description)'}${detail}`,
 				DESCRIPTION_MAX,
 			),
-			Quantity: keepsQuantity ? quantity : 1,
-			UnitAmount: keepsQuantity ? unitPrice : fromCents(line.cents),
+			Quantity: booked.quantity ?? 1,
+			UnitAmount: booked.unitPrice ?? fromCents(line.cents),
 			AccountCode: String(settings.accountCode),
 			LineAmount: fromCents(line.cents),
 		};

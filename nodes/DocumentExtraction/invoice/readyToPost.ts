@@ -116,7 +116,9 @@ function lineReasons(lines: LineItem[], rawLines: unknown[]): string[] {
 				unreadableValues.push(sent);
 			} else missing.push(index + 1);
 		});
-		if (missing.length > 0) {
+		// A line with its amount books exactly as 1 × the amount (docs/spec-decisions.md#n42): only a
+		// missing amount keeps the invoice back.
+		if (missing.length > 0 && field === 'amount') {
 			reasons.push(
 				`${lineList(missing)}: the ${LINE_LABELS[field]} is missing; enter it from the original invoice.`,
 			);
@@ -199,8 +201,15 @@ export function readyToPost(
 
 	// Every check must be true. A check that could not be computed is explained by a missing value
 	// above; should none be, it still holds the invoice back.
+	// Lines that all carry only their amount leave nothing to multiply: that check has nothing to say.
+	const amountsOnly =
+		invoice.line_items.length > 0 &&
+		invoice.line_items.every(
+			(line) => line.amount !== null && (line.quantity === null || line.unit_price === null),
+		);
 	const uncomputed = Object.entries(invoice.checks).filter(
-		([name, value]) => name !== 'all_passed' && value === null,
+		([name, value]) =>
+			name !== 'all_passed' && value === null && !(name === 'line_amounts_match' && amountsOnly),
 	);
 	if (uncomputed.length > 0 && reasons.length === 0) {
 		reasons.push(

@@ -197,7 +197,7 @@ describe('QuickBooks stand-in: currencies, vendor credits, attachments', () => {
 		).toBe(0.75);
 	});
 
-	it('takes a VendorCredit, and an Attachable uploaded and linked to it, recording the bytes; refuses a .json file and an unknown transaction', async () => {
+	it('takes a VendorCredit, and an Attachable uploaded and linked to it, recording the bytes; refuses a .json file, an unknown transaction and metadata that is not a JSON part', async () => {
 		const vendor = (await call('POST', '/vendor', { DisplayName: 'Credit Supplies' })).json.Vendor;
 		const credit = (
 			await call('POST', '/vendorcredit', {
@@ -207,16 +207,20 @@ describe('QuickBooks stand-in: currencies, vendor credits, attachments', () => {
 			})
 		).json.VendorCredit;
 		expect(credit.TotalAmt).toBe(0.1);
-		const upload = async (fileName: string, entityId: string) => {
+		const upload = async (fileName: string, entityId: string, metadataAsText = false) => {
 			const form = new FormData();
-			form.append(
-				'file_metadata_01',
-				JSON.stringify({
-					AttachableRef: [{ EntityRef: { type: 'VendorCredit', value: entityId } }],
-					FileName: fileName,
-					ContentType: 'application/pdf',
-				}),
-			);
+			const metadata = JSON.stringify({
+				AttachableRef: [{ EntityRef: { type: 'VendorCredit', value: entityId } }],
+				FileName: fileName,
+				ContentType: 'application/pdf',
+			});
+			if (metadataAsText) form.append('file_metadata_01', metadata);
+			else
+				form.append(
+					'file_metadata_01',
+					new Blob([metadata], { type: 'application/json' }),
+					'attachable.json',
+				);
 			form.append(
 				'file_content_01',
 				new Blob([Buffer.from('%PDF-1.4 credit')], { type: 'application/pdf' }),
@@ -243,6 +247,10 @@ describe('QuickBooks stand-in: currencies, vendor credits, attachments', () => {
 		expect(lastErrors()).toEqual(['QuickBooks does not take .json files']);
 		expect((await upload('credit.pdf', '999999')).status).toBe(400);
 		expect(lastErrors()).toEqual(['no VendorCredit 999999']);
+		expect((await upload('credit.pdf', credit.Id, true)).status).toBe(400);
+		expect(lastErrors()).toEqual([
+			'the file_metadata_01 part has Content-Type (none), not application/json',
+		]);
 	});
 
 	it('refuses a display name with a line break or over 500 characters, and a PrivateNote over 4000', async () => {

@@ -13,8 +13,11 @@ describe('the currency of a bill', () => {
 		expect(billCurrency('gbp', { currency: 'EUR' })).toEqual({ code: 'GBP' });
 	});
 
-	it('the Currency setting, when set, books an invoice that names none', () => {
+	it('the Currency setting, when set, books an invoice that names none, whatever Allowed Currencies says', () => {
 		expect(billCurrency(undefined, { currency: ' chf ' })).toEqual({ code: 'CHF' });
+		expect(billCurrency(null, { currency: 'CAD', allowedCurrencies: 'EUR, USD' })).toEqual({
+			code: 'CAD',
+		});
 	});
 
 	it('only currencies the books take; a malformed code is a reason', () => {

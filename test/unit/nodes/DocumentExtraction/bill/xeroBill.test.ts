@@ -15,7 +15,11 @@ import {
 	toCents,
 	type XeroStandIn,
 } from '../../../../../local-n8n/accounting/index.ts';
-import { exampleSettings, type BinaryFile, type CodeItem } from '../../../accounting/codeNode.ts';
+import {
+	exampleSettings,
+	type BinaryFile,
+	type BuiltItem,
+} from '../../../accounting/exampleSettings.ts';
 import {
 	generateInvoices,
 	invoiceItem as invoice,
@@ -40,7 +44,7 @@ function runXero(
 	items: Array<Record<string, unknown>>,
 	overrides: Partial<XeroSettings> = {},
 	files: BinaryFile[] = [],
-): CodeItem[] {
+): BuiltItem[] {
 	return items.map((item, index) => {
 		const built = buildXeroBill(item, { ...settings, ...overrides }, files[index]);
 		return { json: built.json, ...(built.attach ? { binary: { file: files[index] } } : {}) };
@@ -49,11 +53,11 @@ function runXero(
 
 const readyToPost = (item: Record<string, unknown>) => item.ready_to_post === true;
 
-async function postToXero(item: CodeItem) {
+async function postToXero(item: BuiltItem) {
 	return await post(String(item.json.endpoint), item.json.xero_request);
 }
 
-const xeroDocument = (item: CodeItem) =>
+const xeroDocument = (item: BuiltItem) =>
 	(
 		item.json.xero_request as Record<
 			string,

@@ -1,0 +1,69 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
+// The examples are n8n templates a no-code team imports: no Code node (Build Bill, Merge and Set do
+// what the Code nodes did), sticky notes that say what to set, and this package's nodes at their
+// newest versions (older versions keep older defaults, e.g. invoices not held when not ready).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { DocumentExtraction } from '../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
+import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
+
+const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
+
+interface ExampleNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+}
+
+const examples = readdirSync(EXAMPLES)
+	.filter((file) => file.endsWith('.workflow.json'))
+	.map((file) => ({
+		file,
+		nodes: (JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as { nodes: ExampleNode[] })
+			.nodes,
+	}));
+
+const newest = (version: number | number[]) => Math.max(...[version].flat());
+const NEWEST: Record<string, number> = {
+	'n8n-nodes-document-extraction.documentExtraction': newest(
+		new DocumentExtraction().description.version,
+	),
+	'n8n-nodes-document-extraction.documentExtractionTool': newest(
+		new DocumentExtraction().description.version,
+	),
+	'n8n-nodes-document-extraction.documentExtractionTrigger': newest(
+		new DocumentExtractionTrigger().description.version,
+	),
+};
+
+describe('the examples as n8n templates', () => {
+	it('there are examples to check', () => {
+		expect(examples.length).toBeGreaterThanOrEqual(7);
+	});
+
+	it.each(examples)('$file has no Code node', ({ nodes }) => {
+		expect(
+			nodes.filter((node) => node.type === 'n8n-nodes-base.code').map((node) => node.name),
+		).toEqual([]);
+	});
+
+	it.each(examples)('$file has a sticky note that says what to set', ({ nodes }) => {
+		const notes = nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
+		expect(notes.length).toBeGreaterThan(0);
+		expect(
+			notes.some((note) =>
+				/set up/i.test(
+					String((note as unknown as { parameters: { content: string } }).parameters.content),
+				),
+			),
+		).toBe(true);
+	});
+
+	it.each(examples)("$file uses this package's nodes at their newest versions", ({ nodes }) => {
+		const ours = nodes.filter((node) => node.type in NEWEST);
+		expect(ours.length).toBeGreaterThan(0);
+		for (const node of ours) expect(node.typeVersion, node.name).toBe(NEWEST[node.type]);
+	});
+});
