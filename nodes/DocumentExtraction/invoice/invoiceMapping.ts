@@ -3,12 +3,14 @@
  * payloads) to flat, ready-to-map n8n fields. Used by the action node and the trigger alike.
  * Rules: numbers stay numbers, zero stays zero, a missing field is null (never dropped), an amount
  * sent as text becomes a number only when it cannot mean another number (docs/spec-decisions.md#n16).
- * Every item also says whether the invoice is ready to post (readyToPost.ts).
+ * Every item also says whether the invoice is ready to post (readyToPost.ts); Simplified items carry a
+ * summary and line tables a message can show (invoiceSummary.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { withinACent } from './cents.ts';
 import { invoiceCurrency } from './invoiceCurrency.ts';
+import { invoiceSummary } from './invoiceSummary.ts';
 import { readyToPost } from './readyToPost.ts';
 
 export type OutputMode = 'simplified' | 'splitLineItems' | 'raw';
@@ -172,7 +174,9 @@ export function invoiceOutput(
 	const readiness = readyToPost(status, invoice, extracted);
 	// Raw: the service's answer as it came, with the three fields a flow routes on beside it (docs/spec-decisions.md#n17).
 	if (mode === 'raw') return [{ ...raw, currency: invoice.currency, ...readiness }];
-	if (mode === 'simplified') return [{ ...fields, ...invoice, ...readiness }];
+	// Simplified alone carries the text a message shows: one item is one message (docs/spec-decisions.md#n43).
+	if (mode === 'simplified')
+		return [{ ...fields, ...invoice, ...readiness, ...invoiceSummary(invoice) }];
 
 	// Split line items: one item per line, with the header and document fields on each. A document
 	// without lines still yields one item, so nothing silently disappears from the flow.

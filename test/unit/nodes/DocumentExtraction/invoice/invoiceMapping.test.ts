@@ -289,7 +289,7 @@ describe('documentFields and invoiceOutput', () => {
 		});
 	});
 
-	it('simplified: one item, document fields first then the invoice', () => {
+	it('simplified: one item, document fields first, then the invoice, then its text for a message', () => {
 		const items = invoiceOutput('simplified', response, documentFields(response), EXTRACTED);
 		expect(items).toHaveLength(1);
 		expect(Object.keys(items[0])).toEqual([
@@ -309,6 +309,9 @@ describe('documentFields and invoiceOutput', () => {
 			'checks',
 			'ready_to_post',
 			'not_ready_because',
+			'summary',
+			'lines_markdown',
+			'lines_html',
 		]);
 	});
 

@@ -50,6 +50,9 @@ const NULL_INVOICE = {
 		all_passed: null,
 	},
 	ready_to_post: false,
+	summary: null,
+	lines_markdown: null,
+	lines_html: null,
 };
 
 /** The `file` part (and the others) of a recorded upload, checked for well-formedness. */
@@ -110,6 +113,15 @@ describe('Extract: answers of the service as output items', () => {
 					},
 					ready_to_post: true,
 					not_ready_because: [],
+					summary: 'Acme Supplies GmbH, INV-2024-0042, 2024-03-15, 297.50, 3 lines',
+					lines_markdown: [
+						'| Description | Quantity | Unit price | Amount |',
+						'|---|--:|--:|--:|',
+						'| Paper A4, 500 sheets | 10 | 5.00 | 50.00 |',
+						'| Toner cartridge | 2 | 75.00 | 150.00 |',
+						'| Delivery | 1 | 50.00 | 50.00 |',
+					].join('\n'),
+					lines_html: expect.stringContaining('<td>Toner cartridge</td>'),
 				},
 				pairedItem: { item: 0 },
 			},
