@@ -15,6 +15,7 @@ export interface BenchContext {
 	stack: Stack;
 	sandbox: SandboxHandle;
 	enterprise: SandboxCredential;
+	growth: SandboxCredential;
 	pilot: SandboxCredential;
 	progress(message: string): void;
 	/** Where webhook calls go (queue mode: the load balancer); default `stack.client` (n8n main). */

@@ -239,6 +239,7 @@ export async function profileWebhookProcesses(
 				'enterprise',
 				'Bench profile (enterprise)',
 			),
+			growth: await sandboxCredential(stack.client, sandbox, 'growth', 'Bench profile (growth)'),
 			pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench profile (pilot)'),
 			progress,
 			webhookClient: stack.lbClient,

@@ -557,6 +557,7 @@ export async function queueModeBenchmarks(
 				'enterprise',
 				'Bench queue (enterprise)',
 			),
+			growth: await sandboxCredential(stack.client, sandbox, 'growth', 'Bench queue (growth)'),
 			pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench queue (pilot)'),
 			progress,
 			webhookClient: stack.lbClient,

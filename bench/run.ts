@@ -21,6 +21,7 @@ import { rateLimitedBatch } from './rateLimitedBatch.ts';
 import type { ResultRow } from './stats.ts';
 import { renderTable } from './stats.ts';
 import { packMinimalTrigger } from './minimalTrigger.ts';
+import { parallelBatch } from './parallelBatch.ts';
 import type { QueueSetting } from './queueMode.ts';
 import { queueModeBenchmarks } from './queueMode.ts';
 import type { ProfileTarget } from './profileWebhooks.ts';
@@ -38,6 +39,8 @@ const uploadOnly = process.argv.includes('--upload');
 // `--targets=ours,minimal,…` only those settings and targets, `--throughput-rounds=N` its rounds
 // (development runs; a full run measures all, 3 rounds).
 const throughputOnly = process.argv.includes('--throughput');
+// `--month-end`: only the month-end batch (parallelBatch.ts).
+const monthEndOnly = process.argv.includes('--month-end');
 const roundsArgument = process.argv.find((argument) => argument.startsWith('--rounds='));
 const uploadRounds = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : undefined;
 if (uploadRounds !== undefined && !(Number.isInteger(uploadRounds) && uploadRounds > 0))
@@ -116,16 +119,19 @@ async function singleProcessBenchmarks(): Promise<void> {
 				'enterprise',
 				'Bench (enterprise)',
 			),
+			growth: await sandboxCredential(stack.client, sandbox, 'growth', 'Bench (growth)'),
 			pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench (pilot)'),
 			progress,
 		};
 		for (const [name, bench] of [
 			['trigger throughput', triggerThroughput],
 			['batch under a rate limit', rateLimitedBatch],
+			['month-end batch', parallelBatch],
 			['upload memory', (benchContext: BenchContext) => uploadMemory(benchContext, uploadRounds)],
 			['footprint', footprint],
 		] as const) {
 			if (uploadOnly && name !== 'upload memory') continue;
+			if (monthEndOnly && name !== 'month-end batch') continue;
 			progress(`${name} ...`);
 			rows.push(...(await bench(context)));
 		}

@@ -32,6 +32,9 @@ export interface SandboxOptions {
 	signingSecret?: string;
 	/** Length of the rate-limit window ("a minute"); shorter in tests. */
 	minuteMs?: number;
+	/** How long an extraction takes, drawn evenly between min and max for each upload (0: at once). */
+	extractLatencyMinMs?: number;
+	extractLatencyMaxMs?: number;
 	/** Time until a review finishes by itself (approved). */
 	reviewDelayMs?: number;
 	/** Time a document stays in `processing`. */
@@ -80,6 +83,8 @@ export function resolveAccounts(
 
 export interface ResolvedSettings {
 	minuteMs: number;
+	extractLatencyMinMs: number;
+	extractLatencyMaxMs: number;
 	reviewDelayMs: number;
 	processingDelayMs: number;
 	processingThresholdBytes: number;
@@ -91,6 +96,8 @@ export interface ResolvedSettings {
 export function resolveSettings(options: SandboxOptions): ResolvedSettings {
 	return {
 		minuteMs: options.minuteMs ?? 60_000,
+		extractLatencyMinMs: options.extractLatencyMinMs ?? 0,
+		extractLatencyMaxMs: options.extractLatencyMaxMs ?? options.extractLatencyMinMs ?? 0,
 		reviewDelayMs: options.reviewDelayMs ?? 90_000,
 		processingDelayMs: options.processingDelayMs ?? 3_000,
 		processingThresholdBytes: options.processingThresholdBytes ?? 5 * MEBIBYTE,

@@ -11,6 +11,8 @@ import { resetState, snapshot, type FaultMode, type SandboxState } from './state
 /** Settings that POST /__sandbox/config may change (numbers of ms or bytes, 0 or more). */
 const NUMERIC_SETTINGS = [
 	'minuteMs',
+	'extractLatencyMinMs',
+	'extractLatencyMaxMs',
 	'reviewDelayMs',
 	'processingDelayMs',
 	'processingThresholdBytes',

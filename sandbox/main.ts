@@ -15,6 +15,8 @@ const sandbox = await startSandbox({
 	trustCa: env.SANDBOX_TRUST_CA ? readFileSync(env.SANDBOX_TRUST_CA, 'utf8') : undefined,
 	stateFile: env.SANDBOX_STATE_FILE || undefined,
 	minuteMs: number('SANDBOX_MINUTE_MS'),
+	extractLatencyMinMs: number('SANDBOX_EXTRACT_LATENCY_MIN_MS'),
+	extractLatencyMaxMs: number('SANDBOX_EXTRACT_LATENCY_MAX_MS'),
 	reviewDelayMs: number('SANDBOX_REVIEW_DELAY_MS'),
 	processingDelayMs: number('SANDBOX_PROCESSING_DELAY_MS'),
 	retryBaseMs: number('SANDBOX_RETRY_BASE_MS'),

@@ -36,6 +36,9 @@ export interface Fault {
 
 export interface RequestCounts {
 	extractRequests: number;
+	/** Uploads being answered right now, and the most there were at once. */
+	extractInFlight: number;
+	extractInFlightMost: number;
 	statusRequests: number;
 	registerRequests: number;
 	rateLimited: number;
@@ -71,7 +74,14 @@ export interface SandboxState {
 }
 
 function zeroCounts(): RequestCounts {
-	return { extractRequests: 0, statusRequests: 0, registerRequests: 0, rateLimited: 0 };
+	return {
+		extractRequests: 0,
+		extractInFlight: 0,
+		extractInFlightMost: 0,
+		statusRequests: 0,
+		registerRequests: 0,
+		rateLimited: 0,
+	};
 }
 
 function fingerprint(apiKey: string): string {

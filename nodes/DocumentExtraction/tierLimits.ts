@@ -11,12 +11,32 @@ export interface TierLimits {
 	maxFileBytes: number;
 	/** Requests per minute; `null` means unlimited. */
 	requestsPerMinute: number | null;
+	/**
+	 * Extract's uploads in flight at once unless the node says otherwise (docs/spec-decisions.md#n43):
+	 * enough to reach the rate at a few seconds per extraction; Pilot's 10 a minute is reached one at a time.
+	 */
+	parallelUploads: number;
 }
 
 export const TIER_LIMITS: Readonly<Record<Tier, TierLimits>> = {
-	pilot: { label: 'Pilot (free)', maxFileBytes: 10 * MEBIBYTE, requestsPerMinute: 10 },
-	growth: { label: 'Growth', maxFileBytes: 25 * MEBIBYTE, requestsPerMinute: 100 },
-	enterprise: { label: 'Enterprise', maxFileBytes: 100 * MEBIBYTE, requestsPerMinute: null },
+	pilot: {
+		label: 'Pilot (free)',
+		maxFileBytes: 10 * MEBIBYTE,
+		requestsPerMinute: 10,
+		parallelUploads: 1,
+	},
+	growth: {
+		label: 'Growth',
+		maxFileBytes: 25 * MEBIBYTE,
+		requestsPerMinute: 100,
+		parallelUploads: 8,
+	},
+	enterprise: {
+		label: 'Enterprise',
+		maxFileBytes: 100 * MEBIBYTE,
+		requestsPerMinute: null,
+		parallelUploads: 16,
+	},
 };
 
 export function isTier(value: unknown): value is Tier {

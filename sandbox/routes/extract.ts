@@ -49,6 +49,13 @@ function refuseTooLarge(
 	setTimeout(() => response.end(), 1000).unref();
 }
 
+/** The service extracts during the upload request: the answer comes after the extraction's time. */
+async function extractionLatency(state: SandboxState): Promise<void> {
+	const { extractLatencyMinMs: min, extractLatencyMaxMs: max } = state.settings;
+	const latencyMs = min + Math.random() * Math.max(0, max - min);
+	if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+}
+
 export async function handleExtract(
 	state: SandboxState,
 	request: IncomingMessage,
@@ -57,6 +64,25 @@ export async function handleExtract(
 	headers: ResponseHeaders,
 ): Promise<void> {
 	state.counts.extractRequests++;
+	state.counts.extractInFlight++;
+	state.counts.extractInFlightMost = Math.max(
+		state.counts.extractInFlightMost,
+		state.counts.extractInFlight,
+	);
+	try {
+		await answerExtract(state, request, response, account, headers);
+	} finally {
+		state.counts.extractInFlight--;
+	}
+}
+
+async function answerExtract(
+	state: SandboxState,
+	request: IncomingMessage,
+	response: ServerResponse,
+	account: Account,
+	headers: ResponseHeaders,
+): Promise<void> {
 	const boundary = boundaryOf(request.headers['content-type']);
 	if (!boundary)
 		return sendError(
@@ -116,6 +142,7 @@ export async function handleExtract(
 		);
 	if (file.size === 0) return sendError(response, 400, 'empty_file', 'The file is empty.', headers);
 
+	await extractionLatency(state);
 	const result = extract(kind, file);
 	const document: DocumentRecord = {
 		id: newId('doc'),

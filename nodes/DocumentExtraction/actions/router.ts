@@ -41,11 +41,9 @@ function outputParameters(this: IExecuteFunctions): NodeOutputParameters {
 }
 
 /**
- * Runs the chosen operation once per input item and routes its items to the outputs. With Continue On
- * Fail, a failed item becomes an error item on the output the rule names for failures (Extract: the one
- * that needs a person, never Verified; other operations: their one output). "Continue (using error
- * output)" hands it to n8n, which moves it to the error output. As an AI tool, everything goes to the
- * one output the agent reads.
+ * Runs the chosen operation once per input item, Extract's uploads several at once
+ * (extract/parallelUploads.ts), and routes the items to the outputs in input order. As an AI tool,
+ * everything goes to the one output the agent reads.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -54,58 +52,105 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		{ length: nodeOutputCount(parameters) },
 		() => [],
 	);
+	const place = (routed: INodeExecutionData[][]) =>
+		routed.forEach((outputItems, output) =>
+			outputs[Math.min(output, outputs.length - 1)].push(...outputItems),
+		);
 
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const resource = this.getNodeParameter('resource', itemIndex) as string;
-			const operationName = this.getNodeParameter('operation', itemIndex) as string;
-			const operation = operations[resource]?.[operationName];
-			if (!operation) {
-				throw new NodeOperationError(
-					this.getNode(),
-					`The operation "${operationName}" of "${resource}" is not supported`,
-					{
-						itemIndex,
-					},
-				);
+	const parallel = await parallelExtract.call(this, parameters, items.length);
+	if (parallel > 1) {
+		const outcomes = await document.extract.extractInParallel(this, parallel);
+		outcomes.forEach((outcome, itemIndex) => {
+			if ('error' in outcome)
+				placeFailure.call(this, outputs, parameters, itemIndex, outcome.error);
+			else place(outcome.outputs);
+		});
+	} else {
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				place(await runOperation.call(this, itemIndex));
+			} catch (error) {
+				placeFailure.call(this, outputs, parameters, itemIndex, error);
 			}
-			const routed = await operation.call(this, itemIndex);
-			routed.forEach((outputItems, output) =>
-				outputs[Math.min(output, outputs.length - 1)].push(...outputItems),
-			);
-		} catch (error) {
-			if (this.continueOnFail()) {
-				const nodeError = error as NodeApiError | NodeOperationError;
-				outputs[failedItemOutput(parameters)].push({
-					json: {
-						error: nodeError.message,
-						...(nodeError.description ? { error_description: nodeError.description } : {}),
-						...(error instanceof NodeApiError && error.httpCode
-							? { http_code: Number(error.httpCode) }
-							: {}),
-						// A flow that routes on ready_to_post never takes a failure for an invoice to post.
-						...(isInvoiceOperation(parameters)
-							? {
-									ready_to_post: false,
-									not_ready_because: [`The node failed on this item: ${nodeError.message}`],
-								}
-							: {}),
-					},
-					pairedItem: { item: itemIndex },
-					// n8n's error output recognises a failed item by its error (the json has more than `error`).
-					...(this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}),
-				});
-				continue;
-			}
-			// Errors of this node are already NodeApiError/NodeOperationError: wrapping hands them back as they are.
-			const nodeError =
-				error instanceof NodeApiError
-					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-			nodeError.context.itemIndex ??= itemIndex;
-			throw nodeError;
 		}
 	}
 	if (this.getNode().type.endsWith('Tool')) return [outputs.flat()];
 	return outputs;
+}
+
+/** How many of Extract's uploads go out at once; 1 for everything else (docs/spec-decisions.md#n43). */
+async function parallelExtract(
+	this: IExecuteFunctions,
+	parameters: NodeOutputParameters,
+	itemCount: number,
+): Promise<number> {
+	const batch =
+		itemCount > 1 &&
+		parameters.resource === 'document' &&
+		parameters.operation === 'extract' &&
+		!parameters.waitForReview &&
+		!this.getNode().type.endsWith('Tool');
+	return batch ? await document.extract.parallelUploadsOf(this) : 1;
+}
+
+async function runOperation(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', itemIndex) as string;
+	const operationName = this.getNodeParameter('operation', itemIndex) as string;
+	const operation = operations[resource]?.[operationName];
+	if (!operation) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" of "${resource}" is not supported`,
+			{ itemIndex },
+		);
+	}
+	return await operation.call(this, itemIndex);
+}
+
+/**
+ * A failed item. With Continue On Fail it becomes an error item on the output the rule names for
+ * failures (Extract: the one that needs a person, never Verified; other operations: their one
+ * output); "Continue (using error output)" hands it to n8n, which moves it to the error output.
+ * Otherwise the node fails.
+ */
+function placeFailure(
+	this: IExecuteFunctions,
+	outputs: INodeExecutionData[][],
+	parameters: NodeOutputParameters,
+	itemIndex: number,
+	error: unknown,
+): void {
+	if (this.continueOnFail()) {
+		const nodeError = error as NodeApiError | NodeOperationError;
+		outputs[failedItemOutput(parameters)].push({
+			json: {
+				error: nodeError.message,
+				...(nodeError.description ? { error_description: nodeError.description } : {}),
+				...(error instanceof NodeApiError && error.httpCode
+					? { http_code: Number(error.httpCode) }
+					: {}),
+				// A flow that routes on ready_to_post never takes a failure for an invoice to post.
+				...(isInvoiceOperation(parameters)
+					? {
+							ready_to_post: false,
+							not_ready_because: [`The node failed on this item: ${nodeError.message}`],
+						}
+					: {}),
+			},
+			pairedItem: { item: itemIndex },
+			// n8n's error output recognises a failed item by its error (the json has more than `error`).
+			...(this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}),
+		});
+		return;
+	}
+	// Errors of this node are already NodeApiError/NodeOperationError: wrapping hands them back as they are.
+	const nodeError =
+		error instanceof NodeApiError
+			? error
+			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+	nodeError.context.itemIndex ??= itemIndex;
+	throw nodeError;
 }

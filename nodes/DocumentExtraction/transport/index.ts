@@ -15,6 +15,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants.ts';
 import { adviceForStatus, connectionFailure, serviceErrorText } from './errors.ts';
+import type { PacedStart, RequestPacer } from './pacer.ts';
 import { retryDelayMs } from './retryPolicy.ts';
 
 export type ApiContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
@@ -35,6 +36,17 @@ export interface ApiRequest {
 	/** How often a 429 (and, when idempotent, a 5xx or broken connection) is retried. */
 	retries: number;
 	timeoutMs?: number;
+	/** Shared by the requests of one node run that go out in parallel (transport/pacer.ts). */
+	pacer?: RequestPacer;
+}
+
+/** Waits until the pacer lets a request start. */
+async function pacedStart(pacer: RequestPacer): Promise<PacedStart> {
+	for (;;) {
+		const start = pacer.tryStart();
+		if ('sequence' in start) return start;
+		await sleep(start.waitMs);
+	}
 }
 
 const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
@@ -127,6 +139,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 
 	for (let attempt = 1; ; attempt++) {
 		let response: IN8nHttpFullResponse;
+		const start = request.pacer ? await pacedStart(request.pacer) : undefined;
 		try {
 			response = await send.call(this, request, baseURL);
 		} catch (error) {
@@ -153,11 +166,13 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		}
 
 		const { statusCode } = response;
+		if (start) request.pacer!.observe(start, response.headers);
 		if (statusCode >= 200 && statusCode < 300) return successBody.call(this, request, response);
 		const retryable =
 			statusCode === 429 || (request.idempotent && TRANSIENT_STATUS.has(statusCode));
 		if (!retryable || attempt > request.retries) throw statusError.call(this, request, response);
 		const waitMs = retryDelayMs(response.headers?.['retry-after'], attempt);
+		if (statusCode === 429) request.pacer?.hold(waitMs);
 		this.logger.info(
 			`Document Extraction: HTTP ${statusCode} while trying to ${request.operation}; waiting ${Math.round(waitMs / 1000)} s before retry ${attempt} of ${request.retries}`,
 		);

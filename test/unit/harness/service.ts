@@ -71,6 +71,34 @@ export class ServiceMock {
 		return this;
 	}
 
+	/**
+	 * Answers the next `count` calls of `method path` by `answer`, which sees the request's body and
+	 * may take its time (an extraction's latency); calls may be in flight at once.
+	 */
+	answerEach(
+		method: 'GET' | 'POST',
+		path: string,
+		count: number,
+		answer: (
+			body: Buffer,
+			headers: RecordedRequest['headers'],
+		) => Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>,
+	): this {
+		for (let index = 0; index < count; index++) {
+			this.#scope
+				.intercept(path, method)
+				.query(true)
+				.reply(async function (this: nock.ReplyFnContext, _uri, body) {
+					const reply = await answer(
+						bodyBytes(body as string),
+						this.req.headers as RecordedRequest['headers'],
+					);
+					return [reply.status, (reply.body ?? '') as nock.Body, reply.headers ?? {}];
+				});
+		}
+		return this;
+	}
+
 	/** Requests recorded for a path (without the query string). */
 	requestsTo(path: string): RecordedRequest[] {
 		return this.requests.filter((request) => request.path.split('?')[0] === path);

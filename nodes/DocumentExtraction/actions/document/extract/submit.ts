@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { API_PATHS } from '../../../constants.ts';
 import { apiRequest } from '../../../transport/index.ts';
+import type { RequestPacer } from '../../../transport/pacer.ts';
 import { extractForm } from '../../../transport/upload.ts';
 import type { PreparedFile } from './prepareFile.ts';
 import { releaseFile, rememberSubmission } from './skipFilesAlreadySubmitted.ts';
@@ -25,6 +26,7 @@ export async function submitFile(
 	file: PreparedFile,
 	rateLimitRetries: number,
 	claim?: FileClaimHeld,
+	pacer?: RequestPacer,
 ): Promise<IDataObject> {
 	context.logger.debug(
 		`Document Extraction: uploading "${file.fileName}" (${file.source.byteLength} bytes) for item ${itemIndex}`,
@@ -40,6 +42,7 @@ export async function submitFile(
 			idempotent: false,
 			retries: rateLimitRetries,
 			timeoutMs: UPLOAD_TIMEOUT_MS,
+			pacer,
 		});
 	} finally {
 		// Not submitted after all (as far as the node can tell): a later run may try this file again.

@@ -1,0 +1,96 @@
+/**
+ * Extract's two steps for one item: submit (prepare and check the file, skip it if already
+ * submitted, upload it) and finish (route the answer or wait for the review). One at a time they run
+ * back to back; in a batch the submits run in parallel and the finishes in input order
+ * (parallelUploads.ts), so decisions that depend on earlier items are taken as one at a time.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { RequestPacer } from '../../../transport/pacer.ts';
+import { extractOutputNames, outputIndex } from '../extractOutputs.ts';
+import { prepareFile, type PreparedFile } from './prepareFile.ts';
+import { routeAnswer } from './route.ts';
+import type { ExtractSettings } from './settings.ts';
+import { alreadySubmittedItem, claimFile, contentSha256 } from './skipFilesAlreadySubmitted.ts';
+import type { FileClaimHeld } from './submit.ts';
+import { submitFile } from './submit.ts';
+
+export type Submitted =
+	| { alreadySubmitted: IDataObject; response?: undefined }
+	| { response: IDataObject; alreadySubmitted?: undefined };
+
+/** How a batch runs the submit step: its shared pacer and the waits between items. */
+export interface BatchHooks {
+	pacer: RequestPacer;
+	/** Claims go in input order: waits until every earlier item has claimed (or failed before). */
+	claimTurn: (itemIndex: number) => Promise<void>;
+	/** This item has claimed: the next may. */
+	claimed: (itemIndex: number) => void;
+	/** Before the claim: waits while an item of this run with the same content is being uploaded. */
+	sameContentSettled: (sha256: string) => Promise<() => void>;
+	/** Around the upload: holds the file's bytes within the run's ceiling. */
+	withinBytes: <T>(bytes: number, upload: () => Promise<T>) => Promise<T>;
+}
+
+export async function submitItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	settings: ExtractSettings,
+	batch?: BatchHooks,
+): Promise<Submitted> {
+	const file = await prepareFile(context, itemIndex, settings);
+	if (!settings.skipDuplicates)
+		return { response: await upload(context, itemIndex, file, settings, batch) };
+
+	const sha256 = await contentSha256(file.source);
+	await batch?.claimTurn(itemIndex);
+	const settled = batch ? await batch.sameContentSettled(sha256) : () => {};
+	try {
+		const fileClaim = await claimFile.call(context, sha256, itemIndex);
+		batch?.claimed(itemIndex);
+		if (fileClaim.alreadySubmitted) {
+			context.logger.info(
+				`Document Extraction: "${file.fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`,
+			);
+			return { alreadySubmitted: alreadySubmittedItem(file.fileName, sha256, fileClaim) };
+		}
+		const claim: FileClaimHeld = { sha256, claimKey: fileClaim.claimKey };
+		return { response: await upload(context, itemIndex, file, settings, batch, claim) };
+	} finally {
+		settled();
+	}
+}
+
+async function upload(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	file: PreparedFile,
+	settings: ExtractSettings,
+	batch?: BatchHooks,
+	claim?: FileClaimHeld,
+): Promise<IDataObject> {
+	const send = async () =>
+		await submitFile(context, itemIndex, file, settings.rateLimitRetries, claim, batch?.pacer);
+	return batch ? await batch.withinBytes(file.source.byteLength, send) : await send();
+}
+
+export async function finishItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	settings: ExtractSettings,
+	submitted: Submitted,
+): Promise<INodeExecutionData[][]> {
+	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
+	if (submitted.alreadySubmitted) {
+		outputs[outputIndex(settings, 'alreadySubmitted')].push({
+			json: submitted.alreadySubmitted,
+			pairedItem: { item: itemIndex },
+		});
+	} else {
+		await routeAnswer(context, itemIndex, submitted.response, settings, outputs);
+	}
+	if (!settings.keepsFile) return outputs;
+	// The file travels on with its result (e.g. to Build Bill, which attaches it to the bill).
+	const binary = context.getInputData()[itemIndex].binary;
+	return binary ? outputs.map((items) => items.map((item) => ({ ...item, binary }))) : outputs;
+}

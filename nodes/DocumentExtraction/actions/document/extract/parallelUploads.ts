@@ -1,0 +1,171 @@
+/**
+ * Month-end batches (docs/spec-decisions.md#n43): a node run's uploads go out in parallel, at most
+ * Parallel Uploads at a time (the tier's default unless the node says otherwise) and at most
+ * MAX_BYTES_IN_FLIGHT bytes of files at once, paced to the tier's rate (transport/pacer.ts). Files
+ * are claimed in input order and an item waits for an earlier one with the same content, so Skip
+ * Files Already Submitted uploads such a file once, for the first of them; every answer is then routed in input order, so Detect Same Invoice decides as it does one
+ * item at a time. With Continue On Fail each item fails alone; without it, the first failure stops
+ * new uploads and fails the node.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../../../constants.ts';
+import { limitsForTier } from '../../../tierLimits.ts';
+import { RequestPacer } from '../../../transport/pacer.ts';
+import type { BatchHooks, Submitted } from './extractSteps.ts';
+import { finishItem, submitItem } from './extractSteps.ts';
+import type { ExtractSettings } from './settings.ts';
+import { extractSettings } from './settings.ts';
+
+/** What the uploads of one run may hold at once; a larger file goes alone. */
+export const MAX_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+
+export type ItemOutcome = { outputs: INodeExecutionData[][] } | { error: unknown };
+
+/** Parallel Uploads as set, else the tier's default. */
+export async function parallelUploadsOf(context: IExecuteFunctions): Promise<number> {
+	const options = context.getNodeParameter('options', 0, {}) as { parallelUploads?: number };
+	if (typeof options.parallelUploads === 'number' && options.parallelUploads >= 1)
+		return Math.floor(options.parallelUploads);
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE, 0);
+	return limitsForTier(credentials.tier).parallelUploads;
+}
+
+/** Waits in arrival order for a share of a fixed budget; a share above the budget takes all of it. */
+export class ByteBudget {
+	private inUse = 0;
+	private readonly waiting: Array<{ bytes: number; go: () => void }> = [];
+
+	private readonly budget: number;
+
+	constructor(budget: number) {
+		this.budget = budget;
+	}
+
+	async use<T>(bytes: number, work: () => Promise<T>): Promise<T> {
+		const share = Math.min(Math.max(bytes, 0), this.budget);
+		if (this.waiting.length > 0 || this.inUse + share > this.budget)
+			await new Promise<void>((go) => this.waiting.push({ bytes: share, go }));
+		else this.inUse += share;
+		try {
+			return await work();
+		} finally {
+			this.inUse -= share;
+			this.admit();
+		}
+	}
+
+	private admit(): void {
+		while (this.waiting.length > 0 && this.inUse + this.waiting[0].bytes <= this.budget) {
+			const next = this.waiting.shift()!;
+			this.inUse += next.bytes;
+			next.go();
+		}
+	}
+}
+
+/** Turns in input order: item n goes once items 0 … n-1 have passed (in any order). */
+export class InputOrder {
+	private next = 0;
+	private readonly passed = new Set<number>();
+	private readonly waiting = new Map<number, () => void>();
+
+	async turn(itemIndex: number): Promise<void> {
+		if (itemIndex > this.next) await new Promise<void>((go) => this.waiting.set(itemIndex, go));
+	}
+
+	pass(itemIndex: number): void {
+		if (itemIndex < this.next) return;
+		this.passed.add(itemIndex);
+		while (this.passed.delete(this.next)) this.next++;
+		for (const [index, go] of this.waiting) {
+			if (index > this.next) continue;
+			this.waiting.delete(index);
+			go();
+		}
+	}
+}
+
+/** Per content: the upload of this run that others with the same content wait for. */
+function sameContentTurns(): BatchHooks['sameContentSettled'] {
+	const turns = new Map<string, Promise<void>>();
+	return async (sha256) => {
+		for (let earlier = turns.get(sha256); earlier; earlier = turns.get(sha256)) await earlier;
+		let settle = () => {};
+		turns.set(
+			sha256,
+			new Promise<void>((resolve) => {
+				settle = () => {
+					turns.delete(sha256);
+					resolve();
+				};
+			}),
+		);
+		return settle;
+	};
+}
+
+export async function extractInParallel(
+	context: IExecuteFunctions,
+	parallel: number,
+): Promise<ItemOutcome[]> {
+	const count = context.getInputData().length;
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE, 0);
+	const bytes = new ByteBudget(MAX_BYTES_IN_FLIGHT);
+	const claims = new InputOrder();
+	const hooks: BatchHooks = {
+		pacer: new RequestPacer(limitsForTier(credentials.tier).requestsPerMinute),
+		claimTurn: async (itemIndex) => await claims.turn(itemIndex),
+		claimed: (itemIndex) => claims.pass(itemIndex),
+		sameContentSettled: sameContentTurns(),
+		withinBytes: async (size, upload) => await bytes.use(size, upload),
+	};
+	const settings: Array<ExtractSettings | undefined> = [];
+	const submitted: Array<{ done: Submitted } | { error: unknown } | undefined> = [];
+	let next = 0;
+	let stopped = false;
+	let uploaded = 0;
+	const worker = async () => {
+		while (next < count && !stopped) {
+			const itemIndex = next++;
+			try {
+				settings[itemIndex] = extractSettings(context, itemIndex);
+				// Only items that skip files already submitted claim anything.
+				if (!settings[itemIndex].skipDuplicates) claims.pass(itemIndex);
+				submitted[itemIndex] = {
+					done: await submitItem(context, itemIndex, settings[itemIndex], hooks),
+				};
+			} catch (error) {
+				submitted[itemIndex] = { error };
+				if (!context.continueOnFail()) stopped = true;
+			} finally {
+				claims.pass(itemIndex);
+			}
+			uploaded++;
+			if (uploaded % 25 === 0 || uploaded === count)
+				context.logger.info(`Document Extraction: ${uploaded} of ${count} documents submitted`);
+		}
+	};
+	context.logger.info(
+		`Document Extraction: submitting ${count} documents, up to ${parallel} at a time`,
+	);
+	await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
+
+	const outcomes: ItemOutcome[] = [];
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const result = submitted[itemIndex];
+		if (result === undefined) break; // not started: an earlier item failed the node
+		if ('error' in result) {
+			outcomes.push({ error: result.error });
+			continue;
+		}
+		try {
+			outcomes.push({
+				outputs: await finishItem(context, itemIndex, settings[itemIndex]!, result.done),
+			});
+		} catch (error) {
+			outcomes.push({ error });
+		}
+	}
+	return outcomes;
+}

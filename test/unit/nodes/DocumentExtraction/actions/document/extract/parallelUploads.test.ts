@@ -1,0 +1,199 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
+/**
+ * Month-end batches (N43) through n8n's engine: Extract uploads several documents at once, never more
+ * than Parallel Uploads (the tier's default without the option), and still outputs in input order
+ * with each item's pairedItem; one failing document fails alone with Continue On Fail; the same file
+ * twice in a batch is uploaded once.
+ */
+import { describe, expect, it } from 'vitest';
+
+import {
+	ByteBudget,
+	InputOrder,
+	MAX_BYTES_IN_FLIGHT,
+} from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/parallelUploads.ts';
+import {
+	extractParameters,
+	itemWithFile,
+	pdfBytes,
+	useNodeHarness,
+	VERIFIED,
+} from '../../../../../harness/fixtures.ts';
+import { parseMultipart } from '../../../../../harness/index.ts';
+
+const { harness, service } = useNodeHarness();
+
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The service, answering each upload after `latencyMs(fileName)` with a document named after the file. */
+function serviceWithLatency(
+	count: number,
+	latencyMs: (fileName: string) => number,
+	status: (fileName: string) => number = () => 200,
+) {
+	const seen = { inFlight: 0, mostInFlight: 0 };
+	service().answerEach('POST', '/v1/extract', count, async (body, headers) => {
+		const [part] = parseMultipart(body, headers['content-type']).filter(
+			(entry) => entry.name === 'file',
+		);
+		const fileName = String(part.filename);
+		seen.inFlight++;
+		seen.mostInFlight = Math.max(seen.mostInFlight, seen.inFlight);
+		await sleep(latencyMs(fileName));
+		seen.inFlight--;
+		const code = status(fileName);
+		return code === 200
+			? { status: 200, body: { ...VERIFIED, document_id: `doc_${fileName.replace('.pdf', '')}` } }
+			: {
+					status: code,
+					body: { success: false, error: { code: 'invalid_file', message: 'unreadable' } },
+				};
+	});
+	return seen;
+}
+
+const batch = (count: number) =>
+	Array.from({ length: count }, (_, index) =>
+		itemWithFile(pdfBytes(1500, index + 1), `n${index}.pdf`),
+	);
+
+describe('Parallel Uploads', () => {
+	it('at most Parallel Uploads at once; outputs in input order with their pairedItem, though later ones finish first', async () => {
+		const seen = serviceWithLatency(7, (name) => (7 - Number(name.slice(1, 2))) * 20);
+		const result = await harness().run({
+			parameters: extractParameters({ options: { parallelUploads: 3 } }),
+			items: batch(7),
+			credentials: { tier: 'growth' },
+		});
+		expect(seen.mostInFlight).toBe(3);
+		const [verified] = result.outputs();
+		expect(verified.map((item) => [item.json.document_id, item.pairedItem])).toEqual(
+			Array.from({ length: 7 }, (_, index) => [`doc_n${index}`, { item: index }]),
+		);
+		expect(service().requestsTo('/v1/extract')).toHaveLength(7);
+	});
+
+	it("without the option, the tier's default: Growth several at once, Pilot one at a time", async () => {
+		const growth = serviceWithLatency(10, () => 30);
+		await harness().run({
+			parameters: extractParameters(),
+			items: batch(10),
+			credentials: { tier: 'growth' },
+		});
+		expect(growth.mostInFlight).toBe(8);
+
+		const pilot = serviceWithLatency(3, () => 30);
+		const result = await harness().run({
+			parameters: extractParameters(),
+			items: batch(3),
+			credentials: { tier: 'pilot' },
+		});
+		expect(pilot.mostInFlight).toBe(1);
+		expect(result.outputs()[0]).toHaveLength(3);
+	});
+
+	it('with Continue On Fail, one document that fails is alone on Needs Review with its pairedItem; the others go on', async () => {
+		serviceWithLatency(
+			5,
+			() => 10,
+			(name) => (name === 'n2.pdf' ? 400 : 200),
+		);
+		const result = await harness().run({
+			parameters: extractParameters({ options: { parallelUploads: 4 } }),
+			items: batch(5),
+			credentials: { tier: 'growth' },
+			continueOnFail: true,
+		});
+		const [verified, needsReview] = result.outputs();
+		expect(verified.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 3 },
+			{ item: 4 },
+		]);
+		expect(needsReview).toHaveLength(1);
+		expect(needsReview[0].pairedItem).toEqual({ item: 2 });
+		expect(needsReview[0].json).toMatchObject({
+			error: expect.stringContaining('(400) while trying to extract "n2.pdf"'),
+			ready_to_post: false,
+		});
+	});
+
+	it('without Continue On Fail, a failing document fails the node', async () => {
+		serviceWithLatency(
+			2,
+			() => 10,
+			(name) => (name === 'n1.pdf' ? 400 : 200),
+		);
+		const result = await harness().run({
+			parameters: extractParameters({ options: { parallelUploads: 2 } }),
+			items: batch(2),
+			credentials: { tier: 'growth' },
+		});
+		expect(result.error()?.message).toContain('(400) while trying to extract "n1.pdf"');
+	});
+
+	it('the same file twice in a batch (Skip Files Already Submitted): one upload, the copy on Already Submitted with its document_id', async () => {
+		serviceWithLatency(2, () => 40);
+		const same = pdfBytes(2500, 42);
+		const result = await harness().run({
+			parameters: extractParameters({ options: { parallelUploads: 4, skipDuplicates: true } }),
+			items: [
+				itemWithFile(same, 'n0.pdf'),
+				itemWithFile(pdfBytes(2500, 43), 'n1.pdf'),
+				itemWithFile(same, 'n2.pdf'),
+			],
+			credentials: { tier: 'growth' },
+		});
+		expect(service().requestsTo('/v1/extract')).toHaveLength(2);
+		const [verified, , alreadySubmitted] = result.outputs();
+		expect(verified.map((item) => item.json.document_id)).toEqual(['doc_n0', 'doc_n1']);
+		expect(alreadySubmitted.map((item) => [item.json.document_id, item.pairedItem])).toEqual([
+			['doc_n0', { item: 2 }],
+		]);
+	});
+});
+
+describe('ByteBudget', () => {
+	it('never holds more than its budget; a larger share waits its turn, then goes alone', async () => {
+		const budget = new ByteBudget(100);
+		let inUse = 0;
+		let most = 0;
+		const use = async (bytes: number) =>
+			await budget.use(bytes, async () => {
+				inUse += Math.min(bytes, 100);
+				most = Math.max(most, inUse);
+				await sleep(5);
+				inUse -= Math.min(bytes, 100);
+			});
+		await Promise.all([use(40), use(40), use(40), use(250), use(10), use(60)]);
+		expect(most).toBeLessThanOrEqual(100);
+		expect(most).toBeGreaterThanOrEqual(80);
+	});
+
+	it('is 64 MiB for a node run', () => {
+		expect(MAX_BYTES_IN_FLIGHT).toBe(64 * 1024 * 1024);
+	});
+});
+
+describe('InputOrder', () => {
+	it('lets item n go once items 0 … n-1 have passed, in whatever order they pass', async () => {
+		const order = new InputOrder();
+		const went: number[] = [];
+		const waiting = [3, 1].map(async (index) => {
+			await order.turn(index);
+			went.push(index);
+		});
+		await order.turn(0);
+		order.pass(0);
+		await sleep(1);
+		expect(went).toEqual([1]);
+		// Item 2 failed before its turn: it passes, but 3 still waits for 1.
+		order.pass(2);
+		await sleep(1);
+		expect(went).toEqual([1]);
+		order.pass(1);
+		await Promise.all(waiting);
+		expect(went).toEqual([1, 3]);
+	});
+});
