@@ -8,6 +8,7 @@ import {
 	isInvoiceOperation,
 	nodeOutputCount,
 } from './document/extractOutputs.ts';
+import { isFilePattern } from './document/extract/inputFiles.ts';
 import { HOLD_NOT_READY_PARAMETER } from './document/holdNotReady.description.ts';
 import * as webhook from './webhook/Webhook.resource.ts';
 
@@ -37,6 +38,7 @@ function outputParameters(this: IExecuteFunctions): NodeOutputParameters {
 		skipDuplicates: options.skipDuplicates === true,
 		detectSameInvoice: options.detectSameInvoice === true,
 		holdNotReady: this.getNodeParameter(HOLD_NOT_READY_PARAMETER, 0, false) === true,
+		filePattern: isFilePattern(this.getNodeParameter('binaryPropertyName', 0, '')),
 	};
 }
 
@@ -58,13 +60,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 
 	const parallel = await parallelExtract.call(this, parameters, items.length);
-	if (parallel > 1) {
+	if (parallel > 1 || (parameters.filePattern && isExtractOperation(parameters))) {
 		const outcomes = await document.extract.extractInParallel(this, parallel);
-		outcomes.forEach((outcome, itemIndex) => {
+		for (const outcome of outcomes) {
 			if ('error' in outcome)
-				placeFailure.call(this, outputs, parameters, itemIndex, outcome.error);
+				placeFailure.call(this, outputs, parameters, outcome.itemIndex, outcome.error);
 			else place(outcome.outputs);
-		});
+		}
 	} else {
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
@@ -78,6 +80,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return outputs;
 }
 
+function isExtractOperation(parameters: NodeOutputParameters): boolean {
+	return parameters.resource === 'document' && parameters.operation === 'extract';
+}
+
 /** How many of Extract's uploads go out at once; 1 for everything else (docs/spec-decisions.md#n43). */
 async function parallelExtract(
 	this: IExecuteFunctions,
@@ -85,9 +91,8 @@ async function parallelExtract(
 	itemCount: number,
 ): Promise<number> {
 	const batch =
-		itemCount > 1 &&
-		parameters.resource === 'document' &&
-		parameters.operation === 'extract' &&
+		(itemCount > 1 || parameters.filePattern === true) &&
+		isExtractOperation(parameters) &&
 		!parameters.waitForReview &&
 		!this.getNode().type.endsWith('Tool');
 	return batch ? await document.extract.parallelUploadsOf(this) : 1;

@@ -3,7 +3,8 @@
  * indexes and the router's output count all follow. Without waiting: Verified | Needs Review (also
  * documents still processing, and verified invoices not ready to post when they are held). With Wait
  * for Review: Verified | Rejected | Timed Out, and Not Ready to Post last when held. The duplicate
- * guard adds Already Submitted; Detect Same Invoice (without waiting) adds Possible Duplicate.
+ * guard adds Already Submitted; Detect Same Invoice (without waiting) adds Possible Duplicate; an
+ * Input Binary Field pattern (every file of an item) adds Skipped Files.
  * Check Invoice Duplicate has New Invoice | Possible Duplicate, and Not Ready to Post when held
  * (docs/spec-decisions.md#n18). Other operations have one output. New outputs come last, so turning an
  * option on never moves the connections of the outputs already there.
@@ -17,6 +18,8 @@ export interface ExtractOutputSettings {
 	detectSameInvoice?: boolean;
 	/** Hold Invoices Not Ready to Post (docs/spec-decisions.md#n18). */
 	holdNotReady?: boolean;
+	/** Input Binary Field is a pattern: every matching file of an item (docs/spec-decisions.md#n45). */
+	filePattern?: boolean;
 }
 
 /** When an output exists: as a check of the settings and as the same check in n8n's expression language. */
@@ -48,6 +51,10 @@ const HOLDING_WHILE_WAITING: OutputCondition = {
 	holds: (settings) => settings.holdNotReady === true && settings.waitForReview,
 	expression: '$parameter.holdNotReady === true && $parameter.waitForReview === true',
 };
+const EVERY_FILE: OutputCondition = {
+	holds: (settings) => settings.filePattern === true,
+	expression: 'String($parameter.binaryPropertyName || "").includes("*")',
+};
 const SKIPPING_DUPLICATES: OutputCondition = {
 	holds: (settings) => settings.skipDuplicates,
 	expression: '($parameter.options || {}).skipDuplicates === true',
@@ -60,7 +67,8 @@ export type ExtractOutput =
 	| 'timedOut'
 	| 'alreadySubmitted'
 	| 'possibleDuplicate'
-	| 'notReady';
+	| 'notReady'
+	| 'skippedFiles';
 export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate' | 'notReady';
 export type BuildBillOutput = 'bill' | 'cannotBook';
 
@@ -87,6 +95,8 @@ const EXTRACT_OUTPUTS: readonly OutputRule[] = [
 	{ output: 'possibleDuplicate', displayName: 'Possible Duplicate', when: DETECTING_SAME_INVOICE },
 	// Without waiting, held invoices go to Needs Review: no output of its own.
 	{ output: 'notReady', displayName: NOT_READY_OUTPUT_NAME, when: HOLDING_WHILE_WAITING },
+	// Files of an item that cannot be invoices (a logo, an invite): never uploaded.
+	{ output: 'skippedFiles', displayName: 'Skipped Files', when: EVERY_FILE },
 ];
 
 /**

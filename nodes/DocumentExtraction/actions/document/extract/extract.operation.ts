@@ -15,9 +15,9 @@ const properties: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		placeholder: 'data',
-		hint: 'The name of the input binary field holding the document (PDF, JPG, PNG, JSON or CSV)',
+		hint: 'The binary field holding the document, or a pattern like attachment_* for every file of an email or form',
 		description:
-			'Binary field of the input item that holds the file, e.g. "data" from Read/Write Files from Disk, an HTTP Request download or an email attachment',
+			'Binary field of the input item that holds the file, e.g. "data" from Read/Write Files from Disk or an HTTP Request download. With a * pattern (attachment_* for n8n\'s email triggers, * for every file), each matching file is its own extraction and output item; files that cannot be invoices (a logo, an invite) go to an extra "Skipped Files" output.',
 	},
 	outputModeProperty,
 	{

@@ -7,7 +7,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { RequestPacer } from '../../../transport/pacer.ts';
+import { CONTENT_TYPE_BY_KIND } from '../../validation.ts';
 import { extractOutputNames, outputIndex } from '../extractOutputs.ts';
+import { notAnInvoiceBecause, sourceFields } from './inputFiles.ts';
 import { prepareFile, type PreparedFile } from './prepareFile.ts';
 import { routeAnswer } from './route.ts';
 import type { ExtractSettings } from './settings.ts';
@@ -16,8 +18,9 @@ import type { FileClaimHeld } from './submit.ts';
 import { submitFile } from './submit.ts';
 
 export type Submitted =
-	| { alreadySubmitted: IDataObject; response?: undefined }
-	| { response: IDataObject; alreadySubmitted?: undefined };
+	| { alreadySubmitted: IDataObject; response?: undefined; skipped?: undefined }
+	| { response: IDataObject; alreadySubmitted?: undefined; skipped?: undefined }
+	| { skipped: string; response?: undefined; alreadySubmitted?: undefined };
 
 /** How a batch runs the submit step: its shared pacer and the waits between items. */
 export interface BatchHooks {
@@ -38,7 +41,20 @@ export async function submitItem(
 	settings: ExtractSettings,
 	batch?: BatchHooks,
 ): Promise<Submitted> {
+	if (settings.filePattern) {
+		const binary = context.helpers.assertBinaryData(itemIndex, settings.binaryPropertyName);
+		const skipped = notAnInvoiceBecause(binary);
+		if (skipped) return { skipped };
+	}
 	const file = await prepareFile(context, itemIndex, settings);
+	if (settings.filePattern) {
+		const skipped = notAnInvoiceBecause({
+			fileName: file.fileName,
+			mimeType: CONTENT_TYPE_BY_KIND[file.kind],
+			bytes: file.source.byteLength,
+		});
+		if (skipped) return { skipped };
+	}
 	if (!settings.skipDuplicates)
 		return { response: await upload(context, itemIndex, file, settings, batch) };
 
@@ -81,16 +97,56 @@ export async function finishItem(
 	submitted: Submitted,
 ): Promise<INodeExecutionData[][]> {
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
-	if (submitted.alreadySubmitted) {
+	if (submitted.skipped) {
+		outputs[outputIndex(settings, 'skippedFiles')].push({
+			json: { skipped_because: submitted.skipped },
+			pairedItem: { item: itemIndex },
+		});
+	} else if (submitted.alreadySubmitted) {
 		outputs[outputIndex(settings, 'alreadySubmitted')].push({
 			json: submitted.alreadySubmitted,
 			pairedItem: { item: itemIndex },
 		});
-	} else {
+	} else if (submitted.response) {
 		await routeAnswer(context, itemIndex, submitted.response, settings, outputs);
 	}
-	if (!settings.keepsFile) return outputs;
-	// The file travels on with its result (e.g. to Build Bill, which attaches it to the bill).
+	return settings.filePattern
+		? outputs.map((items) => items.map((item) => asFileOfItem(context, itemIndex, settings, item)))
+		: withInputFile(context, itemIndex, settings, outputs);
+}
+
+/** From version 1.2 the file travels on with its result (e.g. to Build Bill, which attaches it). */
+function withInputFile(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	settings: ExtractSettings,
+	outputs: INodeExecutionData[][],
+): INodeExecutionData[][] {
 	const binary = context.getInputData()[itemIndex].binary;
-	return binary ? outputs.map((items) => items.map((item) => ({ ...item, binary }))) : outputs;
+	if (!settings.keepsFile || !binary) return outputs;
+	return outputs.map((items) => items.map((item) => ({ ...item, binary })));
+}
+
+/**
+ * One file of an item with several (docs/spec-decisions.md#n45): which file, the input's fields a
+ * flow routes on, and from version 1.2 that file alone as `data`.
+ */
+function asFileOfItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	settings: ExtractSettings,
+	item: INodeExecutionData,
+): INodeExecutionData {
+	const input = context.getInputData()[itemIndex];
+	const file = input.binary?.[settings.binaryPropertyName];
+	return {
+		...item,
+		json: {
+			...item.json,
+			file_name: file?.fileName ?? null,
+			binary_field: settings.binaryPropertyName,
+			source: sourceFields(input.json),
+		},
+		...(settings.keepsFile && file ? { binary: { data: file } } : {}),
+	};
 }

@@ -8,19 +8,74 @@
  * new uploads and fails the node.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../../constants.ts';
 import { limitsForTier } from '../../../tierLimits.ts';
 import { RequestPacer } from '../../../transport/pacer.ts';
 import type { BatchHooks, Submitted } from './extractSteps.ts';
 import { finishItem, submitItem } from './extractSteps.ts';
+import { matchingFields } from './inputFiles.ts';
 import type { ExtractSettings } from './settings.ts';
 import { extractSettings } from './settings.ts';
 
 /** What the uploads of one run may hold at once; a larger file goes alone. */
 export const MAX_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
-export type ItemOutcome = { outputs: INodeExecutionData[][] } | { error: unknown };
+/** What became of one file, for the input item it came from. */
+export type ItemOutcome = { itemIndex: number } & (
+	| { outputs: INodeExecutionData[][] }
+	| { error: unknown }
+);
+
+/** One extraction: an item's file (with a pattern, one of its files). */
+interface FileUnit {
+	itemIndex: number;
+	settings?: ExtractSettings;
+	/** Its parameters could not be read. */
+	error?: unknown;
+	/** With a pattern: no field of the item matches it. */
+	noFile?: string;
+}
+
+/** Every extraction of the input, in input order (docs/spec-decisions.md#n45). */
+function fileUnits(context: IExecuteFunctions): FileUnit[] {
+	const units = context.getInputData().flatMap((item, itemIndex): FileUnit[] => {
+		let settings: ExtractSettings;
+		try {
+			settings = extractSettings(context, itemIndex);
+		} catch (error) {
+			return [{ itemIndex, error }];
+		}
+		if (!settings.filePattern) return [{ itemIndex, settings }];
+		const names = Object.keys(item.binary ?? {});
+		const fields = matchingFields(names, settings.binaryPropertyName);
+		if (fields.length === 0)
+			return [
+				{
+					itemIndex,
+					settings,
+					noFile: `No file of the item matches "${settings.binaryPropertyName}" (its binary fields: ${names.join(', ') || 'none'}).`,
+				},
+			];
+		return fields.map((field) => ({
+			itemIndex,
+			settings: { ...settings, binaryPropertyName: field },
+		}));
+	});
+	if (units.length > 1 && units.some((unit) => unit.settings?.waitForReview)) {
+		const error = new NodeOperationError(
+			context.getNode(),
+			`Wait for Review waits for one document per execution; this input has ${units.length} files`,
+			{
+				description:
+					'Turn Wait for Review off and use the Document Extraction Trigger (Sent by This Workflow) for the review results, or split the files into executions of their own.',
+			},
+		);
+		return units.map((unit) => ({ itemIndex: unit.itemIndex, error }));
+	}
+	return units;
+}
 
 /** Parallel Uploads as set, else the tier's default. */
 export async function parallelUploadsOf(context: IExecuteFunctions): Promise<number> {
@@ -109,62 +164,78 @@ export async function extractInParallel(
 	context: IExecuteFunctions,
 	parallel: number,
 ): Promise<ItemOutcome[]> {
-	const count = context.getInputData().length;
+	const units = fileUnits(context);
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE, 0);
 	const bytes = new ByteBudget(MAX_BYTES_IN_FLIGHT);
 	const claims = new InputOrder();
-	const hooks: BatchHooks = {
-		pacer: new RequestPacer(limitsForTier(credentials.tier).requestsPerMinute),
-		claimTurn: async (itemIndex) => await claims.turn(itemIndex),
-		claimed: (itemIndex) => claims.pass(itemIndex),
-		sameContentSettled: sameContentTurns(),
+	const hooks = (unitIndex: number): BatchHooks => ({
+		pacer,
+		claimTurn: async () => await claims.turn(unitIndex),
+		claimed: () => claims.pass(unitIndex),
+		sameContentSettled,
 		withinBytes: async (size, upload) => await bytes.use(size, upload),
-	};
-	const settings: Array<ExtractSettings | undefined> = [];
+	});
+	const pacer = new RequestPacer(limitsForTier(credentials.tier).requestsPerMinute);
+	const sameContentSettled = sameContentTurns();
 	const submitted: Array<{ done: Submitted } | { error: unknown } | undefined> = [];
 	let next = 0;
 	let stopped = false;
-	let uploaded = 0;
+	let finished = 0;
 	const worker = async () => {
-		while (next < count && !stopped) {
-			const itemIndex = next++;
+		while (next < units.length && !stopped) {
+			const unitIndex = next++;
+			const { itemIndex, settings, error, noFile } = units[unitIndex];
 			try {
-				settings[itemIndex] = extractSettings(context, itemIndex);
-				// Only items that skip files already submitted claim anything.
-				if (!settings[itemIndex].skipDuplicates) claims.pass(itemIndex);
-				submitted[itemIndex] = {
-					done: await submitItem(context, itemIndex, settings[itemIndex], hooks),
+				if (error !== undefined) throw error;
+				// Only files that skip files already submitted claim anything.
+				if (!settings!.skipDuplicates) claims.pass(unitIndex);
+				submitted[unitIndex] = {
+					done: noFile
+						? { skipped: noFile }
+						: await submitItem(context, itemIndex, settings!, hooks(unitIndex)),
 				};
-			} catch (error) {
-				submitted[itemIndex] = { error };
+			} catch (failure) {
+				submitted[unitIndex] = { error: failure };
 				if (!context.continueOnFail()) stopped = true;
 			} finally {
-				claims.pass(itemIndex);
+				claims.pass(unitIndex);
 			}
-			uploaded++;
-			if (uploaded % 25 === 0 || uploaded === count)
-				context.logger.info(`Document Extraction: ${uploaded} of ${count} documents submitted`);
+			finished++;
+			if (finished % 25 === 0 || finished === units.length)
+				context.logger.info(
+					`Document Extraction: ${finished} of ${units.length} documents submitted`,
+				);
 		}
 	};
 	context.logger.info(
-		`Document Extraction: submitting ${count} documents, up to ${parallel} at a time`,
+		`Document Extraction: submitting ${units.length} documents, up to ${parallel} at a time`,
 	);
-	await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
+	await Promise.all(Array.from({ length: Math.min(parallel, units.length) }, worker));
+	return await finishInInputOrder(context, units, submitted);
+}
 
+/** Routes every answer in input order, so decisions that depend on earlier items are as one at a time. */
+async function finishInInputOrder(
+	context: IExecuteFunctions,
+	units: FileUnit[],
+	submitted: Array<{ done: Submitted } | { error: unknown } | undefined>,
+): Promise<ItemOutcome[]> {
 	const outcomes: ItemOutcome[] = [];
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		const result = submitted[itemIndex];
-		if (result === undefined) break; // not started: an earlier item failed the node
+	for (let unitIndex = 0; unitIndex < units.length; unitIndex++) {
+		const { itemIndex, settings } = units[unitIndex];
+		const result = submitted[unitIndex];
+		if (result === undefined) break; // not started: an earlier file failed the node
 		if ('error' in result) {
-			outcomes.push({ error: result.error });
+			outcomes.push({ itemIndex, error: result.error });
 			continue;
 		}
 		try {
 			outcomes.push({
-				outputs: await finishItem(context, itemIndex, settings[itemIndex]!, result.done),
+				itemIndex,
+				outputs: await finishItem(context, itemIndex, settings!, result.done),
 			});
 		} catch (error) {
-			outcomes.push({ error });
+			outcomes.push({ itemIndex, error });
 		}
 	}
 	return outcomes;

@@ -11,6 +11,7 @@ import type { UploadSource } from '../../../transport/upload.ts';
 import { uploadSource } from '../../../transport/upload.ts';
 import {
 	CONTENT_TYPE_BY_KIND,
+	type DocumentKind,
 	documentKind,
 	httpsUrlProblem,
 	SUPPORTED_TYPES_LABEL,
@@ -22,6 +23,7 @@ import type { ExtractSettings } from './settings.ts';
 
 export interface PreparedFile {
 	fileName: string;
+	kind: DocumentKind;
 	source: UploadSource;
 	/**
 	 * Where the service delivers the review result: this execution's resume URL (Wait for Review), the
@@ -71,7 +73,7 @@ export async function prepareFile(
 			description: sizeProblem,
 		});
 	}
-	return { fileName, source, webhookUrl };
+	return { fileName, kind, source, webhookUrl };
 }
 
 async function reviewWebhookUrl(

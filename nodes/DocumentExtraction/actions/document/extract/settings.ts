@@ -4,8 +4,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { OutputMode } from '../../../invoice/invoiceMapping.ts';
 import type { ExtractOutputSettings } from '../extractOutputs.ts';
 import { HOLD_NOT_READY_PARAMETER } from '../holdNotReady.description.ts';
+import { isFilePattern } from './inputFiles.ts';
 
 export interface ExtractSettings extends ExtractOutputSettings {
+	/** The field holding the file; with a pattern (filePattern), the pattern until a file is chosen. */
 	binaryPropertyName: string;
 	outputMode: OutputMode;
 	/** The Webhook URL option (unused with Wait for Review, which uses the execution's resume URL). */
@@ -36,10 +38,12 @@ export function extractSettings(context: IExecuteFunctions, itemIndex: number): 
 		detectSameInvoice?: boolean;
 	};
 	const waitForReview = context.getNodeParameter('waitForReview', itemIndex, false) as boolean;
+	const binaryPropertyName = String(
+		context.getNodeParameter('binaryPropertyName', itemIndex) ?? '',
+	).trim();
 	return {
-		binaryPropertyName: String(
-			context.getNodeParameter('binaryPropertyName', itemIndex) ?? '',
-		).trim(),
+		binaryPropertyName,
+		filePattern: isFilePattern(binaryPropertyName),
 		outputMode: context.getNodeParameter('outputMode', itemIndex, 'simplified') as OutputMode,
 		webhookUrl: options.webhookUrl?.trim() || undefined,
 		reviewResultsToTrigger:

@@ -14,8 +14,10 @@ import {
 } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/parallelUploads.ts';
 import {
 	extractParameters,
+	file,
 	itemWithFile,
 	pdfBytes,
+	serviceWouldAnswer,
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../../harness/fixtures.ts';
@@ -195,5 +197,80 @@ describe('InputOrder', () => {
 		order.pass(1);
 		await Promise.all(waiting);
 		expect(went).toEqual([1, 3]);
+	});
+});
+
+describe('Every file of an item (Input Binary Field attachment_*)', () => {
+	const email = () => ({
+		json: { from: 'billing@acme.example', subject: 'Invoices October', html: 'x'.repeat(3000) },
+		binary: {
+			attachment_0: file(pdfBytes(3000, 61), 'invoice-1.pdf', 'application/pdf'),
+			attachment_1: file(Buffer.alloc(2048, 1), 'logo.png', 'image/png'),
+			attachment_2: file(pdfBytes(3000, 62), 'invoice-2.pdf', 'application/pdf'),
+			attachment_3: file(Buffer.from('BEGIN:VCALENDAR'), 'invite.ics', 'text/calendar'),
+		},
+	});
+
+	it('each invoice its own extraction and item, paired with the email; the logo and the invite skipped with reasons, never uploaded', async () => {
+		serviceWithLatency(2, () => 10);
+		const result = await harness().run({
+			parameters: extractParameters({ binaryPropertyName: 'attachment_*' }),
+			items: [email()],
+			typeVersion: 1.2,
+		});
+		expect(service().requestsTo('/v1/extract')).toHaveLength(2);
+		const [verified, needsReview, skipped] = result.outputs();
+		expect(needsReview).toEqual([]);
+		expect(
+			verified.map((item) => [
+				item.json.document_id,
+				item.json.file_name,
+				item.json.binary_field,
+				item.pairedItem,
+				item.binary?.data?.fileName,
+			]),
+		).toEqual([
+			['doc_invoice-1', 'invoice-1.pdf', 'attachment_0', { item: 0 }, 'invoice-1.pdf'],
+			['doc_invoice-2', 'invoice-2.pdf', 'attachment_2', { item: 0 }, 'invoice-2.pdf'],
+		]);
+		expect(verified[0].json.source).toEqual({
+			from: 'billing@acme.example',
+			subject: 'Invoices October',
+		});
+		expect(skipped.map((item) => [item.json.file_name, item.json.skipped_because])).toEqual([
+			['logo.png', expect.stringContaining('too small to be an invoice page')],
+			['invite.ics', expect.stringContaining('not a type the service reads')],
+		]);
+		expect(skipped.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+	});
+
+	it('the same email fetched again: nothing new uploaded (Skip Files Already Submitted)', async () => {
+		serviceWithLatency(2, () => 10);
+		const parameters = extractParameters({
+			binaryPropertyName: 'attachment_*',
+			options: { skipDuplicates: true },
+		});
+		await harness().run({ parameters, items: [email()], typeVersion: 1.2 });
+		const again = await harness().run({ parameters, items: [email()], typeVersion: 1.2 });
+		expect(service().requestsTo('/v1/extract')).toHaveLength(2);
+		const [, , alreadySubmitted, skipped] = again.outputs();
+		expect(alreadySubmitted.map((item) => item.json.file_name)).toEqual([
+			'invoice-1.pdf',
+			'invoice-2.pdf',
+		]);
+		expect(skipped).toHaveLength(2);
+	});
+
+	it('an item without a matching file is one skipped item saying which fields it has', async () => {
+		serviceWouldAnswer(service());
+		const result = await harness().run({
+			parameters: extractParameters({ binaryPropertyName: 'attachment_*' }),
+			items: [itemWithFile(pdfBytes(1000, 1), 'a.pdf')],
+		});
+		const [, , skipped] = result.outputs();
+		expect(skipped.map((item) => item.json.skipped_because)).toEqual([
+			'No file of the item matches "attachment_*" (its binary fields: data).',
+		]);
+		expect(service().requestsTo('/v1/extract')).toEqual([]);
 	});
 });

@@ -13,6 +13,7 @@ describe("Extract's settings for one item", () => {
 	it('defaults: Simplified, no options, 5 rate-limit retries, nothing held', () => {
 		expect(settingsOf({ binaryPropertyName: 'data' })).toEqual({
 			binaryPropertyName: 'data',
+			filePattern: false,
 			outputMode: 'simplified',
 			webhookUrl: undefined,
 			reviewResultsToTrigger: false,

@@ -17,6 +17,7 @@ function preparedFile(webhookUrl?: string): PreparedFile {
 	const content = Buffer.from('%PDF-1.4 test');
 	return {
 		fileName: 'invoice.pdf',
+		kind: 'pdf',
 		webhookUrl,
 		source: {
 			byteLength: content.length,
