@@ -145,7 +145,7 @@ async function singleProcessBenchmarks(): Promise<void> {
 }
 
 if (!queueOnly) await singleProcessBenchmarks();
-if (!failure) {
+if (!failure && !monthEndOnly) {
 	try {
 		progress('queue mode ...');
 		const settings = argumentValue('settings')?.split(',') as QueueSetting[] | undefined;
@@ -176,7 +176,7 @@ process.stdout.write(
 process.stdout.write(
 	`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
 );
-const resultsFile = `results${uploadOnly ? '-upload' : ''}${throughputOnly ? '-throughput' : ''}${queueOnly ? '-queue' : ''}.json`;
+const resultsFile = `results${monthEndOnly ? '-month-end' : ''}${uploadOnly ? '-upload' : ''}${throughputOnly ? '-throughput' : ''}${queueOnly ? '-queue' : ''}.json`;
 writeFileSync(
 	join(REPO_ROOT, 'bench', resultsFile),
 	`${JSON.stringify({ date: new Date().toISOString(), machine, rows, table }, null, 2)}\n`,
