@@ -1,0 +1,29 @@
+// n8n's SMTP credential pointed at the local mail server: plain SMTP, no login, no STARTTLS (n8n's
+// Email node passes `disableStartTls` to nodemailer as `ignoreTLS` when `secure` is false).
+
+import type { Credential, N8nClient } from '../n8nApi.ts';
+import type { MailServer } from './smtpServer.ts';
+
+/** The name the approval example gives its SMTP credential (examples/invoice-approval-by-manager.workflow.json). */
+export const APPROVALS_SMTP_CREDENTIAL_NAME = 'SMTP (approvals)';
+
+export function smtpCredentialData(server: Pick<MailServer, 'host' | 'port'>) {
+	return {
+		host: server.host,
+		port: server.port,
+		secure: false,
+		disableStartTls: true,
+		user: '',
+		password: '',
+		hostName: '',
+	};
+}
+
+/** Creates the credential (n8n's REST API) for the server. */
+export async function createSmtpCredential(
+	client: N8nClient,
+	server: Pick<MailServer, 'host' | 'port'>,
+	name = APPROVALS_SMTP_CREDENTIAL_NAME,
+): Promise<Credential> {
+	return await client.createCredential(name, 'smtp', smtpCredentialData(server));
+}
