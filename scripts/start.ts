@@ -8,7 +8,8 @@
 //      documents manual installation (`npm install` into `.n8n/nodes`), then n8n started
 //   5. the owner account, a Document Extraction credential for the sandbox's pilot account, and the
 //      example workflows (examples/*.json) imported and activated; Invoice to Xero and Invoice to
-//      QuickBooks post to local stand-ins of those APIs (local-n8n/accounting/)
+//      QuickBooks post to local stand-ins of those APIs (local-n8n/accounting/); the approval
+//      example emails through a local SMTP server (local-n8n/mail/) whose messages are printed
 // Ctrl-C stops everything it started.
 //
 // Data: n8n's data (workflows, credential, executions) and the sandbox's state live in one folder
@@ -62,6 +63,12 @@ import {
 	startXeroStandIn,
 	withSettings,
 } from '../local-n8n/accounting/index.ts';
+import {
+	APPROVALS_SMTP_CREDENTIAL_NAME,
+	createSmtpCredential,
+	startMailServer,
+	type MailMessage,
+} from '../local-n8n/mail/index.ts';
 
 const { values: args } = parseArgs({
 	options: {
@@ -124,6 +131,8 @@ const XERO_CREDENTIAL_NAME = 'Xero (local stand-in)';
 const XERO_STAND_IN_TOKEN = 'local-stand-in-token';
 const QUICKBOOKS_CREDENTIAL_NAME = 'QuickBooks (local stand-in)';
 const QUICKBOOKS_STAND_IN_TOKEN = 'local-stand-in-token';
+/** The local mail server's port when free: a kept SMTP credential then still points at it. */
+const MAIL_PORT = 2525;
 
 let stopping = false;
 let stack: Stack | undefined;
@@ -144,6 +153,13 @@ async function shutdown(code: number): Promise<never> {
 setSignalHandling(false);
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
+
+/** A received email in the log: who, subject, and the links a person opens (e.g. the approval form). */
+function printMail(message: MailMessage): void {
+	say(`[mail] to ${message.to.join(', ')}: ${message.subject}`);
+	for (const link of message.links) say(`[mail]   ${link}`);
+	if (message.attachments.length > 0) say(`[mail]   attached: ${message.attachments.join(', ')}`);
+}
 
 /** The binary field the Document Extraction node after `webhookName` reads (the multipart field to send). */
 function binaryFieldAfter(
@@ -272,6 +288,18 @@ async function main(): Promise<void> {
 			QUICKBOOKS_CREDENTIAL_NAME,
 			QUICKBOOKS_STAND_IN_TOKEN,
 		));
+	// The approval example emails through a local mail server; every message is printed (subject and
+	// links) so a person can answer the approval form in a browser.
+	const mail = await startMailServer(await freePort(MAIL_PORT));
+	mail.onMessage(printMail);
+	const keptSmtp = (await client.listCredentials()).find(
+		(c) => c.name === APPROVALS_SMTP_CREDENTIAL_NAME && c.type === 'smtp',
+	);
+	credentials.smtp = keptSmtp ?? (await createSmtpCredential(client, mail));
+	const mailNote =
+		keptSmtp && mail.port !== MAIL_PORT
+			? ` (port ${MAIL_PORT} was busy: set the port of the credential "${keptSmtp.name}" to ${mail.port} in n8n)`
+			: '';
 	const standInSettings: Record<string, Record<string, string>> = {
 		'invoice-to-xero.workflow.json': { xero_api_url: xero.url, xero_tenant_id: 'local-stand-in' },
 		'invoice-to-quickbooks.workflow.json': {
@@ -322,6 +350,9 @@ async function main(): Promise<void> {
 	);
 	say(
 		`  QuickBooks  local stand-in ${quickBooks.url} (requests it received: ${quickBooks.url}/__standin/requests)`,
+	);
+	say(
+		`  Mail        local SMTP server 127.0.0.1:${mail.port} (credential "${credentials.smtp.name}"); each email n8n sends is printed here with its links${mailNote}`,
 	);
 	say(`  Credential  ${credentialNote}`);
 	say(`  Files       Read/Write Files from Disk may read ${filesDir}`);
