@@ -7,7 +7,6 @@
 // forgery reaches the trigger and is answered 401.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { reviewTriggerNode, triggerWorkflow } from '../../local-n8n/index.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const fixture = useN8nAndSandbox();
@@ -189,15 +188,7 @@ function forgeries(valid: Buffer): Forgery[] {
 
 describe('Forged deliveries to the trigger in a real n8n', () => {
 	beforeAll(async () => {
-		const definition = triggerWorkflow({
-			name: 'forged deliveries',
-			trigger: reviewTriggerNode(fixture.credential),
-		});
-		const workflow = await fixture.stack.client.createWorkflow(definition);
-		workflowId = workflow.id;
-		path = `${definition.webhookId}/webhook`;
-		await fixture.stack.client.activateWorkflow(workflow.id);
-		await fixture.stack.client.waitForWebhook(path);
+		({ id: workflowId, path } = await fixture.activeTriggerWorkflow('forged deliveries'));
 	});
 
 	it('refuses every one of over 200 bad deliveries (401 from the trigger, 422 from n8n for unparseable JSON) and starts no execution; valid controls start one each', async () => {

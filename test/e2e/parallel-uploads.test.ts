@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n */
 // Month-end at the tier's speed, in a real n8n against the sandbox on Growth with 1–3 s extraction
 // latency: a batch of 30 invoices read from disk goes through one Extract node several at a time;
 // every document is extracted once, the outputs keep the input order with their pairedItem, and a

@@ -16,10 +16,13 @@ import {
 	startSandboxInProcess,
 	startStack,
 	stopAll,
+	reviewTriggerNode,
+	triggerWorkflow,
 	type Credential,
 	type DecodedExecution,
 	type DeliveryAttempt,
 	type ExecutionSummary,
+	type NodeSpec,
 	type RunningSandbox,
 	type SandboxCredential,
 	type SandboxOptions,
@@ -119,6 +122,19 @@ export class N8nAndSandbox {
 	set signingSecret(secret: string) {
 		this.currentSigningSecret = secret;
 		this.secrets.push(secret);
+	}
+
+	/** A workflow started by the review trigger (default: the credential's, v1.1), active and served. */
+	async activeTriggerWorkflow(
+		name: string,
+		trigger: NodeSpec = reviewTriggerNode(this.credential),
+	): Promise<{ id: string; path: string }> {
+		const definition = triggerWorkflow({ name, trigger });
+		const workflow = await this.stack.client.createWorkflow(definition);
+		const path = `${definition.webhookId}/webhook`;
+		await this.stack.client.activateWorkflow(workflow.id);
+		await this.stack.client.waitForWebhook(path);
+		return { id: workflow.id, path };
 	}
 
 	/** The x-service-signature of `body`: HMAC-SHA256 in lowercase hex (bytes as given, so a forged body stays as forged). */
