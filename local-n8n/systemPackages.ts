@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions -- tooling: runs apt-get; plain errors outside any node */
 // The system programs that only some parts of the local runtime use: Postgres, Redis and HAProxy
-// (queue mode: `npm start -- --queue`, the queue e2e tests, the queue benchmarks) and Chromium (the
-// editor test in a browser). `npm start` and everything else need none of them. Each is looked up
+// (queue mode: `npm start -- --queue`, the queue e2e tests, the queue benchmarks), Chromium (the
+// editor test in a browser) and Dovecot (the IMAP server n8n's Email Trigger reads in the email
+// intake test). `npm start` and everything else need none of them. Each is looked up
 // where Debian/Ubuntu and Homebrew (Apple silicon and Intel) put it, and on PATH. When one is
 // missing, one message names it with the command that installs it on Debian/Ubuntu and on macOS;
 // where root and apt-get are available (CI, the project's build machines) it can be installed instead.
@@ -12,7 +13,7 @@ import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:f
 import { delimiter, join } from 'node:path';
 import { log } from './log.ts';
 
-export type SystemRequirementName = 'postgres' | 'redis' | 'haproxy' | 'chromium';
+export type SystemRequirementName = 'postgres' | 'redis' | 'haproxy' | 'chromium' | 'dovecot';
 
 export interface SystemRequirement {
 	name: SystemRequirementName;
@@ -112,6 +113,22 @@ export function chromiumPath(): string | undefined {
 	]);
 }
 
+/**
+ * Dovecot's master program when its IMAP service is there too (Debian installs the two as
+ * dovecot-core and dovecot-imapd; Homebrew's formula has both): without `imap` the server starts
+ * but refuses every IMAP login.
+ */
+export function dovecotPath(): string | undefined {
+	const dovecot = findExecutable(['dovecot']);
+	if (!dovecot) return undefined;
+	const imapService = [
+		'/usr/lib/dovecot/imap',
+		'/opt/homebrew/opt/dovecot/libexec/dovecot/imap',
+		'/usr/local/opt/dovecot/libexec/dovecot/imap',
+	];
+	return imapService.some(isExecutableFile) ? dovecot : undefined;
+}
+
 export const SYSTEM_REQUIREMENTS: Record<SystemRequirementName, SystemRequirement> = {
 	postgres: {
 		name: 'postgres',
@@ -144,6 +161,15 @@ export const SYSTEM_REQUIREMENTS: Record<SystemRequirementName, SystemRequiremen
 		apt: 'chromium',
 		brew: '--cask chromium',
 		locate: chromiumPath,
+	},
+	dovecot: {
+		name: 'dovecot',
+		title: 'Dovecot',
+		purpose: "the IMAP server n8n's Email Trigger reads in the email intake test",
+		// Debian splits Dovecot: dovecot-core has the server, dovecot-imapd its IMAP service.
+		apt: 'dovecot-imapd',
+		brew: 'dovecot',
+		locate: dovecotPath,
 	},
 };
 

@@ -6,7 +6,7 @@
 //   environment's N8N_VERSION) and the local TLS material. Nothing else: no root, no system packages.
 //   `npm run setup -- --tests` (run first by `npm test`): also the oldest supported n8n (the
 //   compatibility test runs on it) and the system programs some suites use (Postgres, Redis,
-//   HAProxy, Chromium): installed with apt-get where that works (root + apt-get: CI, Debian
+//   HAProxy, Chromium, Dovecot): installed with apt-get where that works (root + apt-get: CI, Debian
 //   machines); elsewhere the suites that need a missing one are not run, and `npm test` says so at
 //   the end, with the command that installs it. With CI=true a missing one fails the run.
 // npm scripts put the project's Node 24 first on PATH.
