@@ -1,4 +1,8 @@
-// The local mail server and the reading of what it received (the approval example's emails).
+// The local mail servers (SMTP for what n8n sends, IMAP for what n8n's Email Trigger reads) and the
+// emails a test writes or reads.
 export * from './mimeMessage.ts';
 export * from './smtpServer.ts';
 export * from './smtpCredential.ts';
+export * from './imapServer.ts';
+export * from './composeMessage.ts';
+export * from './sampleAttachments.ts';
