@@ -217,6 +217,21 @@ export function isActivatable(workflow: WorkflowDefinition): boolean {
 }
 
 /**
+ * The credential types the workflow's nodes name that `credentials` has none of (e.g. the email
+ * intake example's IMAP mailbox, which `npm start` does not make): activating it would fail on the
+ * missing credential, so it is imported and left for the user to connect.
+ */
+export function missingCredentialTypes(
+	workflow: WorkflowDefinition,
+	credentials: Record<string, Credential>,
+): string[] {
+	const types = workflow.nodes
+		.filter((node) => !node.disabled)
+		.flatMap((node) => Object.keys(node.credentials ?? {}));
+	return [...new Set(types)].filter((type) => !(type in credentials));
+}
+
+/**
  * Waits until the production URLs of the workflow's Webhook nodes answer (activation registers
  * webhooks a moment after the API call returns), so callers can use them at once.
  */
@@ -237,7 +252,8 @@ export async function waitForWorkflowWebhooks(
 
 /**
  * Creates the workflows in n8n (credential references pointed at `credentials`, by type) and
- * activates those that can be activated (`activate: 'auto'`, default), all, or none.
+ * activates those that can be activated (`activate: 'auto'`, default: with a trigger, and every
+ * credential type they name among `credentials`, when given), all, or none.
  */
 export async function importWorkflows(
 	client: N8nClient,
@@ -258,7 +274,12 @@ export async function importWorkflows(
 				: options.activate;
 		let activated = false;
 		let error: string | undefined;
-		if (activate) {
+		const missing = options.credentials
+			? missingCredentialTypes(workflow, options.credentials)
+			: [];
+		if (activate && options.activate !== true && missing.length > 0) {
+			error = `connect its ${missing.join(', ')} credential in the editor, then activate it`;
+		} else if (activate) {
 			try {
 				await client.activateWorkflow(created.id);
 				activated = true;

@@ -61,12 +61,14 @@ async function executionFor(
 describe('Example workflows in a real n8n against the sandbox', () => {
 	beforeAll(async () => {
 		// The examples that post to an accounting system run in books.test.ts, next to their stand-ins;
-		// the one that emails an approver in approval-flow.test.ts, next to a mail server.
+		// the one that emails an approver in approval-flow.test.ts, next to a mail server; the email
+		// intake in email-intake.test.ts, next to an IMAP server.
 		const examples = loadExampleWorkflows().filter(
 			({ file }) =>
 				file.endsWith('.workflow.json') &&
 				!file.startsWith('invoice-to-') &&
-				file !== 'invoice-approval-by-manager.workflow.json',
+				file !== 'invoice-approval-by-manager.workflow.json' &&
+				file !== 'invoice-email-intake.workflow.json',
 		);
 		expect(examples.map(({ workflow }) => workflow.name).sort()).toEqual([
 			AI_AGENT,
