@@ -6,7 +6,12 @@ import { createHmac, timingSafeEqual } from 'crypto';
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 
-/** Short and keyed: it tells secrets apart, and is too short to test guesses against. */
+/**
+ * Tells secrets apart in the trigger's records (static data, exported with the workflow). Its 32 bits
+ * under a public key can confirm a guessed secret offline, which is harmless only because the secrets
+ * are never guessable: the service's generated account secret or 32 random bytes
+ * (docs/spec-decisions.md#n5).
+ */
 export function secretFingerprint(secret: string): string {
 	return createHmac('sha256', 'document-extraction-trigger')
 		.update(secret)
