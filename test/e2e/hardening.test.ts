@@ -363,6 +363,16 @@ describe('Hardening in a real n8n', () => {
 	});
 
 	it("no API key or signing secret in n8n's log or in any execution of the tests above", async () => {
+		// Executions of its own, a success and a failure, so that it checks something when run alone.
+		const target = join(fixture.stack.n8n.fileAccessDirs[0], 'secrets-scan.json');
+		copyFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-acme.json'), target);
+		await runOnce('hardening: secrets scan, success', [
+			readFileNode('Read invoice', target),
+			extractNode('Extract', extractParameters()),
+		]);
+		await runOnce('hardening: secrets scan, failure', [
+			extractNode('Extract', extractParameters({ binaryPropertyName: 'missing' })),
+		]);
 		expect(fixture.stack.n8n.secretsSeenInOutput()).toEqual([]);
 		let scanned = 0;
 		for (const execution of seenExecutions) {
@@ -374,7 +384,7 @@ describe('Hardening in a real n8n', () => {
 			).toBe(false);
 			scanned++;
 		}
-		expect(scanned).toBeGreaterThan(5);
+		expect(scanned).toBeGreaterThanOrEqual(2);
 		log(
 			'hardening',
 			`secrets: ${scanned} executions and n8n's whole log scanned → 0 secrets found`,
