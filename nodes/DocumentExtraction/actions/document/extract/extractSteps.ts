@@ -22,13 +22,13 @@ export type Submitted =
 	| { response: IDataObject; alreadySubmitted?: undefined; skipped?: undefined }
 	| { skipped: string; response?: undefined; alreadySubmitted?: undefined };
 
-/** How a batch runs the submit step: its shared pacer and the waits between items. */
+/** How a batch runs one file's submit step: the run's pacer and the waits between files. */
 export interface BatchHooks {
 	pacer: RequestPacer;
-	/** Claims go in input order: waits until every earlier item has claimed (or failed before). */
-	claimTurn: (itemIndex: number) => Promise<void>;
-	/** This item has claimed: the next may. */
-	claimed: (itemIndex: number) => void;
+	/** Claims go in input order: waits until every earlier file has claimed (or failed before). */
+	claimTurn: () => Promise<void>;
+	/** This file has claimed: the next may. */
+	claimed: () => void;
 	/** Before the claim: waits while an item of this run with the same content is being uploaded. */
 	sameContentSettled: (sha256: string) => Promise<() => void>;
 	/** Around the upload: holds the file's bytes within the run's ceiling. */
@@ -59,11 +59,11 @@ export async function submitItem(
 		return { response: await upload(context, itemIndex, file, settings, batch) };
 
 	const sha256 = await contentSha256(file.source);
-	await batch?.claimTurn(itemIndex);
+	await batch?.claimTurn();
 	const settled = batch ? await batch.sameContentSettled(sha256) : () => {};
 	try {
 		const fileClaim = await claimFile.call(context, sha256, itemIndex);
-		batch?.claimed(itemIndex);
+		batch?.claimed();
 		if (fileClaim.alreadySubmitted) {
 			context.logger.info(
 				`Document Extraction: "${file.fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`,

@@ -168,6 +168,8 @@ export async function extractInParallel(
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE, 0);
 	const bytes = new ByteBudget(MAX_BYTES_IN_FLIGHT);
 	const claims = new InputOrder();
+	const pacer = new RequestPacer(limitsForTier(credentials.tier).requestsPerMinute);
+	const sameContentSettled = sameContentTurns();
 	const hooks = (unitIndex: number): BatchHooks => ({
 		pacer,
 		claimTurn: async () => await claims.turn(unitIndex),
@@ -175,8 +177,6 @@ export async function extractInParallel(
 		sameContentSettled,
 		withinBytes: async (size, upload) => await bytes.use(size, upload),
 	});
-	const pacer = new RequestPacer(limitsForTier(credentials.tier).requestsPerMinute);
-	const sameContentSettled = sameContentTurns();
 	const submitted: Array<{ done: Submitted } | { error: unknown } | undefined> = [];
 	let next = 0;
 	let stopped = false;
