@@ -206,12 +206,15 @@ export function withCredentialsByName(
 	};
 }
 
+/** n8n trigger nodes whose type name does not end in "Trigger" (Email Trigger (IMAP)). */
+const TRIGGERS_NAMED_OTHERWISE = new Set(['n8n-nodes-base.emailReadImap']);
+
 /** Whether a workflow has a trigger or webhook node that can be activated. */
 export function isActivatable(workflow: WorkflowDefinition): boolean {
 	return workflow.nodes.some(
 		(n) =>
 			!n.disabled &&
-			/(trigger|\.webhook)$/i.test(n.type) &&
+			(/(trigger|\.webhook)$/i.test(n.type) || TRIGGERS_NAMED_OTHERWISE.has(n.type)) &&
 			n.type !== 'n8n-nodes-base.manualTrigger',
 	);
 }
@@ -229,6 +232,17 @@ export function missingCredentialTypes(
 		.filter((node) => !node.disabled)
 		.flatMap((node) => Object.keys(node.credentials ?? {}));
 	return [...new Set(types)].filter((type) => !(type in credentials));
+}
+
+/** Why the workflow is not activated with `credentials` (what to connect first), or undefined. */
+export function missingCredentialsNote(
+	workflow: WorkflowDefinition,
+	credentials: Record<string, Credential>,
+): string | undefined {
+	const missing = missingCredentialTypes(workflow, credentials);
+	return missing.length > 0
+		? `connect its ${missing.join(', ')} credential in the editor, then activate it`
+		: undefined;
 }
 
 /**
@@ -274,11 +288,11 @@ export async function importWorkflows(
 				: options.activate;
 		let activated = false;
 		let error: string | undefined;
-		const missing = options.credentials
-			? missingCredentialTypes(workflow, options.credentials)
-			: [];
-		if (activate && options.activate !== true && missing.length > 0) {
-			error = `connect its ${missing.join(', ')} credential in the editor, then activate it`;
+		const note = options.credentials
+			? missingCredentialsNote(workflow, options.credentials)
+			: undefined;
+		if (activate && options.activate !== true && note) {
+			error = note;
 		} else if (activate) {
 			try {
 				await client.activateWorkflow(created.id);

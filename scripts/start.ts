@@ -40,6 +40,7 @@ import {
 	freePort,
 	importWorkflows,
 	isActivatable,
+	missingCredentialsNote,
 	loadExampleWorkflows,
 	MINIMUM_NODE_MAJOR,
 	localDataDir,
@@ -320,9 +321,11 @@ async function main(): Promise<void> {
 		const kept = existingWorkflows.find((w) => w.name === e.workflow.name);
 		if (!kept) continue;
 		let activated = kept.active;
-		let error: string | undefined;
+		// A workflow needing a credential this script does not make (the email intake's IMAP) stays
+		// as the user left it; the note says what to connect.
+		let error = activated ? undefined : missingCredentialsNote(e.workflow, credentials);
 		try {
-			if (!activated && isActivatable(e.workflow)) {
+			if (!activated && !error && isActivatable(e.workflow)) {
 				await client.activateWorkflow(kept.id);
 				activated = true;
 			}
