@@ -203,12 +203,12 @@ export async function extractInParallel(
 			finished++;
 			if (finished % 25 === 0 || finished === units.length)
 				context.logger.info(
-					`Document Extraction: ${finished} of ${units.length} documents submitted`,
+					`Document Extraction: ${finished} of ${units.length} files done (uploaded, skipped or already submitted)`,
 				);
 		}
 	};
 	context.logger.info(
-		`Document Extraction: submitting ${units.length} documents, up to ${parallel} at a time`,
+		`Document Extraction: ${units.length} files to extract, up to ${parallel} uploads at a time`,
 	);
 	await Promise.all(Array.from({ length: Math.min(parallel, units.length) }, worker));
 	return await finishInInputOrder(context, units, submitted);
