@@ -274,3 +274,40 @@ describe('Every file of an item (Input Binary Field attachment_*)', () => {
 		expect(service().requestsTo('/v1/extract')).toEqual([]);
 	});
 });
+
+describe('Detect Same Invoice in a parallel batch', () => {
+	it('one invoice in two files: the later item is the Possible Duplicate, though its upload finished first', async () => {
+		const acme = {
+			header: { vendor: 'Acme Supplies GmbH', date: '2026-10-02', invoice_no: 'INV-7' },
+			amounts: { subtotal: 40, tax: 0, total: 40 },
+			line_items: [{ description: 'Paper', quantity: 1, unit_price: 40, amount: 40 }],
+		};
+		service().answerEach('POST', '/v1/extract', 2, async (body, headers) => {
+			const [part] = parseMultipart(body, headers['content-type']).filter(
+				(entry) => entry.name === 'file',
+			);
+			const first = part.filename === 'n0.pdf';
+			await sleep(first ? 80 : 5);
+			return {
+				status: 200,
+				body: {
+					...VERIFIED,
+					document_id: first ? 'doc_pdf' : 'doc_scan',
+					extracted_json: acme,
+				},
+			};
+		});
+		const result = await harness().run({
+			parameters: extractParameters({ options: { detectSameInvoice: true, parallelUploads: 2 } }),
+			items: batch(2),
+			credentials: { tier: 'growth' },
+		});
+		const [verified, , possibleDuplicate] = result.outputs();
+		expect(verified.map((item) => [item.json.document_id, item.pairedItem])).toEqual([
+			['doc_pdf', { item: 0 }],
+		]);
+		expect(
+			possibleDuplicate.map((item) => [item.json.possible_duplicate_of, item.pairedItem]),
+		).toEqual([['doc_pdf', { item: 1 }]]);
+	});
+});
