@@ -13,7 +13,7 @@ export type BookedQuantity =
 const SCALE = 10_000n;
 
 const usable = (value: unknown): value is number =>
-	typeof value === 'number' && Number.isFinite(value) && value !== 0 && decimalsOf(value) <= 4;
+	typeof value === 'number' && Number.isFinite(value) && decimalsOf(value) <= 4;
 
 /** `cents` / `factor` at 4 decimals, or null when it does not divide exactly. */
 function exactQuotient(cents: number, factor: number): number | null {
@@ -39,11 +39,12 @@ export function bookedQuantity(
 	cents: number,
 ): BookedQuantity {
 	let chosen: { quantity: number; unitPrice: number } | null = null;
-	if (usable(quantity) && usable(unitPrice)) chosen = { quantity, unitPrice };
-	else if (usable(quantity) && unitPrice == null) {
+	// A zero quantity says nothing the books can keep; a zero price is a free line (1 × 0).
+	if (usable(quantity) && quantity !== 0 && usable(unitPrice)) chosen = { quantity, unitPrice };
+	else if (usable(quantity) && quantity !== 0 && unitPrice == null) {
 		const derived = exactQuotient(cents, quantity);
 		if (derived !== null && derived !== 0) chosen = { quantity, unitPrice: derived };
-	} else if (usable(unitPrice) && quantity == null) {
+	} else if (usable(unitPrice) && unitPrice !== 0 && quantity == null) {
 		const derived = exactQuotient(cents, unitPrice);
 		if (derived !== null && derived !== 0) chosen = { quantity: derived, unitPrice };
 	}

@@ -5,6 +5,8 @@ import { bookedQuantity } from '../../../../../nodes/DocumentExtraction/bill/lin
 describe('bookedQuantity', () => {
 	it('keeps quantity × unit price when it gives the amount to the cent', () => {
 		expect(bookedQuantity(1250, 0.0372, 4650)).toEqual({ quantity: 1250, unitPrice: 0.0372 });
+		expect(bookedQuantity(1, 0, 0)).toEqual({ quantity: 1, unitPrice: 0 });
+		expect(bookedQuantity(null, 0, 0)).toEqual({ printed: 'unit price 0' });
 	});
 
 	it('books an amount-only line as 1 × the amount with nothing printed', () => {
