@@ -1,63 +1,41 @@
-// What each accounting API takes as an attachment: file extensions and size, as Xero and Intuit
-// document them (Xero: https://developer.xero.com/documentation/api/accounting/attachments, 10 MB per
-// file, 10 files per document; QuickBooks Online: Attachable entity and "Upload attachments",
-// https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/attachable, 100 MB).
-// A JSON invoice file is in neither list.
+// What each accounting API takes as an attachment, as Xero and Intuit document it: one row per API
+// with the file types of its published list, the size of one file and, where there is one, how many
+// files a document holds. A JSON invoice file is in neither list.
 
-export const XERO_ATTACHMENT_EXTENSIONS = [
-	'7z',
-	'bmp',
-	'csv',
-	'doc',
-	'docx',
-	'eml',
-	'gif',
-	'jpeg',
-	'jpg',
-	'keynote',
-	'msg',
-	'numbers',
-	'odf',
-	'ods',
-	'odt',
-	'pages',
-	'pdf',
-	'png',
-	'ppt',
-	'pptx',
-	'rar',
-	'rtf',
-	'tif',
-	'tiff',
-	'txt',
-	'xls',
-	'xlsx',
-	'zip',
-];
-export const XERO_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
-export const XERO_ATTACHMENTS_PER_DOCUMENT = 10;
+export interface AttachmentRules {
+	/** The documentation the row is copied from. */
+	source: string;
+	/** The file extensions of the published list, lower case. */
+	extensions: readonly string[];
+	/** The largest file, in bytes. */
+	maxBytes: number;
+	/** How many files one document holds; undefined: no documented limit. */
+	perDocument?: number;
+}
 
-export const QUICKBOOKS_ATTACHMENT_EXTENSIONS = [
-	'ai',
-	'csv',
-	'doc',
-	'docx',
-	'eps',
-	'gif',
-	'jpeg',
-	'jpg',
-	'ods',
-	'pages',
-	'pdf',
-	'png',
-	'rtf',
-	'tif',
-	'txt',
-	'xls',
-	'xlsx',
-	'xml',
-];
-export const QUICKBOOKS_ATTACHMENT_MAX_BYTES = 100 * 1024 * 1024;
+const MB = 1024 * 1024;
+
+/** The extensions as the documentation lists them, separated by spaces. */
+const listed = (extensions: string) => extensions.trim().split(/\s+/);
+
+export const XERO_ATTACHMENTS: AttachmentRules = {
+	source: 'https://developer.xero.com/documentation/api/accounting/attachments',
+	extensions: listed(`
+		7z bmp csv doc docx eml gif jpeg jpg keynote msg numbers odf ods odt pages pdf png ppt pptx rar
+		rtf tif tiff txt xls xlsx zip
+	`),
+	maxBytes: 10 * MB,
+	perDocument: 10,
+};
+
+export const QUICKBOOKS_ATTACHMENTS: AttachmentRules = {
+	source:
+		'https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/attachable (Attachable entity, "Upload attachments")',
+	extensions: listed(`
+		ai csv doc docx eps gif jpeg jpg ods pages pdf png rtf tif txt xls xlsx xml
+	`),
+	maxBytes: 100 * MB,
+};
 
 /** The lower-case extension of a file name, '' when it has none. */
 export function extensionOf(fileName: string): string {

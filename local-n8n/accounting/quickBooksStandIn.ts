@@ -10,15 +10,9 @@
 // take (attachmentRules.ts). A refused body gets QuickBooks' 400 Fault and is recorded as refused.
 // `GET /__standin/requests` lists every request.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import {
-	QUICKBOOKS_ATTACHMENT_EXTENSIONS,
-	QUICKBOOKS_ATTACHMENT_MAX_BYTES,
-	extensionOf,
-	type StoredAttachment,
-} from './attachmentRules.ts';
+import { QUICKBOOKS_ATTACHMENTS, extensionOf, type StoredAttachment } from './attachmentRules.ts';
 import { decimalPlaces, fromCents, toCents } from './cents.ts';
 import {
 	quickBooksAttachableSchema,
@@ -26,7 +20,8 @@ import {
 	quickBooksVendorCreditSchema,
 	quickBooksVendorSchema,
 } from './quickBooksBillSchema.ts';
-import type { StandInRequest } from './xeroStandIn.ts';
+import { listenLocally, receive, schemaErrors, send } from './standInHttp.ts';
+import type { StandInRequest } from './standInHttp.ts';
 
 export interface QuickBooksVendor {
 	Id: string;
@@ -70,17 +65,6 @@ const validateBill = ajv.compile(quickBooksBillSchema);
 const validateVendorCredit = ajv.compile(quickBooksVendorCreditSchema);
 const validateVendor = ajv.compile(quickBooksVendorSchema);
 const validateAttachable = ajv.compile(quickBooksAttachableSchema);
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks);
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-	res.writeHead(status, { 'content-type': 'application/json' });
-	res.end(JSON.stringify(body));
-}
 
 function fault(res: ServerResponse, errors: string[]): void {
 	send(res, 400, {
@@ -217,9 +201,7 @@ export async function startQuickBooksStandIn(
 		}
 		(entry.body as Record<string, unknown>).metadata = metadata;
 		if (!validateAttachable(metadata)) {
-			entry.errors = (validateAttachable.errors ?? []).map((error) =>
-				`${error.instancePath || '/'} ${error.message ?? ''}`.trim(),
-			);
+			entry.errors = schemaErrors(validateAttachable);
 			return fault(res, entry.errors);
 		}
 		const attachable = metadata as {
@@ -237,11 +219,11 @@ export async function startQuickBooksStandIn(
 			)
 				errors.push(`no ${EntityRef.type} ${EntityRef.value}`);
 		}
-		if (!QUICKBOOKS_ATTACHMENT_EXTENSIONS.includes(extensionOf(attachable.FileName)))
+		const { extensions, maxBytes } = QUICKBOOKS_ATTACHMENTS;
+		if (!extensions.includes(extensionOf(attachable.FileName)))
 			errors.push(`QuickBooks does not take .${extensionOf(attachable.FileName)} files`);
 		if (contentPart.data.length === 0) errors.push('the file is empty');
-		if (contentPart.data.length > QUICKBOOKS_ATTACHMENT_MAX_BYTES)
-			errors.push(`the file is over ${QUICKBOOKS_ATTACHMENT_MAX_BYTES} bytes`);
+		if (contentPart.data.length > maxBytes) errors.push(`the file is over ${maxBytes} bytes`);
 		if (errors.length > 0) {
 			entry.errors = errors;
 			return fault(res, errors);
@@ -266,26 +248,14 @@ export async function startQuickBooksStandIn(
 		void (async () => {
 			const url = new URL(req.url ?? '/', 'http://stand-in');
 			if (url.pathname === '/__standin/requests') return send(res, 200, requests);
-			const raw = await readBody(req);
-			let body: unknown;
-			try {
-				body =
-					raw.length > 0 && !url.pathname.endsWith('/upload')
-						? JSON.parse(raw.toString('utf8'))
-						: undefined;
-			} catch {
-				body = '<not JSON>';
-			}
-			const entry: StandInRequest = {
-				method: req.method ?? '',
-				path: `${url.pathname}${url.search}`,
-				authorization: req.headers.authorization,
-				tenantId: undefined,
-				body,
-				errors: [],
-				accepted: false,
-			};
-			requests.push(entry);
+			const { raw, entry } = await receive(
+				requests,
+				req,
+				url,
+				undefined,
+				url.pathname.endsWith('/upload') ? 'nothing' : 'json',
+			);
+			const { body } = entry;
 			if (req.headers.authorization !== `Bearer ${options.accessToken}`) {
 				entry.errors.push('no valid bearer token');
 				return send(res, 401, {
@@ -343,9 +313,7 @@ export async function startQuickBooksStandIn(
 						? validateBill
 						: validateVendorCredit;
 			if (!validate(body)) {
-				entry.errors = (validate.errors ?? []).map((error) =>
-					`${error.instancePath || '/'} ${error.message ?? ''}`.trim(),
-				);
+				entry.errors = schemaErrors(validate);
 				return fault(res, entry.errors);
 			}
 			if (resource === 'vendor') {
@@ -408,14 +376,6 @@ export async function startQuickBooksStandIn(
 			return send(res, 200, { [entity]: answer });
 		})().catch((error: unknown) => send(res, 500, { Message: String(error) }));
 	});
-	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		requests,
-		vendors,
-		transactions,
-		attachments,
-		close: () => new Promise((resolve) => server.close(() => resolve())),
-	};
+	const { url, close } = await listenLocally(server, options.port);
+	return { url, requests, vendors, transactions, attachments, close };
 }

@@ -15,29 +15,15 @@
 // both. Every request is kept: `GET /__standin/requests` lists them, `DELETE` clears them.
 
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import {
-	XERO_ATTACHMENTS_PER_DOCUMENT,
-	XERO_ATTACHMENT_EXTENSIONS,
-	XERO_ATTACHMENT_MAX_BYTES,
-	extensionOf,
-	type StoredAttachment,
-} from './attachmentRules.ts';
+import { XERO_ATTACHMENTS, extensionOf, type StoredAttachment } from './attachmentRules.ts';
 import { decimalPlaces, fromCents, roundScaled, scaled, toCents } from './cents.ts';
+import { listenLocally, receive, schemaErrors, send } from './standInHttp.ts';
+import type { StandInRequest } from './standInHttp.ts';
 import { xeroCreditNotesRequestSchema, xeroInvoicesRequestSchema } from './xeroInvoiceSchema.ts';
 
-export interface StandInRequest {
-	method: string;
-	path: string;
-	authorization: string | undefined;
-	tenantId: string | undefined;
-	body: unknown;
-	/** Schema errors; empty when the body is valid. */
-	errors: string[];
-	accepted: boolean;
-}
+export type { StandInRequest } from './standInHttp.ts';
 
 /** A bill or credit note as Xero stored it: the request's fields, its id, Xero's own totals. */
 export interface XeroDocument extends Record<string, unknown> {
@@ -171,17 +157,6 @@ export function xeroDocumentErrors(
 	return errors;
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks);
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-	res.writeHead(status, { 'content-type': 'application/json' });
-	res.end(JSON.stringify(body));
-}
-
 function validationException(res: ServerResponse, errors: string[]): void {
 	send(res, 400, {
 		ErrorNumber: 10,
@@ -227,17 +202,14 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 			});
 		}
 		const errors: string[] = [];
-		if (!XERO_ATTACHMENT_EXTENSIONS.includes(extensionOf(fileName)))
+		const { extensions, maxBytes, perDocument = Infinity } = XERO_ATTACHMENTS;
+		if (!extensions.includes(extensionOf(fileName)))
 			errors.push(`Xero does not take .${extensionOf(fileName)} files`);
 		if (!contentType) errors.push('no Content-Type');
 		if (bytes.length === 0) errors.push('the file is empty');
-		if (bytes.length > XERO_ATTACHMENT_MAX_BYTES)
-			errors.push(`the file is over ${XERO_ATTACHMENT_MAX_BYTES} bytes`);
-		if (
-			attachments.filter((attachment) => attachment.ownerId === id).length >=
-			XERO_ATTACHMENTS_PER_DOCUMENT
-		)
-			errors.push(`a document holds at most ${XERO_ATTACHMENTS_PER_DOCUMENT} files`);
+		if (bytes.length > maxBytes) errors.push(`the file is over ${maxBytes} bytes`);
+		if (attachments.filter((attachment) => attachment.ownerId === id).length >= perDocument)
+			errors.push(`a document holds at most ${perDocument} files`);
 		if (errors.length > 0) {
 			entry.errors = errors;
 			return validationException(res, errors);
@@ -264,28 +236,16 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 				if (req.method === 'DELETE') requests.length = 0;
 				return send(res, 200, requests);
 			}
-			const raw = await readBody(req);
 			const attachmentRoute =
 				/^\/api\.xro\/2\.0\/(Invoices|CreditNotes)\/([^/]+)\/Attachments\/([^/]+)$/.exec(path);
-			let body: unknown;
-			if (attachmentRoute) body = `<${raw.length} bytes>`;
-			else {
-				try {
-					body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
-				} catch {
-					body = '<not JSON>';
-				}
-			}
-			const entry: StandInRequest = {
-				method: req.method ?? '',
-				path: `${path}${url.search}`,
-				authorization: req.headers.authorization,
-				tenantId: req.headers['xero-tenant-id'] as string | undefined,
-				body,
-				errors: [],
-				accepted: false,
-			};
-			requests.push(entry);
+			const { raw, entry } = await receive(
+				requests,
+				req,
+				url,
+				req.headers['xero-tenant-id'] as string | undefined,
+				attachmentRoute ? 'size' : 'json',
+			);
+			const { body } = entry;
 			if (req.headers.authorization !== `Bearer ${options.accessToken}`) {
 				entry.errors.push('no valid bearer token');
 				return send(res, 401, {
@@ -323,9 +283,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 				return send(res, 404, { Message: `The stand-in has no ${req.method} ${path}` });
 			const validate = kind === 'Invoices' ? validateInvoices : validateCreditNotes;
 			if (!validate(body)) {
-				entry.errors = (validate.errors ?? []).map((error) =>
-					`${error.instancePath || '/'} ${error.message ?? ''}`.trim(),
-				);
+				entry.errors = schemaErrors(validate);
 				return validationException(res, entry.errors);
 			}
 			const unitDecimals = url.searchParams.get('unitdp') === '4' ? 4 : 2;
@@ -385,15 +343,11 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 			return send(res, 200, { Status: 'OK', [kind]: answer });
 		})().catch((error: unknown) => send(res, 500, { Message: String(error) }));
 	});
-	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
 	return {
-		url: `http://127.0.0.1:${port}`,
-		port,
+		...(await listenLocally(server, options.port)),
 		requests,
 		documents,
 		contacts,
 		attachments,
-		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};
 }

@@ -1,0 +1,91 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
+// What the accounting stand-ins share as HTTP servers: the request log, reading and answering JSON,
+// schema errors in one line each, listening on a local port.
+
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+
+export interface StandInRequest {
+	method: string;
+	path: string;
+	authorization: string | undefined;
+	tenantId: string | undefined;
+	body: unknown;
+	/** Schema errors; empty when the body is valid. */
+	errors: string[];
+	accepted: boolean;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
+}
+
+/**
+ * How the log keeps a request's body: `json` parsed (undefined when empty, '<not JSON>' when it is
+ * not JSON), `size` as its length (a file), `nothing` (what the route records itself).
+ */
+export type RecordedBody = 'json' | 'size' | 'nothing';
+
+function recorded(raw: Buffer, how: RecordedBody): unknown {
+	if (how === 'size') return `<${raw.length} bytes>`;
+	if (how === 'nothing' || raw.length === 0) return undefined;
+	try {
+		return JSON.parse(raw.toString('utf8'));
+	} catch {
+		return '<not JSON>';
+	}
+}
+
+export function send(res: ServerResponse, status: number, body: unknown): void {
+	res.writeHead(status, { 'content-type': 'application/json' });
+	res.end(JSON.stringify(body));
+}
+
+/**
+ * Reads the request's body and adds the request to `requests`, not yet accepted and without errors;
+ * returns the body as received and the entry.
+ */
+export async function receive(
+	requests: StandInRequest[],
+	req: IncomingMessage,
+	url: URL,
+	tenantId: string | undefined,
+	body: RecordedBody,
+): Promise<{ raw: Buffer; entry: StandInRequest }> {
+	const raw = await readBody(req);
+	const entry: StandInRequest = {
+		method: req.method ?? '',
+		path: `${url.pathname}${url.search}`,
+		authorization: req.headers.authorization,
+		tenantId,
+		body: recorded(raw, body),
+		errors: [],
+		accepted: false,
+	};
+	requests.push(entry);
+	return { raw, entry };
+}
+
+/** A failed schema check's errors, one line each: where, and what is wrong. */
+export function schemaErrors(validate: ValidateFunction): string[] {
+	return (validate.errors ?? []).map((error) =>
+		`${error.instancePath || '/'} ${error.message ?? ''}`.trim(),
+	);
+}
+
+/** Starts `server` on 127.0.0.1 (`port`, or any free one); its URL, port and how to close it. */
+export async function listenLocally(
+	server: Server,
+	port = 0,
+): Promise<{ url: string; port: number; close(): Promise<void> }> {
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+	const address = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${address.port}`,
+		port: address.port,
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
+}
