@@ -51,7 +51,7 @@ export class DocumentExtractionApi implements ICredentialType {
 		},
 		{
 			displayName:
-				'Paste the Webhook Signing Secret of your account: the trigger and Wait for Review verify every delivery with it. Left empty, only a trigger set to "Every Document on the Account" works (it generates a secret of its own); Wait for Review and "Sent by This Workflow" need it.',
+				'Paste the Webhook Signing Secret of your account: the trigger and Wait for Review verify every delivery with it. Left empty, only a trigger set to "Every Document on the Account" works (it uses its own secret, derived from the API key); Wait for Review and "Sent by This Workflow" need it.',
 			name: 'webhookVerificationNotice',
 			type: 'notice',
 			default: '',

@@ -70,10 +70,10 @@ export class DocumentExtraction implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router(this);
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveReviewResult.call(this);
+		return await receiveReviewResult(this);
 	}
 }

@@ -11,11 +11,11 @@ import { CREDENTIAL_TYPE, WEBHOOK_EVENTS } from './constants.ts';
 import { DEFAULT_REPLAY_WINDOW_HOURS } from './delivery/freshness.ts';
 import { rememberKnownSecret } from './delivery/knownSecrets.ts';
 import { secretFingerprint } from './delivery/signature.ts';
-import { credentialSigningSecret } from './delivery/signingSecret.ts';
+import { signingKeys, triggerSigningSecret } from './delivery/signingSecret.ts';
 import { outputModeProperty } from './invoice/outputMode.description.ts';
 import { NODE_NAMES } from './nodeTypes.ts';
 import { receiveDelivery } from './trigger/receive.ts';
-import { currentSecret, registerMissingEvents } from './trigger/registerEvents.ts';
+import { registerMissingEvents } from './trigger/registerEvents.ts';
 import { missingEvents, normalizedEvents } from './trigger/registration.ts';
 import { sendSampleEvent } from './trigger/sampleEvent.ts';
 import { triggerMemory, triggerMode } from './trigger/triggerMemory.ts';
@@ -152,13 +152,13 @@ export class DocumentExtractionTrigger implements INodeType {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const url = this.getNodeWebhookUrl('default');
 				const events = normalizedEvents(this.getNodeParameter('events', []));
-				const credentialSecret = await credentialSigningSecret(this);
-				rememberKnownSecret(credentialSecret);
-				const memory = triggerMemory(this);
-				const secret = url ? currentSecret(memory, url, credentialSecret) : '';
+				const keys = await signingKeys(this);
+				const secret = url ? triggerSigningSecret(keys, url) : '';
+				rememberKnownSecret(secret);
 				if (!url || !secret || events.length === 0) return false;
 				// create() says what is missing.
-				if (documentsOf(this) === 'thisWorkflow' && !credentialSecret) return false;
+				if (documentsOf(this) === 'thisWorkflow' && !keys.signingSecret) return false;
+				const memory = triggerMemory(this);
 				const exists =
 					missingEvents(memory.registrations, url, secretFingerprint(secret), events).length === 0;
 				if (exists) sendSampleIfAsked(this, url, events, secret);
@@ -183,8 +183,8 @@ export class DocumentExtractionTrigger implements INodeType {
 						description: `Events: ${WEBHOOK_EVENTS.join(', ')}.`,
 					});
 				}
-				const credentialSecret = await credentialSigningSecret(this);
-				if (documentsOf(this) === 'thisWorkflow' && !credentialSecret) {
+				const keys = await signingKeys(this);
+				if (documentsOf(this) === 'thisWorkflow' && !keys.signingSecret) {
 					throw new NodeOperationError(
 						this.getNode(),
 						'"Sent by This Workflow" needs the Webhook Signing Secret in the credential',
@@ -194,14 +194,10 @@ export class DocumentExtractionTrigger implements INodeType {
 						},
 					);
 				}
-				rememberKnownSecret(credentialSecret);
-				await registerMissingEvents(this, url, events, credentialSecret);
-				sendSampleIfAsked(
-					this,
-					url,
-					events,
-					currentSecret(triggerMemory(this), url, credentialSecret),
-				);
+				const secret = triggerSigningSecret(keys, url);
+				rememberKnownSecret(secret);
+				await registerMissingEvents(this, url, events, secret);
+				sendSampleIfAsked(this, url, events, secret);
 				return true;
 			},
 
@@ -216,7 +212,7 @@ export class DocumentExtractionTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveDelivery.call(this);
+		return await receiveDelivery(this);
 	}
 }
 

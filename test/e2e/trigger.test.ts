@@ -421,7 +421,13 @@ describe('Document Extraction Trigger in a real n8n', () => {
 			.filter((secret) => secret !== fixture.signingSecret);
 		const secrets = [fixture.apiKey, fixture.signingSecret, ...generatedSecrets];
 		let checked = 0;
+		let exportsWithRegistrations = 0;
 		for (const workflow of await fixture.stack.client.listWorkflows()) {
+			// What n8n exports with the workflow (static data included, N5): no secret, only fingerprints.
+			const exported = JSON.stringify(await fixture.stack.client.getWorkflow(workflow.id));
+			for (const secret of secrets)
+				expect(exported.includes(secret), `a secret in workflow "${workflow.name}"`).toBe(false);
+			if (exported.includes('secretFingerprint')) exportsWithRegistrations++;
 			for (const summary of await fixture.stack.client.listExecutions(workflow.id)) {
 				const text = JSON.stringify((await fixture.stack.client.getExecution(summary.id)).raw);
 				for (const secret of secrets)
@@ -433,6 +439,7 @@ describe('Document Extraction Trigger in a real n8n', () => {
 			}
 		}
 		expect(checked).toBeGreaterThanOrEqual(10);
+		expect(exportsWithRegistrations).toBeGreaterThanOrEqual(2);
 		const seen = fixture.stack.n8n.secretsSeenInOutput();
 		for (const secret of secrets)
 			expect(seen.includes(secret), "a secret in n8n's output").toBe(false);

@@ -13,7 +13,7 @@ import { HOLD_NOT_READY_PARAMETER } from './document/holdNotReady.description.ts
 import * as webhook from './webhook/Webhook.resource.ts';
 
 /** Every operation's contract: its result for one item, as items per output (one-output operations fill only the first). */
-type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[][]>;
+type Operation = (context: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[][]>;
 
 const operations: Record<string, Record<string, Operation>> = {
 	document: {
@@ -26,19 +26,19 @@ const operations: Record<string, Record<string, Operation>> = {
 };
 
 /** The parameters that decide the node's outputs (the same for every item: outputs are per node). */
-function outputParameters(this: IExecuteFunctions): NodeOutputParameters {
-	const options = this.getNodeParameter('options', 0, {}) as {
+function outputParameters(context: IExecuteFunctions): NodeOutputParameters {
+	const options = context.getNodeParameter('options', 0, {}) as {
 		skipDuplicates?: boolean;
 		detectSameInvoice?: boolean;
 	};
 	return {
-		resource: this.getNodeParameter('resource', 0, 'document') as string,
-		operation: this.getNodeParameter('operation', 0, 'extract') as string,
-		waitForReview: this.getNodeParameter('waitForReview', 0, false) === true,
+		resource: context.getNodeParameter('resource', 0, 'document') as string,
+		operation: context.getNodeParameter('operation', 0, 'extract') as string,
+		waitForReview: context.getNodeParameter('waitForReview', 0, false) === true,
 		skipDuplicates: options.skipDuplicates === true,
 		detectSameInvoice: options.detectSameInvoice === true,
-		holdNotReady: this.getNodeParameter(HOLD_NOT_READY_PARAMETER, 0, false) === true,
-		filePattern: isFilePattern(this.getNodeParameter('binaryPropertyName', 0, '')),
+		holdNotReady: context.getNodeParameter(HOLD_NOT_READY_PARAMETER, 0, false) === true,
+		filePattern: isFilePattern(context.getNodeParameter('binaryPropertyName', 0, '')),
 	};
 }
 
@@ -47,9 +47,9 @@ function outputParameters(this: IExecuteFunctions): NodeOutputParameters {
  * (extract/parallelUploads.ts), and routes the items to the outputs in input order. As an AI tool,
  * everything goes to the one output the agent reads.
  */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const parameters = outputParameters.call(this);
+export async function router(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = context.getInputData();
+	const parameters = outputParameters(context);
 	const outputs: INodeExecutionData[][] = Array.from(
 		{ length: nodeOutputCount(parameters) },
 		() => [],
@@ -59,24 +59,24 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			outputs[Math.min(output, outputs.length - 1)].push(...outputItems),
 		);
 
-	const parallel = await parallelExtract.call(this, parameters, items.length);
+	const parallel = await parallelExtract(context, parameters, items.length);
 	if (parallel > 1 || (parameters.filePattern && isExtractOperation(parameters))) {
-		const outcomes = await document.extract.extractInParallel(this, parallel);
+		const outcomes = await document.extract.extractInParallel(context, parallel);
 		for (const outcome of outcomes) {
 			if ('error' in outcome)
-				placeFailure.call(this, outputs, parameters, outcome.itemIndex, outcome.error);
+				placeFailure(context, outputs, parameters, outcome.itemIndex, outcome.error);
 			else place(outcome.outputs);
 		}
 	} else {
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				place(await runOperation.call(this, itemIndex));
+				place(await runOperation(context, itemIndex));
 			} catch (error) {
-				placeFailure.call(this, outputs, parameters, itemIndex, error);
+				placeFailure(context, outputs, parameters, itemIndex, error);
 			}
 		}
 	}
-	if (this.getNode().type.endsWith('Tool')) return [outputs.flat()];
+	if (context.getNode().type.endsWith('Tool')) return [outputs.flat()];
 	return outputs;
 }
 
@@ -86,7 +86,7 @@ function isExtractOperation(parameters: NodeOutputParameters): boolean {
 
 /** How many of Extract's uploads go out at once; 1 for everything else (docs/spec-decisions.md#n43). */
 async function parallelExtract(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	parameters: NodeOutputParameters,
 	itemCount: number,
 ): Promise<number> {
@@ -94,25 +94,25 @@ async function parallelExtract(
 		(itemCount > 1 || parameters.filePattern === true) &&
 		isExtractOperation(parameters) &&
 		!parameters.waitForReview &&
-		!this.getNode().type.endsWith('Tool');
-	return batch ? await document.extract.parallelUploadsOf(this) : 1;
+		!context.getNode().type.endsWith('Tool');
+	return batch ? await document.extract.parallelUploadsOf(context) : 1;
 }
 
 async function runOperation(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', itemIndex) as string;
-	const operationName = this.getNodeParameter('operation', itemIndex) as string;
+	const resource = context.getNodeParameter('resource', itemIndex) as string;
+	const operationName = context.getNodeParameter('operation', itemIndex) as string;
 	const operation = operations[resource]?.[operationName];
 	if (!operation) {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			`The operation "${operationName}" of "${resource}" is not supported`,
 			{ itemIndex },
 		);
 	}
-	return await operation.call(this, itemIndex);
+	return await operation(context, itemIndex);
 }
 
 /**
@@ -122,13 +122,13 @@ async function runOperation(
  * Otherwise the node fails.
  */
 function placeFailure(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	outputs: INodeExecutionData[][],
 	parameters: NodeOutputParameters,
 	itemIndex: number,
 	error: unknown,
 ): void {
-	if (this.continueOnFail()) {
+	if (context.continueOnFail()) {
 		const nodeError = error as NodeApiError | NodeOperationError;
 		outputs[failedItemOutput(parameters)].push({
 			json: {
@@ -147,7 +147,7 @@ function placeFailure(
 			},
 			pairedItem: { item: itemIndex },
 			// n8n's error output recognises a failed item by its error (the json has more than `error`).
-			...(this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}),
+			...(context.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}),
 		});
 		return;
 	}
@@ -155,7 +155,7 @@ function placeFailure(
 	const nodeError =
 		error instanceof NodeApiError
 			? error
-			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 	nodeError.context.itemIndex ??= itemIndex;
 	throw nodeError;
 }

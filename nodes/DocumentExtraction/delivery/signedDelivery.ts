@@ -9,7 +9,8 @@ import { parseJsonObject } from './jsonBody.ts';
 
 import type { SignatureVerdict } from './signature.ts';
 import { signatureHeader, verifySignature } from './signature.ts';
-import { freshSigningSecret, rememberedSecret } from './signingSecret.ts';
+import type { SigningKeys } from './signingSecret.ts';
+import { freshSigningKeys, rememberedKeys } from './signingSecret.ts';
 
 export interface Refusal {
 	status: 400 | 401;
@@ -34,32 +35,34 @@ function verdictFor(rawBody: Buffer, header: string | undefined, secret: string)
 }
 
 /**
- * A verified payload, or the refusal to answer with. The secret is the credential's; `fallbackSecret`
- * is used when the credential has none (the trigger's generated secret); `earlierSecrets` are tried
- * last (the trigger's: secrets the service may still sign with after the credential's changed).
+ * A verified payload, or the refusal to answer with. `secretOf` picks the secret from the
+ * credential's keys (by default its signing secret; the trigger's falls back to its own);
+ * `earlierSecrets` are tried last (the trigger's: secrets the service may still sign with after the
+ * credential's changed).
  */
 export async function readSignedDelivery(
-	this: IWebhookFunctions,
-	fallbackSecret = '',
-	earlierSecrets: () => string[] = () => [],
+	context: IWebhookFunctions,
+	secretOf: (keys: SigningKeys) => string = (keys) => keys.signingSecret,
+	earlierSecrets: (keys: SigningKeys) => string[] = () => [],
 ): Promise<SignedDelivery> {
-	const request = this.getRequestObject();
+	const request = context.getRequestObject();
 	if (request.rawBody === undefined) await request.readRawBody();
 	const rawBody: Buffer = request.rawBody ?? Buffer.alloc(0);
-	const header = signatureHeader(this.getHeaderData() as IDataObject, SIGNATURE_HEADER);
+	const header = signatureHeader(context.getHeaderData() as IDataObject, SIGNATURE_HEADER);
 
-	const credentialId = this.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
-	const remembered = credentialId ? rememberedSecret(credentialId) : undefined;
-	let secret = remembered === undefined ? '' : remembered || fallbackSecret;
-	let verdict = remembered === undefined ? undefined : verdictFor(rawBody, header, secret);
-	if (verdict !== 'valid') {
-		const credentialSecret = await freshSigningSecret(this, credentialId);
-		secret = credentialSecret || fallbackSecret;
+	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
+	const remembered = credentialId ? rememberedKeys(credentialId) : undefined;
+	let keys = remembered;
+	let secret = keys === undefined ? '' : secretOf(keys);
+	let verdict = keys === undefined ? undefined : verdictFor(rawBody, header, secret);
+	if (keys === undefined || verdict !== 'valid') {
+		keys = await freshSigningKeys(context, credentialId);
+		secret = secretOf(keys);
 		verdict = verdictFor(rawBody, header, secret);
 	}
 	let earlier = false;
 	if (verdict !== 'valid') {
-		for (const candidate of earlierSecrets()) {
+		for (const candidate of earlierSecrets(keys)) {
 			if (
 				candidate &&
 				candidate !== secret &&
@@ -96,10 +99,10 @@ export async function readSignedDelivery(
 
 /** Answers the delivery with `status` and `body`, starting or resuming nothing. */
 export function answerWithoutRun(
-	this: IWebhookFunctions,
+	context: IWebhookFunctions,
 	status: number,
 	body: IDataObject,
 ): IWebhookResponseData {
-	this.getResponseObject().status(status).json(body);
+	context.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true };
 }

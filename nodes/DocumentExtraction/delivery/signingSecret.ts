@@ -1,11 +1,15 @@
 /**
- * The credential's Webhook Signing Secret, and the same secret as this n8n process last read it, kept
- * for a few seconds. In a webhook, every credential read makes n8n take an expression isolate of its
- * own (a new V8 isolate whenever its small pool is empty), which made reading the secret a large part
- * of each delivery's cost. A delivery is first checked against the remembered secret; one that does
- * not verify reads the credential again, so a new secret works at once and a replaced one stops
- * working within REMEMBER_SECRET_MS.
+ * The secrets a delivery is verified with: the credential's Webhook Signing Secret, and the trigger's
+ * own secret when the credential has none (docs/spec-decisions.md#n5), derived from the API key and
+ * the webhook URL whenever it is needed and never stored.
+ *
+ * In a webhook, every credential read makes n8n take an expression isolate of its own (a new V8
+ * isolate whenever its small pool is empty), which made reading the credential a large part of each
+ * delivery's cost. What a delivery needs from the credential is therefore kept by this n8n process for
+ * a few seconds; a delivery that does not verify reads the credential again, so a new secret works at
+ * once and a replaced one stops working within REMEMBER_SECRET_MS.
  */
+import { createHmac } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants.ts';
@@ -13,12 +17,45 @@ import { RecentMemory } from '../memory/recentMemory.ts';
 
 export const REMEMBER_SECRET_MS = 10_000;
 
-/** Secret by credential id ('' = the credential has none). */
-const recentlyRead = new RecentMemory<string>({ maxEntries: 1000, ttlMs: REMEMBER_SECRET_MS });
+/** What verifying a delivery needs from the credential. The API key itself is not kept. */
+export interface SigningKeys {
+	/** The Webhook Signing Secret ('' = the credential has none). */
+	signingSecret: string;
+	/** A key derived from the API key, from which the trigger's own secrets are derived ('' = no key). */
+	triggerKey: string;
+}
 
 /** Any n8n context that can read the node's credential (execute, hook and webhook contexts). */
 interface CredentialReader {
 	getCredentials(type: string, itemIndex?: number): Promise<ICredentialDataDecryptedObject>;
+}
+
+async function readCredential(
+	context: CredentialReader,
+	itemIndex?: number,
+): Promise<ICredentialDataDecryptedObject> {
+	return itemIndex === undefined
+		? await context.getCredentials(CREDENTIAL_TYPE)
+		: await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
+}
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value : '';
+}
+
+/** The credential's signing secret and the trigger key of its API key. */
+export async function signingKeys(
+	context: CredentialReader,
+	itemIndex?: number,
+): Promise<SigningKeys> {
+	const credentials = await readCredential(context, itemIndex);
+	const apiKey = text(credentials.apiKey);
+	return {
+		signingSecret: text(credentials.signingSecret),
+		triggerKey: apiKey
+			? createHmac('sha256', apiKey).update('document-extraction trigger key').digest('hex')
+			: '',
+	};
 }
 
 /** The Webhook Signing Secret of the credential, or '' when it has none. */
@@ -26,46 +63,61 @@ export async function credentialSigningSecret(
 	context: CredentialReader,
 	itemIndex?: number,
 ): Promise<string> {
-	const credentials =
-		itemIndex === undefined
-			? await context.getCredentials(CREDENTIAL_TYPE)
-			: await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
-	return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
+	return text((await readCredential(context, itemIndex)).signingSecret);
 }
 
-/** The secret read for `credentialId` less than REMEMBER_SECRET_MS ago ('' = it has none). */
-export function rememberedSecret(credentialId: string, now = Date.now()): string | undefined {
+/**
+ * The secret deliveries to the trigger's `url` are signed with: the credential's signing secret, or
+ * else the trigger's own for that URL. Derived, not random: the same API key and URL always give the
+ * same secret, so nothing has to be stored to verify the service's deliveries later; a workflow
+ * export carries no secret, and the derivation cannot be reversed to the API key.
+ */
+export function triggerSigningSecret(keys: SigningKeys, url: string): string {
+	return keys.signingSecret || triggerOwnSecret(keys, url);
+}
+
+/** The trigger's own secret for `url`, whether or not the credential has a signing secret now. */
+export function triggerOwnSecret(keys: SigningKeys, url: string): string {
+	if (!keys.triggerKey || !url) return '';
+	return createHmac('sha256', keys.triggerKey).update(url).digest('hex');
+}
+
+/** Keys by credential id. */
+const recentlyRead = new RecentMemory<SigningKeys>({ maxEntries: 1000, ttlMs: REMEMBER_SECRET_MS });
+
+/** The keys read for `credentialId` less than REMEMBER_SECRET_MS ago. */
+export function rememberedKeys(credentialId: string, now = Date.now()): SigningKeys | undefined {
 	return recentlyRead.get(credentialId, now);
 }
 
-export function rememberSecret(credentialId: string, secret: string, now = Date.now()): void {
-	recentlyRead.set(credentialId, secret, now);
+export function rememberKeys(credentialId: string, keys: SigningKeys, now = Date.now()): void {
+	recentlyRead.set(credentialId, keys, now);
 }
 
 /** Credential reads under way, by credential id. */
-const readsInFlight = new Map<string, Promise<string>>();
+const readsInFlight = new Map<string, Promise<SigningKeys>>();
 
 /**
- * The credential's secret read now, and remembered. Deliveries that arrive while a read for the same
- * credential is under way wait for that read instead of starting their own: when the remembered
- * secret expires under load, every delivery in flight would otherwise read the credential at once.
+ * The credential's keys read now, and remembered. Deliveries that arrive while a read for the same
+ * credential is under way wait for that read instead of starting their own: when the remembered keys
+ * expire under load, every delivery in flight would otherwise read the credential at once.
  */
-export async function freshSigningSecret(
+export async function freshSigningKeys(
 	context: CredentialReader,
 	credentialId?: string,
-): Promise<string> {
-	if (!credentialId) return await credentialSigningSecret(context);
+): Promise<SigningKeys> {
+	if (!credentialId) return await signingKeys(context);
 	let reading = readsInFlight.get(credentialId);
 	if (!reading) {
-		reading = credentialSigningSecret(context).finally(() => readsInFlight.delete(credentialId));
+		reading = signingKeys(context).finally(() => readsInFlight.delete(credentialId));
 		readsInFlight.set(credentialId, reading);
 	}
-	const secret = await reading;
-	rememberSecret(credentialId, secret);
-	return secret;
+	const keys = await reading;
+	rememberKeys(credentialId, keys);
+	return keys;
 }
 
-/** Forgets every remembered secret (tests). */
+/** Forgets every remembered key (tests). */
 export function forgetSecrets(): void {
 	recentlyRead.clear();
 }

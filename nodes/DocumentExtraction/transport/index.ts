@@ -52,15 +52,15 @@ async function pacedStart(pacer: RequestPacer): Promise<PacedStart> {
 const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-async function baseUrlOf(this: ApiContext, itemIndex?: number): Promise<string> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
+async function baseUrlOf(context: ApiContext, itemIndex?: number): Promise<string> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	try {
 		const url = new URL(raw);
 		if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
 	} catch {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			`The Base URL in the Document Extraction API credential ("${raw}") is not a valid http(s) address`,
 			{
 				itemIndex,
@@ -80,11 +80,11 @@ function transportErrorCode(error: unknown): string {
 
 /** One attempt: the full response, or the transport's error as it was thrown. */
 async function send(
-	this: ApiContext,
+	context: ApiContext,
 	request: ApiRequest,
 	baseURL: string,
 ): Promise<IN8nHttpFullResponse> {
-	return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+	return (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
 		method: request.method,
 		baseURL,
 		url: request.path,
@@ -99,7 +99,7 @@ async function send(
 
 /** The error for an answer that is not a success and is not retried. */
 function statusError(
-	this: ApiContext,
+	context: ApiContext,
 	request: ApiRequest,
 	response: IN8nHttpFullResponse,
 ): NodeApiError {
@@ -108,7 +108,7 @@ function statusError(
 		typeof response.body === 'object' && response.body !== null
 			? (response.body as JsonObject)
 			: ({ body: serviceText ?? '' } as JsonObject);
-	return new NodeApiError(this.getNode(), errorBody, {
+	return new NodeApiError(context.getNode(), errorBody, {
 		itemIndex: request.itemIndex,
 		httpCode: String(response.statusCode),
 		message: adviceForStatus(response.statusCode, request.operation, request.idempotent),
@@ -118,13 +118,13 @@ function statusError(
 
 /** A success's body, which must be a JSON object. */
 function successBody(
-	this: ApiContext,
+	context: ApiContext,
 	request: ApiRequest,
 	response: IN8nHttpFullResponse,
 ): IDataObject {
 	const body = response.body;
 	if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as IDataObject;
-	throw new NodeApiError(this.getNode(), { body: String(body).slice(0, 500) } as JsonObject, {
+	throw new NodeApiError(context.getNode(), { body: String(body).slice(0, 500) } as JsonObject, {
 		itemIndex: request.itemIndex,
 		httpCode: String(response.statusCode),
 		message: `The service answered ${response.statusCode} with a body that is not a JSON object while trying to ${request.operation}`,
@@ -133,25 +133,25 @@ function successBody(
 	});
 }
 
-export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
-	const baseURL = await baseUrlOf.call(this, request.itemIndex);
+export async function apiRequest(context: ApiContext, request: ApiRequest): Promise<IDataObject> {
+	const baseURL = await baseUrlOf(context, request.itemIndex);
 	const { itemIndex } = request;
 
 	for (let attempt = 1; ; attempt++) {
 		let response: IN8nHttpFullResponse;
 		const start = request.pacer ? await pacedStart(request.pacer) : undefined;
 		try {
-			response = await send.call(this, request, baseURL);
+			response = await send(context, request, baseURL);
 		} catch (error) {
 			// A problem with the credential itself: already a clear node error.
 			if (error instanceof NodeOperationError)
-				throw new NodeOperationError(this.getNode(), error, { itemIndex });
+				throw new NodeOperationError(context.getNode(), error, { itemIndex });
 			// No HTTP answer (status errors are returned, not thrown). Only a plain error code goes into
 			// the message: the raw error carries the request's headers, and with them the API key.
 			const code = transportErrorCode(error);
 			if (request.idempotent && attempt <= request.retries) {
 				const waitMs = retryDelayMs(undefined, attempt);
-				this.logger.warn(
+				context.logger.warn(
 					`Document Extraction: ${code} while trying to ${request.operation}; retry ${attempt} of ${request.retries} in ${waitMs} ms`,
 				);
 				await sleep(waitMs);
@@ -159,7 +159,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			}
 			// Not `code`: n8n would read it as the HTTP code, and replace a message naming a network error
 			// code with its generic "retry" advice, the opposite of what an upload needs.
-			throw new NodeApiError(this.getNode(), { transport_error: code } as JsonObject, {
+			throw new NodeApiError(context.getNode(), { transport_error: code } as JsonObject, {
 				itemIndex,
 				...connectionFailure(code, request.operation, baseURL, request.idempotent),
 			});
@@ -167,13 +167,13 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 
 		const { statusCode } = response;
 		if (start) request.pacer!.observe(start, response.headers);
-		if (statusCode >= 200 && statusCode < 300) return successBody.call(this, request, response);
+		if (statusCode >= 200 && statusCode < 300) return successBody(context, request, response);
 		const retryable =
 			statusCode === 429 || (request.idempotent && TRANSIENT_STATUS.has(statusCode));
-		if (!retryable || attempt > request.retries) throw statusError.call(this, request, response);
+		if (!retryable || attempt > request.retries) throw statusError(context, request, response);
 		const waitMs = retryDelayMs(response.headers?.['retry-after'], attempt);
 		if (statusCode === 429) request.pacer?.hold(waitMs);
-		this.logger.info(
+		context.logger.info(
 			`Document Extraction: HTTP ${statusCode} while trying to ${request.operation}; waiting ${Math.round(waitMs / 1000)} s before retry ${attempt} of ${request.retries}`,
 		);
 		await sleep(waitMs);

@@ -85,7 +85,7 @@ export interface UploadSource {
 
 /** Size of the stored file and a way to open it; a stored file is read only when it is sent or hashed. */
 export async function uploadSource(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	itemIndex: number,
 	binary: IBinaryData,
 	fileName: string,
@@ -93,7 +93,7 @@ export async function uploadSource(
 ): Promise<UploadSource> {
 	const binaryId = binary.id;
 	if (!binaryId) {
-		const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, binary);
+		const buffer = await context.helpers.getBinaryDataBuffer(itemIndex, binary);
 		return {
 			fileName,
 			contentType,
@@ -101,14 +101,19 @@ export async function uploadSource(
 			open: async () => contentFile([buffer], buffer.length, fileName, contentType),
 		};
 	}
-	const { fileSize } = await this.helpers.getBinaryMetadata(binaryId);
+	const { fileSize } = await context.helpers.getBinaryMetadata(binaryId);
 	if (readMode(binary) === 'stream') {
 		return {
 			fileName,
 			contentType,
 			byteLength: fileSize,
 			open: async () =>
-				contentFile(await this.helpers.getBinaryStream(binaryId), fileSize, fileName, contentType),
+				contentFile(
+					await context.helpers.getBinaryStream(binaryId),
+					fileSize,
+					fileName,
+					contentType,
+				),
 		};
 	}
 	// Loaded at the first open and kept for the next ones (hash, upload, retries): each read of a
@@ -119,7 +124,7 @@ export async function uploadSource(
 		contentType,
 		byteLength: fileSize,
 		open: async () => {
-			whole ??= this.helpers.getBinaryDataBuffer(itemIndex, binary);
+			whole ??= context.helpers.getBinaryDataBuffer(itemIndex, binary);
 			const buffer = await whole;
 			return contentFile([buffer], buffer.length, fileName, contentType);
 		},

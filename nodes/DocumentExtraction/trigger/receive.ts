@@ -12,13 +12,12 @@ import { withRefusal } from '../delivery/refusals.ts';
 import { DEFAULT_REPLAY_WINDOW_HOURS, freshness, windowMs } from '../delivery/freshness.ts';
 import { acceptDelivery, deliveryKey } from '../delivery/ignoreDuplicates.ts';
 import { secretFingerprint } from '../delivery/signature.ts';
-import { credentialSigningSecret } from '../delivery/signingSecret.ts';
+import { signingKeys, triggerOwnSecret, triggerSigningSecret } from '../delivery/signingSecret.ts';
 import type { OutputMode } from '../invoice/invoiceMapping.ts';
-import { currentSecret, registerMissingEvents } from './registerEvents.ts';
+import { registerMissingEvents } from './registerEvents.ts';
 import type { HeldRegistration } from './registration.ts';
 import {
 	deliveryOrigin,
-	generatedSecretFor,
 	normalizedEvents,
 	registeredFingerprints,
 	registeredUrl,
@@ -43,40 +42,40 @@ function notStarted(reason: string): IWebhookResponseData {
 	return { webhookResponse: { received: true, started: false, reason } };
 }
 
-export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const mode = triggerMode(this);
-	const memory = triggerMemory(this);
+export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const mode = triggerMode(context);
+	const memory = triggerMemory(context);
 	const url = registeredUrl(memory.registrations) ?? '';
-	const delivery = await readSignedDelivery.call(
-		this,
-		generatedSecretFor(memory.registrations, url),
-		() => earlierSecrets(memory.registrations, url),
+	const delivery = await readSignedDelivery(
+		context,
+		(keys) => triggerSigningSecret(keys, url),
+		(keys) => earlierSecrets(memory.registrations, url, triggerOwnSecret(keys, url)),
 	);
-	if (delivery.refusal) return refuse(this, mode, memory, delivery.refusal);
-	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	if (delivery.refusal) return refuse(context, mode, memory, delivery.refusal);
+	const options = context.getNodeParameter('options', {}) as TriggerOptions;
 	const windowHours = options.replayWindowHours ?? DEFAULT_REPLAY_WINDOW_HOURS;
 	const fresh = freshness(delivery.payload.timestamp, windowHours, memory.accepted?.forgottenUpTo);
-	if (fresh.stale) return refuseStale(this, mode, memory, fresh.reason);
+	if (fresh.stale) return refuseStale(context, mode, memory, fresh.reason);
 	rememberKnownSecret(delivery.secret);
 	const { payload } = delivery;
 
-	const events = normalizedEvents(this.getNodeParameter('events', []));
+	const events = normalizedEvents(context.getNodeParameter('events', []));
 	if (typeof payload.event !== 'string' || !events.includes(payload.event))
 		return notStarted('event not subscribed');
-	const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
+	const outputMode = context.getNodeParameter('outputMode', 'simplified') as OutputMode;
 	if (isSample(payload)) {
 		if (mode === 'production') return notStarted('sample event (test listening only)');
 		const sample = eventOutput(outputMode, payload).map((item) => ({ ...item, sample: true }));
 		return {
 			webhookResponse: { received: true, started: true },
-			workflowData: [this.helpers.returnJsonArray(sample)],
+			workflowData: [context.helpers.returnJsonArray(sample)],
 		};
 	}
 
 	let registered = { memory, changed: false };
 	if (delivery.earlier) {
 		const followed = await followSecretChange(
-			this,
+			context,
 			mode,
 			memory,
 			url,
@@ -87,9 +86,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		if (followed === 'replaced') return notStarted('sent through a replaced registration');
 		registered = followed;
 	}
-	const notForThis = notForThisTrigger(this);
-	if (notForThis) return notStarted(countedNotForThis(this, payload, notForThis));
-	return startRun(this, registered, payload, outputMode, {
+	const notForThis = notForThisTrigger(context);
+	if (notForThis) return notStarted(countedNotForThis(context, payload, notForThis));
+	return startRun(context, registered, payload, outputMode, {
 		ignoreDuplicates: options.ignoreDuplicates !== false,
 		at: fresh.at ?? null,
 		windowMs: windowMs(windowHours),
@@ -153,7 +152,7 @@ function refuse(
 			refused: withRefusal(memory.refused, refusalReason(refusal.reason)),
 		});
 	}
-	return answerWithoutRun.call(context, refusal.status, refusal.body);
+	return answerWithoutRun(context, refusal.status, refusal.body);
 }
 
 /**
@@ -173,7 +172,7 @@ function refuseStale(
 			refused: withRefusal(memory.refused, `stale: ${reason} (answered 400)`),
 		});
 	}
-	return answerWithoutRun.call(context, 400, {
+	return answerWithoutRun(context, 400, {
 		error: `Stale delivery: ${reason}; a copy of an old delivery starts nothing`,
 	});
 }
@@ -192,8 +191,7 @@ async function followSecretChange(
 	secret: string,
 	event: string,
 ): Promise<'replaced' | { memory: TriggerMemory; changed: boolean }> {
-	const credentialSecret = await credentialSigningSecret(context);
-	const current = currentSecret(memory, url, credentialSecret);
+	const current = triggerSigningSecret(await signingKeys(context), url);
 	const origin = deliveryOrigin(
 		memory.registrations,
 		url,
@@ -210,7 +208,7 @@ async function followSecretChange(
 	if (origin !== 'notYetReplaced' || mode !== 'production' || !url)
 		return { memory, changed: false };
 	try {
-		await registerMissingEvents(context, url, events, credentialSecret);
+		await registerMissingEvents(context, url, events, current);
 		return { memory: triggerMemory(context), changed: true };
 	} catch (error) {
 		context.logger.warn(
@@ -264,16 +262,15 @@ function startRun(
 	return { noWebhookResponse: true, workflowData };
 }
 
-/** The secrets the service may still sign deliveries to `url` with, other than the current one. */
-function earlierSecrets(held: HeldRegistration[], url: string): string[] {
+/**
+ * The secrets the service may still sign deliveries to `url` with, other than the current one: those
+ * of its registrations that this process has read, and the trigger's own (derived again, N5).
+ */
+function earlierSecrets(held: HeldRegistration[], url: string, ownSecret: string): string[] {
+	const own = ownSecret ? secretFingerprint(ownSecret) : '';
 	const secrets: string[] = [];
 	for (const fingerprint of registeredFingerprints(held, url)) {
-		const secret =
-			knownSecret(fingerprint) ??
-			held.find(
-				(registration) =>
-					registration.secretFingerprint === fingerprint && registration.generatedSecret,
-			)?.generatedSecret;
+		const secret = fingerprint === own ? ownSecret : knownSecret(fingerprint);
 		if (secret) secrets.push(secret);
 	}
 	return secrets;

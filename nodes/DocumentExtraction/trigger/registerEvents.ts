@@ -3,27 +3,16 @@
  * with this secret. Toggling, editing, renaming, restarting and publishing therefore register
  * nothing; a new URL, new events or a new secret register once. docs/spec-decisions.md#n32
  */
-import { randomBytes } from 'crypto';
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { API_PATHS } from '../constants.ts';
 import { apiRequest } from '../transport/index.ts';
 import type { HeldRegistration } from './registration.ts';
-import { generatedSecretFor, missingEvents, withRegistration } from './registration.ts';
+import { missingEvents, withRegistration } from './registration.ts';
 import { secretFingerprint } from '../delivery/signature.ts';
-import type { TriggerMemory } from './triggerMemory.ts';
 import { saveTriggerMemory, triggerMemory, triggerScope } from './triggerMemory.ts';
 
 type Context = IHookFunctions | IWebhookFunctions;
-
-/** The secret deliveries to `url` are signed with now: the credential's, else the one generated for it. */
-export function currentSecret(
-	memory: TriggerMemory,
-	url: string,
-	credentialSecret: string,
-): string {
-	return credentialSecret || generatedSecretFor(memory.registrations, url) || '';
-}
 
 /** One registration at a time per node in this process (concurrent deliveries may ask together). */
 const inFlight = new Map<string, Promise<HeldRegistration | undefined>>();
@@ -32,16 +21,15 @@ async function registerOnce(
 	context: Context,
 	url: string,
 	events: string[],
-	credentialSecret: string,
+	secret: string,
 ): Promise<HeldRegistration | undefined> {
 	// Read again: another call may have registered while this one waited.
 	const memory = triggerMemory(context);
-	const secret = currentSecret(memory, url, credentialSecret) || randomBytes(32).toString('hex');
 	const fingerprint = secretFingerprint(secret);
 	const missing = missingEvents(memory.registrations, url, fingerprint, events);
 	if (missing.length === 0) return undefined;
 
-	const response = await apiRequest.call(context, {
+	const response = await apiRequest(context, {
 		method: 'POST',
 		path: API_PATHS.registerWebhook,
 		body: async () => ({ url, events: missing, secret }),
@@ -54,7 +42,6 @@ async function registerOnce(
 		url,
 		events: missing,
 		secretFingerprint: fingerprint,
-		...(credentialSecret ? {} : { generatedSecret: secret }),
 		registeredAt: new Date().toISOString(),
 	};
 	saveTriggerMemory(context, {
@@ -67,18 +54,18 @@ async function registerOnce(
 	return registration;
 }
 
-/** Registers the events the service does not deliver to `url` with the current secret; undefined when none. */
+/** Registers the events the service does not deliver to `url` with `secret`; undefined when none. */
 export async function registerMissingEvents(
 	context: Context,
 	url: string,
 	events: string[],
-	credentialSecret: string,
+	secret: string,
 ): Promise<HeldRegistration | undefined> {
 	const key = triggerScope(context);
 	const previous = inFlight.get(key) ?? Promise.resolve(undefined);
 	const next = previous
 		.catch(() => undefined)
-		.then(async () => await registerOnce(context, url, events, credentialSecret));
+		.then(async () => await registerOnce(context, url, events, secret));
 	inFlight.set(key, next);
 	try {
 		return await next;

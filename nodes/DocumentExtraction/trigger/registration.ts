@@ -11,8 +11,6 @@ export interface HeldRegistration {
 	events: string[];
 	/** A short keyed fingerprint of the secret it was registered with; never the secret. */
 	secretFingerprint: string;
-	/** Set only when the trigger generated the secret itself (the credential has none): docs/spec-decisions.md#n5. */
-	generatedSecret?: string;
 	registeredAt: string;
 }
 
@@ -68,16 +66,6 @@ export function registeredFingerprints(held: HeldRegistration[], url: string): s
 	return fingerprints;
 }
 
-/** The newest secret the trigger generated for `url`, if any. */
-export function generatedSecretFor(held: HeldRegistration[], url: string): string | undefined {
-	for (let index = held.length - 1; index >= 0; index--) {
-		const registration = held[index];
-		if (registration.url === url && registration.generatedSecret)
-			return registration.generatedSecret;
-	}
-	return undefined;
-}
-
 /** Appends `registration`, keeping at most `limit` (a new array: n8n notices a replaced value). */
 export function withRegistration(
 	held: HeldRegistration[],
@@ -90,7 +78,7 @@ export function withRegistration(
 
 /**
  * Where a verified delivery came from, by the secret that verified it:
- * - `current`: the secret the trigger uses now (the credential's, or the one it generated);
+ * - `current`: the secret the trigger uses now (the credential's, or its own: docs/spec-decisions.md#n5);
  * - `replaced`: another secret, and registrations with the current secret deliver this event too, so
  *   the same event arrives (or arrived) through them: a copy through a replaced registration;
  * - `notYetReplaced`: another secret, and no registration with the current secret delivers this event

@@ -134,12 +134,12 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
-	const item = this.getInputData()[itemIndex];
+	const item = context.getInputData()[itemIndex];
 	const outputs: INodeExecutionData[][] = [[], []];
-	const built = buildFor(this, itemIndex, item);
+	const built = buildFor(context, itemIndex, item);
 	if (!built.ready) {
 		outputs[buildBillOutputIndex('cannotBook')].push({
 			json: built.json,
@@ -147,7 +147,7 @@ export async function execute(
 		});
 		return outputs;
 	}
-	const field = String(this.getNodeParameter('originalFileField', itemIndex, 'data'));
+	const field = String(context.getNodeParameter('originalFileField', itemIndex, 'data'));
 	outputs[buildBillOutputIndex('bill')].push({
 		json: { ...built.json, ...(built.attach ? { attachment_field: field } : {}) },
 		...(built.attach && item.binary?.[field] ? { binary: { [field]: item.binary[field] } } : {}),

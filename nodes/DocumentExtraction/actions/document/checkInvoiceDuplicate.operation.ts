@@ -63,21 +63,21 @@ function uncheckableReason(invoice: { vendor: string | null; invoice_no: string 
 
 /** Checks one item's invoice against the invoices this workflow saw, and routes it (see extractOutputs.ts). */
 export async function execute(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
 	const settings: ExtractOutputSettings = {
 		waitForReview: false,
 		skipDuplicates: false,
-		holdNotReady: this.getNodeParameter(HOLD_NOT_READY_PARAMETER, itemIndex, false) === true,
+		holdNotReady: context.getNodeParameter(HOLD_NOT_READY_PARAMETER, itemIndex, false) === true,
 	};
 	const outputs: INodeExecutionData[][] = checkDuplicateOutputNames(settings).map(() => []);
-	const item = this.getInputData()[itemIndex];
+	const item = context.getInputData()[itemIndex];
 	const { document_id: documentId, status, invoice } = invoiceOfItem(item.json);
 
 	if (status !== null && status !== 'verified') {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			`Document ${documentId ?? 'without an ID'} is "${status}", not verified: only verified invoices are checked`,
 			{
 				itemIndex,
@@ -88,7 +88,7 @@ export async function execute(
 	}
 	if (!invoice) {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			`Input item ${itemIndex} has no invoice data to check`,
 			{
 				itemIndex,
@@ -97,7 +97,7 @@ export async function execute(
 		);
 	}
 
-	const routes = routesOfRun(this);
+	const routes = routesOfRun(context);
 	const earlierRoute = documentId ? routes.get(documentId) : undefined;
 	let route: Route;
 	if (earlierRoute) {
@@ -110,9 +110,9 @@ export async function execute(
 				fields: { duplicate_check_skipped: uncheckableReason(invoice) },
 			};
 		} else {
-			const claim = await claimInvoice.call(this, identity, documentId, itemIndex);
+			const claim = await claimInvoice(context, identity, documentId, itemIndex);
 			if (claim.duplicate) {
-				this.logger.info(
+				context.logger.info(
 					`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`,
 				);
 				route = {

@@ -74,17 +74,17 @@ function statusOutput(response: IDataObject): IDataObject {
 }
 
 export async function execute(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
-	const documentId = this.getNodeParameter('documentId', itemIndex) as string;
-	const options = this.getNodeParameter('options', itemIndex, {}) as { retries?: number };
+	const documentId = context.getNodeParameter('documentId', itemIndex) as string;
+	const options = context.getNodeParameter('options', itemIndex, {}) as { retries?: number };
 
 	const problem = documentIdProblem(documentId);
-	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex });
+	if (problem) throw new NodeOperationError(context.getNode(), problem, { itemIndex });
 	const id = documentId.trim();
 
-	const response = await apiRequest.call(this, {
+	const response = await apiRequest(context, {
 		method: 'GET',
 		path: API_PATHS.status(id),
 		operation: `get the status of ${id}`,

@@ -39,56 +39,58 @@ function awaitedFile(context: IWebhookFunctions): IBinaryKeyData | undefined {
 
 const AWAITED_FILE_PARAMETER = 'awaitedFile';
 
-export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const { payload, refusal } = await readSignedDelivery.call(this);
+export async function receiveReviewResult(
+	context: IWebhookFunctions,
+): Promise<IWebhookResponseData> {
+	const { payload, refusal } = await readSignedDelivery(context);
 	if (refusal?.status === 401) {
-		this.logger.warn(
+		context.logger.warn(
 			`Document Extraction: refused a review callback with a ${refusal.reason} signature; the execution keeps waiting`,
 		);
 	}
-	if (refusal) return answerWithoutRun.call(this, refusal.status, refusal.body);
+	if (refusal) return answerWithoutRun(context, refusal.status, refusal.body);
 	const fresh = freshness(payload.timestamp);
 	if (fresh.stale) {
-		this.logger.warn(
+		context.logger.warn(
 			`Document Extraction: refused a review callback ${fresh.reason} (stale); the execution keeps waiting`,
 		);
-		return answerWithoutRun.call(this, 400, {
+		return answerWithoutRun(context, 400, {
 			error: `Stale delivery: ${fresh.reason}; a copy of an old delivery resumes nothing`,
 		});
 	}
 
 	const event = payload.event;
 	if (event !== 'document.verified' && event !== 'document.rejected') {
-		return answerWithoutRun.call(this, 200, { received: true, ignored: 'not a review result' });
+		return answerWithoutRun(context, 200, { received: true, ignored: 'not a review result' });
 	}
 	const awaited = String(
-		this.getNodeParameter(
+		context.getNodeParameter(
 			AWAITED_DOCUMENT_PARAMETER,
-			awaitedDocumentExpression(this.getNode().name),
+			awaitedDocumentExpression(context.getNode().name),
 		) ?? '',
 	);
 	const documentId = typeof payload.document_id === 'string' ? payload.document_id : '';
 	if (!documentId || awaitedDocumentValue(documentId) !== awaited) {
 		// A validly signed result for another document (e.g. a late copy of the previous document's
 		// result in a loop): acknowledged so that the service stops retrying, and not taken for this one.
-		this.logger.info(
+		context.logger.info(
 			`Document Extraction: ignored a review result for ${documentId || 'no document'}; this execution waits for ${awaited || 'no document'}`,
 		);
-		return answerWithoutRun.call(this, 200, {
+		return answerWithoutRun(context, 200, {
 			received: true,
 			ignored: 'not the document this execution waits for',
 		});
 	}
 
-	const outputMode = this.getNodeParameter('outputMode', 'simplified') as OutputMode;
-	const options = this.getNodeParameter('options', {}) as { skipDuplicates?: boolean };
+	const outputMode = context.getNodeParameter('outputMode', 'simplified') as OutputMode;
+	const options = context.getNodeParameter('options', {}) as { skipDuplicates?: boolean };
 	const settings: ExtractOutputSettings = {
 		waitForReview: true,
 		skipDuplicates: options.skipDuplicates === true,
-		holdNotReady: this.getNodeParameter(HOLD_NOT_READY_PARAMETER, false) === true,
+		holdNotReady: context.getNodeParameter(HOLD_NOT_READY_PARAMETER, false) === true,
 	};
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
-	const file = awaitedFile(this);
+	const file = awaitedFile(context);
 	const items = eventOutput(outputMode, payload).map((json) => ({
 		json,
 		...(file ? { binary: file } : {}),
@@ -99,9 +101,9 @@ export async function receiveReviewResult(this: IWebhookFunctions): Promise<IWeb
 		verified && settings.holdNotReady && items.some((item) => item.json.ready_to_post !== true);
 	outputs[outputIndex(settings, held ? 'notReady' : verified ? 'verified' : 'rejected')] = items;
 
-	this.logger.info(
+	context.logger.info(
 		`Document Extraction: review result ${event} for ${documentId}; the execution resumes`,
 	);
-	this.getResponseObject().status(200).json({ received: true, resumed: true });
+	context.getResponseObject().status(200).json({ received: true, resumed: true });
 	return { noWebhookResponse: true, workflowData: outputs };
 }

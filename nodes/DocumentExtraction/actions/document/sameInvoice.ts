@@ -32,17 +32,17 @@ export type SameInvoiceResult =
 
 /** Records the invoice as seen (with its document) and says whether it was seen before. */
 export async function claimInvoice(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	identity: InvoiceIdentity,
 	documentId: string | null,
 	itemIndex: number,
 	now = new Date(),
 ): Promise<SameInvoiceResult> {
-	const outcome = await claimInWorkflow(this, itemIndex, identity.key, {
+	const outcome = await claimInWorkflow(context, itemIndex, identity.key, {
 		message: 'Could not check whether this invoice was seen before',
 		description: 'Run the execution again.',
 	});
-	const staticData = this.getWorkflowStaticData('global');
+	const staticData = context.getWorkflowStaticData('global');
 	if (!outcome.won) {
 		return {
 			duplicate: true,

@@ -38,12 +38,12 @@ export const DEFAULT_TIMEOUT_MINUTES = 15;
 
 /** Checks made before the upload, so that a document is never submitted for a wait that cannot work. */
 export async function waitPrerequisites(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	itemCount: number,
 ): Promise<string> {
-	if (this.getNode().type.endsWith('Tool')) {
+	if (context.getNode().type.endsWith('Tool')) {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			'Wait for Review is not available when the node is used as an AI tool',
 			{
 				description:
@@ -51,9 +51,9 @@ export async function waitPrerequisites(
 			},
 		);
 	}
-	if (this.getNodeParameter('outputMode', 0, 'simplified') === 'splitLineItems') {
+	if (context.getNodeParameter('outputMode', 0, 'simplified') === 'splitLineItems') {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			'Wait for Review gives one item per document: choose Output "Simplified" or "Raw"',
 			{
 				description:
@@ -63,7 +63,7 @@ export async function waitPrerequisites(
 	}
 	if (itemCount > 1) {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			`Wait for Review handles one document per execution, and this node received ${itemCount} items`,
 			{
 				description:
@@ -71,9 +71,9 @@ export async function waitPrerequisites(
 			},
 		);
 	}
-	if (!(await credentialSigningSecret(this, 0))) {
+	if (!(await credentialSigningSecret(context, 0))) {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			'Wait for Review needs the Webhook Signing Secret of your account',
 			{
 				description:
@@ -81,11 +81,11 @@ export async function waitPrerequisites(
 			},
 		);
 	}
-	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0));
+	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0));
 	const problem = httpsUrlProblem(resumeUrl, "n8n's resume address for this execution");
 	if (problem) {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			'Wait for Review needs n8n to be reachable over HTTPS',
 			{
 				description: `${problem} Set n8n's WEBHOOK_URL to its public https:// address.`,
@@ -115,7 +115,7 @@ export function timedOutItems(
 
 /** Puts the execution to wait for the document's review; a timeout outputs `onTimeout` on Timed Out. */
 export async function waitForReview(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	documentId: string,
 	timeoutMinutes: number,
 	onTimeout: INodeExecutionData[],
@@ -124,23 +124,22 @@ export async function waitForReview(
 ): Promise<void> {
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
 	outputs[outputIndex(settings, 'timedOut')] = onTimeout;
-	const executeData = this.getExecuteData();
+	const executeData = context.getExecuteData();
 	executeData.data = { main: outputs };
-	this.setMetadata({ forwardAllOutputs: true });
+	context.setMetadata({ forwardAllOutputs: true });
 	// When the node resumes, n8n links each forwarded item to the "input" with its output's index;
 	// every such input is this node's one real input, so the items keep their lineage (pairedItem).
 	const source = executeData.source?.main?.[0];
 	if (source) executeData.source = { main: outputs.map(() => source) };
 	// The awaited document, kept in the node's execution context (saved with the waiting execution and
 	// read by the review callback), and as custom data, which n8n's executions list shows.
-	this.getContext('node')[AWAITED_DOCUMENT_KEY] = awaitedDocumentValue(documentId);
-	if (file) this.getContext('node')[AWAITED_FILE_KEY] = file;
-	this.getWorkflowDataProxy(0).$execution.customData.set(
-		AWAITED_DOCUMENT_KEY,
-		awaitedDocumentValue(documentId),
+	context.getContext('node')[AWAITED_DOCUMENT_KEY] = awaitedDocumentValue(documentId);
+	if (file) context.getContext('node')[AWAITED_FILE_KEY] = file;
+	context
+		.getWorkflowDataProxy(0)
+		.$execution.customData.set(AWAITED_DOCUMENT_KEY, awaitedDocumentValue(documentId));
+	context.logger.info(
+		`Document Extraction: document ${documentId} is in review; execution ${context.getExecutionId()} waits up to ${timeoutMinutes} minute(s) for the result`,
 	);
-	this.logger.info(
-		`Document Extraction: document ${documentId} is in review; execution ${this.getExecutionId()} waits up to ${timeoutMinutes} minute(s) for the result`,
-	);
-	await this.putExecutionToWait(new Date(Date.now() + timeoutMinutes * 60_000));
+	await context.putExecutionToWait(new Date(Date.now() + timeoutMinutes * 60_000));
 }

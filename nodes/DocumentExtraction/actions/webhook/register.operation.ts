@@ -60,39 +60,39 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
-	const url = String(this.getNodeParameter('url', itemIndex) ?? '').trim();
-	const events = this.getNodeParameter('events', itemIndex, []) as string[];
-	const secretParameter = this.getNodeParameter('secret', itemIndex, '') as string;
+	const url = String(context.getNodeParameter('url', itemIndex) ?? '').trim();
+	const events = context.getNodeParameter('events', itemIndex, []) as string[];
+	const secretParameter = context.getNodeParameter('secret', itemIndex, '') as string;
 
 	const urlProblem = httpsUrlProblem(url, 'URL');
-	if (urlProblem) throw new NodeOperationError(this.getNode(), urlProblem, { itemIndex });
+	if (urlProblem) throw new NodeOperationError(context.getNode(), urlProblem, { itemIndex });
 	if (!Array.isArray(events) || events.length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Choose at least one event to register', {
+		throw new NodeOperationError(context.getNode(), 'Choose at least one event to register', {
 			itemIndex,
 			description: `Events: ${WEBHOOK_EVENTS.join(', ')}.`,
 		});
 	}
 	const unknown = events.filter((event) => !(WEBHOOK_EVENTS as readonly string[]).includes(event));
 	if (unknown.length > 0) {
-		throw new NodeOperationError(this.getNode(), `Unknown event "${unknown[0]}"`, {
+		throw new NodeOperationError(context.getNode(), `Unknown event "${unknown[0]}"`, {
 			itemIndex,
 			description: `The service sends only: ${WEBHOOK_EVENTS.join(', ')}.`,
 		});
 	}
 
-	const secret = secretParameter || (await credentialSigningSecret(this, itemIndex));
+	const secret = secretParameter || (await credentialSigningSecret(context, itemIndex));
 	if (!secret) {
-		throw new NodeOperationError(this.getNode(), 'No secret to sign the deliveries with', {
+		throw new NodeOperationError(context.getNode(), 'No secret to sign the deliveries with', {
 			itemIndex,
 			description:
 				'Enter a Secret here, or set the Webhook Signing Secret in the Document Extraction API credential.',
 		});
 	}
 
-	const response = await apiRequest.call(this, {
+	const response = await apiRequest(context, {
 		method: 'POST',
 		path: API_PATHS.registerWebhook,
 		body: async () => ({ url, events, secret }),

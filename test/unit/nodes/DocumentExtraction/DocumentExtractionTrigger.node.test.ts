@@ -146,11 +146,16 @@ describe('trigger lifecycle', () => {
 		expect(await methods.checkExists.call(context)).toBe(true);
 	});
 
-	it('generates and keeps a secret when the credential has none', async () => {
-		const { context, staticData } = hookContext();
+	it('without a signing secret in the credential, registers its own secret and keeps none of it (N5)', async () => {
+		const { context, staticData, registered } = hookContext();
 		await activate(context);
-		expect(held(staticData)[0].generatedSecret).toMatch(/^[0-9a-f]{64}$/);
+		const secret = (registered[0] as { secret: string }).secret;
+		expect(secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(JSON.stringify(staticData)).not.toContain(secret);
 		expect(await methods.checkExists.call(context)).toBe(true);
+		// A restarted n8n (the same credential, nothing in memory) derives the same secret: nothing new.
+		await activate(hookContext({ staticData, registered }).context);
+		expect(registered).toHaveLength(1);
 	});
 
 	it('N32: deactivate/activate 3 times, publish, restart: delete keeps the record and nothing registers again', async () => {

@@ -126,12 +126,12 @@ export const description = updateDisplayOptions(
  * Several items at once: extractInParallel (parallelUploads.ts).
  */
 export async function execute(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
-	const settings = extractSettings(this, itemIndex);
-	const submitted = await submitItem(this, itemIndex, settings);
-	return await finishItem(this, itemIndex, settings, submitted);
+	const settings = extractSettings(context, itemIndex);
+	const submitted = await submitItem(context, itemIndex, settings);
+	return await finishItem(context, itemIndex, settings, submitted);
 }
 
 export { extractInParallel, parallelUploadsOf } from './parallelUploads.ts';

@@ -62,7 +62,7 @@ export async function submitItem(
 	await batch?.claimTurn();
 	const settled = batch ? await batch.sameContentSettled(sha256) : () => {};
 	try {
-		const fileClaim = await claimFile.call(context, sha256, itemIndex);
+		const fileClaim = await claimFile(context, sha256, itemIndex);
 		batch?.claimed();
 		if (fileClaim.alreadySubmitted) {
 			context.logger.info(

@@ -52,7 +52,7 @@ export async function prepareFile(
 	const webhookUrl = await reviewWebhookUrl(context, itemIndex, settings);
 
 	const fileName = uploadFileName(binary.fileName, kind);
-	const source = await uploadSource.call(
+	const source = await uploadSource(
 		context,
 		itemIndex,
 		binary,
@@ -82,7 +82,7 @@ async function reviewWebhookUrl(
 	settings: ExtractSettings,
 ): Promise<string | undefined> {
 	if (settings.waitForReview)
-		return await waitPrerequisites.call(context, context.getInputData().length);
+		return await waitPrerequisites(context, context.getInputData().length);
 	const problem = settings.webhookUrl
 		? httpsUrlProblem(settings.webhookUrl, 'The Webhook URL option')
 		: undefined;

@@ -59,7 +59,7 @@ async function sameInvoiceItem(
 	const identity = invoiceIdentity(simplifyInvoice(extracted));
 	if (!identity) return undefined;
 	const documentId = typeof response.document_id === 'string' ? response.document_id : null;
-	const claim = await claimInvoice.call(context, identity, documentId, itemIndex);
+	const claim = await claimInvoice(context, identity, documentId, itemIndex);
 	if (!claim.duplicate) return undefined;
 	context.logger.info(
 		`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`,
@@ -96,5 +96,5 @@ async function waitForTheReview(
 	const onTimeout = timedOutItems(settings.outputMode, response, timeoutMinutes, itemIndex).map(
 		(item) => (file ? { ...item, binary: file } : item),
 	);
-	await waitForReview.call(context, documentId, timeoutMinutes, onTimeout, settings, file);
+	await waitForReview(context, documentId, timeoutMinutes, onTimeout, settings, file);
 }

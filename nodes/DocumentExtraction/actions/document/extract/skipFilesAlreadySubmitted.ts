@@ -42,11 +42,11 @@ export async function contentSha256(source: UploadSource): Promise<string> {
  * record when the extraction then fails, so a failed attempt never blocks a retry.
  */
 export async function claimFile(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	sha256: string,
 	itemIndex: number,
 ): Promise<FileClaim> {
-	const outcome = await claimInWorkflow(this, itemIndex, entryKey(sha256), {
+	const outcome = await claimInWorkflow(context, itemIndex, entryKey(sha256), {
 		message: 'Could not check whether this file was already submitted',
 		description: 'Run the execution again, or turn Skip Files Already Submitted off.',
 	});
@@ -55,7 +55,7 @@ export async function claimFile(
 		alreadySubmitted: true,
 		concurrent: outcome.concurrent,
 		earlier: readEntry<EarlierSubmission>(
-			this.getWorkflowStaticData('global'),
+			context.getWorkflowStaticData('global'),
 			SUBMISSIONS_RECORD,
 			sha256,
 		),
@@ -63,15 +63,15 @@ export async function claimFile(
 }
 
 export async function releaseFile(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	sha256: string,
 	claimKey: string,
 ): Promise<void> {
-	await releaseEntry(this, entryKey(sha256), claimKey);
+	await releaseEntry(context, entryKey(sha256), claimKey);
 }
 
 export function rememberSubmission(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	sha256: string,
 	documentId: string,
 	now = new Date(),
@@ -81,7 +81,7 @@ export function rememberSubmission(
 		submitted_at: now.toISOString(),
 	};
 	writeEntry(
-		this.getWorkflowStaticData('global'),
+		context.getWorkflowStaticData('global'),
 		SUBMISSIONS_RECORD,
 		sha256,
 		{ ...submission },

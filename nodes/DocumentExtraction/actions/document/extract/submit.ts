@@ -33,7 +33,7 @@ export async function submitFile(
 	);
 	let response: IDataObject | undefined;
 	try {
-		response = await apiRequest.call(context, {
+		response = await apiRequest(context, {
 			method: 'POST',
 			path: API_PATHS.extract,
 			body: async () => await extractForm(file.source, file.webhookUrl),
@@ -46,10 +46,9 @@ export async function submitFile(
 		});
 	} finally {
 		// Not submitted after all (as far as the node can tell): a later run may try this file again.
-		if (claim && response === undefined)
-			await releaseFile.call(context, claim.sha256, claim.claimKey);
+		if (claim && response === undefined) await releaseFile(context, claim.sha256, claim.claimKey);
 	}
 	const documentId = typeof response.document_id === 'string' ? response.document_id : undefined;
-	if (claim && documentId) rememberSubmission.call(context, claim.sha256, documentId);
+	if (claim && documentId) rememberSubmission(context, claim.sha256, documentId);
 	return response;
 }

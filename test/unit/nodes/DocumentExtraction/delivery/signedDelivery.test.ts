@@ -13,14 +13,18 @@ import {
 import {
 	forgetSecrets,
 	REMEMBER_SECRET_MS,
-	rememberedSecret,
+	rememberedKeys,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
+import type { SigningKeys } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 
 const CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_1';
 const NEW_CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_2';
 const GENERATED_SECRET = 'whsec_UNITTEST_delivery_generated';
 const EARLIER_SECRET = 'whsec_UNITTEST_delivery_earlier';
 const T0 = 1_700_000_000_000;
+
+/** The secret the delivery is checked with: the credential's, else `secret` (as the trigger's own). */
+const fallbackTo = (secret: string) => (keys: SigningKeys) => keys.signingSecret || secret;
 
 const UNSIGNED = { error: 'Invalid or missing X-Service-Signature' };
 const NOT_AN_OBJECT = { error: 'Body is not a JSON object' };
@@ -118,7 +122,7 @@ afterEach(() => {
 describe('readSignedDelivery', () => {
 	it("a body signed with the credential's secret: the parsed payload, the secret, not earlier", async () => {
 		const { context, state } = fakeNode();
-		const delivery = await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
+		const delivery = await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
 		expect(delivery).toEqual({ payload: EVENT, secret: CREDENTIAL_SECRET, earlier: false });
 		expect(state.reads).toBe(1);
 	});
@@ -127,21 +131,20 @@ describe('readSignedDelivery', () => {
 		const { context } = fakeNode();
 		const signature = computeSignature(BODY, CREDENTIAL_SECRET);
 		expect(
-			(await readSignedDelivery.call(context({ signature, headerName: 'X-Service-Signature' })))
-				.payload,
+			(await readSignedDelivery(context({ signature, headerName: 'X-Service-Signature' }))).payload,
 		).toEqual(EVENT);
 		expect(
-			(await readSignedDelivery.call(context({ signature: [signature, 'f'.repeat(64)] }))).payload,
+			(await readSignedDelivery(context({ signature: [signature, 'f'.repeat(64)] }))).payload,
 		).toEqual(EVENT);
 		expect(
-			(await readSignedDelivery.call(context({ signature: ['f'.repeat(64), signature] }))).refusal
+			(await readSignedDelivery(context({ signature: ['f'.repeat(64), signature] }))).refusal
 				?.reason,
 		).toBe('mismatch');
 	});
 
 	it('reads the raw body when n8n has not yet, and verifies those bytes', async () => {
 		const { context, state } = fakeNode();
-		const delivery = await readSignedDelivery.call(
+		const delivery = await readSignedDelivery(
 			context({ ...signedWith(CREDENTIAL_SECRET), lazyBody: true }),
 		);
 		expect(delivery.payload).toEqual(EVENT);
@@ -150,18 +153,18 @@ describe('readSignedDelivery', () => {
 
 	it('does not read the raw body again when it is already there', async () => {
 		const { context, state } = fakeNode();
-		await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
+		await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
 		expect(state.readRawBodyCalls).toBe(0);
 	});
 
 	it('verifies the exact bytes: multibyte UTF-8 signed as bytes verifies, the same text re-encoded does not', async () => {
 		const { context } = fakeNode();
 		const raw = Buffer.from(BODY, 'utf8');
-		expect(
-			(await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET, raw)))).payload,
-		).toEqual(EVENT);
+		expect((await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET, raw)))).payload).toEqual(
+			EVENT,
+		);
 		const latin1 = Buffer.from(BODY, 'latin1');
-		const refused = await readSignedDelivery.call(
+		const refused = await readSignedDelivery(
 			context({ body: latin1, signature: computeSignature(raw, CREDENTIAL_SECRET) }),
 		);
 		expect(refused.refusal?.reason).toBe('mismatch');
@@ -198,14 +201,14 @@ describe('readSignedDelivery', () => {
 			],
 		])('%s', async (_case, delivery: Delivery, reason) => {
 			const { context } = fakeNode();
-			expect(await readSignedDelivery.call(context(delivery))).toEqual({
+			expect(await readSignedDelivery(context(delivery))).toEqual({
 				refusal: { status: 401, body: UNSIGNED, reason },
 			});
 		});
 
 		it('a wrongly signed body that is not JSON: 401, not 400 (the signature is checked before the body is read)', async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery.call(
+			const delivery = await readSignedDelivery(
 				context({ body: 'not json', signature: 'f'.repeat(64) }),
 			);
 			expect(delivery.refusal).toEqual({ status: 401, body: UNSIGNED, reason: 'mismatch' });
@@ -213,7 +216,7 @@ describe('readSignedDelivery', () => {
 
 		it('no secret at all (credential has none, no fallback): refused as missing, even a body signed with the empty key', async () => {
 			const { context } = fakeNode({ secret: '' });
-			const delivery = await readSignedDelivery.call(context(signedWith('')), '', () => ['']);
+			const delivery = await readSignedDelivery(context(signedWith('')), undefined, () => ['']);
 			expect(delivery).toEqual({ refusal: { status: 401, body: UNSIGNED, reason: 'missing' } });
 		});
 	});
@@ -228,7 +231,7 @@ describe('readSignedDelivery', () => {
 			['an empty body', ''],
 		])('%s', async (_case, body) => {
 			const { context } = fakeNode();
-			expect(await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET, body)))).toEqual({
+			expect(await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET, body)))).toEqual({
 				refusal: { status: 400, body: NOT_AN_OBJECT, reason: 'not a JSON object' },
 			});
 		});
@@ -242,7 +245,7 @@ describe('readSignedDelivery', () => {
 			};
 			request.rawBody = undefined;
 			request.readRawBody = async () => undefined;
-			expect((await readSignedDelivery.call(ctx)).refusal).toEqual({
+			expect((await readSignedDelivery(ctx)).refusal).toEqual({
 				status: 400,
 				body: NOT_AN_OBJECT,
 				reason: 'not a JSON object',
@@ -250,7 +253,7 @@ describe('readSignedDelivery', () => {
 		});
 	});
 
-	describe('the fallback (generated) secret', () => {
+	describe("the fallback (the trigger's own) secret", () => {
 		it.each([
 			['has no signingSecret', undefined],
 			["has ''", ''],
@@ -258,7 +261,10 @@ describe('readSignedDelivery', () => {
 		])('verifies when the credential %s', async (_case, secret) => {
 			const { context } = fakeNode({ secret });
 			expect(
-				await readSignedDelivery.call(context(signedWith(GENERATED_SECRET)), GENERATED_SECRET),
+				await readSignedDelivery(
+					context(signedWith(GENERATED_SECRET)),
+					fallbackTo(GENERATED_SECRET),
+				),
 			).toEqual({
 				payload: EVENT,
 				secret: GENERATED_SECRET,
@@ -268,20 +274,20 @@ describe('readSignedDelivery', () => {
 
 		it("is not used when the credential has a secret: the credential's wins", async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery.call(
+			const delivery = await readSignedDelivery(
 				context(signedWith(GENERATED_SECRET)),
-				GENERATED_SECRET,
+				fallbackTo(GENERATED_SECRET),
 			);
 			expect(delivery.refusal?.reason).toBe('mismatch');
 		});
 
 		it("a remembered 'has none' uses the fallback without reading the credential again", async () => {
 			const { context, state } = fakeNode({ secret: '' });
-			await readSignedDelivery.call(context(signedWith(GENERATED_SECRET)), GENERATED_SECRET);
-			expect(rememberedSecret('cred-1')).toBe('');
-			const second = await readSignedDelivery.call(
+			await readSignedDelivery(context(signedWith(GENERATED_SECRET)), fallbackTo(GENERATED_SECRET));
+			expect(rememberedKeys('cred-1')?.signingSecret).toBe('');
+			const second = await readSignedDelivery(
 				context(signedWith(GENERATED_SECRET)),
-				GENERATED_SECRET,
+				fallbackTo(GENERATED_SECRET),
 			);
 			expect(second.payload).toEqual(EVENT);
 			expect(state.reads).toBe(1);
@@ -292,9 +298,9 @@ describe('readSignedDelivery', () => {
 		it('a body signed with an earlier secret verifies, marked earlier, with that secret', async () => {
 			const { context } = fakeNode();
 			const earlierSecrets = vi.fn(() => ['whsec_UNITTEST_other', EARLIER_SECRET]);
-			const delivery = await readSignedDelivery.call(
+			const delivery = await readSignedDelivery(
 				context(signedWith(EARLIER_SECRET)),
-				'',
+				undefined,
 				earlierSecrets,
 			);
 			expect(delivery).toEqual({ payload: EVENT, secret: EARLIER_SECRET, earlier: true });
@@ -304,9 +310,9 @@ describe('readSignedDelivery', () => {
 		it('are not asked for when the current secret verifies', async () => {
 			const { context } = fakeNode();
 			const earlierSecrets = vi.fn(() => [EARLIER_SECRET]);
-			const delivery = await readSignedDelivery.call(
+			const delivery = await readSignedDelivery(
 				context(signedWith(CREDENTIAL_SECRET)),
-				'',
+				undefined,
 				earlierSecrets,
 			);
 			expect(delivery.earlier).toBe(false);
@@ -315,9 +321,9 @@ describe('readSignedDelivery', () => {
 
 		it('none verifying: 401 with the verdict of the current secret', async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery.call(
+			const delivery = await readSignedDelivery(
 				context(signedWith('whsec_UNITTEST_unknown')),
-				'',
+				undefined,
 				() => [EARLIER_SECRET],
 			);
 			expect(delivery.refusal).toEqual({ status: 401, body: UNSIGNED, reason: 'mismatch' });
@@ -325,9 +331,9 @@ describe('readSignedDelivery', () => {
 
 		it('an earlier secret that verifies a body that is not an object: 400', async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery.call(
+			const delivery = await readSignedDelivery(
 				context(signedWith(EARLIER_SECRET, '[]')),
-				'',
+				undefined,
 				() => [EARLIER_SECRET],
 			);
 			expect(delivery.refusal).toEqual({
@@ -339,85 +345,85 @@ describe('readSignedDelivery', () => {
 
 		it('a delivery that an earlier secret verified is not remembered as the credential secret', async () => {
 			const { context } = fakeNode();
-			await readSignedDelivery.call(context(signedWith(EARLIER_SECRET)), '', () => [
+			await readSignedDelivery(context(signedWith(EARLIER_SECRET)), undefined, () => [
 				EARLIER_SECRET,
 			]);
-			expect(rememberedSecret('cred-1')).toBe(CREDENTIAL_SECRET);
+			expect(rememberedKeys('cred-1')?.signingSecret).toBe(CREDENTIAL_SECRET);
 		});
 	});
 
 	describe('the remembered secret', () => {
 		it('a second delivery within REMEMBER_SECRET_MS does not read the credential; at REMEMBER_SECRET_MS it is read again', async () => {
 			const { context, state } = fakeNode();
-			await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
+			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS - 1);
-			expect(
-				(await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).payload,
-			).toEqual(EVENT);
+			expect((await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(
+				EVENT,
+			);
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
-			expect(
-				(await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).payload,
-			).toEqual(EVENT);
+			expect((await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(
+				EVENT,
+			);
 			expect(state.reads).toBe(2);
 		});
 
 		it('a delivery that fails with the remembered secret reads the credential again: a new secret works at once', async () => {
 			const { context, state } = fakeNode();
-			await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
+			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
 			state.secret = NEW_CREDENTIAL_SECRET;
 			vi.setSystemTime(T0 + 1);
-			const delivery = await readSignedDelivery.call(context(signedWith(NEW_CREDENTIAL_SECRET)));
+			const delivery = await readSignedDelivery(context(signedWith(NEW_CREDENTIAL_SECRET)));
 			expect(delivery).toEqual({ payload: EVENT, secret: NEW_CREDENTIAL_SECRET, earlier: false });
 			expect(state.reads).toBe(2);
-			expect(rememberedSecret('cred-1')).toBe(NEW_CREDENTIAL_SECRET);
+			expect(rememberedKeys('cred-1')?.signingSecret).toBe(NEW_CREDENTIAL_SECRET);
 			// Then remembered in turn.
-			await readSignedDelivery.call(context(signedWith(NEW_CREDENTIAL_SECRET)));
+			await readSignedDelivery(context(signedWith(NEW_CREDENTIAL_SECRET)));
 			expect(state.reads).toBe(2);
 		});
 
 		it('a replaced secret still verifies while remembered, and stops at REMEMBER_SECRET_MS', async () => {
 			const { context, state } = fakeNode();
-			await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
+			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
 			state.secret = NEW_CREDENTIAL_SECRET;
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS - 1);
-			expect((await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).secret).toBe(
+			expect((await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)))).secret).toBe(
 				CREDENTIAL_SECRET,
 			);
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
 			expect(
-				(await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)))).refusal?.reason,
+				(await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)))).refusal?.reason,
 			).toBe('mismatch');
 			expect(state.reads).toBe(2);
 		});
 
 		it('every refused delivery reads the credential again (a forged delivery never verifies with the remembered secret)', async () => {
 			const { context, state } = fakeNode();
-			await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
+			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
 			for (let index = 0; index < 3; index++)
-				await readSignedDelivery.call(context({ signature: 'f'.repeat(64) }));
+				await readSignedDelivery(context({ signature: 'f'.repeat(64) }));
 			expect(state.reads).toBe(4);
 		});
 
 		it('a node without a credential id is never remembered: every delivery reads the credential', async () => {
 			const { context, state } = fakeNode({ credentialId: null });
-			await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
-			await readSignedDelivery.call(context(signedWith(CREDENTIAL_SECRET)));
+			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
+			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
 			expect(state.reads).toBe(2);
 		});
 
 		it('is kept per credential id', async () => {
 			const first = fakeNode({ credentialId: 'cred-a' });
 			const second = fakeNode({ credentialId: 'cred-b', secret: NEW_CREDENTIAL_SECRET });
-			await readSignedDelivery.call(first.context(signedWith(CREDENTIAL_SECRET)));
+			await readSignedDelivery(first.context(signedWith(CREDENTIAL_SECRET)));
 			expect(
-				(await readSignedDelivery.call(second.context(signedWith(NEW_CREDENTIAL_SECRET)))).payload,
+				(await readSignedDelivery(second.context(signedWith(NEW_CREDENTIAL_SECRET)))).payload,
 			).toEqual(EVENT);
 			expect(second.state.reads).toBe(1);
-			expect(rememberedSecret('cred-a')).toBe(CREDENTIAL_SECRET);
-			expect(rememberedSecret('cred-b')).toBe(NEW_CREDENTIAL_SECRET);
+			expect(rememberedKeys('cred-a')?.signingSecret).toBe(CREDENTIAL_SECRET);
+			expect(rememberedKeys('cred-b')?.signingSecret).toBe(NEW_CREDENTIAL_SECRET);
 		});
 	});
 });
@@ -436,7 +442,7 @@ describe('answerWithoutRun', () => {
 			},
 		};
 		const context = { getResponseObject: () => response } as unknown as IWebhookFunctions;
-		expect(answerWithoutRun.call(context, 401, UNSIGNED)).toEqual({ noWebhookResponse: true });
+		expect(answerWithoutRun(context, 401, UNSIGNED)).toEqual({ noWebhookResponse: true });
 		expect(calls).toEqual([
 			['status', 401],
 			['json', UNSIGNED],

@@ -7,10 +7,12 @@ import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constan
 import {
 	credentialSigningSecret,
 	forgetSecrets,
-	freshSigningSecret,
+	freshSigningKeys,
 	REMEMBER_SECRET_MS,
-	rememberedSecret,
-	rememberSecret,
+	rememberedKeys,
+	rememberKeys,
+	signingKeys,
+	triggerSigningSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 
 const FAKE_SECRET = 'whsec_UNITTEST_signing_secret_1';
@@ -22,6 +24,14 @@ function reader(credentials: ICredentialDataDecryptedObject) {
 	>(async () => credentials);
 	return { context: { getCredentials }, getCredentials };
 }
+
+// The remembered keys, read and written by their signing secret (what these tests are about).
+const rememberedSecret = (credentialId: string, now?: number) =>
+	rememberedKeys(credentialId, now)?.signingSecret;
+const rememberSecret = (credentialId: string, signingSecret: string, now?: number) =>
+	rememberKeys(credentialId, { signingSecret, triggerKey: '' }, now);
+const freshSigningSecret = async (context: Parameters<typeof freshSigningKeys>[0], id?: string) =>
+	(await freshSigningKeys(context, id)).signingSecret;
 
 afterEach(() => {
 	forgetSecrets();
@@ -211,5 +221,38 @@ describe('freshSigningSecret', () => {
 		getCredentials.mockResolvedValue({ signingSecret: FAKE_SECRET });
 		expect(await freshSigningSecret(context, 'cred-1')).toBe(FAKE_SECRET);
 		expect(rememberedSecret('cred-1')).toBe(FAKE_SECRET);
+	});
+});
+
+describe("the trigger's own secret (docs/spec-decisions.md#n5)", () => {
+	const URL = 'https://n8n.example/webhook/abc/webhook';
+	const OTHER_URL = 'https://n8n.example/webhook-test/abc/webhook';
+	const keysOf = async (credentials: ICredentialDataDecryptedObject) =>
+		await signingKeys(reader(credentials).context);
+
+	it("is the credential's signing secret when it has one", async () => {
+		const keys = await keysOf({ apiKey: 'key-1', signingSecret: FAKE_SECRET });
+		expect(triggerSigningSecret(keys, URL)).toBe(FAKE_SECRET);
+	});
+
+	it('else 64 hex characters derived from the API key and the URL: the same every time, different per URL and per key', async () => {
+		const keys = await keysOf({ apiKey: 'key-1', signingSecret: '' });
+		const secret = triggerSigningSecret(keys, URL);
+		expect(secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(triggerSigningSecret(await keysOf({ apiKey: 'key-1' }), URL)).toBe(secret);
+		expect(triggerSigningSecret(keys, OTHER_URL)).not.toBe(secret);
+		expect(triggerSigningSecret(await keysOf({ apiKey: 'key-2' }), URL)).not.toBe(secret);
+	});
+
+	it('keeps no API key: neither the keys nor the secret contain it', async () => {
+		const apiKey = 'UNITTEST-api-key-that-must-not-be-kept';
+		const keys = await keysOf({ apiKey });
+		expect(JSON.stringify(keys)).not.toContain(apiKey);
+		expect(triggerSigningSecret(keys, URL)).not.toContain(apiKey);
+	});
+
+	it("is '' without an API key or without a URL (nothing to sign with)", async () => {
+		expect(triggerSigningSecret(await keysOf({}), URL)).toBe('');
+		expect(triggerSigningSecret(await keysOf({ apiKey: 'key-1' }), '')).toBe('');
 	});
 });

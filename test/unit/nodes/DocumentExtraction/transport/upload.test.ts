@@ -134,7 +134,7 @@ describe('uploadSource per binary mode', () => {
 
 	it('database mode: the size from the metadata, the row read at the first open only, then hashed and sent from that one buffer', async () => {
 		const { context, reads } = fakeContext(content);
-		const source = await uploadSource.call(
+		const source = await uploadSource(
 			context,
 			0,
 			binaryWith('database:abc'),
@@ -154,7 +154,7 @@ describe('uploadSource per binary mode', () => {
 
 	it('filesystem mode: streamed anew for every open, never read whole', async () => {
 		const { context, reads } = fakeContext(content);
-		const source = await uploadSource.call(
+		const source = await uploadSource(
 			context,
 			0,
 			binaryWith('filesystem-v2:abc'),
@@ -171,13 +171,7 @@ describe('uploadSource per binary mode', () => {
 
 	it('default mode: the item buffer itself is sent, in views of it', async () => {
 		const { context, reads } = fakeContext(content);
-		const source = await uploadSource.call(
-			context,
-			0,
-			binaryWith(),
-			'invoice.pdf',
-			'application/pdf',
-		);
+		const source = await uploadSource(context, 0, binaryWith(), 'invoice.pdf', 'application/pdf');
 		const chunks = await collect(
 			(await source.open()).stream() as unknown as AsyncIterable<Uint8Array>,
 		);

@@ -23,6 +23,8 @@ import {
 import {
 	forgetSecrets,
 	REMEMBER_SECRET_MS,
+	signingKeys,
+	triggerOwnSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 import { NODE_TYPES } from '../../../../../nodes/DocumentExtraction/nodeTypes.ts';
 import {
@@ -31,12 +33,17 @@ import {
 } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import { n8nCore } from '../../../harness/n8nModules.ts';
 
+/** The trigger's own secret (N5) for the API key 'k' of these tests and the registered URL. */
+const GENERATED_SECRET = triggerOwnSecret(
+	await signingKeys({ getCredentials: async () => ({ apiKey: 'k' }) }),
+	'https://n8n.example/webhook/abc/webhook',
+);
+
 /** A minute ago: inside the replay window (N41) whenever the tests run. */
 const SIGNED_AT = new Date(Date.now() - 60_000).toISOString();
 
 describe('a delivery', () => {
 	const CREDENTIAL_SECRET = 'whsec_UNITTEST_trigger_credential_0123456789';
-	const GENERATED_SECRET = 'a'.repeat(64);
 
 	let workflowCounter = 0;
 
@@ -72,7 +79,7 @@ describe('a delivery', () => {
 		return memory?.accepted && Object.keys(memory.accepted.entries);
 	}
 
-	/** The static data of a trigger that registered with a secret it generated (the credential had none). */
+	/** The static data of a trigger that registered with its own secret (the credential had none). */
 	function heldRegistration(events: string[]): IDataObject {
 		return {
 			[STATIC_DATA_KEY]: {
@@ -83,7 +90,6 @@ describe('a delivery', () => {
 							url: 'https://n8n.example/webhook/abc/webhook',
 							events,
 							secretFingerprint: secretFingerprint(GENERATED_SECRET),
-							generatedSecret: GENERATED_SECRET,
 							registeredAt: '',
 						},
 					],
@@ -362,7 +368,7 @@ describe('a delivery', () => {
 			expect(other.result.workflowData).toHaveLength(1);
 		});
 
-		it('without a credential secret, the secret generated at registration (static data) verifies deliveries', async () => {
+		it("without a credential secret, the trigger's own secret (derived, nothing stored) verifies deliveries", async () => {
 			const staticData = heldRegistration([]);
 			const accepted = await deliver({
 				...signed(event(), GENERATED_SECRET),
@@ -378,7 +384,7 @@ describe('a delivery', () => {
 			expect(refused.answer.status).toBe(401);
 		});
 
-		it('after the credential got a secret, a delivery signed with the generated secret the service still holds runs, and the credential secret is registered (N34)', async () => {
+		it("after the credential got a secret, a delivery signed with the trigger's own secret the service still holds runs, and the credential secret is registered (N34)", async () => {
 			const staticData = heldRegistration(['document.verified']);
 			const registered: Array<{ url: string; events: string[]; secret: string }> = [];
 			const accepted = await deliver({
@@ -634,7 +640,7 @@ describe('a delivery', () => {
 			expect(reads.count).toBe(3);
 		});
 
-		it('without a credential secret, the generated secret still verifies when the empty secret is remembered', async () => {
+		it("without a credential secret, the trigger's own secret still verifies when the empty secret is remembered", async () => {
 			const staticData = heldRegistration([]);
 			const reads = { count: 0 };
 			const first = await deliver({

@@ -7,10 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
-import {
-	currentSecret,
-	registerMissingEvents,
-} from '../../../../../nodes/DocumentExtraction/trigger/registerEvents.ts';
+import { registerMissingEvents } from '../../../../../nodes/DocumentExtraction/trigger/registerEvents.ts';
 import {
 	forgetTestMemories,
 	STATIC_DATA_KEY,
@@ -21,7 +18,7 @@ const OTHER_URL = 'https://n8n.example/webhook/other/webhook';
 const TEST_URL = 'https://n8n.example/webhook-test/abc/webhook';
 const CREDENTIAL_SECRET = 'whsec_UNITTEST_register_credential_1';
 const NEW_CREDENTIAL_SECRET = 'whsec_UNITTEST_register_credential_2';
-const GENERATED_SECRET = 'whsec_UNITTEST_register_generated';
+const OWN_SECRET = 'a1'.repeat(32);
 const BOTH = ['document.verified', 'document.rejected'];
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 
@@ -120,40 +117,6 @@ beforeEach(() => {
 afterEach(() => {
 	forgetTestMemories();
 	vi.useRealTimers();
-});
-
-describe('currentSecret', () => {
-	const generated = (url: string, secret: string): HeldRegistration => ({
-		webhookId: null,
-		url,
-		events: ['document.verified'],
-		secretFingerprint: secretFingerprint(secret),
-		generatedSecret: secret,
-		registeredAt: '',
-	});
-
-	it("is the credential's secret when it has one, even with a generated one held", () => {
-		expect(
-			currentSecret({ registrations: [generated(URL, GENERATED_SECRET)] }, URL, CREDENTIAL_SECRET),
-		).toBe(CREDENTIAL_SECRET);
-	});
-
-	it('else the newest secret generated for this URL', () => {
-		const registrations = [
-			generated(URL, `${GENERATED_SECRET}_old`),
-			generated(OTHER_URL, `${GENERATED_SECRET}_other`),
-			generated(URL, `${GENERATED_SECRET}_new`),
-		];
-		expect(currentSecret({ registrations }, URL, '')).toBe(`${GENERATED_SECRET}_new`);
-		expect(currentSecret({ registrations }, OTHER_URL, '')).toBe(`${GENERATED_SECRET}_other`);
-	});
-
-	it("else '' (a secret generated for another URL does not count)", () => {
-		expect(currentSecret({ registrations: [] }, URL, '')).toBe('');
-		expect(
-			currentSecret({ registrations: [generated(OTHER_URL, GENERATED_SECRET)] }, URL, ''),
-		).toBe('');
-	});
 });
 
 describe('registerMissingEvents', () => {
@@ -257,37 +220,21 @@ describe('registerMissingEvents', () => {
 		expect(sent).toHaveLength(3);
 	});
 
-	it('generates a secret when the credential has none, keeps it in the record and uses it again', async () => {
-		const { context, sent, held } = fakeNode();
-		const registration = await registerMissingEvents(context, URL, ['document.verified'], '');
-		const generated = sent[0].body.secret;
-		expect(generated).toMatch(/^[0-9a-f]{64}$/);
-		expect(registration?.generatedSecret).toBe(generated);
-		expect(registration?.secretFingerprint).toBe(secretFingerprint(generated));
-		expect(currentSecret({ registrations: held() }, URL, '')).toBe(generated);
-
-		expect(await registerMissingEvents(context, URL, ['document.verified'], '')).toBeUndefined();
-		await registerMissingEvents(context, URL, BOTH, '');
-		expect(sent).toHaveLength(2);
-		expect(sent[1].body).toEqual({ url: URL, events: ['document.rejected'], secret: generated });
-	});
-
-	it('each URL gets a secret of its own', async () => {
-		const { context, sent } = fakeNode();
-		await registerMissingEvents(context, URL, BOTH, '');
-		await registerMissingEvents(context, OTHER_URL, BOTH, '');
-		expect(sent[1].body.secret).toMatch(/^[0-9a-f]{64}$/);
-		expect(sent[1].body.secret).not.toBe(sent[0].body.secret);
-	});
-
-	it("a credential secret set after a generated one: registered with the credential's, recorded without a generated secret", async () => {
-		const { context, sent, held } = fakeNode();
-		await registerMissingEvents(context, URL, BOTH, '');
-		const registration = await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET);
-		expect(sent[1].body.secret).toBe(CREDENTIAL_SECRET);
-		expect(registration).not.toHaveProperty('generatedSecret');
-		expect(held()).toHaveLength(2);
-		expect(held()[0].generatedSecret).toBe(sent[0].body.secret);
+	it("the trigger's own secret (no signing secret in the credential) is registered and never kept: only its fingerprint", async () => {
+		const { context, sent, held, staticData } = fakeNode();
+		const registration = await registerMissingEvents(context, URL, BOTH, OWN_SECRET);
+		expect(sent[0].body.secret).toBe(OWN_SECRET);
+		expect(registration?.secretFingerprint).toBe(secretFingerprint(OWN_SECRET));
+		expect(Object.keys(held()[0]).sort()).toEqual([
+			'events',
+			'registeredAt',
+			'secretFingerprint',
+			'url',
+			'webhookId',
+		]);
+		expect(JSON.stringify(staticData)).not.toContain(OWN_SECRET);
+		expect(await registerMissingEvents(context, URL, BOTH, OWN_SECRET)).toBeUndefined();
+		expect(sent).toHaveLength(1);
 	});
 
 	it('a webhook id that is not a string is recorded as null', async () => {
@@ -314,12 +261,14 @@ describe('registerMissingEvents', () => {
 		expect(sent).toHaveLength(2);
 	});
 
-	it('a refused registration with a generated secret keeps nothing: the next try generates another', async () => {
-		const { context, answers, sent } = fakeNode();
+	it('a refused registration keeps nothing: the next try registers every event again', async () => {
+		const { context, answers, sent, held } = fakeNode();
 		answers.push({ statusCode: 400, body: { error: 'bad url' } });
-		await expect(registerMissingEvents(context, URL, BOTH, '')).rejects.toThrow();
-		await registerMissingEvents(context, URL, BOTH, '');
-		expect(sent[1].body.secret).not.toBe(sent[0].body.secret);
+		await expect(registerMissingEvents(context, URL, BOTH, OWN_SECRET)).rejects.toThrow();
+		expect(held()).toEqual([]);
+		await registerMissingEvents(context, URL, BOTH, OWN_SECRET);
+		expect(sent[1].body).toEqual(sent[0].body);
+		expect(held()).toHaveLength(1);
 	});
 
 	it('concurrent calls for one node register once (the second sees the first one’s registration)', async () => {
@@ -334,11 +283,11 @@ describe('registerMissingEvents', () => {
 		expect(held()).toHaveLength(1);
 	});
 
-	it('concurrent calls without a credential secret share the one generated secret', async () => {
+	it('concurrent calls for different events register each event once', async () => {
 		const { context, sent } = fakeNode();
 		await Promise.all([
-			registerMissingEvents(context, URL, ['document.verified'], ''),
-			registerMissingEvents(context, URL, BOTH, ''),
+			registerMissingEvents(context, URL, ['document.verified'], OWN_SECRET),
+			registerMissingEvents(context, URL, BOTH, OWN_SECRET),
 		]);
 		expect(sent.map((request) => request.body.events)).toEqual([
 			['document.verified'],
