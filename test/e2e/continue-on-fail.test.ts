@@ -67,68 +67,53 @@ const failExtractOnce = async () =>
 	});
 
 describe('Continue On Fail on Extract in a real n8n', () => {
-	it('without waiting: the failed item arrives on Needs Review, paired with its input; nothing on Verified', async () => {
-		const names = ['On Verified', 'On Needs Review'];
-		const workflow = await createWorkflow('e2e continue on fail', false);
+	it.each([
+		{
+			mode: 'without waiting',
+			failedOn: 'On Needs Review',
+			workflowName: 'e2e continue on fail',
+			waitForReview: false,
+			names: ['On Verified', 'On Needs Review'],
+		},
+		{
+			mode: 'with Wait for Review',
+			failedOn: 'On Rejected',
+			workflowName: 'e2e continue on fail (wait for review)',
+			waitForReview: true,
+			names: ['On Verified', 'On Rejected', 'On Timed Out'],
+		},
+	])(
+		'$mode: the failed item arrives on $failedOn, paired with its input; nothing on Verified',
+		async ({ failedOn, workflowName, waitForReview, names }) => {
+			const workflow = await createWorkflow(workflowName, waitForReview);
 
-		await failExtractOnce();
-		const failed = await run(workflow, 'faulty');
-		expect(failed.status).toBe('success');
-		expect(nodeItems(failed, 'Extract', { output: 0 })).toEqual([]);
-		expect(nodeItems(failed, 'Extract', { output: 1 }).map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-		]);
-		expect(outputsOf(failed, names)).toEqual({
-			'On Needs Review': [
-				{
-					error: expect.stringMatching(/\(500\)/),
-					error_description: expect.any(String),
-					http_code: 500,
-					ready_to_post: false,
-					not_ready_because: [expect.stringMatching(/^The node failed on this item: /)],
-					caller: 'faulty',
-				},
-			],
-		});
+			await failExtractOnce();
+			const failed = await run(workflow, 'faulty');
+			expect(failed.status).toBe('success');
+			expect(nodeItems(failed, 'Extract', { output: 0 })).toEqual([]);
+			expect(nodeItems(failed, 'Extract', { output: 1 }).map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+			]);
+			expect(outputsOf(failed, names)).toEqual({
+				[failedOn]: [
+					{
+						error: expect.stringMatching(/\(500\)/),
+						error_description: expect.any(String),
+						http_code: 500,
+						ready_to_post: false,
+						not_ready_because: [expect.stringMatching(/^The node failed on this item: /)],
+						caller: 'faulty',
+					},
+				],
+			});
 
-		// The same workflow without a fault: the confident invoice is on Verified.
-		const passed = await run(workflow, 'healthy');
-		expect(Object.keys(outputsOf(passed, names))).toEqual(['On Verified']);
-		expect(nodeJson(passed, 'On Verified')[0]).toMatchObject({
-			status: 'verified',
-			caller: 'healthy',
-		});
-	});
-
-	it('with Wait for Review: the failed item arrives on Rejected, paired with its input; nothing on Verified', async () => {
-		const names = ['On Verified', 'On Rejected', 'On Timed Out'];
-		const workflow = await createWorkflow('e2e continue on fail (wait for review)', true);
-
-		await failExtractOnce();
-		const failed = await run(workflow, 'faulty');
-		expect(failed.status).toBe('success');
-		expect(nodeItems(failed, 'Extract', { output: 0 })).toEqual([]);
-		expect(nodeItems(failed, 'Extract', { output: 1 }).map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-		]);
-		expect(outputsOf(failed, names)).toEqual({
-			'On Rejected': [
-				{
-					error: expect.stringMatching(/\(500\)/),
-					error_description: expect.any(String),
-					http_code: 500,
-					ready_to_post: false,
-					not_ready_because: [expect.stringMatching(/^The node failed on this item: /)],
-					caller: 'faulty',
-				},
-			],
-		});
-
-		const passed = await run(workflow, 'healthy');
-		expect(Object.keys(outputsOf(passed, names))).toEqual(['On Verified']);
-		expect(nodeJson(passed, 'On Verified')[0]).toMatchObject({
-			status: 'verified',
-			caller: 'healthy',
-		});
-	});
+			// The same workflow without a fault: the confident invoice is on Verified.
+			const passed = await run(workflow, 'healthy');
+			expect(Object.keys(outputsOf(passed, names))).toEqual(['On Verified']);
+			expect(nodeJson(passed, 'On Verified')[0]).toMatchObject({
+				status: 'verified',
+				caller: 'healthy',
+			});
+		},
+	);
 });
