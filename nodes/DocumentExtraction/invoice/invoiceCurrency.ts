@@ -3,6 +3,7 @@
  * service sends one anyway it is kept, read from these keys of the extracted-data object only.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { fieldsOf } from '../jsonObject.ts';
 
 /** Where a currency is read from: the extracted-data object itself, its header, its amounts. */
 export const CURRENCY_SOURCES: ReadonlyArray<readonly string[]> = [
@@ -18,14 +19,8 @@ export interface InvoiceCurrency {
 	problem: string | null;
 }
 
-function asObject(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
-}
-
 function valueAt(data: IDataObject, path: readonly string[]): unknown {
-	return path.length === 1 ? data[path[0]] : asObject(data[path[0]])[path[1]];
+	return path.length === 1 ? data[path[0]] : fieldsOf(data[path[0]])[path[1]];
 }
 
 function isAbsent(value: unknown): boolean {
@@ -41,7 +36,7 @@ const THREE_LETTERS = /^[A-Za-z]{3}$/;
  * else is not guessed at ("$" is the dollar of many countries): no currency, and a problem.
  */
 export function invoiceCurrency(extracted: unknown): InvoiceCurrency {
-	const data = asObject(extracted);
+	const data = fieldsOf(extracted);
 	const sent = CURRENCY_SOURCES.map((path) => valueAt(data, path)).filter(
 		(value) => !isAbsent(value),
 	);

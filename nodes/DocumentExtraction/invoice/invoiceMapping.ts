@@ -12,6 +12,7 @@ import { withinACent } from './cents.ts';
 import { invoiceCurrency } from './invoiceCurrency.ts';
 import { invoiceSummary } from './invoiceSummary.ts';
 import { readyToPost } from './readyToPost.ts';
+import { fieldsOf } from '../jsonObject.ts';
 
 export type OutputMode = 'simplified' | 'splitLineItems' | 'raw';
 
@@ -46,12 +47,6 @@ export interface SimplifiedInvoice {
 	checks: InvoiceChecks;
 }
 
-function asObject(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
-}
-
 function asText(value: unknown): string | null {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -81,7 +76,7 @@ export function asNumber(value: unknown): number | null {
 export function mapLineItems(value: unknown): LineItem[] {
 	if (!Array.isArray(value)) return [];
 	return value.map((entry) => {
-		const line = asObject(entry);
+		const line = fieldsOf(entry);
 		return {
 			description: asText(line.description),
 			quantity: asNumber(line.quantity),
@@ -132,9 +127,9 @@ export function invoiceChecks(
 
 /** The extracted-data object as flat fields. Accepts anything: missing parts become null. */
 export function simplifyInvoice(extracted: unknown): SimplifiedInvoice {
-	const data = asObject(extracted);
-	const header = asObject(data.header);
-	const amounts = asObject(data.amounts);
+	const data = fieldsOf(extracted);
+	const header = fieldsOf(data.header);
+	const amounts = fieldsOf(data.amounts);
 	const invoice = {
 		vendor: asText(header.vendor),
 		invoice_date: asText(header.date),

@@ -10,6 +10,7 @@ import type { SimplifiedInvoice } from './invoiceMapping.ts';
 import { asNumber, simplifyInvoice } from './invoiceMapping.ts';
 import type { ReadyToPost } from './readyToPost.ts';
 import { readyToPost } from './readyToPost.ts';
+import { jsonObject } from '../jsonObject.ts';
 
 export interface InvoiceFields {
 	vendor: string | null;
@@ -29,12 +30,6 @@ export interface ItemInvoice {
 export const EXPECTED_INVOICE_FIELDS =
 	'"vendor" and "invoice_no" (and "total") as the simplified output of Extract, Wait for Review or the Document Extraction Trigger gives them, or the raw output\'s "extracted_json" (Extract) or "data" (trigger)';
 
-function asObject(value: unknown): IDataObject | null {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: null;
-}
-
 function text(value: unknown): string | null {
 	return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
@@ -52,8 +47,8 @@ function statusOf(json: IDataObject): string | null {
 }
 
 function invoiceFields(json: IDataObject): InvoiceFields | null {
-	const extracted = asObject(json.extracted_json) ?? asObject(json.data);
-	if (extracted && (asObject(extracted.header) || asObject(extracted.amounts))) {
+	const extracted = jsonObject(json.extracted_json) ?? jsonObject(json.data);
+	if (extracted && (jsonObject(extracted.header) || jsonObject(extracted.amounts))) {
 		const invoice = simplifyInvoice(extracted);
 		return { vendor: invoice.vendor, invoice_no: invoice.invoice_no, total: invoice.total };
 	}
@@ -76,8 +71,9 @@ export function invoiceOfItem(json: IDataObject): ItemInvoice {
 
 /** The extracted-data object an item holds: the raw outputs' own, or rebuilt from Simplified's flat fields. */
 function extractedOfItem(json: IDataObject): IDataObject | null {
-	const extracted = asObject(json.extracted_json) ?? asObject(json.data);
-	if (extracted && (asObject(extracted.header) || asObject(extracted.amounts))) return extracted;
+	const extracted = jsonObject(json.extracted_json) ?? jsonObject(json.data);
+	if (extracted && (jsonObject(extracted.header) || jsonObject(extracted.amounts)))
+		return extracted;
 	if (!Array.isArray(json.line_items)) return null;
 	return {
 		header: { vendor: json.vendor, date: json.invoice_date, invoice_no: json.invoice_no },

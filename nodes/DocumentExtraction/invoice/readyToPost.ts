@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { withinACent } from './cents.ts';
 import { invoiceCurrency } from './invoiceCurrency.ts';
 import type { LineItem, SimplifiedInvoice } from './invoiceMapping.ts';
+import { fieldsOf, jsonObject } from '../jsonObject.ts';
 
 export interface ReadyToPost {
 	ready_to_post: boolean;
@@ -18,12 +19,6 @@ export interface ReadyToPost {
 
 /** The mapped invoice; its currency is judged from the extracted data (invoiceCurrency.ts). */
 type InvoiceForReadiness = Omit<SimplifiedInvoice, 'currency'>;
-
-function asObject(value: unknown): IDataObject | null {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: null;
-}
 
 function isPresent(value: unknown): boolean {
 	return (
@@ -110,7 +105,7 @@ function lineReasons(lines: LineItem[], rawLines: unknown[]): string[] {
 		const unreadableValues: unknown[] = [];
 		lines.forEach((line, index) => {
 			if (line[field] !== null) return;
-			const sent = asObject(rawLines[index])?.[field];
+			const sent = jsonObject(rawLines[index])?.[field];
 			if (isPresent(sent)) {
 				unreadable.push(index + 1);
 				unreadableValues.push(sent);
@@ -179,10 +174,10 @@ export function readyToPost(
 	invoice: InvoiceForReadiness,
 	extracted: unknown,
 ): ReadyToPost {
-	const data = asObject(extracted);
+	const data = jsonObject(extracted);
 	const reasons: string[] = [];
 	if (status !== 'verified') reasons.push(notVerifiedReason(status));
-	if (data === null) {
+	if (data === undefined) {
 		if (status === 'verified')
 			reasons.push(
 				'The service sent no invoice data for this document: enter the invoice from the original file.',
@@ -191,7 +186,7 @@ export function readyToPost(
 	}
 
 	reasons.push(...headerReasons(invoice));
-	reasons.push(...amountReasons(invoice, asObject(data.amounts) ?? {}));
+	reasons.push(...amountReasons(invoice, fieldsOf(data.amounts)));
 	reasons.push(
 		...lineReasons(invoice.line_items, Array.isArray(data.line_items) ? data.line_items : []),
 	);

@@ -17,6 +17,7 @@ import { CREDENTIAL_TYPE } from '../constants.ts';
 import { adviceForStatus, connectionFailure, serviceErrorText } from './errors.ts';
 import type { PacedStart, RequestPacer } from './pacer.ts';
 import { retryDelayMs } from './retryPolicy.ts';
+import { jsonObject } from '../jsonObject.ts';
 
 export type ApiContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
 
@@ -123,7 +124,8 @@ function successBody(
 	response: IN8nHttpFullResponse,
 ): IDataObject {
 	const body = response.body;
-	if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as IDataObject;
+	const object = jsonObject(body);
+	if (object) return object;
 	throw new NodeApiError(context.getNode(), { body: String(body).slice(0, 500) } as JsonObject, {
 		itemIndex: request.itemIndex,
 		httpCode: String(response.statusCode),

@@ -1,0 +1,13 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** `value` when it is a JSON object (not null, not an array); otherwise undefined. */
+export function jsonObject(value: unknown): IDataObject | undefined {
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
+}
+
+/** `value`'s fields to read from: {} when it is not a JSON object, so a missing field reads as undefined. */
+export function fieldsOf(value: unknown): IDataObject {
+	return jsonObject(value) ?? {};
+}
