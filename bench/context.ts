@@ -8,8 +8,16 @@ import type {
 	SandboxCredential,
 	SandboxHandle,
 	Stack,
+	WorkflowDefinition,
 } from '../local-n8n/index.ts';
-import { actionNode, extractParameters, log, webhookWorkflow } from '../local-n8n/index.ts';
+import {
+	actionNode,
+	extractParameters,
+	log,
+	sandboxCredential,
+	triggerWorkflow,
+	webhookWorkflow,
+} from '../local-n8n/index.ts';
 
 export interface BenchContext {
 	stack: Stack;
@@ -32,6 +40,30 @@ export function progress(message: string): void {
 	log('bench', message);
 }
 
+/** The sandbox's accounts as n8n credentials named `<label> (<tier>)`, created in this order. */
+export async function benchCredentials(
+	stack: Stack,
+	sandbox: SandboxHandle,
+	label: string,
+): Promise<Pick<BenchContext, 'enterprise' | 'growth' | 'pilot'>> {
+	const credential = (tier: 'enterprise' | 'growth' | 'pilot') =>
+		sandboxCredential(stack.client, sandbox, tier, `${label} (${tier})`);
+	return {
+		enterprise: await credential('enterprise'),
+		growth: await credential('growth'),
+		pilot: await credential('pilot'),
+	};
+}
+
+/** Creates and activates the workflow, waits until every serving process serves `path`. */
+async function activate(context: BenchContext, definition: WorkflowDefinition, path: string) {
+	const workflow = await context.stack.client.createWorkflow(definition);
+	await context.stack.client.activateWorkflow(workflow.id);
+	for (const client of context.servingClients ?? [context.stack.client])
+		await client.waitForWebhook(path);
+	return { id: workflow.id, path };
+}
+
 /** Creates and activates Webhook → nodes; returns its id and webhook path. */
 export async function activeWebhookWorkflow(
 	context: BenchContext,
@@ -40,11 +72,20 @@ export async function activeWebhookWorkflow(
 	responseMode: 'lastNode' | 'onReceived' = 'lastNode',
 ) {
 	const definition = webhookWorkflow({ name, nodes, responseMode });
-	const workflow = await context.stack.client.createWorkflow(definition);
-	await context.stack.client.activateWorkflow(workflow.id);
-	for (const client of context.servingClients ?? [context.stack.client])
-		await client.waitForWebhook(definition.webhookPath);
-	return { id: workflow.id, path: definition.webhookPath };
+	return await activate(context, definition, definition.webhookPath);
+}
+
+/**
+ * Creates and activates a workflow started by `trigger` (a node whose webhook path is `webhook`);
+ * returns its id and webhook path.
+ */
+export async function activeTriggerNodeWorkflow(
+	context: BenchContext,
+	name: string,
+	trigger: NodeSpec,
+) {
+	const definition = triggerWorkflow({ name, trigger });
+	return await activate(context, definition, `${definition.webhookId}/webhook`);
 }
 
 /** Extract with the service's raw answer as output. */

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling runs in plain Node, never inside n8n */
 // The reference for what any community trigger can reach in n8n: a package `n8n-nodes-minimal-trigger`
 // whose one node's webhook() only hands the body to the workflow. Written as plain JavaScript into a
 // temporary folder, packed and installed into n8n's user folder next to ours, as n8n documents manual
@@ -7,16 +6,10 @@
 // It accepts our credential type without reading it: with the credential attached, n8n does for it
 // what it does for any start node with a credential (checks the credential may be used, per run).
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Credential, PackedPackage } from '../local-n8n/index.ts';
-import {
-	credentialReference,
-	makeTmpDir,
-	packPackage,
-	triggerWorkflow,
-} from '../local-n8n/index.ts';
+import { credentialReference, packPackage, writePlainPackage } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
+import { activeTriggerNodeWorkflow } from './context.ts';
 
 export const MINIMAL_PACKAGE = 'n8n-nodes-minimal-trigger';
 export const MINIMAL_NODE_TYPE = `${MINIMAL_PACKAGE}.minimalTrigger`;
@@ -47,31 +40,16 @@ module.exports = { MinimalTrigger };
 
 /** Writes the package to a temporary folder and returns the folder. */
 export function makeMinimalTriggerPackage(version = '0.0.1'): string {
-	const dir = makeTmpDir('minimal-trigger-package');
-	mkdirSync(join(dir, 'dist', 'nodes', 'MinimalTrigger'), { recursive: true });
-	const manifest = {
-		name: MINIMAL_PACKAGE,
-		version,
-		description:
-			'Benchmark reference: a community trigger that does nothing but start the workflow',
-		license: 'MIT',
-		keywords: ['n8n-community-node-package'],
-		main: 'dist/index.js',
-		files: ['dist'],
-		n8n: {
-			n8nNodesApiVersion: 1,
-			credentials: [],
-			nodes: ['dist/nodes/MinimalTrigger/MinimalTrigger.node.js'],
+	return writePlainPackage(
+		'minimal-trigger-package',
+		{
+			name: MINIMAL_PACKAGE,
+			version,
+			description:
+				'Benchmark reference: a community trigger that does nothing but start the workflow',
 		},
-		peerDependencies: { 'n8n-workflow': '*' },
-	};
-	writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-	writeFileSync(join(dir, 'dist', 'index.js'), 'module.exports = {};\n');
-	writeFileSync(
-		join(dir, 'dist', 'nodes', 'MinimalTrigger', 'MinimalTrigger.node.js'),
-		NODE_SOURCE,
+		{ 'nodes/MinimalTrigger/MinimalTrigger.node.js': NODE_SOURCE },
 	);
-	return dir;
 }
 
 /** The package, packed (`npm pack`) for installation into n8n's user folder. */
@@ -89,18 +67,11 @@ export async function activeMinimalTriggerWorkflow(
 	typeVersion = 1.1,
 	credential?: Credential,
 ) {
-	const trigger = {
+	return await activeTriggerNodeWorkflow(context, name, {
 		name: 'Minimal Trigger',
 		type: MINIMAL_NODE_TYPE,
 		typeVersion,
 		parameters: {},
 		...(credential ? { credentials: credentialReference(credential) } : {}),
-	};
-	const definition = triggerWorkflow({ name, trigger });
-	const workflow = await context.stack.client.createWorkflow(definition);
-	await context.stack.client.activateWorkflow(workflow.id);
-	const path = `${definition.webhookId}/webhook`;
-	for (const client of context.servingClients ?? [context.stack.client])
-		await client.waitForWebhook(path);
-	return { id: workflow.id, path };
+	});
 }

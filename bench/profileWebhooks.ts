@@ -15,25 +15,17 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { N8nInstance, QueueStack } from '../local-n8n/index.ts';
-import {
-	artifactsDir,
-	makeTmpDir,
-	sandboxCredential,
-	startQueueStack,
-	startSandboxInProcess,
-	stopAll,
-	timestampForFiles,
-} from '../local-n8n/index.ts';
+import { artifactsDir, timestampForFiles } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { activeWebhookWorkflow, progress } from './context.ts';
 import type { ProfileSummary } from './cpuProfile.ts';
 import { cpuByRole, cpuSnapshot, difference, perDelivery } from './cpuTime.ts';
 import { readProfile, renderSummary, summarize } from './cpuProfile.ts';
-import { behindHttps } from './httpsFront.ts';
-import { activeMinimalTriggerWorkflow, packMinimalTrigger } from './minimalTrigger.ts';
+import { activeMinimalTriggerWorkflow } from './minimalTrigger.ts';
 import {
 	LAZY_ISOLATE_ENV,
 	LB_SETTLE_MS,
+	onQueueStack,
 	setLazyIsolate,
 	waitForQueueDrained,
 } from './queueMode.ts';
@@ -216,35 +208,8 @@ export async function profileWebhookProcesses(
 	} = {},
 ): Promise<{ setting: string; dir: string; results: TargetProfile[] }> {
 	const targets = options.targets ?? ['webhook', 'minimal', 'ours'];
-	const minimal = await packMinimalTrigger();
-	const stack = await startQueueStack({
-		workers: 1,
-		webhooks: 2,
-		...(options.packageDir ? { package: { dir: options.packageDir } } : {}),
-		extraPackages: [minimal],
-		fileAccessDirs: [makeTmpDir('bench-profile-files')],
-	});
-	const sandbox = await behindHttps(
-		await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 }),
-		stack.tls,
-	);
-	const dir = join(artifactsDir(), 'cpu-profiles', timestampForFiles());
-	try {
-		const context: BenchContext = {
-			stack,
-			sandbox,
-			enterprise: await sandboxCredential(
-				stack.client,
-				sandbox,
-				'enterprise',
-				'Bench profile (enterprise)',
-			),
-			growth: await sandboxCredential(stack.client, sandbox, 'growth', 'Bench profile (growth)'),
-			pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench profile (pilot)'),
-			progress,
-			webhookClient: stack.lbClient,
-			servingClients: [...stack.webhookClients, stack.lbClient],
-		};
+	return await onQueueStack('profile', options.packageDir, async (context, stack) => {
+		const dir = join(artifactsDir(), 'cpu-profiles', timestampForFiles());
 		const paths: Record<ProfileTarget, () => Promise<{ id: string; path: string }>> = {
 			webhook: () =>
 				activeWebhookWorkflow(context, 'bench profile: Webhook node', [], 'onReceived'),
@@ -298,11 +263,7 @@ export async function profileWebhookProcesses(
 		const setting =
 			[...(options.lazy ? [`${LAZY_ISOLATE_ENV}=true`] : []), ...env].join(', ') || 'defaults';
 		return { setting, dir, results };
-	} finally {
-		await sandbox.close();
-		await stack.stop();
-		await stopAll();
-	}
+	});
 }
 
 /** Text for the console and the docs: per target, CPU per delivery and the profile's tables. */

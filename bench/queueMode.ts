@@ -22,7 +22,6 @@ import type { N8nInstance, QueueStack } from '../local-n8n/index.ts';
 import {
 	makeTmpDir,
 	readFileNode,
-	sandboxCredential,
 	startQueueStack,
 	startSandboxInProcess,
 	stopAll,
@@ -30,7 +29,13 @@ import {
 } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
 import { behindHttps } from './httpsFront.ts';
-import { activeWebhookWorkflow, extractNode, httpRequestUploadNode, progress } from './context.ts';
+import {
+	activeWebhookWorkflow,
+	benchCredentials,
+	extractNode,
+	httpRequestUploadNode,
+	progress,
+} from './context.ts';
 import { BENCH_ROLE, cpuByRole, processesCpuMs } from './cpuTime.ts';
 import { peakRssDuring, waitForSteadyRss } from './rss.ts';
 import type { ResultRow } from './stats.ts';
@@ -535,34 +540,7 @@ export async function queueModeBenchmarks(
 		upload: true,
 	},
 ): Promise<ResultRow[]> {
-	const minimal = await packMinimalTrigger();
-	const stack = await startQueueStack({
-		workers: 1,
-		webhooks: 2,
-		...(parts.packageDir ? { package: { dir: parts.packageDir } } : {}),
-		extraPackages: [minimal],
-		fileAccessDirs: [makeTmpDir('bench-queue-files')],
-	});
-	const sandbox = await behindHttps(
-		await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 }),
-		stack.tls,
-	);
-	try {
-		const context: BenchContext = {
-			stack,
-			sandbox,
-			enterprise: await sandboxCredential(
-				stack.client,
-				sandbox,
-				'enterprise',
-				'Bench queue (enterprise)',
-			),
-			growth: await sandboxCredential(stack.client, sandbox, 'growth', 'Bench queue (growth)'),
-			pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench queue (pilot)'),
-			progress,
-			webhookClient: stack.lbClient,
-			servingClients: [...stack.webhookClients, stack.lbClient],
-		};
+	return await onQueueStack('queue', parts.packageDir, async (context, stack) => {
 		const throughput = parts.throughput
 			? await queueTriggerThroughput(
 					context,
@@ -578,6 +556,41 @@ export async function queueModeBenchmarks(
 			...throughput,
 			...(parts.upload ? await workerUploadMemory(context, stack, rounds) : []),
 		];
+	});
+}
+
+/**
+ * Runs `measure` on a queue stack of its own (1 worker, 2 webhook processes, the minimal trigger
+ * installed next to ours; `packageDir` instead of this repository when given) with the sandbox
+ * behind an HTTPS front and credentials named `Bench <label> (<tier>)`; stops them afterwards.
+ */
+export async function onQueueStack<T>(
+	label: string,
+	packageDir: string | undefined,
+	measure: (context: BenchContext, stack: QueueStack) => Promise<T>,
+): Promise<T> {
+	const minimal = await packMinimalTrigger();
+	const stack = await startQueueStack({
+		workers: 1,
+		webhooks: 2,
+		...(packageDir ? { package: { dir: packageDir } } : {}),
+		extraPackages: [minimal],
+		fileAccessDirs: [makeTmpDir(`bench-${label}-files`)],
+	});
+	const sandbox = await behindHttps(
+		await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 }),
+		stack.tls,
+	);
+	try {
+		const context: BenchContext = {
+			stack,
+			sandbox,
+			...(await benchCredentials(stack, sandbox, `Bench ${label}`)),
+			progress,
+			webhookClient: stack.lbClient,
+			servingClients: [...stack.webhookClients, stack.lbClient],
+		};
+		return await measure(context, stack);
 	} finally {
 		await sandbox.close();
 		await stack.stop();

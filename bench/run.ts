@@ -9,13 +9,12 @@ import { join } from 'node:path';
 import {
 	N8N_VERSION,
 	REPO_ROOT,
-	sandboxCredential,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
 } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
-import { progress } from './context.ts';
+import { benchCredentials, progress } from './context.ts';
 import { footprint } from './footprint.ts';
 import { rateLimitedBatch } from './rateLimitedBatch.ts';
 import type { ResultRow } from './stats.ts';
@@ -113,14 +112,7 @@ async function singleProcessBenchmarks(): Promise<void> {
 		const context: BenchContext = {
 			stack,
 			sandbox,
-			enterprise: await sandboxCredential(
-				stack.client,
-				sandbox,
-				'enterprise',
-				'Bench (enterprise)',
-			),
-			growth: await sandboxCredential(stack.client, sandbox, 'growth', 'Bench (growth)'),
-			pilot: await sandboxCredential(stack.client, sandbox, 'pilot', 'Bench (pilot)'),
+			...(await benchCredentials(stack, sandbox, 'Bench')),
 			progress,
 		};
 		for (const [name, bench] of [

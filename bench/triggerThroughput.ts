@@ -7,9 +7,9 @@
 
 import { randomUUID } from 'node:crypto';
 import type { N8nClient } from '../local-n8n/index.ts';
-import { reviewTriggerNode, signBody, triggerWorkflow } from '../local-n8n/index.ts';
+import { reviewTriggerNode, signBody } from '../local-n8n/index.ts';
 import type { BenchContext } from './context.ts';
-import { activeWebhookWorkflow, webhookClient } from './context.ts';
+import { activeTriggerNodeWorkflow, activeWebhookWorkflow, webhookClient } from './context.ts';
 import { activeMinimalTriggerWorkflow } from './minimalTrigger.ts';
 import type { ResultRow } from './stats.ts';
 import { median } from './stats.ts';
@@ -86,13 +86,7 @@ export async function activeTriggerWorkflow(
 ) {
 	const trigger = reviewTriggerNode(context.enterprise.credential, undefined, typeVersion);
 	trigger.parameters = { ...(trigger.parameters as Record<string, unknown>), options };
-	const definition = triggerWorkflow({ name, trigger });
-	const workflow = await context.stack.client.createWorkflow(definition);
-	await context.stack.client.activateWorkflow(workflow.id);
-	const path = `${definition.webhookId}/webhook`;
-	for (const client of context.servingClients ?? [context.stack.client])
-		await client.waitForWebhook(path);
-	return { id: workflow.id, path };
+	return await activeTriggerNodeWorkflow(context, name, trigger);
 }
 
 /** Waits until the workflow has at least `accepted` executions (none lost), then counts them. */
@@ -145,12 +139,11 @@ async function waitForRunsFinished(
 	throw new Error(`workflow ${workflowId}: its runs did not finish within 300 s`);
 }
 
-export async function triggerThroughput(
-	context: BenchContext,
-	deliveries = 200,
-	concurrency = 10,
-	rounds = 3,
-): Promise<ResultRow[]> {
+/** The run: 200 deliveries per round and target, 10 at a time, 3 rounds. */
+const RUN = { deliveries: 200, concurrency: 10, rounds: 3 };
+
+export async function triggerThroughput(context: BenchContext): Promise<ResultRow[]> {
+	const { deliveries, concurrency, rounds } = RUN;
 	const { enterprise } = context;
 	const client = webhookClient(context);
 	const workflows = {

@@ -8,7 +8,7 @@
 // n8n runs unchanged. Nothing is fetched from a registry.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { log, step } from './log.ts';
 import { cleanChildEnv } from './npmEnv.ts';
 import { REPO_ROOT, artifactsDir, makeTmpDir, timestampForFiles } from './paths.ts';
@@ -134,39 +134,51 @@ export async function installIntoUserFolder(
 }
 
 /**
+ * Writes a community-node package in plain JavaScript to a new temporary folder named after
+ * `folder`: its package.json (n8n's manifest lists each `.node.js` file as a node and each
+ * `.credentials.js` file as a credential), an empty dist/index.js and `files`, paths below dist/ →
+ * source. Returns the folder.
+ */
+export function writePlainPackage(
+	folder: string,
+	manifest: { name: string; version: string; description: string },
+	files: Record<string, string>,
+): string {
+	const dir = makeTmpDir(folder);
+	const paths = Object.keys(files).map((path) => `dist/${path}`);
+	const packageJson = {
+		...manifest,
+		license: 'MIT',
+		keywords: ['n8n-community-node-package'],
+		main: 'dist/index.js',
+		files: ['dist'],
+		n8n: {
+			n8nNodesApiVersion: 1,
+			credentials: paths.filter((path) => path.endsWith('.credentials.js')),
+			nodes: paths.filter((path) => path.endsWith('.node.js')),
+		},
+		peerDependencies: { 'n8n-workflow': '*' },
+	};
+	writeFileSync(join(dir, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
+	mkdirSync(join(dir, 'dist'));
+	writeFileSync(join(dir, 'dist', 'index.js'), 'module.exports = {};\n');
+	for (const [path, source] of Object.entries(files)) {
+		mkdirSync(dirname(join(dir, 'dist', path)), { recursive: true });
+		writeFileSync(join(dir, 'dist', path), source);
+	}
+	return dir;
+}
+
+/**
  * Writes a minimal community-node package (one node, one credential, plain JavaScript) to a
  * temporary folder. Proves the pack → install → load-in-n8n path without this repository's own build.
  */
 export function makeProbePackage(name = 'n8n-nodes-harness-probe', version = '0.0.1'): string {
-	const dir = makeTmpDir('probe-package');
-	mkdirSync(join(dir, 'dist', 'nodes', 'Probe'), { recursive: true });
-	mkdirSync(join(dir, 'dist', 'credentials'), { recursive: true });
-	writeFileSync(
-		join(dir, 'package.json'),
-		`${JSON.stringify(
-			{
-				name,
-				version,
-				description: 'Throwaway community package made by the e2e harness',
-				license: 'MIT',
-				keywords: ['n8n-community-node-package'],
-				main: 'dist/index.js',
-				files: ['dist'],
-				n8n: {
-					n8nNodesApiVersion: 1,
-					credentials: ['dist/credentials/ProbeApi.credentials.js'],
-					nodes: ['dist/nodes/Probe/Probe.node.js'],
-				},
-				peerDependencies: { 'n8n-workflow': '*' },
-			},
-			null,
-			2,
-		)}\n`,
-	);
-	writeFileSync(join(dir, 'dist', 'index.js'), 'module.exports = {};\n');
-	writeFileSync(
-		join(dir, 'dist', 'credentials', 'ProbeApi.credentials.js'),
-		`class ProbeApi {
+	return writePlainPackage(
+		'probe-package',
+		{ name, version, description: 'Throwaway community package made by the e2e harness' },
+		{
+			'credentials/ProbeApi.credentials.js': `class ProbeApi {
 	constructor() {
 		this.name = 'probeApi';
 		this.displayName = 'Probe API';
@@ -175,10 +187,7 @@ export function makeProbePackage(name = 'n8n-nodes-harness-probe', version = '0.
 }
 module.exports = { ProbeApi };
 `,
-	);
-	writeFileSync(
-		join(dir, 'dist', 'nodes', 'Probe', 'Probe.node.js'),
-		`class Probe {
+			'nodes/Probe/Probe.node.js': `class Probe {
 	constructor() {
 		this.description = {
 			displayName: 'Probe',
@@ -200,6 +209,6 @@ module.exports = { ProbeApi };
 }
 module.exports = { Probe };
 `,
+		},
 	);
-	return dir;
 }
