@@ -54,11 +54,14 @@ function targetsFor(
 	return targets;
 }
 
+/** What every delivery's payload starts with: the event, when, and the document. */
+function eventFields(event: string, document: DocumentRecord) {
+	return { event, timestamp: new Date().toISOString(), document_id: document.id };
+}
+
 function verifiedPayload(document: DocumentRecord) {
 	return {
-		event: 'document.verified',
-		timestamp: new Date().toISOString(),
-		document_id: document.id,
+		...eventFields('document.verified', document),
 		...(document.reviewId ? { review_id: document.reviewId } : {}),
 		verified_by: document.verifiedBy,
 		corrections_made: document.correctionsMade ?? false,
@@ -158,9 +161,7 @@ export function reject(state: SandboxState, document: DocumentRecord, reason: st
 	state.log({ kind: 'transition', document_id: document.id, to: 'rejected' });
 	// docs/spec-decisions.md#d8
 	const payload = {
-		event: 'document.rejected',
-		timestamp: new Date().toISOString(),
-		document_id: document.id,
+		...eventFields('document.rejected', document),
 		review_id: document.reviewId,
 		rejected_by: 'human_reviewer',
 		reason,

@@ -28,14 +28,14 @@ export interface ExtractionResult {
 	hashConfidence: number;
 }
 
-const BY_EXTENSION: Record<string, DocumentKind> = {
-	pdf: 'pdf',
-	jpg: 'jpg',
-	jpeg: 'jpg',
-	png: 'png',
-	json: 'json',
-	csv: 'csv',
-};
+/** Each kind is named by its file extension; `.jpeg` is a JPG too. */
+const KINDS: readonly DocumentKind[] = ['pdf', 'jpg', 'png', 'json', 'csv'];
+
+function kindOfExtension(extension: string): DocumentKind | undefined {
+	const named = extension === 'jpeg' ? 'jpg' : extension;
+	return KINDS.find((kind) => kind === named);
+}
+
 const BY_MIME: Record<string, DocumentKind> = {
 	'application/pdf': 'pdf',
 	'image/jpeg': 'jpg',
@@ -50,7 +50,8 @@ const BY_MIME: Record<string, DocumentKind> = {
 /** The type from the file name's extension, else from the part's content type (docs/spec-decisions.md#d22). */
 export function documentKind(fileName: string, contentType: string): DocumentKind | undefined {
 	const extension = fileName.includes('.') ? fileName.split('.').pop()?.toLowerCase() : undefined;
-	if (extension && BY_EXTENSION[extension]) return BY_EXTENSION[extension];
+	const byExtension = extension ? kindOfExtension(extension) : undefined;
+	if (byExtension) return byExtension;
 	return BY_MIME[contentType.split(';')[0].trim().toLowerCase()];
 }
 

@@ -95,12 +95,10 @@ async function route(
 	}
 
 	const method = request.method ?? 'GET';
-	if (isExtract && method === 'POST')
-		return handleExtract(state, request, response, account, headers);
-	if (statusMatch && method === 'GET')
-		return handleStatus(state, response, account, decodePathSegment(statusMatch[1]), headers);
-	if (isRegister && method === 'POST')
-		return handleRegister(state, request, response, account, headers);
+	const call = { state, request, response, account, headers };
+	if (isExtract && method === 'POST') return handleExtract(call);
+	if (statusMatch && method === 'GET') return handleStatus(call, decodePathSegment(statusMatch[1]));
+	if (isRegister && method === 'POST') return handleRegister(call);
 	request.resume();
 	return sendError(response, 405, 'method_not_allowed', `${method} is not allowed here.`, headers);
 }

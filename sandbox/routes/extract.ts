@@ -1,12 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- sandbox/test code runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- a server outside n8n: plain errors */
 /** POST /v1/extract: a multipart upload with the file in `file` (docs/spec-decisions.md#d1), answered per the document's first state. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-
 import { TIERS } from '../config.ts';
 import { decide, startProcessing } from '../documents.ts';
 import { documentKind, extract } from '../extraction.ts';
-import { isHttpsUrl, sendError, sendJson, type ResponseHeaders } from '../http.ts';
+import { isHttpsUrl } from '../http.ts';
 import { newId } from '../ids.ts';
 import {
 	boundaryOf,
@@ -15,8 +13,9 @@ import {
 	UploadLimitError,
 	type ParsedForm,
 } from '../multipart.ts';
-import type { Account, SandboxState } from '../state.ts';
+import type { SandboxState } from '../state.ts';
 import type { DocumentRecord } from '../store.ts';
+import { answer, refuse, type AccountCall } from './call.ts';
 
 /** JSON and CSV are parsed only up to this size; larger ones are read as opaque files. */
 const KEEP_CONTENT_BYTES = 8 * 1024 * 1024;
@@ -26,11 +25,7 @@ const KEEP_CONTENT_BYTES = 8 * 1024 * 1024;
  * moment later. Ending the answer at once would make Node close a socket with unread data, and the
  * reset could reach a client that is still sending before it read the 413.
  */
-function refuseTooLarge(
-	response: ServerResponse,
-	account: Account,
-	headers: ResponseHeaders,
-): void {
+function refuseTooLarge({ response, account, headers }: AccountCall): void {
 	const maxFileBytes = TIERS[account.tier].maxFileBytes;
 	const text = JSON.stringify({
 		success: false,
@@ -56,41 +51,27 @@ async function extractionLatency(state: SandboxState): Promise<void> {
 	if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
 }
 
-export async function handleExtract(
-	state: SandboxState,
-	request: IncomingMessage,
-	response: ServerResponse,
-	account: Account,
-	headers: ResponseHeaders,
-): Promise<void> {
-	state.counts.extractRequests++;
-	state.counts.extractInFlight++;
-	state.counts.extractInFlightMost = Math.max(
-		state.counts.extractInFlightMost,
-		state.counts.extractInFlight,
-	);
+export async function handleExtract(call: AccountCall): Promise<void> {
+	const { counts } = call.state;
+	counts.extractRequests++;
+	counts.extractInFlight++;
+	counts.extractInFlightMost = Math.max(counts.extractInFlightMost, counts.extractInFlight);
 	try {
-		await answerExtract(state, request, response, account, headers);
+		await answerExtract(call);
 	} finally {
-		state.counts.extractInFlight--;
+		counts.extractInFlight--;
 	}
 }
 
-async function answerExtract(
-	state: SandboxState,
-	request: IncomingMessage,
-	response: ServerResponse,
-	account: Account,
-	headers: ResponseHeaders,
-): Promise<void> {
+async function answerExtract(call: AccountCall): Promise<void> {
+	const { state, request, account } = call;
 	const boundary = boundaryOf(request.headers['content-type']);
 	if (!boundary)
-		return sendError(
-			response,
+		return refuse(
+			call,
 			400,
 			'invalid_body',
 			'Send the document as multipart/form-data with the file in the field "file".',
-			headers,
 		);
 	let form: ParsedForm;
 	try {
@@ -99,48 +80,39 @@ async function answerExtract(
 			keepContentBytes: KEEP_CONTENT_BYTES,
 		});
 	} catch (error) {
-		if (error instanceof UploadLimitError) return refuseTooLarge(response, account, headers);
+		if (error instanceof UploadLimitError) return refuseTooLarge(call);
 		if (error instanceof MalformedMultipartError)
-			return sendError(
-				response,
+			return refuse(
+				call,
 				400,
 				'invalid_body',
 				`The multipart body is malformed: ${error.message}.`,
-				headers,
 			);
 		throw error;
 	}
 	const files = form.files.filter((file) => file.fieldName === 'file');
 	if (files.length !== 1)
-		return sendError(
-			response,
+		return refuse(
+			call,
 			400,
 			'missing_file',
 			files.length === 0
 				? 'The field "file" with the document is missing.'
 				: 'Send exactly one file in the field "file".',
-			headers,
 		);
 	const [file] = files;
 	const webhookUrl = form.fields.webhook_url?.trim() || undefined;
 	if (webhookUrl !== undefined && !isHttpsUrl(webhookUrl))
-		return sendError(
-			response,
+		return refuse(
+			call,
 			400,
 			'invalid_webhook_url',
 			'webhook_url must be an absolute https:// URL.',
-			headers,
 		);
 	const kind = documentKind(file.fileName, file.contentType);
 	if (!kind)
-		return sendError(
-			response,
-			400,
-			'unsupported_type',
-			'Supported types: PDF, JPG, PNG, JSON, CSV.',
-			headers,
-		);
-	if (file.size === 0) return sendError(response, 400, 'empty_file', 'The file is empty.', headers);
+		return refuse(call, 400, 'unsupported_type', 'Supported types: PDF, JPG, PNG, JSON, CSV.');
+	if (file.size === 0) return refuse(call, 400, 'empty_file', 'The file is empty.');
 
 	await extractionLatency(state);
 	const result = extract(kind, file);
@@ -177,39 +149,28 @@ async function answerExtract(
 		confidence: document.confidence,
 	});
 
-	if (document.state === 'verified') {
-		return sendJson(
-			response,
-			200,
-			{
-				success: true,
-				status: 'verified',
-				confidence: document.confidence,
-				document_id: document.id,
-				extracted_json: document.data,
-				verified_by: 'ai_auto',
-			},
-			headers,
-		);
-	}
-	if (document.state === 'needs_review') {
-		return sendJson(
-			response,
-			200,
-			{
-				success: true,
-				status: 'needs_review',
-				confidence: document.confidence,
-				document_id: document.id,
-				review_id: document.reviewId,
-			},
-			headers,
-		);
-	}
-	return sendJson(
-		response,
-		200,
-		{ success: true, status: 'processing', document_id: document.id },
-		headers,
-	);
+	answer(call, firstAnswer(document));
+}
+
+/** The upload's answer for the document's first state. */
+function firstAnswer(document: DocumentRecord) {
+	const { state, confidence, id } = document;
+	if (state === 'verified')
+		return {
+			success: true,
+			status: state,
+			confidence,
+			document_id: id,
+			extracted_json: document.data,
+			verified_by: 'ai_auto',
+		};
+	if (state === 'needs_review')
+		return {
+			success: true,
+			status: state,
+			confidence,
+			document_id: id,
+			review_id: document.reviewId,
+		};
+	return { success: true, status: 'processing', document_id: id };
 }

@@ -1,77 +1,53 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox/test code runs in plain Node, never inside n8n */
 /** POST /webhooks/register: an HTTPS endpoint, its events and its signing secret (docs/spec-decisions.md#d16). */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-
-import {
-	BodyTooLargeError,
-	isHttpsUrl,
-	readSmallBody,
-	sendError,
-	sendJson,
-	type ResponseHeaders,
-} from '../http.ts';
+import { BodyTooLargeError, isHttpsUrl, readSmallBody } from '../http.ts';
 import { newId } from '../ids.ts';
-import type { Account, SandboxState } from '../state.ts';
+import { answer, refuse, type AccountCall } from './call.ts';
 
 export const EVENTS = ['document.verified', 'document.rejected'] as const;
 
-export async function handleRegister(
-	state: SandboxState,
-	request: IncomingMessage,
-	response: ServerResponse,
-	account: Account,
-	headers: ResponseHeaders,
-): Promise<void> {
+export async function handleRegister(call: AccountCall): Promise<void> {
+	const { state, request, account } = call;
 	state.counts.registerRequests++;
 	if (!/^application\/json\b/i.test(request.headers['content-type'] ?? ''))
-		return sendError(
-			response,
+		return refuse(
+			call,
 			400,
 			'invalid_body',
 			'Send a JSON body with Content-Type: application/json.',
-			headers,
 		);
 	let body: unknown;
 	try {
 		body = JSON.parse((await readSmallBody(request)).toString('utf8'));
 	} catch (error) {
 		if (error instanceof BodyTooLargeError)
-			return sendError(response, 400, 'invalid_body', 'The body is too large.', headers);
-		return sendError(response, 400, 'invalid_json', 'The body is not valid JSON.', headers);
+			return refuse(call, 400, 'invalid_body', 'The body is too large.');
+		return refuse(call, 400, 'invalid_json', 'The body is not valid JSON.');
 	}
 	const { url, events, secret } = (typeof body === 'object' && body !== null ? body : {}) as Record<
 		string,
 		unknown
 	>;
 	if (!isHttpsUrl(url))
-		return sendError(
-			response,
+		return refuse(
+			call,
 			400,
 			'invalid_url',
 			'url must be an absolute https:// URL (deliveries go to HTTPS only).',
-			headers,
 		);
 	if (
 		!Array.isArray(events) ||
 		events.length === 0 ||
 		!events.every((event) => (EVENTS as readonly unknown[]).includes(event))
 	) {
-		return sendError(
-			response,
+		return refuse(
+			call,
 			400,
 			'invalid_events',
 			`events must be a non-empty list of: ${EVENTS.join(', ')}.`,
-			headers,
 		);
 	}
 	if (typeof secret !== 'string' || secret === '' || secret.length > 1024)
-		return sendError(
-			response,
-			400,
-			'invalid_secret',
-			'secret must be a non-empty string.',
-			headers,
-		);
+		return refuse(call, 400, 'invalid_secret', 'secret must be a non-empty string.');
 	const webhook = {
 		id: newId('wh'),
 		accountId: account.id,
@@ -90,10 +66,5 @@ export async function handleRegister(
 		url,
 		events: webhook.events,
 	});
-	sendJson(
-		response,
-		200,
-		{ webhook_id: webhook.id, url: webhook.url, status: webhook.status },
-		headers,
-	);
+	answer(call, { webhook_id: webhook.id, url: webhook.url, status: webhook.status });
 }
