@@ -21,32 +21,22 @@ import {
 	type WorkflowDefinition,
 } from '../../local-n8n/index.ts';
 import {
-	connectedOAuth2Credential,
-	createActiveExample,
 	withSettings,
 	aboutTheInvoice,
-	startQuickBooksStandIn,
-	startXeroStandIn,
 	toCents,
 	type QuickBooksStandIn,
 	type XeroStandIn,
 } from '../../local-n8n/accounting/index.ts';
-import {
-	approveReviewOf,
-	executionWhere,
-	postFile,
-	queueExtraction,
-} from './support/laterInvoices.ts';
+import { activeBothBooks, type BothBooks } from './support/booksExamples.ts';
+import { afterApproval, postFile, queueExtraction } from './support/laterInvoices.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
-
-const ACCESS_TOKEN = 'stand-in-access-token';
 
 // Enterprise: no rate limit (the pilot tier's 10 requests a minute would make n8n wait).
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, tier: 'enterprise' });
 let xero: XeroStandIn;
 let quickBooks: QuickBooksStandIn;
 let xeroCredential: Credential;
-const workflows: Record<'xero' | 'quickbooks', { id: string; webhookPath: string }> = {} as never;
+let workflows: BothBooks['examples'];
 
 interface Invoice {
 	header: Record<string, unknown>;
@@ -118,36 +108,16 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 	beforeAll(async () => {
 		// Books kept in pounds: an invoice naming no currency must become a GBP bill, not the EUR of
 		// a default.
-		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN, baseCurrency: 'GBP' });
-		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN, homeCurrency: 'GBP' });
-		xeroCredential = await connectedOAuth2Credential(
-			fixture.stack.client,
-			'xeroOAuth2Api',
-			'Xero account',
-			ACCESS_TOKEN,
-		);
-		const quickBooksCredential = await connectedOAuth2Credential(
-			fixture.stack.client,
-			'quickBooksOAuth2Api',
-			'QuickBooks account',
-			ACCESS_TOKEN,
-		);
-		workflows.xero = await createActiveExample(
-			fixture.stack.client,
-			'invoice-to-xero.workflow.json',
-			{ xero_api_url: xero.url, xero_tenant_id: 'tenant' },
-			[fixture.credential, xeroCredential],
-		);
-		workflows.quickbooks = await createActiveExample(
-			fixture.stack.client,
-			'invoice-to-quickbooks.workflow.json',
-			{
-				quickbooks_api_url: quickBooks.url,
-				quickbooks_realm_id: '9130',
-				quickbooks_tax_account_id: '88',
-			},
-			[fixture.credential, quickBooksCredential],
-		);
+		({
+			xero,
+			quickBooks,
+			examples: workflows,
+		} = await activeBothBooks(
+			fixture,
+			{ xero: { baseCurrency: 'GBP' }, quickBooks: { homeCurrency: 'GBP' } },
+			{ quickbooks_tax_account_id: '88' },
+		));
+		xeroCredential = workflows.xero.credential;
 		// Both examples' triggers register their HTTPS URLs with the sandbox on activation.
 		await fixture.waitForTriggerRegistrations(2);
 	});
@@ -437,28 +407,24 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 	});
 
 	it('an invoice approved later comes back through the trigger without its file: posted exactly, and it says the original must be attached by hand', async () => {
-		await queueExtraction(
-			fixture.sandbox.url,
-			invoice({ header: { vendor: 'Later Supplies Ltd', invoice_no: 'LATE-1' } }),
-			0.6,
-		);
-		const pending = await postFile(
-			fixture.stack.client,
-			workflows.xero.webhookPath,
-			'late.pdf',
-			PDF,
-			'application/pdf',
-		);
-		expect(pending.items[0]).toMatchObject({ route: 'review' });
-		const documentId = String(pending.items[0].document_id);
-		await approveReviewOf(fixture.sandbox.url, documentId);
+		/** The invoice, extracted below the confidence that passes, from a PDF sent to the example; approved, through its trigger. */
+		const approvedLater = async (example: 'xero' | 'quickbooks', postedNode: string) => {
+			await queueExtraction(
+				fixture.sandbox.url,
+				invoice({ header: { vendor: 'Later Supplies Ltd', invoice_no: 'LATE-1' } }),
+				0.6,
+			);
+			const pending = await postFile(
+				fixture.stack.client,
+				workflows[example].webhookPath,
+				'late.pdf',
+				PDF,
+				'application/pdf',
+			);
+			return await afterApproval(fixture, workflows[example].id, pending.items[0], postedNode);
+		};
 		// Each example's trigger runs for the documents its own intake sent (docs/spec-decisions.md#n40).
-		const toXero = await executionWhere(
-			fixture.stack.client,
-			workflows.xero.id,
-			'Posted to Xero',
-			documentId,
-		);
+		const { execution: toXero } = await approvedLater('xero', 'Posted to Xero');
 		expect(nodeJson(toXero, 'Posted to Xero')).toEqual([
 			expect.objectContaining({
 				totals_match: true,
@@ -466,25 +432,9 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 				attachment_note: expect.stringContaining('attach it to the bill by hand'),
 			}),
 		]);
-		await queueExtraction(
-			fixture.sandbox.url,
-			invoice({ header: { vendor: 'Later Supplies Ltd', invoice_no: 'LATE-1' } }),
-			0.6,
-		);
-		const pendingInQuickBooks = await postFile(
-			fixture.stack.client,
-			workflows.quickbooks.webhookPath,
-			'late.pdf',
-			PDF,
-			'application/pdf',
-		);
-		const quickBooksDocumentId = String(pendingInQuickBooks.items[0].document_id);
-		await approveReviewOf(fixture.sandbox.url, quickBooksDocumentId);
-		const toQuickBooks = await executionWhere(
-			fixture.stack.client,
-			workflows.quickbooks.id,
+		const { documentId: quickBooksDocumentId, execution: toQuickBooks } = await approvedLater(
+			'quickbooks',
 			'Posted to QuickBooks',
-			quickBooksDocumentId,
 		);
 		expect(nodeJson(toQuickBooks, 'Posted to QuickBooks')).toEqual([
 			expect.objectContaining({ totals_match: true, original_attached: false }),

@@ -8,33 +8,28 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	connectedOAuth2Credential,
-	createActiveExample,
 	aboutTheInvoice,
-	startQuickBooksStandIn,
-	startXeroStandIn,
 	toCents,
 	type QuickBooksStandIn,
 	type XeroStandIn,
 } from '../../local-n8n/accounting/index.ts';
 import { generateInvoices, type GeneratedInvoice } from '../unit/accounting/generatedInvoices.ts';
+import { activeBothBooks, type BothBooks } from './support/booksExamples.ts';
 import { postFile, queueExtraction } from './support/laterInvoices.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
-
-const ACCESS_TOKEN = 'stand-in-access-token';
 const SEED = 4242;
 const COUNT = 36;
 
 const fixture = useN8nAndSandbox({ sandbox: { reviewDelayMs: 600_000 }, tier: 'enterprise' });
 let xero: XeroStandIn;
 let quickBooks: QuickBooksStandIn;
-const paths = { xero: '', quickbooks: '' };
+let examples: BothBooks['examples'];
 
 async function through(example: 'xero' | 'quickbooks', invoice: GeneratedInvoice) {
 	await queueExtraction(fixture.sandbox.url, invoice.data, 0.99);
 	const answer = await postFile(
 		fixture.stack.client,
-		paths[example],
+		examples[example].webhookPath,
 		`${invoice.data.header.invoice_no ?? 'no-number'}.json`,
 		Buffer.from('{}'),
 		'application/json',
@@ -44,40 +39,40 @@ async function through(example: 'xero' | 'quickbooks', invoice: GeneratedInvoice
 	return answer.items[0];
 }
 
+/**
+ * Sends each invoice through `example`, the stand-in's requests cleared before each. One the gate
+ * stops must be a review with a reason, nothing of it posted (`reachedTheBooks`); one let through
+ * must be answered with `postedAnswer(invoice)` and totals that match, and pass `expectPosted`.
+ */
+async function throughEach(
+	invoices: GeneratedInvoice[],
+	example: 'xero' | 'quickbooks',
+	standIn: { requests: unknown[] },
+	reachedTheBooks: () => unknown[],
+	postedAnswer: (invoice: GeneratedInvoice) => Record<string, unknown>,
+	expectPosted: (invoice: GeneratedInvoice) => void,
+) {
+	for (const invoice of invoices) {
+		standIn.requests.length = 0;
+		const answer = await through(example, invoice);
+		if (invoice.expect === 'stop') {
+			expect(answer, `${invoice.name} (${invoice.stopBecause})`).toMatchObject({
+				route: 'review',
+				reason: expect.stringMatching(/\S/),
+			});
+			expect(reachedTheBooks(), invoice.name).toEqual([]);
+			continue;
+		}
+		expect(answer, invoice.name).toMatchObject({ ...postedAnswer(invoice), totals_match: true });
+		expectPosted(invoice);
+	}
+}
+
 describe(`${COUNT} generated invoices (seed ${SEED}) through both examples in a real n8n`, () => {
 	const invoices = generateInvoices(SEED, COUNT);
 
 	beforeAll(async () => {
-		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
-		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
-		const xeroCredential = await connectedOAuth2Credential(
-			fixture.stack.client,
-			'xeroOAuth2Api',
-			'Xero account',
-			ACCESS_TOKEN,
-		);
-		const quickBooksCredential = await connectedOAuth2Credential(
-			fixture.stack.client,
-			'quickBooksOAuth2Api',
-			'QuickBooks account',
-			ACCESS_TOKEN,
-		);
-		paths.xero = (
-			await createActiveExample(
-				fixture.stack.client,
-				'invoice-to-xero.workflow.json',
-				{ xero_api_url: xero.url, xero_tenant_id: 'tenant' },
-				[fixture.credential, xeroCredential],
-			)
-		).webhookPath;
-		paths.quickbooks = (
-			await createActiveExample(
-				fixture.stack.client,
-				'invoice-to-quickbooks.workflow.json',
-				{ quickbooks_api_url: quickBooks.url, quickbooks_realm_id: '9130' },
-				[fixture.credential, quickBooksCredential],
-			)
-		).webhookPath;
+		({ xero, quickBooks, examples } = await activeBothBooks(fixture));
 	});
 
 	afterAll(async () => {
@@ -99,59 +94,46 @@ describe(`${COUNT} generated invoices (seed ${SEED}) through both examples in a 
 	});
 
 	it('Xero: each invoice let through is a document whose Xero totals equal the invoice to the cent; each one stopped is a review and nothing is posted', async () => {
-		for (const invoice of invoices) {
-			xero.requests.length = 0;
-			const answer = await through('xero', invoice);
-			if (invoice.expect === 'stop') {
-				expect(answer, `${invoice.name} (${invoice.stopBecause})`).toMatchObject({
-					route: 'review',
-					reason: expect.stringMatching(/\S/),
-				});
-				expect(xero.requests, invoice.name).toEqual([]);
-				continue;
-			}
-			expect(answer, invoice.name).toMatchObject({
-				route: 'xero',
-				xero_type: invoice.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY',
-				totals_match: true,
-			});
-			expect(
-				xero.requests.map((request) => request.errors),
-				invoice.name,
-			).toEqual([[]]);
-			const document = xero.documents.at(-1)!;
-			expect(
-				[toCents(document.SubTotal), toCents(document.TotalTax), toCents(document.Total)],
-				invoice.name,
-			).toEqual([invoice.cents!.subtotal, invoice.cents!.tax, invoice.cents!.total]);
-			expect(document.LineItems, invoice.name).toHaveLength(invoice.data.line_items.length);
-		}
+		await throughEach(
+			invoices,
+			'xero',
+			xero,
+			() => xero.requests,
+			(invoice) => ({ route: 'xero', xero_type: invoice.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY' }),
+			(invoice) => {
+				expect(
+					xero.requests.map((request) => request.errors),
+					invoice.name,
+				).toEqual([[]]);
+				const document = xero.documents.at(-1)!;
+				expect(
+					[toCents(document.SubTotal), toCents(document.TotalTax), toCents(document.Total)],
+					invoice.name,
+				).toEqual([invoice.cents!.subtotal, invoice.cents!.tax, invoice.cents!.total]);
+				expect(document.LineItems, invoice.name).toHaveLength(invoice.data.line_items.length);
+			},
+		);
 	});
 
 	it('QuickBooks: each invoice let through is a bill or vendor credit whose total equals the invoice to the cent; each one stopped is a review and nothing is posted', async () => {
-		for (const invoice of invoices) {
-			quickBooks.requests.length = 0;
-			const answer = await through('quickbooks', invoice);
-			if (invoice.expect === 'stop') {
-				expect(answer, `${invoice.name} (${invoice.stopBecause})`).toMatchObject({
-					route: 'review',
-					reason: expect.stringMatching(/\S/),
-				});
-				expect(aboutTheInvoice(quickBooks.requests), invoice.name).toEqual([]);
-				continue;
-			}
-			expect(answer, invoice.name).toMatchObject({
+		await throughEach(
+			invoices,
+			'quickbooks',
+			quickBooks,
+			() => aboutTheInvoice(quickBooks.requests),
+			(invoice) => ({
 				route: 'quickbooks',
 				quickbooks_entity: invoice.creditNote ? 'VendorCredit' : 'Bill',
-				totals_match: true,
-			});
-			expect(
-				quickBooks.requests.flatMap((request) => request.errors),
-				invoice.name,
-			).toEqual([]);
-			expect(toCents(quickBooks.transactions.at(-1)!.TotalAmt), invoice.name).toBe(
-				invoice.cents!.total,
-			);
-		}
+			}),
+			(invoice) => {
+				expect(
+					quickBooks.requests.flatMap((request) => request.errors),
+					invoice.name,
+				).toEqual([]);
+				expect(toCents(quickBooks.transactions.at(-1)!.TotalAmt), invoice.name).toBe(
+					invoice.cents!.total,
+				);
+			},
+		);
 	});
 });

@@ -14,7 +14,6 @@ import {
 	actionNode,
 	codeNode,
 	eventually,
-	executedNodes,
 	extractParameters,
 	nodeJson,
 	sandboxControl,
@@ -23,22 +22,16 @@ import {
 	type Credential,
 	type DecodedExecution,
 } from '../../local-n8n/index.ts';
+import { startXeroStandIn, type XeroStandIn } from '../../local-n8n/accounting/index.ts';
+import { activeBooksExample, STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
 import {
-	connectedOAuth2Credential,
-	createActiveExample,
-	startXeroStandIn,
-	type XeroStandIn,
-} from '../../local-n8n/accounting/index.ts';
-import {
-	approveReviewOf,
-	executionWhere,
+	afterApproval,
+	laterCopyIsPossibleDuplicate,
+	expectRunPosted,
 	invoiceFile,
 	postInvoiceFile,
 } from './support/laterInvoices.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
-
-const XERO_EXAMPLE = 'invoice-to-xero.workflow.json';
-const ACCESS_TOKEN = 'stand-in-access-token';
 
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, tier: 'pilot' });
 let xero: XeroStandIn;
@@ -63,19 +56,11 @@ function billNumbers(): string[] {
 
 describe('Invoices arriving later (trigger, Wait for Review) are checked against the same invoices, in a real n8n', () => {
 	beforeAll(async () => {
-		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
-		const xeroCredential = await connectedOAuth2Credential(
-			fixture.stack.client,
-			'xeroOAuth2Api',
-			'Xero account',
-			ACCESS_TOKEN,
-		);
-		({ id: xeroWorkflowId, webhookPath: xeroPath } = await createActiveExample(
-			fixture.stack.client,
-			XERO_EXAMPLE,
-			{ xero_api_url: xero.url, xero_tenant_id: 'stand-in-tenant' },
-			[fixture.credential, xeroCredential],
-		));
+		xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+		({ id: xeroWorkflowId, webhookPath: xeroPath } = await activeBooksExample(fixture, 'xero', {
+			xero_api_url: xero.url,
+			xero_tenant_id: 'stand-in-tenant',
+		}));
 		// The example's trigger registers its HTTPS URL with the sandbox on activation.
 		await fixture.waitForTriggerRegistrations(1);
 	});
@@ -93,41 +78,13 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 		expect(first).toMatchObject({ route: 'xero', invoice_number: 'HS-0077' });
 		expect(billNumbers()).toEqual(['HS-0077']);
 
-		const [pending] = await postFile(
-			xeroPath,
-			'hooli-scan.json',
-			invoiceFile('HOOLI SUD', 'hs 77', 42, 0.7),
+		const execution = await laterCopyIsPossibleDuplicate(
+			fixture,
+			{ id: xeroWorkflowId, webhookPath: xeroPath },
+			{ fileName: 'hooli-scan.json', invoice: invoiceFile('HOOLI SUD', 'hs 77', 42, 0.7) },
+			first.document_id,
+			'same vendor ("hooli sud"), same invoice number ("HS 77") and total 42.00',
 		);
-		expect(pending).toMatchObject({
-			route: 'review',
-			reason: expect.stringContaining('Review finished'),
-		});
-		const laterId = String(pending.document_id);
-		expect(laterId).not.toBe(first.document_id);
-		await approveReviewOf(fixture.sandbox.url, laterId);
-
-		const execution = await executionWhere(
-			fixture.stack.client,
-			xeroWorkflowId,
-			'Review: possible duplicate',
-			laterId,
-		);
-		expect(execution.status).toBe('success');
-		expect(executedNodes(execution)).toEqual([
-			'Review finished',
-			'Check for duplicate',
-			'Review: possible duplicate',
-		]);
-		expect(nodeJson(execution, 'Review: possible duplicate')).toEqual([
-			{
-				route: 'review',
-				document_id: laterId,
-				possible_duplicate_of: first.document_id,
-				reason: expect.stringContaining(
-					'same vendor ("hooli sud"), same invoice number ("HS 77") and total 42.00',
-				),
-			},
-		]);
 		expect(nodeJson(execution, 'Check for duplicate', { output: 1 })[0]).toMatchObject({
 			event: 'document.verified',
 			verified_by: 'human_reviewer',
@@ -142,28 +99,26 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 			'hooli-next.json',
 			invoiceFile('Hooli Süd GmbH', 'HS-0078', 42, 0.7),
 		);
-		const reviewedId = String(pending.document_id);
-		await approveReviewOf(fixture.sandbox.url, reviewedId);
-
-		const execution = await executionWhere(
-			fixture.stack.client,
+		const { documentId: reviewedId, execution } = await afterApproval(
+			fixture,
 			xeroWorkflowId,
+			pending,
 			'Posted to Xero',
-			reviewedId,
 		);
-		expect(executedNodes(execution)).toEqual([
-			'Review finished',
-			'Check for duplicate',
-			'Settings',
-			'Build Xero bill',
-			'Create bill in Xero',
-			'Prepare attachment',
-			'Original to attach?',
-			'Posted to Xero',
-		]);
-		expect(nodeJson(execution, 'Posted to Xero')).toEqual([
-			expect.objectContaining({ route: 'xero', invoice_number: 'HS-0078', totals_match: true }),
-		]);
+		expectRunPosted(
+			execution,
+			[
+				'Review finished',
+				'Check for duplicate',
+				'Settings',
+				'Build Xero bill',
+				'Create bill in Xero',
+				'Prepare attachment',
+				'Original to attach?',
+				'Posted to Xero',
+			],
+			{ route: 'xero', invoice_number: 'HS-0078' },
+		);
 		expect(billNumbers()).toEqual(['HS-0078']);
 
 		// The other way round: what the Check node recorded, Extract's Detect Same Invoice sees.

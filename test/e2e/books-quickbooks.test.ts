@@ -4,23 +4,26 @@
 // published Bill and Vendor rules (a refused body fails the test here).
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { executedNodes, nodeJson } from '../../local-n8n/index.ts';
 import {
-	connectedOAuth2Credential,
-	createActiveExample,
 	startQuickBooksStandIn,
 	type QuickBooksStandIn,
 } from '../../local-n8n/accounting/index.ts';
+import { activeBooksExample, STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
 import {
-	approveReviewOf,
-	executionWhere,
+	afterApproval,
+	laterCopyIsPossibleDuplicate,
+	expectRunPosted,
 	invoiceFile,
 	postInvoiceFile,
 	sendToExample,
 } from './support/laterInvoices.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
-
-const ACCESS_TOKEN = 'stand-in-access-token';
+import {
+	CAFE_INVOICE,
+	untaxedInvoice,
+	WRONG_TOTAL_REASON,
+	wrongTotalInvoice,
+} from './support/sampleInvoices.ts';
 const REALM = '9130350000000001';
 
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, tier: 'pilot' });
@@ -70,24 +73,13 @@ const cents = (amounts: number[]) =>
 
 describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 	beforeAll(async () => {
-		quickBooks = await startQuickBooksStandIn({ accessToken: ACCESS_TOKEN });
-		const quickBooksCredential = await connectedOAuth2Credential(
-			fixture.stack.client,
-			'quickBooksOAuth2Api',
-			'QuickBooks account',
-			ACCESS_TOKEN,
-		);
-		({ id: workflowId, webhookPath: path } = await createActiveExample(
-			fixture.stack.client,
-			'invoice-to-quickbooks.workflow.json',
-			{
-				quickbooks_api_url: quickBooks.url,
-				quickbooks_realm_id: REALM,
-				quickbooks_expense_account_id: '7',
-				quickbooks_tax_account_id: '88',
-			},
-			[fixture.credential, quickBooksCredential],
-		));
+		quickBooks = await startQuickBooksStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+		({ id: workflowId, webhookPath: path } = await activeBooksExample(fixture, 'quickbooks', {
+			quickbooks_api_url: quickBooks.url,
+			quickbooks_realm_id: REALM,
+			quickbooks_expense_account_id: '7',
+			quickbooks_tax_account_id: '88',
+		}));
 		// The example's trigger registers its HTTPS URL with the sandbox on activation.
 		await fixture.waitForTriggerRegistrations(1);
 	});
@@ -101,17 +93,7 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 	});
 
 	it('creates the vendor (accents, ampersand) once, and a bill with every line plus tax adding up to the total', async () => {
-		const answer = await send('cafe.json', {
-			header: { vendor: 'Café Müller & Söhne GmbH', date: '2026-10-05', invoice_no: 'CM-7001' },
-			amounts: { subtotal: 25.0, tax: 4.75, total: 29.75 },
-			line_items: [
-				{ description: 'Espresso tasting', quantity: 1, unit_price: 0.1, amount: 0.1 },
-				{ description: 'Milk foam', quantity: 1, unit_price: 0.2, amount: 0.2 },
-				{ description: 'Free sample', quantity: 1, unit_price: 0, amount: 0 },
-				{ description: 'Beans, 1 kg', quantity: 2, unit_price: 12.35, amount: 24.7 },
-			],
-			confidence: 0.98,
-		});
+		const answer = await send('cafe.json', CAFE_INVOICE);
 		expect(answer).toEqual([
 			expect.objectContaining({
 				route: 'quickbooks',
@@ -128,9 +110,9 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 			`POST /v3/company/${REALM}/vendor`,
 			`POST /v3/company/${REALM}/bill`,
 		]);
-		expect(requests.every((request) => request.authorization === `Bearer ${ACCESS_TOKEN}`)).toBe(
-			true,
-		);
+		expect(
+			requests.every((request) => request.authorization === `Bearer ${STAND_IN_ACCESS_TOKEN}`),
+		).toBe(true);
 		expect(quickBooks.vendors.map((vendor) => vendor.DisplayName)).toEqual([
 			'Café Müller & Söhne GmbH',
 		]);
@@ -157,15 +139,7 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 		expect(cents(bill.Line.map((line) => line.Amount))).toBe(2975);
 
 		// The same vendor again: found by its display name, not created twice.
-		await send('cafe-2.json', {
-			header: { vendor: 'Café Müller & Söhne GmbH', date: '2026-10-06', invoice_no: 'CM-7002' },
-			amounts: { subtotal: 0.3, tax: 0, total: 0.3 },
-			line_items: [
-				{ description: 'Stapler', quantity: 1, unit_price: 0.1, amount: 0.1 },
-				{ description: 'Staples', quantity: 1, unit_price: 0.2, amount: 0.2 },
-			],
-			confidence: 0.98,
-		});
+		await send('cafe-2.json', untaxedInvoice(CAFE_INVOICE.header.vendor, 'CM-7002'));
 		const again = received();
 		expect(again.map((request) => request.method)).toEqual(['GET', 'GET', 'POST']);
 		const [second] = bills(again);
@@ -175,16 +149,11 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 	});
 
 	it('an invoice whose checks fail goes to review, and nothing reaches QuickBooks', async () => {
-		const answer = await send('wrong.json', {
-			header: { vendor: "O'Brien & Co", date: '2026-10-07', invoice_no: 'OB-1' },
-			amounts: { subtotal: 100, tax: 19, total: 120 },
-			line_items: [{ description: 'Consulting', quantity: 1, unit_price: 100, amount: 100 }],
-			confidence: 0.98,
-		});
+		const answer = await send('wrong.json', wrongTotalInvoice("O'Brien & Co", 'OB-1'));
 		expect(answer).toEqual([
 			expect.objectContaining({
 				route: 'review',
-				reason: expect.stringContaining('Subtotal 100 + tax 19 does not equal the total 120'),
+				reason: expect.stringContaining(WRONG_TOTAL_REASON),
 			}),
 		]);
 		expect(quickBooks.requests).toEqual([]);
@@ -222,38 +191,16 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 			expect(first).toMatchObject({ route: 'quickbooks', doc_number: 'GB-2201' });
 			expect(billNumbers()).toEqual(['GB-2201']);
 
-			const [pending] = await postFile(
-				'globex-scan.json',
-				invoiceFile('GLOBEX BUROBEDARF', 'gb 2201', 58.4, 0.7),
-			);
-			expect(pending).toMatchObject({
-				route: 'review',
-				reason: expect.stringContaining('Review finished'),
-			});
-			const laterId = String(pending.document_id);
-			expect(laterId).not.toBe(first.document_id);
-			await approveReviewOf(fixture.sandbox.url, laterId);
-
-			const execution = await executionWhere(
-				fixture.stack.client,
-				workflowId,
-				'Review: possible duplicate',
-				laterId,
-			);
-			expect(execution.status).toBe('success');
-			expect(executedNodes(execution)).toEqual([
-				'Review finished',
-				'Check for duplicate',
-				'Review: possible duplicate',
-			]);
-			expect(nodeJson(execution, 'Review: possible duplicate')).toEqual([
+			await laterCopyIsPossibleDuplicate(
+				fixture,
+				{ id: workflowId, webhookPath: path },
 				{
-					route: 'review',
-					document_id: laterId,
-					possible_duplicate_of: first.document_id,
-					reason: expect.stringContaining('same invoice number ("GB 2201") and total 58.40'),
+					fileName: 'globex-scan.json',
+					invoice: invoiceFile('GLOBEX BUROBEDARF', 'gb 2201', 58.4, 0.7),
 				},
-			]);
+				first.document_id,
+				'same invoice number ("GB 2201") and total 58.40',
+			);
 			expect(billNumbers()).toEqual([]);
 		});
 
@@ -262,36 +209,34 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 				'globex-next.json',
 				invoiceFile('Globex Bürobedarf AG', 'GB-2202', 58.4, 0.7),
 			);
-			const reviewedId = String(pending.document_id);
-			await approveReviewOf(fixture.sandbox.url, reviewedId);
-
-			const execution = await executionWhere(
-				fixture.stack.client,
+			const { execution } = await afterApproval(
+				fixture,
 				workflowId,
+				pending,
 				'Posted to QuickBooks',
-				reviewedId,
 			);
-			expect(executedNodes(execution)).toEqual([
-				'Review finished',
-				'Check for duplicate',
-				'Settings',
-				'Read home currency',
-				'Invoice with home currency',
-				'Build QuickBooks bill',
-				'Find vendor',
-				'With vendor',
-				'Vendor in another currency?',
-				'Vendor found?',
-				'Vendor ready',
-				'Create bill in QuickBooks',
-				'Bill created',
-				'Prepare attachment',
-				'Original to attach?',
-				'Posted to QuickBooks',
-			]);
-			expect(nodeJson(execution, 'Posted to QuickBooks')).toEqual([
-				expect.objectContaining({ route: 'quickbooks', doc_number: 'GB-2202', totals_match: true }),
-			]);
+			expectRunPosted(
+				execution,
+				[
+					'Review finished',
+					'Check for duplicate',
+					'Settings',
+					'Read home currency',
+					'Invoice with home currency',
+					'Build QuickBooks bill',
+					'Find vendor',
+					'With vendor',
+					'Vendor in another currency?',
+					'Vendor found?',
+					'Vendor ready',
+					'Create bill in QuickBooks',
+					'Bill created',
+					'Prepare attachment',
+					'Original to attach?',
+					'Posted to QuickBooks',
+				],
+				{ route: 'quickbooks', doc_number: 'GB-2202' },
+			);
 			const [bill] = bills(quickBooks.requests);
 			expect(billNumbers()).toEqual(['GB-2202']);
 			const vendor = quickBooks.vendors.filter(

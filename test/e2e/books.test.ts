@@ -8,17 +8,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../local-n8n/index.ts';
-import {
-	connectedOAuth2Credential,
-	createActiveExample,
-	startXeroStandIn,
-	type XeroStandIn,
-} from '../../local-n8n/accounting/index.ts';
+import { startXeroStandIn, type XeroStandIn } from '../../local-n8n/accounting/index.ts';
+import { activeBooksExample, STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
 import { queueExtraction, sendToExample } from './support/laterInvoices.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+import {
+	CAFE_INVOICE,
+	untaxedInvoice,
+	WRONG_TOTAL_REASON,
+	wrongTotalInvoice,
+} from './support/sampleInvoices.ts';
 
-const XERO_EXAMPLE = 'invoice-to-xero.workflow.json';
-const ACCESS_TOKEN = 'stand-in-access-token';
 const TENANT = 'stand-in-tenant';
 
 const fixture = useN8nAndSandbox({ sandbox: { reviewDelayMs: 600_000 }, tier: 'pilot' });
@@ -66,20 +66,11 @@ const cents = (amounts: Array<number | undefined>) =>
 
 describe('Verified invoices into Xero, in a real n8n', () => {
 	beforeAll(async () => {
-		xero = await startXeroStandIn({ accessToken: ACCESS_TOKEN });
-		const xeroCredential = await connectedOAuth2Credential(
-			fixture.stack.client,
-			'xeroOAuth2Api',
-			'Xero account',
-			ACCESS_TOKEN,
-		);
-
-		({ id: workflowId, webhookPath: xeroPath } = await createActiveExample(
-			fixture.stack.client,
-			XERO_EXAMPLE,
-			{ xero_api_url: xero.url, xero_tenant_id: TENANT },
-			[fixture.credential, xeroCredential],
-		));
+		xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+		({ id: workflowId, webhookPath: xeroPath } = await activeBooksExample(fixture, 'xero', {
+			xero_api_url: xero.url,
+			xero_tenant_id: TENANT,
+		}));
 	});
 
 	beforeEach(() => {
@@ -91,17 +82,7 @@ describe('Verified invoices into Xero, in a real n8n', () => {
 	});
 
 	it('posts every line (a zero line, 0.1 + 0.2) as one ACCPAY bill whose Xero totals equal the invoice, with a bearer token', async () => {
-		const answer = await send('cafe.json', {
-			header: { vendor: 'Café Müller & Söhne GmbH', date: '2026-10-05', invoice_no: 'CM-7001' },
-			amounts: { subtotal: 25.0, tax: 4.75, total: 29.75 },
-			line_items: [
-				{ description: 'Espresso tasting', quantity: 1, unit_price: 0.1, amount: 0.1 },
-				{ description: 'Milk foam', quantity: 1, unit_price: 0.2, amount: 0.2 },
-				{ description: 'Free sample', quantity: 1, unit_price: 0, amount: 0 },
-				{ description: 'Beans, 1 kg', quantity: 2, unit_price: 12.35, amount: 24.7 },
-			],
-			confidence: 0.98,
-		});
+		const answer = await send('cafe.json', CAFE_INVOICE);
 		expect(answer).toEqual([
 			expect.objectContaining({
 				route: 'xero',
@@ -155,7 +136,7 @@ describe('Verified invoices into Xero, in a real n8n', () => {
 		expect(request).toMatchObject({
 			method: 'POST',
 			path: '/api.xro/2.0/Invoices?unitdp=4',
-			authorization: `Bearer ${ACCESS_TOKEN}`,
+			authorization: `Bearer ${STAND_IN_ACCESS_TOKEN}`,
 			tenantId: TENANT,
 			accepted: true,
 		});
@@ -178,15 +159,7 @@ describe('Verified invoices into Xero, in a real n8n', () => {
 	});
 
 	it('an invoice without tax becomes a NoTax bill without line taxes', async () => {
-		const answer = await send('no-tax.json', {
-			header: { vendor: 'Initech Ltd.', date: '2026-10-06', invoice_no: 'IT-12' },
-			amounts: { subtotal: 0.3, tax: 0, total: 0.3 },
-			line_items: [
-				{ description: 'Stapler', quantity: 1, unit_price: 0.1, amount: 0.1 },
-				{ description: 'Staples', quantity: 1, unit_price: 0.2, amount: 0.2 },
-			],
-			confidence: 0.98,
-		});
+		const answer = await send('no-tax.json', untaxedInvoice('Initech Ltd.', 'IT-12'));
 		expect(answer).toEqual([
 			expect.objectContaining({ route: 'xero', totals_match: true, xero_total: 0.3 }),
 		]);
@@ -197,18 +170,13 @@ describe('Verified invoices into Xero, in a real n8n', () => {
 	});
 
 	it('an invoice whose checks fail goes to review with the reason, and nothing reaches Xero', async () => {
-		const answer = await send('wrong-total.json', {
-			header: { vendor: 'Globex Corporation', date: '2026-10-07', invoice_no: 'GX-9' },
-			amounts: { subtotal: 100, tax: 19, total: 120 },
-			line_items: [{ description: 'Consulting', quantity: 1, unit_price: 100, amount: 100 }],
-			confidence: 0.98,
-		});
+		const answer = await send('wrong-total.json', wrongTotalInvoice('Globex Corporation', 'GX-9'));
 		expect(answer).toEqual([
 			expect.objectContaining({
 				route: 'review',
 				vendor: 'Globex Corporation',
 				invoice_no: 'GX-9',
-				reason: expect.stringContaining('Subtotal 100 + tax 19 does not equal the total 120'),
+				reason: expect.stringContaining(WRONG_TOTAL_REASON),
 			}),
 		]);
 		expect(xero.requests).toEqual([]);

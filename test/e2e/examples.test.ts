@@ -19,6 +19,7 @@ import {
 	withCredentialsByName,
 	type DecodedExecution,
 } from '../../local-n8n/index.ts';
+import { outputAfter } from './support/executionPath.ts';
 import { executionWhere } from './support/laterInvoices.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
@@ -33,20 +34,22 @@ const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, tier: '
 const ids: Record<string, string> = {};
 const paths: Record<string, string> = {};
 
-/** POSTs an example file as multipart field `file`, as `curl -F file=@…` does. */
-async function upload(
+/** POSTs an example file as multipart field `file`, as `curl -F file=@…` does; the workflow's answer (HTTP 200). */
+async function upload<Item = Record<string, unknown>>(
 	path: string,
 	fileName: string,
 	bytes = readFileSync(join(REPO_ROOT, 'examples', 'files', fileName)),
-) {
+): Promise<Item[]> {
 	const form = new FormData();
 	form.append('file', new Blob([bytes]), fileName);
 	const encoded = new Response(form);
 	const body = Buffer.from(await encoded.arrayBuffer());
-	return await fixture.stack.client.callWebhook(path, {
+	const answer = await fixture.stack.client.callWebhook(path, {
 		body,
 		headers: { 'content-type': encoded.headers.get('content-type') as string },
 	});
+	expect(answer.status, answer.text).toBe(200);
+	return answer.json as Item[];
 }
 
 /** The execution of the example named `workflow` in which `nodeName` output an item for `documentId`. */
@@ -95,9 +98,8 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 	});
 
 	it('invoice intake routes a confident invoice to "Ready for accounting"', async () => {
-		const answer = await upload(paths[INTAKE], 'invoice-acme.json');
-		expect(answer.status, answer.text).toBe(200);
-		expect(answer.json).toEqual([
+		const answer = await upload<{ document_id: string }>(paths[INTAKE], 'invoice-acme.json');
+		expect(answer).toEqual([
 			{
 				route: 'accounting',
 				document_id: expect.stringMatching(/^doc_/),
@@ -108,7 +110,7 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 				arithmetic_ok: true,
 			},
 		]);
-		const documentId = (answer.json as Array<{ document_id: string }>)[0].document_id;
+		const documentId = answer[0].document_id;
 		const execution = await executionFor(INTAKE, 'Ready for accounting', documentId);
 		expect(execution.status).toBe('success');
 		// Extract's own Verified output leads straight to accounting.
@@ -125,9 +127,8 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 	});
 
 	it('invoice intake routes a blurry invoice to "Waiting for human review", and a processing one to "Still processing"', async () => {
-		const answer = await upload(paths[INTAKE], 'invoice-blurry.json');
-		expect(answer.status, answer.text).toBe(200);
-		expect(answer.json).toEqual([
+		const answer = await upload<{ document_id: string }>(paths[INTAKE], 'invoice-blurry.json');
+		expect(answer).toEqual([
 			{
 				route: 'human_review',
 				document_id: expect.stringMatching(/^doc_/),
@@ -135,7 +136,7 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 				confidence: 0.71,
 			},
 		]);
-		const documentId = (answer.json as Array<{ document_id: string }>)[0].document_id;
+		const documentId = answer[0].document_id;
 		const execution = await executionFor(INTAKE, 'Waiting for human review', documentId);
 		expect(executedNodes(execution)).toEqual([
 			'Receive invoice',
@@ -145,15 +146,11 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		]);
 
 		await sandboxControl(fixture.sandbox.url, 'next-status', { status: 'processing' });
-		const later = await upload(paths[INTAKE], 'invoice-acme.json');
-		expect(later.json).toEqual([
+		const later = await upload<{ document_id: string }>(paths[INTAKE], 'invoice-acme.json');
+		expect(later).toEqual([
 			{ route: 'check_status_later', document_id: expect.stringMatching(/^doc_/) },
 		]);
-		const processing = await executionFor(
-			INTAKE,
-			'Still processing',
-			(later.json as Array<{ document_id: string }>)[0].document_id,
-		);
+		const processing = await executionFor(INTAKE, 'Still processing', later[0].document_id);
 		expect(executedNodes(processing)).toEqual([
 			'Receive invoice',
 			'Extract invoice',
@@ -173,8 +170,7 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 			'invoice-acme-off.json',
 			Buffer.from(JSON.stringify(acme)),
 		);
-		expect(answer.status, answer.text).toBe(200);
-		expect(answer.json).toEqual([
+		expect(answer).toEqual([
 			{
 				route: 'not_ready_to_post',
 				document_id: expect.stringMatching(/^doc_/),
@@ -186,21 +182,16 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 	});
 
 	it('review results turns an approval into an "Accounting record" and a rejection into a "Rejection notification"', async () => {
-		const approved = (
-			(await upload(paths[INTAKE], 'invoice-blurry.json')).json as Array<{
-				review_id: string;
-				document_id: string;
-			}>
-		)[0];
+		const [approved] = await upload<{ review_id: string; document_id: string }>(
+			paths[INTAKE],
+			'invoice-blurry.json',
+		);
 		await sandboxControl(fixture.sandbox.url, `reviews/${approved.review_id}/approve`, {});
 		const approval = await executionFor(REVIEW_RESULTS, 'Accounting record', approved.document_id);
 		expect(approval.status).toBe('success');
-		expect(executedNodes(approval)).toEqual([
-			'Review finished',
-			'Verified or rejected',
-			'Accounting record',
-		]);
-		expect(nodeJson(approval, 'Accounting record')).toEqual([
+		expect(
+			outputAfter(approval, ['Review finished', 'Verified or rejected', 'Accounting record']),
+		).toEqual([
 			expect.objectContaining({
 				record_type: 'supplier_invoice',
 				document_id: approved.document_id,
@@ -215,12 +206,10 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 			}),
 		]);
 
-		const rejected = (
-			(await upload(paths[INTAKE], 'invoice-blurry.json')).json as Array<{
-				review_id: string;
-				document_id: string;
-			}>
-		)[0];
+		const [rejected] = await upload<{ review_id: string; document_id: string }>(
+			paths[INTAKE],
+			'invoice-blurry.json',
+		);
 		await sandboxControl(fixture.sandbox.url, `reviews/${rejected.review_id}/reject`, {
 			reason: 'Stamp covers the total',
 		});
@@ -229,12 +218,9 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 			'Rejection notification',
 			rejected.document_id,
 		);
-		expect(executedNodes(rejection)).toEqual([
-			'Review finished',
-			'Verified or rejected',
-			'Rejection notification',
-		]);
-		expect(nodeJson(rejection, 'Rejection notification')).toEqual([
+		expect(
+			outputAfter(rejection, ['Review finished', 'Verified or rejected', 'Rejection notification']),
+		).toEqual([
 			expect.objectContaining({
 				channel: 'accounts-payable',
 				document_id: rejected.document_id,
@@ -250,8 +236,7 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		// A CSV carries no confidence of its own: choose the auto-verified path.
 		await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: 0.99 });
 		const rows = await upload(paths[SPLIT], 'invoice-globex.csv');
-		expect(rows.status, rows.text).toBe(200);
-		expect(rows.json).toEqual([
+		expect(rows).toEqual([
 			expect.objectContaining({
 				invoice_no: 'GX-2026-311',
 				vendor: 'Globex Corporation',
@@ -277,8 +262,7 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 	});
 
 	it('invoice approval waits for the review: an approval continues to "Post to accounting"; the same file again is "Already handled"', async () => {
-		const answer = await upload(paths[APPROVAL], 'invoice-blurry.json');
-		expect(answer.status, answer.text).toBe(200);
+		await upload(paths[APPROVAL], 'invoice-blurry.json');
 		const deadline = Date.now() + 60_000;
 		let waiting: { id: string } | undefined;
 		while (!waiting && Date.now() < deadline) {
@@ -297,12 +281,13 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		await sandboxControl(fixture.sandbox.url, `reviews/${document!.reviewId}/approve`, {});
 		const approved = await fixture.stack.client.waitForExecution(waiting!.id);
 		expect(approved.status).toBe('success');
-		expect(executedNodes(approved)).toEqual([
-			'Receive invoice',
-			'Extract and wait for review',
-			'Post to accounting',
-		]);
-		expect(nodeJson(approved, 'Post to accounting')).toEqual([
+		expect(
+			outputAfter(approved, [
+				'Receive invoice',
+				'Extract and wait for review',
+				'Post to accounting',
+			]),
+		).toEqual([
 			expect.objectContaining({
 				route: 'accounting',
 				document_id: document!.id,
@@ -312,8 +297,7 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 			}),
 		]);
 
-		const again = await upload(paths[APPROVAL], 'invoice-blurry.json');
-		expect(again.status).toBe(200);
+		await upload(paths[APPROVAL], 'invoice-blurry.json');
 		const duplicate = await executionFor(APPROVAL, 'Already handled', document!.id);
 		expect(executedNodes(duplicate)).toEqual([
 			'Receive invoice',

@@ -13,6 +13,8 @@ import {
 	type DecodedExecution,
 	type N8nClient,
 } from '../../../local-n8n/index.ts';
+import { outputAfter } from './executionPath.ts';
+import type { N8nAndSandbox } from './n8nAndSandbox.ts';
 
 /** An invoice file as the sandbox reads JSON files: its data, and the confidence it asks for. */
 export function invoiceFile(vendor: string, invoiceNo: string, total: number, confidence: number) {
@@ -108,6 +110,82 @@ export async function executionWhere(
 		(execution) => execution !== undefined,
 	);
 	return found!;
+}
+
+/**
+ * Approves the review of `pending` (an intake's answer sending a document to review) and waits for
+ * the execution of `exampleId` in which the trigger's run put it out of `nodeName`; the document's
+ * id and that execution.
+ */
+export async function afterApproval(
+	fixture: N8nAndSandbox,
+	exampleId: string,
+	pending: Record<string, unknown>,
+	nodeName: string,
+): Promise<{ documentId: string; execution: DecodedExecution }> {
+	expect(pending).toMatchObject({ route: 'review' });
+	const documentId = String(pending.document_id);
+	await approveReviewOf(fixture.sandbox.url, documentId);
+	const execution = await executionWhere(fixture.stack.client, exampleId, nodeName, documentId);
+	return { documentId, execution };
+}
+
+/**
+ * Posts a copy of the invoice billed as `firstId`, in another file whose extraction goes to review,
+ * to the example's intake, and approves the review: the trigger's run for it must run only Check
+ * for duplicate and "Review: possible duplicate", which names `firstId` and gives `reason`. That run.
+ */
+export async function laterCopyIsPossibleDuplicate(
+	fixture: N8nAndSandbox,
+	example: { id: string; webhookPath: string },
+	copy: { fileName: string; invoice: unknown },
+	firstId: unknown,
+	reason: string,
+): Promise<DecodedExecution> {
+	const [pending] = await postInvoiceFile(
+		fixture.stack.client,
+		example.webhookPath,
+		copy.fileName,
+		copy.invoice,
+	);
+	expect(pending).toMatchObject({ reason: expect.stringContaining('Review finished') });
+	const { documentId, execution } = await afterApproval(
+		fixture,
+		example.id,
+		pending,
+		'Review: possible duplicate',
+	);
+	expect(documentId).not.toBe(firstId);
+	expect(execution.status).toBe('success');
+	expect(
+		outputAfter(execution, [
+			'Review finished',
+			'Check for duplicate',
+			'Review: possible duplicate',
+		]),
+	).toEqual([
+		{
+			route: 'review',
+			document_id: documentId,
+			possible_duplicate_of: firstId,
+			reason: expect.stringContaining(reason),
+		},
+	]);
+	return execution;
+}
+
+/**
+ * The trigger's run took exactly `path`, and its last node put out one item matching `posted`, with
+ * totals that match the invoice.
+ */
+export function expectRunPosted(
+	execution: DecodedExecution,
+	path: string[],
+	posted: Record<string, unknown>,
+): void {
+	expect(outputAfter(execution, path)).toEqual([
+		expect.objectContaining({ ...posted, totals_match: true }),
+	]);
 }
 
 /**
