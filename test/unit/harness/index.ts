@@ -34,6 +34,7 @@ import { vi } from 'vitest';
 import { CREDENTIAL_TYPE } from '../../../nodes/DocumentExtraction/constants.ts';
 import { NODE_TYPES } from '../../../nodes/DocumentExtraction/nodeTypes.ts';
 import { TestCredentialsHelper } from './credentialsHelper.ts';
+import { recordingResponse } from './fakeHookContext.ts';
 import type { MemoryDeduplicator } from './deduplicator.ts';
 import { useMemoryDeduplicator } from './deduplicator.ts';
 import { n8nCore, n8nWorkflow } from './n8nModules.ts';
@@ -334,17 +335,7 @@ export async function setupHarness(): Promise<Harness> {
 					if (!run.waitTill) throw new Error('the execution is not waiting');
 					const data = structuredClone(run.data);
 					const [entry] = data.executionData!.nodeExecutionStack;
-					const answer: WaitingWebhookAnswer = { result: {} };
-					const httpResponse = {
-						status(code: number) {
-							answer.status = code;
-							return httpResponse;
-						},
-						json(body: unknown) {
-							answer.body = body;
-							return httpResponse;
-						},
-					};
+					const { answer: told, response: httpResponse } = recordingResponse<unknown>();
 					const requestAdditionalData = {
 						...additionalData,
 						httpRequest: {
@@ -374,8 +365,8 @@ export async function setupHarness(): Promise<Harness> {
 						[],
 						data,
 					);
-					answer.result = await nodeType.webhook!.call(context);
-					return answer;
+					const result = await nodeType.webhook!.call(context);
+					return { result, ...told };
 				},
 				resumeAfterTimeout: async () => {
 					if (!run.waitTill) throw new Error('the execution is not waiting');

@@ -11,7 +11,14 @@ import {
 	forgetTestMemories,
 	STATIC_DATA_KEY,
 } from '../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
-import { NODE_TYPES } from '../../../../nodes/DocumentExtraction/nodeTypes.ts';
+import type { Registration } from '../../harness/fakeHookContext.ts';
+import {
+	acceptingRegistrations,
+	credentialData,
+	fakeNode,
+	silentLogger,
+	staticDataByType,
+} from '../../harness/fakeHookContext.ts';
 
 const URL = 'https://n8n.example/webhook/abc/webhook';
 const TEST_URL = 'https://n8n.example/webhook-test/abc/webhook';
@@ -26,7 +33,7 @@ interface Options {
 	/** n8n's execution mode of the hook: 'trigger' (activation), 'internal' (delete), 'manual' (test listening). */
 	mode?: string;
 	workflowId?: string;
-	registered?: Array<{ url: string; events: string[]; secret: string }>;
+	registered?: Registration[];
 	options?: IDataObject;
 	typeVersion?: number;
 	/** The Documents parameter (unset: the version's default). */
@@ -52,44 +59,17 @@ function hookContext(options: Options = {}) {
 					: name === 'documents' && options.documents
 						? options.documents
 						: fallback,
-		getCredentials: async () => ({
-			baseUrl: 'https://api.example.com',
-			apiKey: 'k',
-			signingSecret: options.secret ?? '',
-			tier: 'pilot',
-		}),
-		getWorkflowStaticData: (type: string) => {
-			const key = type === 'global' ? 'global' : `node:${nodeName}`;
-			staticData[key] ??= {};
-			return staticData[key];
-		},
+		getCredentials: async () => credentialData(options.secret ?? ''),
+		getWorkflowStaticData: staticDataByType(staticData, nodeName),
 		getWorkflow: () => ({ id: workflowId, name: 'lifecycle', active: true }),
-		getNode: () => ({
-			id: 'node-id-1',
-			name: nodeName,
-			type: NODE_TYPES.trigger,
-			typeVersion: options.typeVersion ?? 1.1,
-			position: [0, 0],
-			parameters: {},
-		}),
-		logger: {
-			info: () => undefined,
-			warn: () => undefined,
-			debug: () => undefined,
-			error: () => undefined,
-		},
+		getNode: () =>
+			fakeNode({ id: 'node-id-1', name: nodeName, typeVersion: options.typeVersion ?? 1.1 }),
+		logger: silentLogger(),
 		helpers: {
-			httpRequestWithAuthentication: async (
-				_type: string,
-				request: { body: { url: string; events: string[]; secret: string } },
-			) => {
-				registered.push(request.body);
-				return {
-					statusCode: 200,
-					headers: {},
-					body: { webhook_id: `wh_${registered.length}`, url: request.body.url, status: 'active' },
-				};
-			},
+			httpRequestWithAuthentication: acceptingRegistrations(
+				registered,
+				() => `wh_${registered.length}`,
+			),
 		},
 	};
 	return { context: context as unknown as IHookFunctions, staticData, registered, workflowId };

@@ -16,21 +16,27 @@ import {
 	forgetKnownSecrets,
 	rememberKnownSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/knownSecrets.ts';
-import {
-	computeSignature,
-	secretFingerprint,
-} from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import { computeSignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import {
 	forgetSecrets,
 	REMEMBER_SECRET_MS,
 	signingKeys,
 	triggerOwnSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
-import { NODE_TYPES } from '../../../../../nodes/DocumentExtraction/nodeTypes.ts';
 import {
 	forgetTestMemories,
 	STATIC_DATA_KEY,
 } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import type { Registration } from '../../../harness/fakeHookContext.ts';
+import {
+	acceptingRegistrations,
+	credentialData,
+	fakeNode,
+	heldRegistration,
+	recordingResponse,
+	silentLogger,
+	staticDataByType,
+} from '../../../harness/fakeHookContext.ts';
 import { n8nCore } from '../../../harness/n8nModules.ts';
 
 /** The trigger's own secret (N5) for the API key 'k' of these tests and the registered URL. */
@@ -62,7 +68,7 @@ describe('a delivery', () => {
 		/** Counts the context's credential reads. */
 		reads?: { count: number };
 		/** Collects the registrations the trigger makes. */
-		registered?: Array<{ url: string; events: string[]; secret: string }>;
+		registered?: Registration[];
 		/** The node's version (default 1). */
 		typeVersion?: number;
 		/** The Documents parameter (unset: the version's default). */
@@ -80,33 +86,11 @@ describe('a delivery', () => {
 	}
 
 	/** The static data of a trigger that registered with its own secret (the credential had none). */
-	function heldRegistration(events: string[]): IDataObject {
-		return {
-			[STATIC_DATA_KEY]: {
-				n1: {
-					registrations: [
-						{
-							webhookId: 'wh_1',
-							url: 'https://n8n.example/webhook/abc/webhook',
-							events,
-							secretFingerprint: secretFingerprint(GENERATED_SECRET),
-							registeredAt: '',
-						},
-					],
-				},
-			},
-		};
-	}
-
-	const credentialData = (delivery: Delivery) => ({
-		baseUrl: 'https://api.example.com',
-		apiKey: 'k',
-		signingSecret: delivery.credentialSecret ?? CREDENTIAL_SECRET,
-		tier: 'pilot',
-	});
+	const registeredWithOwnSecret = (events: string[]): IDataObject =>
+		heldRegistration('https://n8n.example/webhook/abc/webhook', events, GENERATED_SECRET);
 
 	async function deliver(delivery: Delivery) {
-		const answer: { status?: number; body?: IDataObject } = {};
+		const { answer, response } = recordingResponse();
 		const logs: Array<[string, string]> = [];
 		const staticData = delivery.staticData ?? {};
 		const workflowId = delivery.workflowId ?? `wf-${++workflowCounter}`;
@@ -125,41 +109,31 @@ describe('a delivery', () => {
 			getHeaderData: () => delivery.headers ?? {},
 			getCredentials: async () => {
 				if (delivery.reads) delivery.reads.count++;
-				return credentialData(delivery);
+				return credentialData(delivery.credentialSecret ?? CREDENTIAL_SECRET);
 			},
 			getMode: () => 'webhook',
 			getWorkflowStaticData: () => staticData,
-			getResponseObject: () => ({
-				status(code: number) {
-					answer.status = code;
-					return this;
-				},
-				json(body: IDataObject) {
-					answer.body = body;
-					return this;
-				},
-			}),
+			getResponseObject: () => response,
 			getNodeParameter: (name: string, fallback: unknown) =>
 				name in parameters ? parameters[name] : fallback,
 			getWorkflow: () => ({ id: workflowId, name: 'trigger test', active: true }),
-			getNode: () => ({
-				id: 'n1',
-				name: 'Review finished',
-				type: NODE_TYPES.trigger,
-				typeVersion: delivery.typeVersion ?? 1,
-				position: [0, 0],
-				parameters,
-				...(delivery.credentialId
-					? {
-							credentials: {
-								[CREDENTIAL_TYPE]: {
-									id: delivery.credentialId,
-									name: 'Document Extraction account',
+			getNode: () =>
+				fakeNode({
+					id: 'n1',
+					name: 'Review finished',
+					typeVersion: delivery.typeVersion ?? 1,
+					parameters,
+					...(delivery.credentialId
+						? {
+								credentials: {
+									[CREDENTIAL_TYPE]: {
+										id: delivery.credentialId,
+										name: 'Document Extraction account',
+									},
 								},
-							},
-						}
-					: {}),
-			}),
+							}
+						: {}),
+				}),
 			logger: {
 				info: (message: string) => logs.push(['info', message]),
 				warn: (message: string) => logs.push(['warn', message]),
@@ -168,17 +142,7 @@ describe('a delivery', () => {
 			},
 			helpers: {
 				returnJsonArray: n8nCore.returnJsonArray,
-				httpRequestWithAuthentication: async (
-					_type: string,
-					request: { body: { url: string; events: string[]; secret: string } },
-				) => {
-					delivery.registered?.push(request.body);
-					return {
-						statusCode: 200,
-						headers: {},
-						body: { webhook_id: 'wh_new', url: request.body.url, status: 'active' },
-					};
-				},
+				httpRequestWithAuthentication: acceptingRegistrations(delivery.registered, () => 'wh_new'),
 			},
 		} as unknown as IWebhookFunctions;
 		const result = await new DocumentExtractionTrigger().webhook.call(context);
@@ -369,7 +333,7 @@ describe('a delivery', () => {
 		});
 
 		it("without a credential secret, the trigger's own secret (derived, nothing stored) verifies deliveries", async () => {
-			const staticData = heldRegistration([]);
+			const staticData = registeredWithOwnSecret([]);
 			const accepted = await deliver({
 				...signed(event(), GENERATED_SECRET),
 				credentialSecret: '',
@@ -385,8 +349,8 @@ describe('a delivery', () => {
 		});
 
 		it("after the credential got a secret, a delivery signed with the trigger's own secret the service still holds runs, and the credential secret is registered (N34)", async () => {
-			const staticData = heldRegistration(['document.verified']);
-			const registered: Array<{ url: string; events: string[]; secret: string }> = [];
+			const staticData = registeredWithOwnSecret(['document.verified']);
+			const registered: Registration[] = [];
 			const accepted = await deliver({
 				...signed(event(), GENERATED_SECRET),
 				staticData,
@@ -641,7 +605,7 @@ describe('a delivery', () => {
 		});
 
 		it("without a credential secret, the trigger's own secret still verifies when the empty secret is remembered", async () => {
-			const staticData = heldRegistration([]);
+			const staticData = registeredWithOwnSecret([]);
 			const reads = { count: 0 };
 			const first = await deliver({
 				...signed(event(), GENERATED_SECRET),
@@ -675,30 +639,14 @@ describe('as a person builds with the trigger', () => {
 		id: string;
 		/** The workflow's static data as n8n keeps it: { global, 'node:<name>' }. */
 		staticData: Record<string, IDataObject>;
-		registered: Array<{ url: string; events: string[]; secret: string }>;
+		registered: Registration[];
 	}
 
 	function workflowWith(
 		registeredSecret: string,
 		events = ['document.rejected', 'document.verified'],
 	): Workflow {
-		const staticData: Record<string, IDataObject> = {
-			global: {
-				[STATIC_DATA_KEY]: {
-					n1: {
-						registrations: [
-							{
-								webhookId: 'wh_1',
-								url: URL,
-								events,
-								secretFingerprint: secretFingerprint(registeredSecret),
-								registeredAt: '',
-							},
-						],
-					},
-				},
-			},
-		};
+		const staticData = { global: heldRegistration(URL, events, registeredSecret) };
 		return { id: `wf-editing-${++workflowCounter}`, staticData, registered: [] };
 	}
 
@@ -713,7 +661,7 @@ describe('as a person builds with the trigger', () => {
 
 	async function deliver(workflow: Workflow, delivery: Delivery) {
 		const body = JSON.stringify(delivery.payload);
-		const answer: { status?: number; body?: IDataObject } = {};
+		const { answer, response } = recordingResponse();
 		const parameters: IDataObject = {
 			events: ['document.verified', 'document.rejected'],
 			options: delivery.options ?? {},
@@ -725,61 +673,20 @@ describe('as a person builds with the trigger', () => {
 			getRequestObject: () => ({ rawBody: Buffer.from(body), readRawBody: async () => undefined }),
 			getHeaderData: () =>
 				delivery.headers ?? { 'x-service-signature': computeSignature(body, delivery.secret) },
-			getCredentials: async () => ({
-				baseUrl: 'https://api.example.com',
-				apiKey: 'k',
-				signingSecret: delivery.credentialSecret,
-				tier: 'pilot',
-			}),
-			getWorkflowStaticData: (type: string) => {
-				const key = type === 'global' ? 'global' : 'node:Review finished';
-				workflow.staticData[key] ??= {};
-				return workflow.staticData[key];
-			},
-			getResponseObject: () => ({
-				status(code: number) {
-					answer.status = code;
-					return this;
-				},
-				json(json: IDataObject) {
-					answer.body = json;
-					return this;
-				},
-			}),
+			getCredentials: async () => credentialData(delivery.credentialSecret),
+			getWorkflowStaticData: staticDataByType(workflow.staticData, 'Review finished'),
+			getResponseObject: () => response,
 			getNodeParameter: (name: string, fallback: unknown) =>
 				name in parameters ? parameters[name] : fallback,
 			getWorkflow: () => ({ id: workflow.id, name: 'editing', active: true }),
-			getNode: () => ({
-				id: 'n1',
-				name: 'Review finished',
-				type: NODE_TYPES.trigger,
-				typeVersion: 1.1,
-				position: [0, 0],
-				parameters,
-			}),
-			logger: {
-				info: () => undefined,
-				warn: () => undefined,
-				debug: () => undefined,
-				error: () => undefined,
-			},
+			getNode: () => fakeNode({ id: 'n1', name: 'Review finished', typeVersion: 1.1, parameters }),
+			logger: silentLogger(),
 			helpers: {
 				returnJsonArray: n8nCore.returnJsonArray,
-				httpRequestWithAuthentication: async (
-					_type: string,
-					request: { body: { url: string; events: string[]; secret: string } },
-				) => {
-					workflow.registered.push(request.body);
-					return {
-						statusCode: 200,
-						headers: {},
-						body: {
-							webhook_id: `wh_${workflow.registered.length + 1}`,
-							url: request.body.url,
-							status: 'active',
-						},
-					};
-				},
+				httpRequestWithAuthentication: acceptingRegistrations(
+					workflow.registered,
+					() => `wh_${workflow.registered.length + 1}`,
+				),
 			},
 		} as unknown as IWebhookFunctions;
 		const result = await new DocumentExtractionTrigger().webhook.call(context);

@@ -4,12 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { verifySignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
-import { NODE_TYPES } from '../../../../../nodes/DocumentExtraction/nodeTypes.ts';
 import {
 	isSample,
 	samplePayload,
 } from '../../../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
 import { forgetTestMemories } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import { credentialData, fakeNode, silentLogger } from '../../../harness/fakeHookContext.ts';
 
 afterEach(() => {
 	vi.useRealTimers();
@@ -54,28 +54,11 @@ describe('the sample event', () => {
 							: name === 'sendSampleEvent' && typeVersion >= 1.2 && sendSampleEvent !== undefined
 								? sendSampleEvent
 								: fallback,
-				getCredentials: async () => ({
-					baseUrl: 'https://api.example.com',
-					apiKey: 'k',
-					signingSecret: 'whsec_UNITTEST_sample',
-					tier: 'pilot',
-				}),
+				getCredentials: async () => credentialData('whsec_UNITTEST_sample'),
 				getWorkflowStaticData: () => ({}),
 				getWorkflow: () => ({ id: 'wf-sample', name: 'sample', active: false }),
-				getNode: () => ({
-					id: 'node-sample',
-					name: 'Review finished',
-					type: NODE_TYPES.trigger,
-					typeVersion,
-					position: [0, 0],
-					parameters: {},
-				}),
-				logger: {
-					info: () => undefined,
-					warn: () => undefined,
-					debug: () => undefined,
-					error: () => undefined,
-				},
+				getNode: () => fakeNode({ id: 'node-sample', name: 'Review finished', typeVersion }),
+				logger: silentLogger(),
 				helpers: {
 					httpRequestWithAuthentication: async () => ({
 						statusCode: 200,

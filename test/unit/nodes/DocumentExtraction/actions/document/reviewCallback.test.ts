@@ -11,6 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { DocumentExtraction } from '../../../../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { NODE_TYPES } from '../../../../../../nodes/DocumentExtraction/nodeTypes.ts';
 import { computeSignature } from '../../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import {
+	credentialData,
+	fakeNode,
+	recordingResponse,
+	silentLogger,
+} from '../../../../harness/fakeHookContext.ts';
 
 const SECRET = 'whsec_UNITTEST_callback_0123456789abcdef';
 const AWAITED = 'doc_awaited01';
@@ -54,51 +60,28 @@ interface Call {
 }
 
 async function deliver(call: Call) {
-	const answer: { status?: number; body?: IDataObject } = {};
+	const { answer, response } = recordingResponse();
 	const rawBody = Buffer.isBuffer(call.body) ? call.body : Buffer.from(call.body);
 	const headers: Record<string, string> =
 		call.signature === undefined ? {} : { 'X-Service-Signature': call.signature };
 	const expressions: string[] = [];
 	const context = {
 		getRequestObject: () => ({ rawBody, readRawBody: async () => undefined }),
-		getResponseObject: () => ({
-			status(code: number) {
-				answer.status = code;
-				return this;
-			},
-			json(body: IDataObject) {
-				answer.body = body;
-				return this;
-			},
-		}),
+		getResponseObject: () => response,
 		getHeaderData: () => headers,
-		getCredentials: async () => ({
-			baseUrl: 'https://api.example.com',
-			apiKey: 'k',
-			signingSecret: call.secret ?? SECRET,
-			tier: 'pilot',
-		}),
+		getCredentials: async () => credentialData(call.secret ?? SECRET),
 		getNodeParameter: (name: string, fallback: unknown) => {
 			if (name === 'awaitedDocument') {
 				expressions.push(String(fallback));
 				return call.awaited ?? AWAITED;
 			}
-			return call.parameters && name in call.parameters ? call.parameters[name] : fallback;
+			// The callback exists only for a node with Wait for Review on.
+			const parameters: IDataObject = { waitForReview: true, ...call.parameters };
+			return name in parameters ? parameters[name] : fallback;
 		},
-		getNode: () => ({
-			id: 'n',
-			name: 'Wait for "review"',
-			type: NODE_TYPES.action,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		}),
-		logger: {
-			info: () => undefined,
-			warn: () => undefined,
-			debug: () => undefined,
-			error: () => undefined,
-		},
+		getNode: () =>
+			fakeNode({ id: 'n', name: 'Wait for "review"', type: NODE_TYPES.action, typeVersion: 1 }),
+		logger: silentLogger(),
 	} as unknown as IWebhookFunctions;
 	const result = await new DocumentExtraction().webhook.call(context);
 	return { result, answer, expressions };
