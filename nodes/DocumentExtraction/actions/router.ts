@@ -2,14 +2,13 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as document from './document/Document.resource.ts';
-import type { NodeOutputParameters } from './document/extractOutputs.ts';
+import type { NodeOutputParameters, ReadParameter } from './document/extractOutputs.ts';
 import {
 	failedItemOutput,
 	isInvoiceOperation,
 	nodeOutputCount,
+	outputSettingsFrom,
 } from './document/extractOutputs.ts';
-import { isFilePattern } from './document/extract/inputFiles.ts';
-import { HOLD_NOT_READY_PARAMETER } from './document/holdNotReady.description.ts';
 import * as webhook from './webhook/Webhook.resource.ts';
 
 /** Every operation's contract: its result for one item, as items per output (one-output operations fill only the first). */
@@ -27,18 +26,11 @@ const operations: Record<string, Record<string, Operation>> = {
 
 /** The parameters that decide the node's outputs (the same for every item: outputs are per node). */
 function outputParameters(context: IExecuteFunctions): NodeOutputParameters {
-	const options = context.getNodeParameter('options', 0, {}) as {
-		skipDuplicates?: boolean;
-		detectSameInvoice?: boolean;
-	};
+	const read: ReadParameter = (name, fallback) => context.getNodeParameter(name, 0, fallback);
 	return {
-		resource: context.getNodeParameter('resource', 0, 'document') as string,
-		operation: context.getNodeParameter('operation', 0, 'extract') as string,
-		waitForReview: context.getNodeParameter('waitForReview', 0, false) === true,
-		skipDuplicates: options.skipDuplicates === true,
-		detectSameInvoice: options.detectSameInvoice === true,
-		holdNotReady: context.getNodeParameter(HOLD_NOT_READY_PARAMETER, 0, false) === true,
-		filePattern: isFilePattern(context.getNodeParameter('binaryPropertyName', 0, '')),
+		resource: read('resource', 'document') as string,
+		operation: read('operation', 'extract') as string,
+		...outputSettingsFrom(read),
 	};
 }
 

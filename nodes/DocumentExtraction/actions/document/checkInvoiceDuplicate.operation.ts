@@ -16,13 +16,13 @@ import {
 	invoiceOfItem,
 	readinessOfItem,
 } from '../../invoice/invoiceOfItem.ts';
-import type { ExtractOutputSettings } from './extractOutputs.ts';
 import {
 	CHECK_DUPLICATE_OPERATION,
 	checkDuplicateOutputIndex,
 	checkDuplicateOutputNames,
+	outputSettingsFrom,
 } from './extractOutputs.ts';
-import { HOLD_NOT_READY_PARAMETER, holdNotReadyProperties } from './holdNotReady.description.ts';
+import { holdNotReadyProperties } from './holdNotReady.description.ts';
 import { runMemory } from '../../memory/runMemory.ts';
 import { claimInvoice, possibleDuplicateFields } from './sameInvoice.ts';
 
@@ -66,11 +66,9 @@ export async function execute(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
-	const settings: ExtractOutputSettings = {
-		waitForReview: false,
-		skipDuplicates: false,
-		holdNotReady: context.getNodeParameter(HOLD_NOT_READY_PARAMETER, itemIndex, false) === true,
-	};
+	const settings = outputSettingsFrom((name, fallback) =>
+		context.getNodeParameter(name, itemIndex, fallback),
+	);
 	const outputs: INodeExecutionData[][] = checkDuplicateOutputNames(settings).map(() => []);
 	const item = context.getInputData()[itemIndex];
 	const { document_id: documentId, status, invoice } = invoiceOfItem(item.json);

@@ -11,6 +11,9 @@
  */
 import type { IWebhookDescription } from 'n8n-workflow';
 
+import { isFilePattern } from './extract/inputFiles.ts';
+import { HOLD_NOT_READY_PARAMETER } from './holdNotReady.description.ts';
+
 export interface ExtractOutputSettings {
 	waitForReview: boolean;
 	skipDuplicates: boolean;
@@ -20,6 +23,26 @@ export interface ExtractOutputSettings {
 	holdNotReady?: boolean;
 	/** Input Binary Field is a pattern: every matching file of an item (docs/spec-decisions.md#n45). */
 	filePattern?: boolean;
+}
+
+/** Reads one of the node's parameters: in an execution for one item, in the review callback the node's. */
+export type ReadParameter = (name: string, fallback: unknown) => unknown;
+
+/** The one reader of the parameters that decide the outputs (execute, each item, review callback). */
+export function outputSettingsFrom(read: ReadParameter): Required<ExtractOutputSettings> {
+	const options = (read('options', {}) ?? {}) as {
+		skipDuplicates?: boolean;
+		detectSameInvoice?: boolean;
+	};
+	const waitForReview = read('waitForReview', false) === true;
+	return {
+		waitForReview,
+		skipDuplicates: options.skipDuplicates === true,
+		// Only without waiting: a reviewed invoice arrives where Extract no longer runs.
+		detectSameInvoice: options.detectSameInvoice === true && !waitForReview,
+		holdNotReady: read(HOLD_NOT_READY_PARAMETER, false) === true,
+		filePattern: isFilePattern(read('binaryPropertyName', '')),
+	};
 }
 
 /** When an output exists: as a check of the settings and as the same check in n8n's expression language. */

@@ -14,9 +14,7 @@ import { eventOutput } from '../../delivery/eventMapping.ts';
 import { freshness } from '../../delivery/freshness.ts';
 import type { OutputMode } from '../../invoice/invoiceMapping.ts';
 import { answerWithoutRun, readSignedDelivery } from '../../delivery/signedDelivery.ts';
-import type { ExtractOutputSettings } from './extractOutputs.ts';
-import { extractOutputNames, outputIndex } from './extractOutputs.ts';
-import { HOLD_NOT_READY_PARAMETER } from './holdNotReady.description.ts';
+import { extractOutputNames, outputIndex, outputSettingsFrom } from './extractOutputs.ts';
 import { AWAITED_DOCUMENT_KEY, AWAITED_FILE_KEY, awaitedDocumentValue } from './waitForReview.ts';
 
 /**
@@ -83,12 +81,7 @@ export async function receiveReviewResult(
 	}
 
 	const outputMode = context.getNodeParameter('outputMode', 'simplified') as OutputMode;
-	const options = context.getNodeParameter('options', {}) as { skipDuplicates?: boolean };
-	const settings: ExtractOutputSettings = {
-		waitForReview: true,
-		skipDuplicates: options.skipDuplicates === true,
-		holdNotReady: context.getNodeParameter(HOLD_NOT_READY_PARAMETER, false) === true,
-	};
+	const settings = outputSettingsFrom((name, fallback) => context.getNodeParameter(name, fallback));
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
 	const file = awaitedFile(context);
 	const items = eventOutput(outputMode, payload).map((json) => ({

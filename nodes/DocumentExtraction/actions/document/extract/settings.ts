@@ -3,8 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { OutputMode } from '../../../invoice/invoiceMapping.ts';
 import type { ExtractOutputSettings } from '../extractOutputs.ts';
-import { HOLD_NOT_READY_PARAMETER } from '../holdNotReady.description.ts';
-import { isFilePattern } from './inputFiles.ts';
+import { outputSettingsFrom } from '../extractOutputs.ts';
 
 export interface ExtractSettings extends ExtractOutputSettings {
 	/** The field holding the file; with a pattern (filePattern), the pattern until a file is chosen. */
@@ -34,16 +33,13 @@ export function extractSettings(context: IExecuteFunctions, itemIndex: number): 
 		webhookUrl?: string;
 		reviewResultsToTrigger?: boolean;
 		rateLimitRetries?: number;
-		skipDuplicates?: boolean;
-		detectSameInvoice?: boolean;
 	};
-	const waitForReview = context.getNodeParameter('waitForReview', itemIndex, false) as boolean;
 	const binaryPropertyName = String(
 		context.getNodeParameter('binaryPropertyName', itemIndex) ?? '',
 	).trim();
 	return {
+		...outputSettingsFrom((name, fallback) => context.getNodeParameter(name, itemIndex, fallback)),
 		binaryPropertyName,
-		filePattern: isFilePattern(binaryPropertyName),
 		outputMode: context.getNodeParameter('outputMode', itemIndex, 'simplified') as OutputMode,
 		webhookUrl: options.webhookUrl?.trim() || undefined,
 		reviewResultsToTrigger:
@@ -51,10 +47,5 @@ export function extractSettings(context: IExecuteFunctions, itemIndex: number): 
 			context.getNode().typeVersion >= REVIEW_RESULTS_TO_TRIGGER_FROM,
 		keepsFile: context.getNode().typeVersion >= KEEPS_FILE_FROM,
 		rateLimitRetries: options.rateLimitRetries ?? DEFAULT_RATE_LIMIT_RETRIES,
-		waitForReview,
-		skipDuplicates: options.skipDuplicates === true,
-		// Only without waiting: a reviewed invoice arrives where Extract no longer runs.
-		detectSameInvoice: options.detectSameInvoice === true && !waitForReview,
-		holdNotReady: context.getNodeParameter(HOLD_NOT_READY_PARAMETER, itemIndex, false) === true,
 	};
 }
