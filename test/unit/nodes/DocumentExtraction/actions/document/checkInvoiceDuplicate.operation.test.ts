@@ -4,14 +4,13 @@
  * Same Invoice, so an invoice is caught whichever of the two saw it first; items in every shape the
  * nodes emit; what cannot be checked, and what fails.
  */
-import type { IDataObject, INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import {
 	failedItemOutput,
 	nodeOutputCount,
 } from '../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
-import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME } from '../../../../harness/index.ts';
 import {
 	extractParameters,
 	itemWithFile,
@@ -19,6 +18,7 @@ import {
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../harness/fixtures.ts';
+import { outputNames } from '../../../../harness/nodeOutputs.ts';
 
 const { harness, service } = useNodeHarness();
 
@@ -54,29 +54,10 @@ const ids = (items: Array<{ json: IDataObject }>) => items.map((item) => item.js
 describe('Check Invoice Duplicate: outputs', () => {
 	it('New Invoice and Possible Duplicate, as n8n evaluates the outputs expression; a failed item goes to Possible Duplicate', () => {
 		const parameters: INodeParameters = { ...checking };
-		const nodeType = harness().nodeTypes.getByNameAndVersion(ACTION_NODE_TYPE, 1);
-		const node: INode = {
-			id: 'n',
-			name: NODE_NAME,
-			type: ACTION_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters,
-		};
-		const workflow = new n8nWorkflow.Workflow({
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes: harness().nodeTypes,
-		});
-		const outputs = n8nWorkflow.NodeHelpers.getNodeOutputs(
-			workflow,
-			workflow.getNode(NODE_NAME)!,
-			nodeType.description as INodeTypeDescription,
-		);
-		expect(
-			outputs.map((output) => (typeof output === 'string' ? output : output.displayName)),
-		).toEqual(['New Invoice', 'Possible Duplicate']);
+		expect(outputNames(harness().nodeTypes, parameters)).toEqual([
+			'New Invoice',
+			'Possible Duplicate',
+		]);
 		const rule = { ...checking, waitForReview: false, skipDuplicates: false };
 		expect(nodeOutputCount(rule)).toBe(2);
 		expect(failedItemOutput(rule)).toBe(1);

@@ -2,7 +2,7 @@
  * Extract's outputs (N9): the outputs expression as n8n evaluates it, generated from the same rule the
  * router counts with, and routing by status through n8n's engine.
  */
-import type { INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -11,7 +11,6 @@ import {
 	nodeOutputCount,
 	outputIndex,
 } from '../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
-import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME } from '../../../../harness/index.ts';
 import {
 	extractParameters,
 	itemWithFile,
@@ -21,35 +20,13 @@ import {
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../harness/fixtures.ts';
+import { outputNames } from '../../../../harness/nodeOutputs.ts';
 
 const { harness, service } = useNodeHarness();
 
 describe('Extract outputs: the expression n8n evaluates', () => {
-	const outputNamesFor = (parameters: INodeParameters) => {
-		const nodeType = harness().nodeTypes.getByNameAndVersion(ACTION_NODE_TYPE, 1);
-		const node: INode = {
-			id: 'n',
-			name: NODE_NAME,
-			type: ACTION_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters,
-		};
-		const workflow = new n8nWorkflow.Workflow({
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes: harness().nodeTypes,
-		});
-		const outputs = n8nWorkflow.NodeHelpers.getNodeOutputs(
-			workflow,
-			workflow.getNode(NODE_NAME)!,
-			nodeType.description as INodeTypeDescription,
-		);
-		return outputs.map((output) =>
-			typeof output === 'string' ? output : (output.displayName ?? output.type),
-		);
-	};
+	const outputNamesFor = (parameters: INodeParameters) =>
+		outputNames(harness().nodeTypes, parameters);
 
 	it.each([
 		[{ resource: 'document', operation: 'extract' }, ['Verified', 'Needs Review']],

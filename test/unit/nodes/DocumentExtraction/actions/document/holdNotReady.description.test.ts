@@ -2,11 +2,10 @@
  * Hold Invoices Not Ready to Post (N18) through n8n's engine: the outputs n8n evaluates per node
  * version (on by default from 1.1, off in 1), where each invoice goes, pairing, and Continue On Fail.
  */
-import type { IDataObject, INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { DocumentExtraction } from '../../../../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
-import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME } from '../../../../harness/index.ts';
 import {
 	extractParameters,
 	itemWithFile,
@@ -15,6 +14,7 @@ import {
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../harness/fixtures.ts';
+import { outputNames } from '../../../../harness/nodeOutputs.ts';
 
 const { harness, service } = useNodeHarness();
 
@@ -33,33 +33,6 @@ const TEXT_AMOUNT = {
 	header: { ...COMPLETE.header, invoice_no: 'INV-3' },
 	line_items: [{ description: 'Consulting', quantity: 12, unit_price: 125, amount: '1,500.00' }],
 };
-
-function outputNames(typeVersion: number, parameters: INodeParameters): string[] {
-	const nodeType = harness().nodeTypes.getByNameAndVersion(ACTION_NODE_TYPE, typeVersion);
-	const node: INode = {
-		id: 'n',
-		name: NODE_NAME,
-		type: ACTION_NODE_TYPE,
-		typeVersion,
-		position: [0, 0],
-		parameters,
-	};
-	// The Workflow fills in the parameters' defaults of this version, as n8n does for a saved workflow.
-	const workflow = new n8nWorkflow.Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: harness().nodeTypes,
-	});
-	const outputs = n8nWorkflow.NodeHelpers.getNodeOutputs(
-		workflow,
-		workflow.getNode(NODE_NAME)!,
-		nodeType.description as INodeTypeDescription,
-	);
-	return outputs.map((output) =>
-		typeof output === 'string' ? output : (output.displayName ?? output.type),
-	);
-}
 
 const verifiedAnswers = (...invoices: IDataObject[]) =>
 	invoices.map((extracted, index) => ({
@@ -111,7 +84,9 @@ describe('the node versions', () => {
 	])(
 		'version %s, %j: %j (the new output comes last, so no connection moves)',
 		(typeVersion, parameters, expected) => {
-			expect(outputNames(typeVersion, { resource: 'document', ...parameters })).toEqual(expected);
+			expect(
+				outputNames(harness().nodeTypes, { resource: 'document', ...parameters }, typeVersion),
+			).toEqual(expected);
 		},
 	);
 });
