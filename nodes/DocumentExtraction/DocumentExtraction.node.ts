@@ -11,12 +11,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './constants.ts';
 import { NODE_NAMES } from './nodeTypes.ts';
 import * as document from './actions/document/Document.resource.ts';
-import {
-	BUILD_BILL_OPERATION,
-	CHECK_DUPLICATE_OPERATION,
-	OUTPUTS_EXPRESSION,
-	REVIEW_CALLBACK_WEBHOOKS,
-} from './actions/document/extractOutputs.ts';
+import { OUTPUTS_EXPRESSION, REVIEW_CALLBACK_WEBHOOKS } from './actions/document/extractOutputs.ts';
+import { BUILD_BILL_OPERATION, CHECK_DUPLICATE_OPERATION } from './actions/document/operations.ts';
 import { READY_TO_POST_HINTS } from './actions/document/holdNotReady.description.ts';
 import { receiveReviewResult } from './actions/document/reviewCallback.ts';
 import { router } from './actions/router.ts';

@@ -17,11 +17,11 @@ import {
 	readinessOfItem,
 } from '../../invoice/invoiceOfItem.ts';
 import {
-	CHECK_DUPLICATE_OPERATION,
 	checkDuplicateOutputIndex,
 	checkDuplicateOutputNames,
 	outputSettingsFrom,
 } from './extractOutputs.ts';
+import { CHECK_DUPLICATE_OPERATION } from './operations.ts';
 import { holdNotReadyProperties } from './holdNotReady.description.ts';
 import { runMemory } from '../../memory/runMemory.ts';
 import { claimInvoice, possibleDuplicateFields } from './sameInvoice.ts';

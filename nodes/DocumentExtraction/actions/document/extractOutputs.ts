@@ -13,6 +13,14 @@ import type { IWebhookDescription } from 'n8n-workflow';
 
 import { isFilePattern } from './extract/inputFiles.ts';
 import { HOLD_NOT_READY_PARAMETER } from './holdNotReady.description.ts';
+import {
+	BUILD_BILL_OPERATION,
+	CHECK_DUPLICATE_OPERATION,
+	documentOperationExpression,
+	EXTRACT_OPERATION,
+	INVOICE_OPERATIONS,
+	isDocumentOperation,
+} from './operations.ts';
 
 export interface ExtractOutputSettings {
 	waitForReview: boolean;
@@ -184,24 +192,23 @@ export interface NodeOutputParameters extends ExtractOutputSettings {
 	operation: string;
 }
 
-export const CHECK_DUPLICATE_OPERATION = 'checkInvoiceDuplicate';
-export const BUILD_BILL_OPERATION = 'buildBill';
-
 function isExtract(parameters: NodeOutputParameters): boolean {
-	return parameters.resource === 'document' && parameters.operation === 'extract';
+	return isDocumentOperation(parameters.resource, parameters.operation, [EXTRACT_OPERATION]);
 }
 
 function isCheckDuplicate(parameters: NodeOutputParameters): boolean {
-	return parameters.resource === 'document' && parameters.operation === CHECK_DUPLICATE_OPERATION;
+	return isDocumentOperation(parameters.resource, parameters.operation, [
+		CHECK_DUPLICATE_OPERATION,
+	]);
 }
 
 function isBuildBill(parameters: NodeOutputParameters): boolean {
-	return parameters.resource === 'document' && parameters.operation === BUILD_BILL_OPERATION;
+	return isDocumentOperation(parameters.resource, parameters.operation, [BUILD_BILL_OPERATION]);
 }
 
 /** Extract, Check Invoice Duplicate and Build Bill: the operations whose items are invoices. */
 export function isInvoiceOperation(parameters: NodeOutputParameters): boolean {
-	return isExtract(parameters) || isCheckDuplicate(parameters) || isBuildBill(parameters);
+	return isDocumentOperation(parameters.resource, parameters.operation, INVOICE_OPERATIONS);
 }
 
 /** The node's outputs with these parameters (one unnamed output for the one-output operations). */
@@ -229,19 +236,19 @@ export function failedItemOutput(parameters: NodeOutputParameters): number {
  * outputs as one made in the editor.
  */
 export const OUTPUTS_EXPRESSION =
-	('={{ (($parameter.resource || "document") === "document" && ($parameter.operation || "extract") === "extract") ? ' +
-		`[].concat(${EXTRACT_OUTPUTS.map(
-			(rule) =>
-				`${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
-		).join(', ')}) ` +
-		`: (($parameter.resource || "document") === "document" && $parameter.operation === "${CHECK_DUPLICATE_OPERATION}") ? ` +
-		`[].concat(${CHECK_DUPLICATE_OUTPUTS.map(
-			(rule) =>
-				`${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
-		).join(', ')}) ` +
-		`: (($parameter.resource || "document") === "document" && $parameter.operation === "${BUILD_BILL_OPERATION}") ? ` +
-		`${JSON.stringify(BUILD_BILL_OUTPUTS.map((rule) => ({ type: 'main', displayName: rule.displayName })))} ` +
+	(`={{ (${documentOperationExpression([EXTRACT_OPERATION])}) ? ${outputsWhen(EXTRACT_OUTPUTS)} ` +
+		`: (${documentOperationExpression([CHECK_DUPLICATE_OPERATION])}) ? ${outputsWhen(CHECK_DUPLICATE_OUTPUTS)} ` +
+		`: (${documentOperationExpression([BUILD_BILL_OPERATION])}) ? ${outputsWhen(BUILD_BILL_OUTPUTS)} ` +
 		': ["main"] }}') as `={{${string}}}`;
+
+/** The outputs whose conditions hold, as an n8n expression. */
+function outputsWhen(rules: ReadonlyArray<OutputRule<string>>): string {
+	const outputs = rules.map(
+		(rule) =>
+			`${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
+	);
+	return `[].concat(${outputs.join(', ')})`;
+}
 
 /**
  * Where the service delivers the review result of a waiting execution (n8n's resume mechanism, as in

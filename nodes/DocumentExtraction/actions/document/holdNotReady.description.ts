@@ -4,6 +4,8 @@
  */
 import type { INodeProperties, NodeHint } from 'n8n-workflow';
 
+import { documentOperationExpression, HOLDING_OPERATIONS } from './operations.ts';
+
 export const HOLD_NOT_READY_PARAMETER = 'holdNotReady';
 
 const DISPLAY_NAME = 'Hold Invoices Not Ready to Post';
@@ -43,8 +45,7 @@ export function holdNotReadyProperties(whereHeld: string): INodeProperties[] {
 	];
 }
 
-const ON_INVOICE_OPERATIONS =
-	'($parameter.resource || "document") === "document" && ["extract", "checkInvoiceDuplicate"].includes($parameter.operation || "extract")';
+const ON_INVOICE_OPERATIONS = documentOperationExpression(HOLDING_OPERATIONS);
 
 /** The node's hints in the output pane: what to route on, and what happens when holding is off. */
 export const READY_TO_POST_HINTS: NodeHint[] = [
