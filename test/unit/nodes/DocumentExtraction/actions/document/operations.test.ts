@@ -1,4 +1,5 @@
 // The invoice operations, listed once: the check in code and the editor's expression agree.
+import type { INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -8,10 +9,38 @@ import {
 	INVOICE_OPERATIONS,
 	isDocumentOperation,
 } from '../../../../../../nodes/DocumentExtraction/actions/document/operations.ts';
+import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME } from '../../../../harness/index.ts';
+import { useNodeHarness } from '../../../../harness/fixtures.ts';
 
-/** Evaluates the expression the way n8n does for these simple ones: plain JavaScript over $parameter. */
-function evaluate(expression: string, parameter: Record<string, string | undefined>): boolean {
-	return new Function('$parameter', `return (${expression});`)(parameter) as boolean;
+const { harness } = useNodeHarness();
+
+/** The expression as n8n evaluates it for a saved node with these parameters, and the node's resolved ones. */
+function evaluated(expression: string, parameters: Record<string, string>) {
+	const node: INode = {
+		id: 'n',
+		name: NODE_NAME,
+		type: ACTION_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
+	const workflow = new n8nWorkflow.Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: harness().nodeTypes,
+	});
+	const saved = workflow.getNode(NODE_NAME)!;
+	return {
+		value: workflow.expression.getSimpleParameterValue(
+			saved,
+			`={{ ${expression} }}`,
+			'internal',
+			{},
+		),
+		resource: String(saved.parameters.resource),
+		operation: String(saved.parameters.operation),
+	};
 }
 
 describe('the invoice operations', () => {
@@ -20,34 +49,34 @@ describe('the invoice operations', () => {
 		expect(INVOICE_OPERATIONS).toEqual([...HOLDING_OPERATIONS, BUILD_BILL_OPERATION]);
 	});
 
-	const resources = ['document', 'webhook', undefined];
-	const operations = [
-		'extract',
-		'getStatus',
-		'checkInvoiceDuplicate',
-		'buildBill',
-		'register',
-		undefined,
+	const nodes: Array<Record<string, string>> = [
+		{},
+		{ resource: 'document' },
+		...['extract', 'getStatus', 'checkInvoiceDuplicate', 'buildBill'].map((operation) => ({
+			resource: 'document',
+			operation,
+		})),
+		{ resource: 'webhook' },
+		{ resource: 'webhook', operation: 'register' },
 	];
 	it.each([
 		['holding', HOLDING_OPERATIONS],
 		['invoice', INVOICE_OPERATIONS],
 	])(
-		'the %s operations: the expression decides as the code for every resource and operation',
+		'the %s operations: the editor expression decides as the code for every node',
 		(_name, list) => {
 			let matches = 0;
-			for (const resource of resources) {
-				for (const operation of operations) {
-					// n8n leaves a parameter at its default out of $parameter: document / extract.
-					const inCode = isDocumentOperation(resource ?? 'document', operation ?? 'extract', list);
-					expect(
-						evaluate(documentOperationExpression(list), { resource, operation }),
-						`${resource}/${operation}`,
-					).toBe(inCode);
-					if (inCode) matches++;
-				}
+			for (const parameters of nodes) {
+				const { value, resource, operation } = evaluated(
+					documentOperationExpression(list),
+					parameters,
+				);
+				const inCode = isDocumentOperation(resource, operation, list);
+				expect(value, `${resource}/${operation}`).toBe(inCode);
+				if (inCode) matches++;
 			}
-			expect(matches).toBeGreaterThanOrEqual(list.length);
+			// Two more: a node with no resource or no operation set is Document → Extract.
+			expect(matches).toBe(list.length + 2);
 		},
 	);
 });
