@@ -84,6 +84,12 @@ export const extractParameters = (extra: Record<string, unknown> = {}) => ({
 	...extra,
 });
 
+/** Extract (with these parameters) over one item carrying a PDF. */
+export const extractOnePdf = (extra: Record<string, unknown> = {}) => ({
+	parameters: extractParameters(extra),
+	items: [itemWithFile(pdfBytes())],
+});
+
 /**
  * Sets up a file of node tests: one harness, nock refusing real network, every test starting with
  * a fresh service and checking that nothing reached the network unexpected.

@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { extractParameters, itemWithFile, pdfBytes, useNodeHarness, VERIFIED } from './fixtures.ts';
+import {
+	extractOnePdf,
+	extractParameters,
+	itemWithFile,
+	pdfBytes,
+	useNodeHarness,
+	VERIFIED,
+} from './fixtures.ts';
 import {
 	API_KEY,
 	Container,
@@ -21,8 +28,7 @@ describe('harness', () => {
 	it("n8n's HTTP client is intercepted by nock, and an unexpected host never reaches the network", async () => {
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
 		const result = await harness().run({
-			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes())],
+			...extractOnePdf(),
 			credentials: { baseUrl: 'https://not-mocked.docextract.test' },
 		});
 

@@ -8,9 +8,9 @@ import type { MockReply, RunOptions, RunResult } from '../../harness/index.ts';
 import { API_KEY, SIGNING_SECRET } from '../../harness/index.ts';
 import {
 	DOCUMENT_ID,
+	extractOnePdf,
 	extractParameters,
 	itemWithFile,
-	pdfBytes,
 	serviceError,
 	useNodeHarness,
 	VERIFIED,
@@ -23,17 +23,17 @@ describe('Secrets stay out of outputs, errors and logs', () => {
 	const scenarios: Array<[string, RunOptions, Array<['GET' | 'POST', string, MockReply[]]>]> = [
 		[
 			'extract verified',
-			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] },
+			extractOnePdf(),
 			[['POST', '/v1/extract', [{ status: 200, body: VERIFIED }]]],
 		],
 		[
 			'extract 400',
-			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] },
+			extractOnePdf(),
 			[['POST', '/v1/extract', [{ status: 400, body: serviceError('invalid_file', 'Bad file') }]]],
 		],
 		[
 			'extract 401',
-			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] },
+			extractOnePdf(),
 			[
 				[
 					'POST',
@@ -45,8 +45,7 @@ describe('Secrets stay out of outputs, errors and logs', () => {
 		[
 			'extract 429 exhausted',
 			{
-				parameters: extractParameters({ options: { rateLimitRetries: 1 } }),
-				items: [itemWithFile(pdfBytes())],
+				...extractOnePdf({ options: { rateLimitRetries: 1 } }),
 			},
 			[
 				[
@@ -61,7 +60,7 @@ describe('Secrets stay out of outputs, errors and logs', () => {
 		],
 		[
 			'extract connection reset',
-			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] },
+			extractOnePdf(),
 			[['POST', '/v1/extract', [{ error: { code: 'ECONNRESET', message: 'socket hang up' } }]]],
 		],
 		[
@@ -71,7 +70,7 @@ describe('Secrets stay out of outputs, errors and logs', () => {
 		],
 		[
 			'extract 500 with Continue On Fail',
-			{ parameters: extractParameters(), items: [itemWithFile(pdfBytes())], continueOnFail: true },
+			{ ...extractOnePdf(), continueOnFail: true },
 			[
 				[
 					'POST',
@@ -178,10 +177,7 @@ describe('Secrets stay out of outputs, errors and logs', () => {
 
 	it('the scan would notice a secret in the output (the check itself works)', async () => {
 		service().on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, echoed: API_KEY } });
-		const result = await harness().run({
-			parameters: extractParameters({ outputMode: 'raw' }),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf({ outputMode: 'raw' }));
 		expect(result.everything()).toContain(API_KEY);
 	});
 });

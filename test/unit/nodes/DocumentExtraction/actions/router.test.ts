@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	DOCUMENT_ID,
+	extractOnePdf,
 	extractParameters,
 	itemWithFile,
 	NEEDS_REVIEW,
@@ -101,8 +102,7 @@ describe('Continue On Fail', () => {
 			error: { code: 'ECONNRESET', message: 'socket hang up' },
 		});
 		const result = await harness().run({
-			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes())],
+			...extractOnePdf(),
 			continueOnFail: true,
 		});
 

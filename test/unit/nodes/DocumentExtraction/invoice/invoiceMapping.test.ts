@@ -8,6 +8,11 @@ import {
 	mapLineItems,
 	simplifyInvoice,
 } from '../../../../../nodes/DocumentExtraction/invoice/invoiceMapping.ts';
+import {
+	ALL_CHECKS_PASSED,
+	NO_CHECKS_COMPUTED,
+	NO_INVOICE,
+} from '../../../harness/invoiceChecks.ts';
 
 const EXTRACTED = {
 	header: { vendor: 'Acme', date: '2024-03-15', invoice_no: 'INV-1' },
@@ -16,13 +21,6 @@ const EXTRACTED = {
 		{ description: 'Paper', quantity: 10, unit_price: 5, amount: 50 },
 		{ description: 'Toner', quantity: 2, unit_price: 100, amount: 200 },
 	],
-};
-
-const ALL_NULL_CHECKS = {
-	subtotal_plus_tax_equals_total: null,
-	line_items_sum_equals_subtotal: null,
-	line_amounts_match: null,
-	all_passed: null,
 };
 
 describe('asNumber', () => {
@@ -125,12 +123,7 @@ describe('invoiceChecks', () => {
 	});
 
 	it('all consistent: every check true', () => {
-		expect(invoiceChecks(invoice())).toEqual({
-			subtotal_plus_tax_equals_total: true,
-			line_items_sum_equals_subtotal: true,
-			line_amounts_match: true,
-			all_passed: true,
-		});
+		expect(invoiceChecks(invoice())).toEqual(ALL_CHECKS_PASSED);
 	});
 
 	it('tolerates a difference of one cent and floating-point noise, not two cents', () => {
@@ -184,7 +177,7 @@ describe('invoiceChecks', () => {
 	it('no lines and no amounts: nothing to check, all_passed is null (not true)', () => {
 		expect(
 			invoiceChecks(invoice({ subtotal: null, tax: null, total: null, line_items: [] })),
-		).toEqual(ALL_NULL_CHECKS);
+		).toEqual(NO_CHECKS_COMPUTED);
 	});
 
 	it('zero amounts are values, not missing', () => {
@@ -196,12 +189,7 @@ describe('invoiceChecks', () => {
 				line_items: mapLineItems([{ quantity: 0, unit_price: 9, amount: 0 }]),
 			}),
 		);
-		expect(checks).toEqual({
-			subtotal_plus_tax_equals_total: true,
-			line_items_sum_equals_subtotal: true,
-			line_amounts_match: true,
-			all_passed: true,
-		});
+		expect(checks).toEqual(ALL_CHECKS_PASSED);
 	});
 });
 
@@ -216,29 +204,14 @@ describe('simplifyInvoice', () => {
 			tax: 47.5,
 			total: 297.5,
 			line_items: EXTRACTED.line_items,
-			checks: {
-				subtotal_plus_tax_equals_total: true,
-				line_items_sum_equals_subtotal: true,
-				line_amounts_match: true,
-				all_passed: true,
-			},
+			checks: ALL_CHECKS_PASSED,
 		});
 	});
 
 	it.each([null, undefined, 'text', [], { header: 'x', amounts: [1] }])(
 		'%j: every field null, no lines',
 		(value) => {
-			expect(simplifyInvoice(value)).toEqual({
-				vendor: null,
-				invoice_date: null,
-				invoice_no: null,
-				currency: null,
-				subtotal: null,
-				tax: null,
-				total: null,
-				line_items: [],
-				checks: ALL_NULL_CHECKS,
-			});
+			expect(simplifyInvoice(value)).toEqual(NO_INVOICE);
 		},
 	);
 

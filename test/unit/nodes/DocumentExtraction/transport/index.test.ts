@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { NODE_NAME, parseMultipart } from '../../../harness/index.ts';
 import {
 	DOCUMENT_ID,
+	extractOnePdf,
 	extractParameters,
 	itemWithFile,
 	pdfBytes,
@@ -38,10 +39,7 @@ const STATUS = {
 };
 
 async function extractOnce() {
-	return await harness().run({
-		parameters: extractParameters(),
-		items: [itemWithFile(pdfBytes())],
-	});
+	return await harness().run(extractOnePdf());
 }
 
 describe('HTTP errors of Extract', () => {
@@ -161,10 +159,7 @@ describe('HTTP errors of Extract', () => {
 			headers: { 'Retry-After': '0' },
 		};
 		service().on('POST', '/v1/extract', tooMany, tooMany, tooMany, { status: 200, body: VERIFIED });
-		const result = await harness().run({
-			parameters: extractParameters({ options: { rateLimitRetries: 2 } }),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf({ options: { rateLimitRetries: 2 } }));
 
 		const error = result.error();
 		expect(error?.message).toMatch(/rate limit was reached \(429\) and retries ran out/);
@@ -177,10 +172,7 @@ describe('HTTP errors of Extract', () => {
 
 	it('429 with "Rate Limit Retries" 0: one request, then the error', async () => {
 		service().on('POST', '/v1/extract', { status: 429, body: '', headers: { 'Retry-After': '0' } });
-		const result = await harness().run({
-			parameters: extractParameters({ options: { rateLimitRetries: 0 } }),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf({ options: { rateLimitRetries: 0 } }));
 		expect(result.error()?.message).toMatch(/\(429\)/);
 		expect(service().requests).toHaveLength(1);
 		expect(harness().waits).toEqual([]);

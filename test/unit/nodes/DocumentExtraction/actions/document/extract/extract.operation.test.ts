@@ -18,6 +18,7 @@ import type { RecordedRequest } from '../../../../../harness/index.ts';
 import {
 	DOCUMENT_ID,
 	EXTRACTED,
+	extractOnePdf,
 	extractParameters,
 	itemWithFile,
 	NEEDS_REVIEW,
@@ -28,6 +29,7 @@ import {
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../../harness/fixtures.ts';
+import { ALL_CHECKS_PASSED, NO_INVOICE } from '../../../../../harness/invoiceChecks.ts';
 
 const { harness, service } = useNodeHarness();
 
@@ -35,20 +37,7 @@ const { harness, service } = useNodeHarness();
 const NEEDS_REVIEW_OUTPUT = 1;
 
 const NULL_INVOICE = {
-	vendor: null,
-	invoice_date: null,
-	invoice_no: null,
-	currency: null,
-	subtotal: null,
-	tax: null,
-	total: null,
-	line_items: [],
-	checks: {
-		subtotal_plus_tax_equals_total: null,
-		line_items_sum_equals_subtotal: null,
-		line_amounts_match: null,
-		all_passed: null,
-	},
+	...NO_INVOICE,
 	ready_to_post: false,
 	summary: null,
 	lines_markdown: null,
@@ -83,10 +72,7 @@ function expectKeyOnlyInHeader(request: RecordedRequest) {
 describe('Extract: answers of the service as output items', () => {
 	it('verified: simplified fields, checks, document fields and the pairing to the input item', async () => {
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
-		const result = await harness().run({
-			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf());
 
 		expect(result.error()).toBeUndefined();
 		expect(result.output()).toEqual([
@@ -105,12 +91,7 @@ describe('Extract: answers of the service as output items', () => {
 					tax: 47.5,
 					total: 297.5,
 					line_items: EXTRACTED.line_items,
-					checks: {
-						subtotal_plus_tax_equals_total: true,
-						line_items_sum_equals_subtotal: true,
-						line_amounts_match: true,
-						all_passed: true,
-					},
+					checks: ALL_CHECKS_PASSED,
 					ready_to_post: true,
 					not_ready_because: [],
 					summary: 'Acme Supplies GmbH, INV-2024-0042, 2024-03-15, 297.50, 3 lines',
@@ -131,25 +112,39 @@ describe('Extract: answers of the service as output items', () => {
 		expect(service().pending()).toEqual([]);
 	});
 
-	it('needs_review: the invoice fields are null and the review_id is there', async () => {
-		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW });
-		const result = await harness().run({
-			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes())],
-		});
+	it.each([
+		[
+			'needs_review: the invoice fields are null and the review_id is there',
+			NEEDS_REVIEW,
+			{
+				confidence: 0.71,
+				review_id: REVIEW_ID,
+				not_ready_because: [
+					'The document is not verified (status "needs_review"): wait for the review result (Wait for Review or the Document Extraction Trigger) before posting it.',
+				],
+			},
+		],
+		[
+			'processing: status processing, no review yet, invoice fields null',
+			PROCESSING,
+			{
+				confidence: null,
+				review_id: null,
+				not_ready_because: [expect.stringContaining('not verified (status "processing")')],
+			},
+		],
+	])('%s', async (_case, answer, expected) => {
+		service().on('POST', '/v1/extract', { status: 200, body: answer });
+		const result = await harness().run(extractOnePdf());
 
 		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)).toEqual([
 			{
 				json: {
 					document_id: DOCUMENT_ID,
-					status: 'needs_review',
-					confidence: 0.71,
+					status: answer.status,
 					verified_by: null,
-					review_id: REVIEW_ID,
 					...NULL_INVOICE,
-					not_ready_because: [
-						'The document is not verified (status "needs_review"): wait for the review result (Wait for Review or the Document Extraction Trigger) before posting it.',
-					],
+					...expected,
 				},
 				pairedItem: { item: 0 },
 			},
@@ -161,10 +156,7 @@ describe('Extract: answers of the service as output items', () => {
 			status: 200,
 			body: { ...NEEDS_REVIEW, extracted_json: EXTRACTED },
 		});
-		const result = await harness().run({
-			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf());
 		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)[0].json).toMatchObject({
 			status: 'needs_review',
 			review_id: REVIEW_ID,
@@ -172,38 +164,12 @@ describe('Extract: answers of the service as output items', () => {
 			total: null,
 		});
 	});
-
-	it('processing: status processing, no review yet, invoice fields null', async () => {
-		service().on('POST', '/v1/extract', { status: 200, body: PROCESSING });
-		const result = await harness().run({
-			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes())],
-		});
-
-		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)).toEqual([
-			{
-				json: {
-					document_id: DOCUMENT_ID,
-					status: 'processing',
-					confidence: null,
-					verified_by: null,
-					review_id: null,
-					...NULL_INVOICE,
-					not_ready_because: [expect.stringContaining('not verified (status "processing")')],
-				},
-				pairedItem: { item: 0 },
-			},
-		]);
-	});
 });
 
 describe('Extract: output modes', () => {
 	it('Split Line Items: one item per line, each with the header and the document fields', async () => {
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
-		const result = await harness().run({
-			parameters: extractParameters({ outputMode: 'splitLineItems' }),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf({ outputMode: 'splitLineItems' }));
 
 		const output = result.output();
 		expect(output).toHaveLength(3);
@@ -239,10 +205,7 @@ describe('Extract: output modes', () => {
 			status: 200,
 			body: { ...VERIFIED, extracted_json: { ...EXTRACTED, line_items: [] } },
 		});
-		const result = await harness().run({
-			parameters: extractParameters({ outputMode: 'splitLineItems' }),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf({ outputMode: 'splitLineItems' }));
 
 		expect(result.output()).toHaveLength(1);
 		expect(result.output()[0]).toMatchObject({
@@ -263,10 +226,7 @@ describe('Extract: output modes', () => {
 
 	it('Split Line Items: a document waiting for review gives one item with its review_id', async () => {
 		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW });
-		const result = await harness().run({
-			parameters: extractParameters({ outputMode: 'splitLineItems' }),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf({ outputMode: 'splitLineItems' }));
 		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)).toHaveLength(1);
 		expect(result.output(NODE_NAME, NEEDS_REVIEW_OUTPUT)[0].json).toMatchObject({
 			status: 'needs_review',
@@ -279,10 +239,7 @@ describe('Extract: output modes', () => {
 	it('Raw: the response untouched, unknown fields included, with currency and readiness beside it', async () => {
 		const response = { ...VERIFIED, pages: 2, extracted_json: { ...EXTRACTED, currency: 'EUR' } };
 		service().on('POST', '/v1/extract', { status: 200, body: response });
-		const result = await harness().run({
-			parameters: extractParameters({ outputMode: 'raw' }),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf({ outputMode: 'raw' }));
 		expect(result.output()).toEqual([
 			{
 				json: { ...response, currency: 'EUR', ready_to_post: true, not_ready_because: [] },
@@ -380,11 +337,8 @@ describe('Extract: the multipart request as sent', () => {
 		);
 		const webhookUrl = 'https://hooks.example.com/webhook/invoices?tenant=7';
 
-		await harness().run({
-			parameters: extractParameters({ options: { webhookUrl: `  ${webhookUrl} ` } }),
-			items: [itemWithFile(pdfBytes())],
-		});
-		await harness().run({ parameters: extractParameters(), items: [itemWithFile(pdfBytes())] });
+		await harness().run(extractOnePdf({ options: { webhookUrl: `  ${webhookUrl} ` } }));
+		await harness().run(extractOnePdf());
 
 		const [withHook, withoutHook] = service().requests;
 		const parts = uploadOf(withHook).parts;
@@ -410,8 +364,7 @@ describe('Extract: the multipart request as sent', () => {
 			[1.1, {}],
 		] as const) {
 			await harness().run({
-				parameters: extractParameters({ options }),
-				items: [itemWithFile(pdfBytes())],
+				...extractOnePdf({ options }),
 				typeVersion,
 			});
 		}
@@ -547,8 +500,7 @@ describe('Extract: the multipart request as sent', () => {
 	it('talks to the Base URL of the credential (trailing slash and path-less) only', async () => {
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
 		const result = await harness().run({
-			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes())],
+			...extractOnePdf(),
 			credentials: { baseUrl: `${BASE_URL}/` },
 		});
 		expect(result.error()).toBeUndefined();

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SOURCE_NODE_NAME } from '../../../../../harness/index.ts';
 import {
 	expectNothingSent,
+	extractOnePdf,
 	extractParameters,
 	itemWithFile,
 	pdfBytes,
@@ -40,20 +41,14 @@ describe('Extract refuses before uploading', () => {
 
 	it('the binary field named in the parameter does not exist', async () => {
 		serviceWouldAnswer(service());
-		const result = await harness().run({
-			parameters: extractParameters({ binaryPropertyName: 'invoice' }),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf({ binaryPropertyName: 'invoice' }));
 		expect(result.error()?.message).toMatch(/has no binary field 'invoice'/);
 		expectNothingSent(service());
 	});
 
 	it('an Input Binary Field expression that resolves to nothing is a missing field, not a crash', async () => {
 		serviceWouldAnswer(service());
-		const result = await harness().run({
-			parameters: extractParameters({ binaryPropertyName: '={{ $json.field }}' }),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf({ binaryPropertyName: '={{ $json.field }}' }));
 		expect(result.error()?.message).toMatch(/has no binary field ''/);
 		expectNothingSent(service());
 	});
@@ -135,10 +130,7 @@ describe('Extract refuses before uploading', () => {
 		'https://user:pw@hooks.example.com/x',
 	])('a Webhook URL option that is not a plain https URL: %s', async (webhookUrl) => {
 		serviceWouldAnswer(service());
-		const result = await harness().run({
-			parameters: extractParameters({ options: { webhookUrl } }),
-			items: [itemWithFile(pdfBytes())],
-		});
+		const result = await harness().run(extractOnePdf({ options: { webhookUrl } }));
 		expect(result.error()?.message).toMatch(/^The Webhook URL option /);
 		expectNothingSent(service());
 	});
@@ -146,8 +138,7 @@ describe('Extract refuses before uploading', () => {
 	it('a Base URL in the credential that is not http(s)', async () => {
 		serviceWouldAnswer(service());
 		const result = await harness().run({
-			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes())],
+			...extractOnePdf(),
 			credentials: { baseUrl: 'api.docextract.test' },
 		});
 		expect(result.error()?.message).toMatch(
