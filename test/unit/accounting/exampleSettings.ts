@@ -4,6 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { QuickBooksSettings } from '../../../nodes/DocumentExtraction/bill/quickBooksBill.ts';
+import type { XeroSettings } from '../../../nodes/DocumentExtraction/bill/xeroBill.ts';
+
 export interface BinaryFile {
 	fileName: string;
 	mimeType: string;
@@ -30,4 +33,33 @@ export function exampleSettings(file: string): Record<string, string> {
 	return Object.fromEntries(
 		(settings?.parameters.assignments?.assignments ?? []).map((entry) => [entry.name, entry.value]),
 	);
+}
+
+/** The settings every Build Bill target reads the same way from an example's Settings node. */
+function billTerms(example: Record<string, string>) {
+	return {
+		paymentTermsDays: Number(example.payment_terms_days),
+		allowedCurrencies: example.allowed_currencies,
+	};
+}
+
+/** Build Bill's QuickBooks settings as examples/invoice-to-quickbooks.workflow.json sets them. */
+export function quickBooksExampleSettings(): QuickBooksSettings {
+	const example = exampleSettings('invoice-to-quickbooks.workflow.json');
+	return {
+		expenseAccountId: example.quickbooks_expense_account_id,
+		taxAccountId: example.quickbooks_tax_account_id,
+		...billTerms(example),
+	};
+}
+
+/** Build Bill's Xero settings as examples/invoice-to-xero.workflow.json sets them. */
+export function xeroExampleSettings(): XeroSettings {
+	const example = exampleSettings('invoice-to-xero.workflow.json');
+	return {
+		accountCode: example.xero_account_code,
+		taxType: example.xero_tax_type,
+		status: example.xero_bill_status,
+		...billTerms(example),
+	};
 }

@@ -4,30 +4,20 @@
 // home currency (N42); every other one gets a reason and is not built.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-	buildQuickBooksBill,
-	type QuickBooksSettings,
-} from '../../../../../nodes/DocumentExtraction/bill/quickBooksBill.ts';
+import { buildQuickBooksBill } from '../../../../../nodes/DocumentExtraction/bill/quickBooksBill.ts';
 import {
 	startQuickBooksStandIn,
 	toCents,
 	type QuickBooksStandIn,
 } from '../../../../../local-n8n/accounting/index.ts';
-import { exampleSettings } from '../../../accounting/exampleSettings.ts';
+import { quickBooksExampleSettings } from '../../../accounting/exampleSettings.ts';
 import {
 	generateInvoices,
 	invoiceItem as invoice,
 	simplified,
 } from '../../../accounting/generatedInvoices.ts';
 
-const EXAMPLE = 'invoice-to-quickbooks.workflow.json';
-const example = exampleSettings(EXAMPLE);
-const settings: QuickBooksSettings = {
-	expenseAccountId: example.quickbooks_expense_account_id,
-	taxAccountId: example.quickbooks_tax_account_id,
-	paymentTermsDays: Number(example.payment_terms_days),
-	allowedCurrencies: example.allowed_currencies,
-};
+const settings = quickBooksExampleSettings();
 /** The stand-in company's home currency (what QuickBooks books when the request names none). */
 const HOME = 'EUR';
 

@@ -16,9 +16,9 @@ import {
 	type XeroStandIn,
 } from '../../../../../local-n8n/accounting/index.ts';
 import {
-	exampleSettings,
 	type BinaryFile,
 	type BuiltItem,
+	xeroExampleSettings,
 } from '../../../accounting/exampleSettings.ts';
 import {
 	generateInvoices,
@@ -26,15 +26,7 @@ import {
 	simplified,
 } from '../../../accounting/generatedInvoices.ts';
 
-const EXAMPLE = 'invoice-to-xero.workflow.json';
-const example = exampleSettings(EXAMPLE);
-const settings: XeroSettings = {
-	accountCode: example.xero_account_code,
-	taxType: example.xero_tax_type,
-	status: example.xero_bill_status,
-	paymentTermsDays: Number(example.payment_terms_days),
-	allowedCurrencies: example.allowed_currencies,
-};
+const settings = xeroExampleSettings();
 
 /** The stand-in organisation's base currency (what Xero books when the request names none). */
 const BASE_CURRENCY = 'EUR';
