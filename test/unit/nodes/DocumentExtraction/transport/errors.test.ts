@@ -85,16 +85,15 @@ describe('adviceForStatus for a request that may create something (an upload, N1
 });
 
 describe('connectionFailure (N19)', () => {
+	/** The failure of an upload (not idempotent) that broke with this network error code. */
+	const failedUpload = (code: string) =>
+		connectionFailure(code, 'extract "a.pdf"', 'https://api.example.com', false);
+
 	it.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])(
 		'%s: never connected, nothing sent, safe to run again',
 		(code) => {
 			expect(neverConnected(code)).toBe(true);
-			const { message, description } = connectionFailure(
-				code,
-				'extract "a.pdf"',
-				'https://api.example.com',
-				false,
-			);
+			const { message, description } = failedUpload(code);
 			expect(message).toBe(
 				'Could not connect to the service at https://api.example.com while trying to extract "a.pdf": nothing was sent',
 			);
@@ -108,12 +107,7 @@ describe('connectionFailure (N19)', () => {
 		'%s on an upload: may have been sent; not repeated, no Retry On Fail',
 		(code) => {
 			expect(neverConnected(code)).toBe(false);
-			const { message, description } = connectionFailure(
-				code,
-				'extract "a.pdf"',
-				'https://api.example.com',
-				false,
-			);
+			const { message, description } = failedUpload(code);
 			expect(message).toBe(
 				'The connection broke while trying to extract "a.pdf"; it was not retried',
 			);
