@@ -7,7 +7,7 @@
  * process's recent memory, which sees a copy arriving before that save and is merged into every save,
  * so that of several calls saving at once the last one still carries what the others accepted.
  */
-import { RecentMemory } from '../memory/recentMemory.ts';
+import { processMemory } from '../memory/processMemory.ts';
 
 /** Accepted deliveries by key, oldest first: the signed time in ms, or null for a body without one. */
 export interface AcceptedDeliveries {
@@ -23,7 +23,7 @@ export interface AcceptedDeliveries {
 export const MAX_REMEMBERED_DELIVERIES = 5000;
 
 /** What this process accepted a moment ago, by scope (mode, workflow, node) and key. */
-const acceptedByThisProcess = new RecentMemory<{ key: string; at: number | null }>({
+const acceptedByThisProcess = processMemory<{ key: string; at: number | null }>({
 	maxEntries: 5000,
 	ttlMs: 10 * 60_000,
 });
@@ -73,9 +73,4 @@ function bounded(memory: AcceptedDeliveries, expiredBefore: number): AcceptedDel
 		entries: Object.fromEntries(kept.slice(over)),
 		...(forgottenUpTo > 0 ? { forgottenUpTo } : {}),
 	};
-}
-
-/** Forgets what this process accepted (tests; a restart does the same). */
-export function forgetAcceptedDeliveries(): void {
-	acceptedByThisProcess.clear();
 }

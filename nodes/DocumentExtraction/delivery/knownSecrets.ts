@@ -5,10 +5,10 @@
  * still verify those deliveries until the new secret is registered, and recognise copies through the
  * replaced registration afterwards. docs/spec-decisions.md#n34
  */
-import { RecentMemory } from '../memory/recentMemory.ts';
+import { processMemory } from '../memory/processMemory.ts';
 import { secretFingerprint } from './signature.ts';
 
-const known = new RecentMemory<string>({ maxEntries: 200 });
+const known = processMemory<string>({ maxEntries: 200 });
 
 export function rememberKnownSecret(secret: string): void {
 	if (secret) known.set(secretFingerprint(secret), secret);
@@ -16,9 +16,4 @@ export function rememberKnownSecret(secret: string): void {
 
 export function knownSecret(fingerprint: string): string | undefined {
 	return known.get(fingerprint);
-}
-
-/** Forgets every known secret (tests; a restart does the same). */
-export function forgetKnownSecrets(): void {
-	known.clear();
 }

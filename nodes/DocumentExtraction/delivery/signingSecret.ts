@@ -13,7 +13,7 @@ import { createHmac } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants.ts';
-import { RecentMemory } from '../memory/recentMemory.ts';
+import { processMemory } from '../memory/processMemory.ts';
 
 export const REMEMBER_SECRET_MS = 10_000;
 
@@ -83,7 +83,7 @@ export function triggerOwnSecret(keys: SigningKeys, url: string): string {
 }
 
 /** Keys by credential id. */
-const recentlyRead = new RecentMemory<SigningKeys>({ maxEntries: 1000, ttlMs: REMEMBER_SECRET_MS });
+const recentlyRead = processMemory<SigningKeys>({ maxEntries: 1000, ttlMs: REMEMBER_SECRET_MS });
 
 /** The keys read for `credentialId` less than REMEMBER_SECRET_MS ago. */
 export function rememberedKeys(credentialId: string, now = Date.now()): SigningKeys | undefined {
@@ -115,9 +115,4 @@ export async function freshSigningKeys(
 	const keys = await reading;
 	rememberKeys(credentialId, keys);
 	return keys;
-}
-
-/** Forgets every remembered key (tests). */
-export function forgetSecrets(): void {
-	recentlyRead.clear();
 }

@@ -27,7 +27,7 @@ import {
 	documentsThatStart,
 	WORKFLOW_DOCUMENTS_WEBHOOK,
 } from './documents.ts';
-import { RecentMemory } from '../memory/recentMemory.ts';
+import { processMemory } from '../memory/processMemory.ts';
 import { isSample } from './sampleEvent.ts';
 import type { TriggerMemory, TriggerMode } from './triggerMemory.ts';
 import { saveTriggerMemory, triggerMemory, triggerMode, triggerScope } from './triggerMemory.ts';
@@ -112,7 +112,7 @@ function notForThisTrigger(context: IWebhookFunctions): string | undefined {
 }
 
 /** Deliveries that started no run because of Documents, by trigger, counted in this process. */
-const notForThisCounts = new RecentMemory<number>({ maxEntries: 1000 });
+const notForThisCounts = processMemory<number>({ maxEntries: 1000 });
 
 /**
  * Logs a delivery that Documents keeps from starting a run, with how many so far, and returns the

@@ -11,7 +11,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 
 import type { AcceptedDeliveries } from '../delivery/ignoreDuplicates.ts';
 import type { RefusalRecord } from '../delivery/refusals.ts';
-import { RecentMemory } from '../memory/recentMemory.ts';
+import { processMemory } from '../memory/processMemory.ts';
 import type { HeldRegistration } from './registration.ts';
 
 export type TriggerMode = 'production' | 'test';
@@ -31,7 +31,7 @@ export const STATIC_DATA_KEY = 'documentExtractionTrigger';
 type Context = IHookFunctions | IWebhookFunctions;
 
 /** Test listeners' memories by workflow and node; a process listens for few of them at a time. */
-const testMemories = new RecentMemory<TriggerMemory>({ maxEntries: 1000 });
+const testMemories = processMemory<TriggerMemory>({ maxEntries: 1000 });
 
 /** n8n runs test hooks and test webhooks in mode 'manual'; production in 'trigger', 'webhook' or 'internal'. */
 export function triggerMode(context: Context): TriggerMode {
@@ -86,9 +86,4 @@ export function saveTriggerMemory(context: Context, memory: TriggerMemory): void
 	const byNode = { ...((global[STATIC_DATA_KEY] ?? {}) as IDataObject) };
 	byNode[node.id] = memory as unknown as IDataObject;
 	global[STATIC_DATA_KEY] = byNode;
-}
-
-/** Forgets every test listener's memory (tests). */
-export function forgetTestMemories(): void {
-	testMemories.clear();
 }

@@ -4,13 +4,11 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { forgetProcessMemories } from '../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+
 import { DocumentExtractionTrigger } from '../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
-import { forgetKnownSecrets } from '../../../../nodes/DocumentExtraction/delivery/knownSecrets.ts';
 import { secretFingerprint } from '../../../../nodes/DocumentExtraction/delivery/signature.ts';
-import {
-	forgetTestMemories,
-	STATIC_DATA_KEY,
-} from '../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import { STATIC_DATA_KEY } from '../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import type { Registration } from '../../harness/fakeHookContext.ts';
 import {
 	acceptingRegistrations,
@@ -93,8 +91,7 @@ function held(staticData: Record<string, IDataObject>) {
 }
 
 afterEach(() => {
-	forgetTestMemories();
-	forgetKnownSecrets();
+	forgetProcessMemories();
 });
 
 describe('trigger lifecycle', () => {

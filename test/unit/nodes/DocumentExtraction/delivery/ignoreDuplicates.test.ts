@@ -2,15 +2,16 @@
 // replay window (N41), with what this process accepted merged into every save.
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+
 import type { AcceptedDeliveries } from '../../../../../nodes/DocumentExtraction/delivery/ignoreDuplicates.ts';
 import {
 	acceptDelivery,
 	deliveryKey,
-	forgetAcceptedDeliveries,
 	MAX_REMEMBERED_DELIVERIES,
 } from '../../../../../nodes/DocumentExtraction/delivery/ignoreDuplicates.ts';
 
-afterEach(() => forgetAcceptedDeliveries());
+afterEach(() => forgetProcessMemories());
 
 const HOUR = 3_600_000;
 const WINDOW = 24 * HOUR;

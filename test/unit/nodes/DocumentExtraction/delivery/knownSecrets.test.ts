@@ -1,14 +1,15 @@
 // The process memory of secrets the trigger has read (docs/spec-decisions.md#n34).
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+
 import {
-	forgetKnownSecrets,
 	knownSecret,
 	rememberKnownSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/knownSecrets.ts';
 import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 
-afterEach(() => forgetKnownSecrets());
+afterEach(() => forgetProcessMemories());
 
 describe('knownSecrets', () => {
 	it('finds a secret by its fingerprint, ignores the empty secret', () => {

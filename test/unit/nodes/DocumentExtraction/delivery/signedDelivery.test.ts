@@ -4,6 +4,8 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import { computeSignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import {
@@ -11,7 +13,6 @@ import {
 	readSignedDelivery,
 } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import {
-	forgetSecrets,
 	REMEMBER_SECRET_MS,
 	rememberedKeys,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
@@ -115,7 +116,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	forgetSecrets();
+	forgetProcessMemories();
 	vi.useRealTimers();
 });
 

@@ -3,10 +3,11 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import {
 	credentialSigningSecret,
-	forgetSecrets,
 	freshSigningKeys,
 	REMEMBER_SECRET_MS,
 	rememberedKeys,
@@ -34,7 +35,7 @@ const freshSigningSecret = async (context: Parameters<typeof freshSigningKeys>[0
 	(await freshSigningKeys(context, id)).signingSecret;
 
 afterEach(() => {
-	forgetSecrets();
+	forgetProcessMemories();
 	vi.useRealTimers();
 });
 
@@ -159,10 +160,10 @@ describe('rememberedSecret / rememberSecret', () => {
 		expect(rememberedSecret('cred-1000', T0 + 1)).toBe('whsec_UNITTEST_many_1000');
 	});
 
-	it('forgetSecrets forgets every credential', () => {
+	it('a restart (forgetProcessMemories) forgets every credential', () => {
 		rememberSecret('cred-1', FAKE_SECRET, T0);
 		rememberSecret('cred-none', '', T0);
-		forgetSecrets();
+		forgetProcessMemories();
 		expect(rememberedSecret('cred-1', T0 + 1)).toBeUndefined();
 		expect(rememberedSecret('cred-none', T0 + 1)).toBeUndefined();
 	});

@@ -10,23 +10,18 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+
 import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
-import {
-	forgetKnownSecrets,
-	rememberKnownSecret,
-} from '../../../../../nodes/DocumentExtraction/delivery/knownSecrets.ts';
+import { rememberKnownSecret } from '../../../../../nodes/DocumentExtraction/delivery/knownSecrets.ts';
 import { computeSignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import {
-	forgetSecrets,
 	REMEMBER_SECRET_MS,
 	signingKeys,
 	triggerOwnSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
-import {
-	forgetTestMemories,
-	STATIC_DATA_KEY,
-} from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import { STATIC_DATA_KEY } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import type { Registration } from '../../../harness/fakeHookContext.ts';
 import {
 	acceptingRegistrations,
@@ -523,7 +518,7 @@ describe('a delivery', () => {
 
 	describe('trigger webhook(): the signing secret is read from the credential at most every few seconds', () => {
 		afterEach(() => {
-			forgetSecrets();
+			forgetProcessMemories();
 			vi.useRealTimers();
 		});
 
@@ -709,9 +704,7 @@ describe('as a person builds with the trigger', () => {
 	}
 
 	afterEach(() => {
-		forgetKnownSecrets();
-		forgetSecrets();
-		forgetTestMemories();
+		forgetProcessMemories();
 	});
 
 	describe('N30: test listening and production keep their memories apart', () => {

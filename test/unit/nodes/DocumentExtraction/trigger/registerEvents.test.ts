@@ -4,14 +4,13 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
 import { registerMissingEvents } from '../../../../../nodes/DocumentExtraction/trigger/registerEvents.ts';
-import {
-	forgetTestMemories,
-	STATIC_DATA_KEY,
-} from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import { STATIC_DATA_KEY } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 
 const URL = 'https://n8n.example/webhook/abc/webhook';
 const OTHER_URL = 'https://n8n.example/webhook/other/webhook';
@@ -115,7 +114,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	forgetTestMemories();
+	forgetProcessMemories();
 	vi.useRealTimers();
 });
 

@@ -2,18 +2,19 @@
 import type { IHookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+
 import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { verifySignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import {
 	isSample,
 	samplePayload,
 } from '../../../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
-import { forgetTestMemories } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import { credentialData, fakeNode, silentLogger } from '../../../harness/fakeHookContext.ts';
 
 afterEach(() => {
 	vi.useRealTimers();
-	forgetTestMemories();
+	forgetProcessMemories();
 });
 
 describe('the sample event', () => {

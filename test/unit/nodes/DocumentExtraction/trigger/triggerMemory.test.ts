@@ -3,11 +3,12 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+
 import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
 import type { TriggerMemory } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import {
-	forgetTestMemories,
 	saveTriggerMemory,
 	STATIC_DATA_KEY,
 	triggerMemory,
@@ -67,7 +68,7 @@ const registration = (overrides: Partial<HeldRegistration> = {}): HeldRegistrati
 const stored = (staticData: Record<string, IDataObject>) =>
 	staticData.global?.[STATIC_DATA_KEY] as IDataObject | undefined;
 
-afterEach(() => forgetTestMemories());
+afterEach(() => forgetProcessMemories());
 
 describe('triggerMode', () => {
 	it("'manual' (test hooks and test webhooks) is test", () => {
@@ -234,14 +235,14 @@ describe('test memory ("Listen for test event")', () => {
 		).toEqual(['wh_production']);
 	});
 
-	it('forgetTestMemories forgets them all, and leaves production alone', () => {
+	it("a restart (forgetProcessMemories) forgets every test listener's memory, not production's", () => {
 		const staticData: Record<string, IDataObject> = {};
 		saveTriggerMemory(hookContext({ staticData }).context, { registrations: [registration()] });
 		saveTriggerMemory(hookContext({ mode: 'manual' }).context, { registrations: [registration()] });
 		saveTriggerMemory(hookContext({ mode: 'manual', workflowId: 'wf-2' }).context, {
 			registrations: [registration()],
 		});
-		forgetTestMemories();
+		forgetProcessMemories();
 		expect(triggerMemory(hookContext({ mode: 'manual' }).context)).toEqual({ registrations: [] });
 		expect(triggerMemory(hookContext({ mode: 'manual', workflowId: 'wf-2' }).context)).toEqual({
 			registrations: [],
