@@ -49,33 +49,54 @@ describe('fault injection (/__sandbox/faults)', () => {
 
 	const probe = () => getStatus(sandbox, A, UNKNOWN);
 
-	it('500: the next `count` requests get a 500 with the D3 body, then the service answers again', async () => {
-		await control(sandbox, 'faults', { mode: '500', count: 2 });
-		for (let index = 0; index < 2; index++) {
-			const reply = await probe();
-			expect(reply.status).toBe(500);
-			expect(isErrorBody(reply.json)).toBe(true);
-		}
+	/**
+	 * Injects `fault`, checks the answer to each of `times` probes while it is in force, then that the
+	 * probe after them is served normally again (404: the document is unknown).
+	 */
+	async function probeUnder(
+		fault: Record<string, unknown>,
+		check: (reply: Awaited<ReturnType<typeof probe>>) => void,
+		times = 1,
+	) {
+		await control(sandbox, 'faults', fault);
+		for (let index = 0; index < times; index++) check(await probe());
 		expect((await probe()).status).toBe(404);
+	}
+
+	/** A registration of an address nobody listens at. */
+	const registerUnused = async () =>
+		await register(sandbox, A, {
+			url: `${receiver.url}/unused`,
+			events: ['document.verified'],
+			secret: 's',
+		});
+
+	it('500: the next `count` requests get a 500 with the D3 body, then the service answers again', async () => {
+		await probeUnder(
+			{ mode: '500', count: 2 },
+			(reply) => {
+				expect(reply.status).toBe(500);
+				expect(isErrorBody(reply.json)).toBe(true);
+			},
+			2,
+		);
 	});
 
 	it('503: answered with Retry-After', async () => {
-		await control(sandbox, 'faults', { mode: '503' });
-		const reply = await probe();
-		expect(reply.status).toBe(503);
-		expect(Number(reply.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-		expect(isErrorBody(reply.json)).toBe(true);
-		expect((await probe()).status).toBe(404);
+		await probeUnder({ mode: '503' }, (reply) => {
+			expect(reply.status).toBe(503);
+			expect(Number(reply.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+			expect(isErrorBody(reply.json)).toBe(true);
+		});
 	});
 
 	it('malformed: a 200 whose JSON body is cut off', async () => {
-		await control(sandbox, 'faults', { mode: 'malformed' });
-		const reply = await probe();
-		expect(reply.status).toBe(200);
-		expect(reply.headers['content-type']).toMatch(/application\/json/);
-		expect(reply.text.length).toBeGreaterThan(0);
-		expect(() => JSON.parse(reply.text)).toThrow();
-		expect((await probe()).status).toBe(404);
+		await probeUnder({ mode: 'malformed' }, (reply) => {
+			expect(reply.status).toBe(200);
+			expect(reply.headers['content-type']).toMatch(/application\/json/);
+			expect(reply.text.length).toBeGreaterThan(0);
+			expect(() => JSON.parse(reply.text)).toThrow();
+		});
 	});
 
 	it('reset: the connection is dropped without an answer; the next request is served', async () => {
@@ -101,15 +122,7 @@ describe('fault injection (/__sandbox/faults)', () => {
 	it('paths: a fault for /v1/extract leaves other endpoints alone; a faulted extraction creates nothing', async () => {
 		await control(sandbox, 'faults', { mode: '500', count: 1, paths: ['/v1/extract'] });
 		expect((await probe()).status).toBe(404);
-		expect(
-			(
-				await register(sandbox, A, {
-					url: `${receiver.url}/unused`,
-					events: ['document.verified'],
-					secret: 's',
-				})
-			).status,
-		).toBe(200);
+		expect((await registerUnused()).status).toBe(200);
 		expect((await extract(sandbox, A, pdf())).status).toBe(500);
 		expect(sandbox.state().documents).toHaveLength(0);
 		expect((await extract(sandbox, A, pdf())).status).toBe(200);
@@ -117,15 +130,7 @@ describe('fault injection (/__sandbox/faults)', () => {
 
 	it('a 503 on registration stores no webhook', async () => {
 		await control(sandbox, 'faults', { mode: '503', paths: ['/webhooks/register'] });
-		expect(
-			(
-				await register(sandbox, A, {
-					url: `${receiver.url}/unused`,
-					events: ['document.verified'],
-					secret: 's',
-				})
-			).status,
-		).toBe(503);
+		expect((await registerUnused()).status).toBe(503);
 		expect(sandbox.state().webhooks).toHaveLength(0);
 	});
 
