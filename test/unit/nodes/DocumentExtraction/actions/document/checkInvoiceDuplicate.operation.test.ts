@@ -18,7 +18,7 @@ import {
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../harness/fixtures.ts';
-import { outputNames } from '../../../../harness/nodeOutputs.ts';
+import { outputNames } from '../../../../harness/savedActionNode.ts';
 
 const { harness, service } = useNodeHarness();
 

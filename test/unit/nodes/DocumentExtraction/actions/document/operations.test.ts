@@ -1,5 +1,4 @@
 // The invoice operations, listed once: the check in code and the editor's expression agree.
-import type { INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -9,28 +8,14 @@ import {
 	INVOICE_OPERATIONS,
 	isDocumentOperation,
 } from '../../../../../../nodes/DocumentExtraction/actions/document/operations.ts';
-import { ACTION_NODE_TYPE, n8nWorkflow, NODE_NAME } from '../../../../harness/index.ts';
 import { useNodeHarness } from '../../../../harness/fixtures.ts';
+import { savedActionNode } from '../../../../harness/savedActionNode.ts';
 
 const { harness } = useNodeHarness();
 
 /** The expression as n8n evaluates it for a saved node with these parameters, and the node's resolved ones. */
 function evaluated(expression: string, parameters: Record<string, string>) {
-	const node: INode = {
-		id: 'n',
-		name: NODE_NAME,
-		type: ACTION_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-	};
-	const workflow = new n8nWorkflow.Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: harness().nodeTypes,
-	});
-	const saved = workflow.getNode(NODE_NAME)!;
+	const { workflow, saved } = savedActionNode(harness().nodeTypes, parameters);
 	return {
 		value: workflow.expression.getSimpleParameterValue(
 			saved,
