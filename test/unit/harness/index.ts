@@ -168,6 +168,26 @@ export interface Harness {
 	reset(): void;
 }
 
+/** The Source node of a workflow: it outputs the fixture items given for 'input'. */
+export const sourceNode = (): INode => ({
+	id: 'source',
+	name: SOURCE_NODE_NAME,
+	type: SOURCE_NODE_TYPE,
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: { fixture: 'input' },
+});
+
+/** A Document Extraction node (version 1 unless told) using the stored credential 'cred-1'. */
+export const actionNode = (
+	node: Pick<INode, 'id' | 'name' | 'position' | 'parameters'> & Partial<INode>,
+): INode => ({
+	type: ACTION_NODE_TYPE,
+	typeVersion: 1,
+	credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Document Extraction account' } },
+	...node,
+});
+
 class NodeTypes implements INodeTypes {
 	private readonly types: Record<string, INodeType | IVersionedNodeType>;
 
@@ -392,27 +412,16 @@ export async function setupHarness(): Promise<Harness> {
 		return await runWorkflow(
 			{
 				nodes: [
-					{
-						id: 'source',
-						name: SOURCE_NODE_NAME,
-						type: SOURCE_NODE_TYPE,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: { fixture: 'input' },
-					},
-					{
+					sourceNode(),
+					actionNode({
 						id: 'node',
 						name: NODE_NAME,
-						type: ACTION_NODE_TYPE,
 						typeVersion: options.typeVersion ?? 1,
 						position: [220, 0],
 						parameters,
-						credentials: {
-							[CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Document Extraction account' },
-						},
 						...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 						...(options.onError ? { onError: options.onError } : {}),
-					},
+					}),
 				],
 				connections: {
 					[SOURCE_NODE_NAME]: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },

@@ -8,10 +8,11 @@ import { describe, expect, it } from 'vitest';
 
 import { computeSignature } from '../../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import {
-	ACTION_NODE_TYPE,
+	actionNode,
 	NODE_NAME,
 	parseMultipart,
 	SIGNING_SECRET,
+	sourceNode,
 	SOURCE_NODE_NAME,
 } from '../../../../harness/index.ts';
 import {
@@ -132,42 +133,26 @@ describe('Extract with Wait for Review', () => {
 				status: 200,
 				body: { document_id: DOCUMENT_ID, status: 'needs_review' },
 			});
-		const credentials = {
-			documentExtractionApi: { id: 'cred-1', name: 'Document Extraction account' },
-		};
 		const waiting = await harness().runWorkflow(
 			{
 				nodes: [
-					{
-						id: 's',
-						name: 'Source',
-						type: 'test.source',
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: { fixture: 'input' },
-					},
-					{
+					sourceNode(),
+					actionNode({
 						id: 'x',
 						name: NODE_NAME,
-						type: ACTION_NODE_TYPE,
-						typeVersion: 1,
 						position: [200, 0],
 						parameters: waitParameters({ reviewTimeout: 1 }),
-						credentials,
-					},
-					{
+					}),
+					actionNode({
 						id: 'c',
 						name: 'Check Later',
-						type: ACTION_NODE_TYPE,
-						typeVersion: 1,
 						position: [400, 0],
 						parameters: {
 							resource: 'document',
 							operation: 'getStatus',
 							documentId: "={{ $('Source').item.json.expected_document }}",
 						},
-						credentials,
-					},
+					}),
 				],
 				connections: {
 					Source: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
