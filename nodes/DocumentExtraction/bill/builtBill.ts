@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { AttachmentDecision, OriginalFile } from './attachment.ts';
 import { billCurrency, type CurrencySettings } from './currency.ts';
 import { exactInvoice, type BillableInvoice, type ExactInvoice } from './exactInvoice.ts';
 
@@ -13,10 +14,16 @@ export type BuiltBill =
 	| { ready: false; json: IDataObject; attach?: undefined };
 
 /** The invoice checked for any target: its identity and currency, the exact amounts, the reasons. */
+export interface CheckedInvoice {
+	base: IDataObject;
+	exact: ExactInvoice;
+	reasons: string[];
+}
+
 export function checkedInvoice(
 	invoice: BillableInvoice,
 	settings: CurrencySettings,
-): { base: IDataObject; exact: ExactInvoice; reasons: string[] } {
+): CheckedInvoice {
 	const currency = billCurrency(invoice.currency, settings);
 	const { exact, reasons } = exactInvoice(invoice);
 	if (currency.reason) reasons.unshift(currency.reason);
@@ -29,5 +36,45 @@ export function checkedInvoice(
 		},
 		exact,
 		reasons,
+	};
+}
+
+/**
+ * A target's builder from what only that target does: the invoice is checked first for any target,
+ * and one that cannot be booked is held with its reasons for a person.
+ */
+export function billBuilder<Settings extends CurrencySettings>(
+	build: (
+		checked: CheckedInvoice,
+		invoice: BillableInvoice,
+		settings: Settings,
+		file?: OriginalFile,
+	) => BuiltBill,
+): (invoice: BillableInvoice, settings: Settings, file?: OriginalFile) => BuiltBill {
+	return (invoice, settings, file) => {
+		const checked = checkedInvoice(invoice, settings);
+		if (checked.reasons.length > 0)
+			return { ready: false, json: { ...checked.base, review_reason: checked.reasons.join('; ') } };
+		return build(checked, invoice, settings, file);
+	};
+}
+
+/** A bill ready to post: the invoice's identity, the target's fields, and what becomes of the original. */
+export function readyBill(
+	base: IDataObject,
+	fields: IDataObject,
+	attachment: AttachmentDecision,
+): BuiltBill {
+	return {
+		ready: true,
+		attach: attachment.attach,
+		json: {
+			...base,
+			review_reason: null,
+			...fields,
+			attach: attachment.attach,
+			attachment_note: attachment.note,
+			attachment_name: attachment.name,
+		},
 	};
 }

@@ -7,10 +7,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { attachmentOf, type OriginalFile } from './attachment.ts';
-import { checkedInvoice, type BuiltBill } from './builtBill.ts';
+import { attachmentOf } from './attachment.ts';
+import { billBuilder, readyBill } from './builtBill.ts';
 import type { CurrencySettings } from './currency.ts';
-import type { BillableInvoice, ExactInvoice } from './exactInvoice.ts';
+import type { ExactInvoice } from './exactInvoice.ts';
 import { bookedQuantity } from './lineQuantity.ts';
 import { fromCents } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
@@ -49,58 +49,50 @@ export interface QuickBooksSettings extends CurrencySettings {
 
 const account = (value: string) => ({ value: String(value) });
 
-export function buildQuickBooksBill(
-	invoice: BillableInvoice,
-	settings: QuickBooksSettings,
-	file?: OriginalFile,
-): BuiltBill {
-	const { base, exact, reasons } = checkedInvoice(invoice, settings);
-	if (reasons.length > 0)
-		return { ready: false, json: { ...base, review_reason: reasons.join('; ') } };
-
-	const notes: string[] = [];
-	// Display names are one line without colons (QuickBooks refuses a colon, tab or line break).
-	const vendorName = shorten(oneLine(String(invoice.vendor).replace(/:/g, ' ')), DISPLAY_NAME_MAX);
-	if (vendorName !== oneLine(invoice.vendor)) notes.push(`Vendor: ${oneLine(invoice.vendor)}`);
-	const number = oneLine(invoice.invoice_no);
-	if (number.length > DOC_NUMBER_MAX) notes.push(`Invoice number: ${number}`);
-	const lines = quickBooksLines(exact, settings, notes);
-	const attachment = attachmentOf(file, QUICKBOOKS_ATTACHMENT_TYPES, 'QuickBooks');
-	if (!attachment.attach)
-		notes.push(
-			`Original not attached: ${attachment.note} (Document Extraction document ${String(invoice.document_id)}).`,
+export const buildQuickBooksBill = billBuilder<QuickBooksSettings>(
+	({ base, exact }, invoice, settings, file) => {
+		const notes: string[] = [];
+		// Display names are one line without colons (QuickBooks refuses a colon, tab or line break).
+		const vendorName = shorten(
+			oneLine(String(invoice.vendor).replace(/:/g, ' ')),
+			DISPLAY_NAME_MAX,
 		);
+		if (vendorName !== oneLine(invoice.vendor)) notes.push(`Vendor: ${oneLine(invoice.vendor)}`);
+		const number = oneLine(invoice.invoice_no);
+		if (number.length > DOC_NUMBER_MAX) notes.push(`Invoice number: ${number}`);
+		const lines = quickBooksLines(exact, settings, notes);
+		const attachment = attachmentOf(file, QUICKBOOKS_ATTACHMENT_TYPES, 'QuickBooks');
+		if (!attachment.attach)
+			notes.push(
+				`Original not attached: ${attachment.note} (Document Extraction document ${String(invoice.document_id)}).`,
+			);
 
-	const transaction: IDataObject = {
-		// Left out, QuickBooks books the company's home currency.
-		...(base.currency ? { CurrencyRef: { value: base.currency } } : {}),
-		Line: lines.map((line, index) => ({ LineNum: index + 1, ...line })),
-		DocNumber: number.slice(0, DOC_NUMBER_MAX),
-	};
-	if (notes.length > 0) transaction.PrivateNote = shorten(notes.join('\n'), PRIVATE_NOTE_MAX);
-	if (exact.date) {
-		transaction.TxnDate = exact.date;
-		if (!exact.creditNote && settings.paymentTermsDays !== undefined)
-			transaction.DueDate = addDays(exact.date, settings.paymentTermsDays);
-	}
-	const escaped = vendorName.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
-	return {
-		ready: true,
-		attach: attachment.attach,
-		json: {
-			...base,
-			review_reason: null,
-			entity: exact.creditNote ? 'vendorcredit' : 'bill',
-			expected_total: fromCents(exact.total),
-			vendor_name: vendorName,
-			vendor_query: `select * from Vendor where DisplayName = '${escaped}'`,
-			bill: transaction,
-			attach: attachment.attach,
-			attachment_note: attachment.note,
-			attachment_name: attachment.name,
-		},
-	};
-}
+		const transaction: IDataObject = {
+			// Left out, QuickBooks books the company's home currency.
+			...(base.currency ? { CurrencyRef: { value: base.currency } } : {}),
+			Line: lines.map((line, index) => ({ LineNum: index + 1, ...line })),
+			DocNumber: number.slice(0, DOC_NUMBER_MAX),
+		};
+		if (notes.length > 0) transaction.PrivateNote = shorten(notes.join('\n'), PRIVATE_NOTE_MAX);
+		if (exact.date) {
+			transaction.TxnDate = exact.date;
+			if (!exact.creditNote && settings.paymentTermsDays !== undefined)
+				transaction.DueDate = addDays(exact.date, settings.paymentTermsDays);
+		}
+		const escaped = vendorName.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+		return readyBill(
+			base,
+			{
+				entity: exact.creditNote ? 'vendorcredit' : 'bill',
+				expected_total: fromCents(exact.total),
+				vendor_name: vendorName,
+				vendor_query: `select * from Vendor where DisplayName = '${escaped}'`,
+				bill: transaction,
+			},
+			attachment,
+		);
+	},
+);
 
 /** The expense lines, and the tax as its own line on the tax account; over-long text noted in `notes`. */
 function quickBooksLines(

@@ -7,11 +7,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { AttachmentDecision, OriginalFile } from './attachment.ts';
+import type { AttachmentDecision } from './attachment.ts';
 import { attachmentOf } from './attachment.ts';
-import { checkedInvoice, type BuiltBill } from './builtBill.ts';
+import { billBuilder, readyBill } from './builtBill.ts';
 import type { CurrencySettings } from './currency.ts';
-import type { BillableInvoice, ExactInvoice } from './exactInvoice.ts';
+import type { ExactInvoice } from './exactInvoice.ts';
 import { bookedQuantity } from './lineQuantity.ts';
 import { fromCents, spreadTax } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
@@ -61,63 +61,52 @@ export interface XeroSettings extends CurrencySettings {
 	paymentTermsDays?: number;
 }
 
-export function buildXeroBill(
-	invoice: BillableInvoice,
-	settings: XeroSettings,
-	file?: OriginalFile,
-): BuiltBill {
-	const { base, exact, reasons } = checkedInvoice(invoice, settings);
-	if (reasons.length > 0)
-		return { ready: false, json: { ...base, review_reason: reasons.join('; ') } };
+export const buildXeroBill = billBuilder<XeroSettings>(
+	({ base, exact }, invoice, settings, file) => {
+		const lines = xeroLines(exact, settings);
+		const taxShares = spreadTax(
+			exact.tax,
+			exact.lines.map((line) => line.cents),
+		);
+		const withTax = exact.tax !== 0;
+		const document: IDataObject = {
+			Type: exact.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY',
+			Contact: { Name: shorten(oneLine(invoice.vendor), NAME_MAX) },
+			// Left out, Xero books the organisation's base currency.
+			...(base.currency ? { CurrencyCode: base.currency } : {}),
+			LineAmountTypes: withTax ? 'Exclusive' : 'NoTax',
+			Status: String(settings.status),
+			LineItems: lines.map((line, index) => ({
+				...line,
+				...(withTax ? { TaxAmount: fromCents(taxShares[index]) } : {}),
+				...(settings.taxType ? { TaxType: String(settings.taxType) } : {}),
+			})),
+		};
+		const number = shorten(oneLine(invoice.invoice_no), NUMBER_MAX);
+		if (exact.creditNote) document.CreditNoteNumber = number;
+		else document.InvoiceNumber = number;
+		// Xero dates a document without a Date itself; DueDate follows the payment terms (bills only).
+		if (exact.date) document.Date = exact.date;
+		if (!exact.creditNote && exact.date && settings.paymentTermsDays !== undefined)
+			document.DueDate = addDays(exact.date, settings.paymentTermsDays);
 
-	const lines = xeroLines(exact, settings);
-	const taxShares = spreadTax(
-		exact.tax,
-		exact.lines.map((line) => line.cents),
-	);
-	const withTax = exact.tax !== 0;
-	const document: IDataObject = {
-		Type: exact.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY',
-		Contact: { Name: shorten(oneLine(invoice.vendor), NAME_MAX) },
-		// Left out, Xero books the organisation's base currency.
-		...(base.currency ? { CurrencyCode: base.currency } : {}),
-		LineAmountTypes: withTax ? 'Exclusive' : 'NoTax',
-		Status: String(settings.status),
-		LineItems: lines.map((line, index) => ({
-			...line,
-			...(withTax ? { TaxAmount: fromCents(taxShares[index]) } : {}),
-			...(settings.taxType ? { TaxType: String(settings.taxType) } : {}),
-		})),
-	};
-	const number = shorten(oneLine(invoice.invoice_no), NUMBER_MAX);
-	if (exact.creditNote) document.CreditNoteNumber = number;
-	else document.InvoiceNumber = number;
-	// Xero dates a document without a Date itself; DueDate follows the payment terms (bills only).
-	if (exact.date) document.Date = exact.date;
-	if (!exact.creditNote && exact.date && settings.paymentTermsDays !== undefined)
-		document.DueDate = addDays(exact.date, settings.paymentTermsDays);
-
-	const attachment: AttachmentDecision = attachmentOf(file, XERO_ATTACHMENT_TYPES, 'Xero');
-	const endpoint = exact.creditNote ? 'CreditNotes' : 'Invoices';
-	return {
-		ready: true,
-		attach: attachment.attach,
-		json: {
-			...base,
-			review_reason: null,
-			endpoint,
-			expected: {
-				subtotal: fromCents(exact.subtotal),
-				tax: fromCents(exact.tax),
-				total: fromCents(exact.total),
+		const attachment: AttachmentDecision = attachmentOf(file, XERO_ATTACHMENT_TYPES, 'Xero');
+		const endpoint = exact.creditNote ? 'CreditNotes' : 'Invoices';
+		return readyBill(
+			base,
+			{
+				endpoint,
+				expected: {
+					subtotal: fromCents(exact.subtotal),
+					tax: fromCents(exact.tax),
+					total: fromCents(exact.total),
+				},
+				xero_request: { [endpoint]: [document] },
 			},
-			xero_request: { [endpoint]: [document] },
-			attach: attachment.attach,
-			attachment_note: attachment.note,
-			attachment_name: attachment.name,
-		},
-	};
-}
+			attachment,
+		);
+	},
+);
 
 /** Each line as Xero books it: quantity × unit price when Xero gets the line amount from it, else 1 × the amount. */
 function xeroLines(exact: ExactInvoice, settings: XeroSettings) {
