@@ -29,20 +29,13 @@ import {
 	type RunningSandbox,
 	type UploadFile,
 } from './helpers.ts';
+import { EXTRACTED } from '../unit/harness/invoices.ts';
 
 const A = ACCOUNTS.a.apiKey;
 
-const INVOICE = {
-	header: { vendor: 'Initech LLC', date: '2026-02-14', invoice_no: 'IN-2026-0042' },
-	amounts: { subtotal: 250, tax: 47.5, total: 297.5 },
-	line_items: [
-		{ description: 'TPS report covers', quantity: 100, unit_price: 1.5, amount: 150 },
-		{ description: 'Stapler (red)', quantity: 4, unit_price: 25, amount: 100 },
-	],
-};
 const invoiceFile = (confidence?: number): UploadFile => ({
 	name: 'invoice.json',
-	content: JSON.stringify({ ...INVOICE, ...(confidence === undefined ? {} : { confidence }) }),
+	content: JSON.stringify({ ...EXTRACTED, ...(confidence === undefined ? {} : { confidence }) }),
 });
 
 let sandbox: RunningSandbox;
@@ -120,7 +113,7 @@ describe('(new) -> verified or needs_review: the threshold (D2)', () => {
 		expect(verified.json).toMatchObject({
 			status: 'verified',
 			confidence: 0.97,
-			extracted_json: INVOICE,
+			extracted_json: EXTRACTED,
 		});
 	});
 
@@ -159,7 +152,7 @@ describe('needs_review -> human reviewer', () => {
 			review_id: submitted.review_id,
 			verified_by: 'human_reviewer',
 			corrections_made: false,
-			data: INVOICE,
+			data: EXTRACTED,
 		});
 		expect(payload.timestamp).toMatch(ISO_UTC);
 		expect(payload.confidence.original).toBe(0.8);
@@ -190,9 +183,9 @@ describe('needs_review -> human reviewer', () => {
 			confidence: { original: 0.7, final: 1 },
 		});
 		expect(payload.data).toEqual({
-			header: { ...INVOICE.header, invoice_no: 'IN-2026-0043' },
+			header: { ...EXTRACTED.header, invoice_no: 'IN-2026-0043' },
 			amounts: { subtotal: 250, tax: 50, total: 300 },
-			line_items: INVOICE.line_items,
+			line_items: EXTRACTED.line_items,
 		});
 		expect(await statusOf(submitted.document_id)).toMatchObject({
 			status: 'verified',

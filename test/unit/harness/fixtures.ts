@@ -4,19 +4,12 @@ import nock from 'nock';
 
 import type { FixtureFile, FixtureItem, Harness } from './index.ts';
 import { BASE_URL, disposeRuntime, ServiceMock, setupHarness } from './index.ts';
+import { EXTRACTED } from './invoices.ts';
+
+export { EXTRACTED };
 
 export const DOCUMENT_ID = 'doc_7h3k9m2p4q8r1s5t6v0w';
 export const REVIEW_ID = 'rev_2b4d6f8h0j1l3n5p7r9t';
-
-export const EXTRACTED = {
-	header: { vendor: 'Acme Supplies GmbH', date: '2024-03-15', invoice_no: 'INV-2024-0042' },
-	amounts: { subtotal: 250, tax: 47.5, total: 297.5 },
-	line_items: [
-		{ description: 'Paper A4, 500 sheets', quantity: 10, unit_price: 5, amount: 50 },
-		{ description: 'Toner cartridge', quantity: 2, unit_price: 75, amount: 150 },
-		{ description: 'Delivery', quantity: 1, unit_price: 50, amount: 50 },
-	],
-};
 
 export const VERIFIED = {
 	success: true,

@@ -10,18 +10,11 @@ import {
 } from '../../../../../nodes/DocumentExtraction/invoice/invoiceMapping.ts';
 import {
 	ALL_CHECKS_PASSED,
+	EXTRACTED,
+	EXTRACTED_SIMPLIFIED,
 	NO_CHECKS_COMPUTED,
 	NO_INVOICE,
-} from '../../../harness/invoiceChecks.ts';
-
-const EXTRACTED = {
-	header: { vendor: 'Acme', date: '2024-03-15', invoice_no: 'INV-1' },
-	amounts: { subtotal: 250, tax: 47.5, total: 297.5 },
-	line_items: [
-		{ description: 'Paper', quantity: 10, unit_price: 5, amount: 50 },
-		{ description: 'Toner', quantity: 2, unit_price: 100, amount: 200 },
-	],
-};
+} from '../../../harness/invoices.ts';
 
 describe('asNumber', () => {
 	it.each([
@@ -195,17 +188,7 @@ describe('invoiceChecks', () => {
 
 describe('simplifyInvoice', () => {
 	it('flattens the extracted-data object', () => {
-		expect(simplifyInvoice(EXTRACTED)).toEqual({
-			vendor: 'Acme',
-			invoice_date: '2024-03-15',
-			invoice_no: 'INV-1',
-			currency: null,
-			subtotal: 250,
-			tax: 47.5,
-			total: 297.5,
-			line_items: EXTRACTED.line_items,
-			checks: ALL_CHECKS_PASSED,
-		});
+		expect(simplifyInvoice(EXTRACTED)).toEqual(EXTRACTED_SIMPLIFIED);
 	});
 
 	it.each([null, undefined, 'text', [], { header: 'x', amounts: [1] }])(
@@ -299,8 +282,9 @@ describe('documentFields and invoiceOutput', () => {
 				item.vendor,
 			]),
 		).toEqual([
-			[1, 2, 'Paper', 50, 'Acme'],
-			[2, 2, 'Toner', 200, 'Acme'],
+			[1, 3, 'Paper A4, 500 sheets', 50, 'Acme Supplies GmbH'],
+			[2, 3, 'Toner cartridge', 150, 'Acme Supplies GmbH'],
+			[3, 3, 'Delivery', 50, 'Acme Supplies GmbH'],
 		]);
 		expect(items[0]).not.toHaveProperty('line_items');
 

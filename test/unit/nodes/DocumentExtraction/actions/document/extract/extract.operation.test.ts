@@ -29,7 +29,7 @@ import {
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../../harness/fixtures.ts';
-import { ALL_CHECKS_PASSED, NO_INVOICE } from '../../../../../harness/invoiceChecks.ts';
+import { EXTRACTED_SIMPLIFIED, NO_INVOICE } from '../../../../../harness/invoices.ts';
 
 const { harness, service } = useNodeHarness();
 
@@ -83,15 +83,7 @@ describe('Extract: answers of the service as output items', () => {
 					confidence: 0.98,
 					verified_by: 'ai_auto',
 					review_id: null,
-					vendor: 'Acme Supplies GmbH',
-					invoice_date: '2024-03-15',
-					invoice_no: 'INV-2024-0042',
-					currency: null,
-					subtotal: 250,
-					tax: 47.5,
-					total: 297.5,
-					line_items: EXTRACTED.line_items,
-					checks: ALL_CHECKS_PASSED,
+					...EXTRACTED_SIMPLIFIED,
 					ready_to_post: true,
 					not_ready_because: [],
 					summary: 'Acme Supplies GmbH, INV-2024-0042, 2024-03-15, 297.50, 3 lines',
