@@ -71,6 +71,10 @@ export function itemWithFile(content: Buffer, fileName?: string, mimeType?: stri
 	};
 }
 
+/** An item carrying a PDF-looking file of `length` bytes (see pdfBytes) named `fileName`. */
+export const pdfItem = (length?: number, seed?: number, fileName?: string): FixtureItem =>
+	itemWithFile(pdfBytes(length, seed), fileName);
+
 export const extractParameters = (extra: Record<string, unknown> = {}) => ({
 	resource: 'document',
 	operation: 'extract',
@@ -80,7 +84,7 @@ export const extractParameters = (extra: Record<string, unknown> = {}) => ({
 /** Extract (with these parameters) over one item carrying a PDF. */
 export const extractOnePdf = (extra: Record<string, unknown> = {}) => ({
 	parameters: extractParameters(extra),
-	items: [itemWithFile(pdfBytes())],
+	items: [pdfItem()],
 });
 
 /**

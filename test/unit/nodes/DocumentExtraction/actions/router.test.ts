@@ -10,7 +10,7 @@ import {
 	extractParameters,
 	itemWithFile,
 	NEEDS_REVIEW,
-	pdfBytes,
+	pdfItem,
 	serviceError,
 	useNodeHarness,
 	VERIFIED,
@@ -19,9 +19,9 @@ import {
 const { harness, service } = useNodeHarness();
 
 const threeFiles = () => [
-	itemWithFile(pdfBytes(1000, 1), 'one.pdf'),
-	itemWithFile(pdfBytes(1000, 2), 'two.pdf'),
-	itemWithFile(pdfBytes(1000, 3), 'three.pdf'),
+	pdfItem(1000, 1, 'one.pdf'),
+	pdfItem(1000, 2, 'two.pdf'),
+	pdfItem(1000, 3, 'three.pdf'),
 ];
 
 describe('Continue On Fail', () => {

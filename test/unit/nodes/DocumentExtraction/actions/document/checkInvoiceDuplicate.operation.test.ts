@@ -13,8 +13,7 @@ import {
 } from '../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
 import {
 	extractParameters,
-	itemWithFile,
-	pdfBytes,
+	pdfItem,
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../harness/fixtures.ts';
@@ -76,7 +75,7 @@ describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () =>
 		});
 		const extracted = await harness().run({
 			parameters: extractParameters({ options: { detectSameInvoice: true } }),
-			items: [itemWithFile(pdfBytes(900, 31))],
+			items: [pdfItem(900, 31)],
 		});
 		expect(ids(extracted.output(undefined, 0))).toEqual(['doc_pdf']);
 
@@ -116,7 +115,7 @@ describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () =>
 		});
 		const extracted = await harness().run({
 			parameters: extractParameters({ options: { detectSameInvoice: true } }),
-			items: [itemWithFile(pdfBytes(900, 32))],
+			items: [pdfItem(900, 32)],
 		});
 		expect(extracted.output(undefined, 2).map((item) => item.json)).toEqual([
 			expect.objectContaining({ document_id: 'doc_later', possible_duplicate_of: 'doc_reviewed' }),

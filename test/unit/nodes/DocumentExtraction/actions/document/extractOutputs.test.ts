@@ -13,9 +13,8 @@ import {
 } from '../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
 import {
 	extractParameters,
-	itemWithFile,
 	NEEDS_REVIEW,
-	pdfBytes,
+	pdfItem,
 	PROCESSING,
 	useNodeHarness,
 	VERIFIED,
@@ -74,11 +73,7 @@ describe('Extract without waiting: routing by status', () => {
 		);
 		const result = await harness().run({
 			parameters: extractParameters(),
-			items: [
-				itemWithFile(pdfBytes(900, 1)),
-				itemWithFile(pdfBytes(900, 2)),
-				itemWithFile(pdfBytes(900, 3)),
-			],
+			items: [pdfItem(900, 1), pdfItem(900, 2), pdfItem(900, 3)],
 		});
 		const [verified, needsReview] = result.outputs();
 		expect(result.outputs()).toHaveLength(2);

@@ -8,8 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentExtraction } from '../../../../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import {
 	extractParameters,
-	itemWithFile,
-	pdfBytes,
+	pdfItem,
 	serviceError,
 	useNodeHarness,
 	VERIFIED,
@@ -40,7 +39,7 @@ const verifiedAnswers = (...invoices: IDataObject[]) =>
 		body: { ...VERIFIED, document_id: `doc_${index}`, extracted_json: extracted },
 	}));
 const files = (count: number) =>
-	Array.from({ length: count }, (_, index) => itemWithFile(pdfBytes(900, 40 + index)));
+	Array.from({ length: count }, (_, index) => pdfItem(900, 40 + index));
 const route = (items: Array<{ json: IDataObject; pairedItem?: unknown }>) =>
 	items.map((item) => [item.json.document_id, item.json.ready_to_post, item.pairedItem]);
 

@@ -7,9 +7,8 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	extractParameters,
-	itemWithFile,
 	NEEDS_REVIEW,
-	pdfBytes,
+	pdfItem,
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../harness/fixtures.ts';
@@ -40,10 +39,10 @@ describe('Detect Same Invoice', () => {
 		const result = await harness().run({
 			parameters: detecting(),
 			items: [
-				itemWithFile(pdfBytes(900, 1), 'a.pdf'),
-				itemWithFile(pdfBytes(900, 2), 'b.png'),
-				itemWithFile(pdfBytes(900, 3), 'c.pdf'),
-				itemWithFile(pdfBytes(900, 4), 'd.pdf'),
+				pdfItem(900, 1, 'a.pdf'),
+				pdfItem(900, 2, 'b.png'),
+				pdfItem(900, 3, 'c.pdf'),
+				pdfItem(900, 4, 'd.pdf'),
 			],
 		});
 		const outputs = result.outputs();
@@ -76,7 +75,7 @@ describe('Detect Same Invoice', () => {
 		);
 		const off = await harness().run({
 			parameters: extractParameters(),
-			items: [itemWithFile(pdfBytes(500, 5)), itemWithFile(pdfBytes(500, 6))],
+			items: [pdfItem(500, 5), pdfItem(500, 6)],
 		});
 		expect(off.outputs()).toHaveLength(2);
 		expect(off.output(undefined, 0)).toHaveLength(2);
@@ -89,7 +88,7 @@ describe('Detect Same Invoice', () => {
 		);
 		const pending = await harness().run({
 			parameters: detecting(),
-			items: [itemWithFile(pdfBytes(500, 7)), itemWithFile(pdfBytes(500, 8))],
+			items: [pdfItem(500, 7), pdfItem(500, 8)],
 		});
 		expect(pending.output(undefined, 1)).toHaveLength(2);
 		expect(pending.output(undefined, 2)).toEqual([]);

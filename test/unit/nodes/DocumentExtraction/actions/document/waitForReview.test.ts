@@ -18,9 +18,8 @@ import {
 import {
 	DOCUMENT_ID,
 	extractParameters,
-	itemWithFile,
 	NEEDS_REVIEW,
-	pdfBytes,
+	pdfItem,
 	PROCESSING,
 	REVIEW_ID,
 	useNodeHarness,
@@ -37,7 +36,7 @@ describe('Extract with Wait for Review', () => {
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
 		const result = await harness().run({
 			parameters: waitParameters(),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 		});
 
 		expect(result.run.waitTill).toBeUndefined();
@@ -60,7 +59,7 @@ describe('Extract with Wait for Review', () => {
 		const before = Date.now();
 		const result = await harness().run({
 			parameters: waitParameters({ reviewTimeout: 15 }),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 		});
 
 		expect(result.error()).toBeUndefined();
@@ -98,7 +97,7 @@ describe('Extract with Wait for Review', () => {
 		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW });
 		const waiting = await harness().run({
 			parameters: waitParameters({ reviewTimeout: 2 }),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 		});
 		expect(waiting.run.status).toBe('waiting');
 
@@ -159,7 +158,7 @@ describe('Extract with Wait for Review', () => {
 					[NODE_NAME]: { main: [[], [], [{ node: 'Check Later', type: 'main', index: 0 }]] },
 				},
 			},
-			{ input: [{ ...itemWithFile(pdfBytes()), json: { expected_document: DOCUMENT_ID } }] },
+			{ input: [{ ...pdfItem(), json: { expected_document: DOCUMENT_ID } }] },
 		);
 		expect(waiting.run.status).toBe('waiting');
 		const resumed = await waiting.resumeAfterTimeout();
@@ -172,7 +171,7 @@ describe('Extract with Wait for Review', () => {
 	it('refuses Split Line Items (one item per document while waiting), before uploading', async () => {
 		const result = await harness().run({
 			parameters: waitParameters({ outputMode: 'splitLineItems' }),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 		});
 		expect(result.error()?.message).toMatch(/choose Output "Simplified" or "Raw"/);
 		expect(result.error()?.description).toMatch(/Split Out/);
@@ -183,7 +182,7 @@ describe('Extract with Wait for Review', () => {
 		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW });
 		const waiting = await harness().run({
 			parameters: waitParameters(),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 		});
 		const deliver = async (documentId: string, secret = SIGNING_SECRET) => {
 			const rawBody = Buffer.from(
@@ -215,7 +214,7 @@ describe('Extract with Wait for Review', () => {
 		service().on('POST', '/v1/extract', { status: 200, body: PROCESSING });
 		const result = await harness().run({
 			parameters: waitParameters(),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 		});
 		expect(result.run.status).toBe('waiting');
 	});
@@ -223,7 +222,7 @@ describe('Extract with Wait for Review', () => {
 	it('refuses several items before uploading any, saying to loop one by one', async () => {
 		const result = await harness().run({
 			parameters: waitParameters(),
-			items: [itemWithFile(pdfBytes(500, 1)), itemWithFile(pdfBytes(500, 2))],
+			items: [pdfItem(500, 1), pdfItem(500, 2)],
 		});
 		expect(result.error()?.message).toBe(
 			'Wait for Review handles one document per execution, and this node received 2 items',
@@ -235,7 +234,7 @@ describe('Extract with Wait for Review', () => {
 	it('refuses without a signing secret in the credential, before uploading', async () => {
 		const result = await harness().run({
 			parameters: waitParameters(),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 			credentials: { signingSecret: '' },
 		});
 		expect(result.error()?.message).toBe(
@@ -247,7 +246,7 @@ describe('Extract with Wait for Review', () => {
 	it('refuses when n8n is not reachable over HTTPS (the service delivers to HTTPS only), before uploading', async () => {
 		const result = await harness().run({
 			parameters: waitParameters(),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 			n8nBaseUrl: 'http://localhost:5678',
 		});
 		expect(result.error()?.message).toBe('Wait for Review needs n8n to be reachable over HTTPS');
@@ -261,7 +260,7 @@ describe('Extract with Wait for Review', () => {
 			parameters: waitParameters({
 				options: { webhookUrl: 'https://hooks.example.com/elsewhere' },
 			}),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 		});
 		const [upload] = service().requestsTo('/v1/extract');
 		const parts = parseMultipart(upload.body, upload.headers['content-type']);
@@ -277,7 +276,7 @@ describe('Extract with Wait for Review', () => {
 		});
 		const result = await harness().run({
 			parameters: waitParameters(),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 			continueOnFail: true,
 		});
 		expect(result.run.status).toBe('success');
@@ -292,7 +291,7 @@ describe('Extract with Wait for Review', () => {
 		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW });
 		const result = await harness().run({
 			parameters: waitParameters(),
-			items: [itemWithFile(pdfBytes())],
+			items: [pdfItem()],
 		});
 		expect(result.output(SOURCE_NODE_NAME)[0].json).toEqual({ source: 'invoice.pdf' });
 	});

@@ -17,6 +17,7 @@ import {
 	file,
 	itemWithFile,
 	pdfBytes,
+	pdfItem,
 	serviceWouldAnswer,
 	useNodeHarness,
 	VERIFIED,
@@ -55,9 +56,7 @@ function serviceWithLatency(
 }
 
 const batch = (count: number) =>
-	Array.from({ length: count }, (_, index) =>
-		itemWithFile(pdfBytes(1500, index + 1), `n${index}.pdf`),
-	);
+	Array.from({ length: count }, (_, index) => pdfItem(1500, index + 1, `n${index}.pdf`));
 
 describe('Parallel Uploads', () => {
 	it('at most Parallel Uploads at once; outputs in input order with their pairedItem, though later ones finish first', async () => {
@@ -142,7 +141,7 @@ describe('Parallel Uploads', () => {
 			parameters: extractParameters({ options: { parallelUploads: 4, skipDuplicates: true } }),
 			items: [
 				itemWithFile(same, 'n0.pdf'),
-				itemWithFile(pdfBytes(2500, 43), 'n1.pdf'),
+				pdfItem(2500, 43, 'n1.pdf'),
 				itemWithFile(same, 'n2.pdf'),
 			],
 			credentials: { tier: 'growth' },
@@ -265,7 +264,7 @@ describe('Every file of an item (Input Binary Field attachment_*)', () => {
 		serviceWouldAnswer(service());
 		const result = await harness().run({
 			parameters: extractParameters({ binaryPropertyName: 'attachment_*' }),
-			items: [itemWithFile(pdfBytes(1000, 1), 'a.pdf')],
+			items: [pdfItem(1000, 1, 'a.pdf')],
 		});
 		const [, , skipped] = result.outputs();
 		expect(skipped.map((item) => item.json.skipped_because)).toEqual([
