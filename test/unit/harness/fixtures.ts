@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import nock from 'nock';
 
-import type { FixtureFile, FixtureItem, Harness } from './index.ts';
+import type { FixtureFile, FixtureItem, Harness, RunOptions, RunResult } from './index.ts';
 import { BASE_URL, disposeRuntime, ServiceMock, setupHarness } from './index.ts';
 import { EXTRACTED } from './invoices.ts';
 
@@ -126,4 +126,19 @@ export function serviceWouldAnswer(service: ServiceMock): void {
 export function expectNothingSent(service: ServiceMock): void {
 	expect(service.requests).toEqual([]);
 	expect(service.pending()).toHaveLength(2);
+}
+
+/**
+ * Runs Source -> Document Extraction with the service ready to answer (serviceWouldAnswer) and checks
+ * that nothing reached it: for input the node refuses itself. The run's result, for its error.
+ */
+export async function runRefusedBeforeSending(
+	harness: Harness,
+	service: ServiceMock,
+	options: RunOptions,
+): Promise<RunResult> {
+	serviceWouldAnswer(service);
+	const result = await harness.run(options);
+	expectNothingSent(service);
+	return result;
 }

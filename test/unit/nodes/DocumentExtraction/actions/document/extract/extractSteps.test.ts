@@ -6,11 +6,10 @@
 import { describe, expect, it } from 'vitest';
 
 import {
-	expectNothingSent,
 	extractParameters,
 	itemWithFile,
-	pdfBytes,
-	serviceWouldAnswer,
+	pdfItem,
+	runRefusedBeforeSending,
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../../harness/fixtures.ts';
@@ -19,21 +18,19 @@ const { harness, service } = useNodeHarness();
 
 describe("Extract's steps for one item", () => {
 	it('submit checks the file before anything is sent', async () => {
-		serviceWouldAnswer(service());
-		const result = await harness().run({
+		const result = await runRefusedBeforeSending(harness(), service(), {
 			parameters: extractParameters(),
 			items: [itemWithFile(Buffer.from('hello'), 'notes.txt', 'text/plain')],
 		});
 		expect(result.error()?.message).toContain('is not a type the service reads');
-		expectNothingSent(service());
 	});
 
 	it('finish keeps the file on the result from version 1.2, on Verified and on Already Submitted', async () => {
 		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
-		const same = pdfBytes(1200, 5);
+		// The same bytes (same length and seed) under two names.
 		const result = await harness().run({
 			parameters: extractParameters({ options: { skipDuplicates: true } }),
-			items: [itemWithFile(same, 'a.pdf'), itemWithFile(same, 'b.pdf')],
+			items: [pdfItem(1200, 5, 'a.pdf'), pdfItem(1200, 5, 'b.pdf')],
 			typeVersion: 1.2,
 		});
 		const [verified, , alreadySubmitted] = result.outputs();

@@ -4,14 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import type { RunOptions } from '../../../../../harness/index.ts';
 import { SOURCE_NODE_NAME } from '../../../../../harness/index.ts';
 import {
-	expectNothingSent,
 	extractOnePdf,
 	extractParameters,
 	itemWithFile,
 	pdfBytes,
-	serviceWouldAnswer,
+	runRefusedBeforeSending,
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../../harness/fixtures.ts';
@@ -20,13 +20,16 @@ const { harness, service } = useNodeHarness();
 
 const MIB = 1024 * 1024;
 
+/** Runs Extract on input it must refuse itself; fails the test if anything reached the service. */
+const refused = async (options: RunOptions) =>
+	await runRefusedBeforeSending(harness(), service(), options);
+
 describe('Extract refuses before uploading', () => {
 	it.each(['filesystem', 'default'] as const)(
 		'%s mode: no binary data on the item',
 		async (mode) => {
 			await harness().useBinaryMode(mode);
-			serviceWouldAnswer(service());
-			const result = await harness().run({
+			const result = await refused({
 				parameters: extractParameters(),
 				items: [{ json: { id: 1 } }],
 			});
@@ -35,35 +38,28 @@ describe('Extract refuses before uploading', () => {
 			expect(result.error()?.message).toMatch(
 				/expects the node's input data to contain a binary file 'data'/,
 			);
-			expectNothingSent(service());
 		},
 	);
 
 	it('the binary field named in the parameter does not exist', async () => {
-		serviceWouldAnswer(service());
-		const result = await harness().run(extractOnePdf({ binaryPropertyName: 'invoice' }));
+		const result = await refused(extractOnePdf({ binaryPropertyName: 'invoice' }));
 		expect(result.error()?.message).toMatch(/has no binary field 'invoice'/);
-		expectNothingSent(service());
 	});
 
 	it('an Input Binary Field expression that resolves to nothing is a missing field, not a crash', async () => {
-		serviceWouldAnswer(service());
-		const result = await harness().run(extractOnePdf({ binaryPropertyName: '={{ $json.field }}' }));
+		const result = await refused(extractOnePdf({ binaryPropertyName: '={{ $json.field }}' }));
 		expect(result.error()?.message).toMatch(/has no binary field ''/);
-		expectNothingSent(service());
 	});
 
 	it.each(['filesystem', 'default'] as const)('%s mode: an empty file (0 bytes)', async (mode) => {
 		await harness().useBinaryMode(mode);
-		serviceWouldAnswer(service());
-		const result = await harness().run({
+		const result = await refused({
 			parameters: extractParameters(),
 			items: [itemWithFile(Buffer.alloc(0), 'empty.pdf')],
 		});
 
 		expect(result.error()?.message).toBe('The file "empty.pdf" is empty (0 bytes)');
 		expect(result.error()?.description).toMatch(/Check the step that produced it/);
-		expectNothingSent(service());
 	});
 
 	it.each([
@@ -72,8 +68,7 @@ describe('Extract refuses before uploading', () => {
 		['archive.zip', 'application/zip'],
 		['no-extension', 'application/octet-stream'],
 	])('an unsupported type: %s (%s)', async (fileName, mimeType) => {
-		serviceWouldAnswer(service());
-		const result = await harness().run({
+		const result = await refused({
 			parameters: extractParameters(),
 			items: [itemWithFile(Buffer.from('PK\u0003\u0004 some content'), fileName, mimeType)],
 		});
@@ -82,12 +77,10 @@ describe('Extract refuses before uploading', () => {
 			`The file "${fileName}" (${mimeType}) is not a type the service reads`,
 		);
 		expect(result.error()?.description).toMatch(/Supported types: PDF, JPG, PNG, JSON or CSV/);
-		expectNothingSent(service());
 	});
 
 	it('a file above the Pilot limit (10 MiB + 1 byte, kept on disk by the filesystem mode)', async () => {
-		serviceWouldAnswer(service());
-		const result = await harness().run({
+		const result = await refused({
 			parameters: extractParameters(),
 			items: [itemWithFile(pdfBytes(10 * MIB + 1), 'scan.pdf')],
 			credentials: { tier: 'pilot' },
@@ -98,18 +91,15 @@ describe('Extract refuses before uploading', () => {
 		expect(result.error()?.description).toMatch(
 			/above the 10\.0 MB limit of the Pilot \(free\) tier/,
 		);
-		expectNothingSent(service());
 	});
 
 	it('an unknown tier in the credential gets the smallest (Pilot) limit', async () => {
-		serviceWouldAnswer(service());
-		const result = await harness().run({
+		const result = await refused({
 			parameters: extractParameters(),
 			items: [itemWithFile(pdfBytes(10 * MIB + 1), 'scan.pdf')],
 			credentials: { tier: 'platinum' },
 		});
 		expect(result.error()?.description).toMatch(/Pilot/);
-		expectNothingSent(service());
 	});
 
 	it('a file of exactly 10 MiB is within the Pilot limit and is uploaded', async () => {
@@ -129,21 +119,17 @@ describe('Extract refuses before uploading', () => {
 		'not a url',
 		'https://user:pw@hooks.example.com/x',
 	])('a Webhook URL option that is not a plain https URL: %s', async (webhookUrl) => {
-		serviceWouldAnswer(service());
-		const result = await harness().run(extractOnePdf({ options: { webhookUrl } }));
+		const result = await refused(extractOnePdf({ options: { webhookUrl } }));
 		expect(result.error()?.message).toMatch(/^The Webhook URL option /);
-		expectNothingSent(service());
 	});
 
 	it('a Base URL in the credential that is not http(s)', async () => {
-		serviceWouldAnswer(service());
-		const result = await harness().run({
+		const result = await refused({
 			...extractOnePdf(),
 			credentials: { baseUrl: 'api.docextract.test' },
 		});
 		expect(result.error()?.message).toMatch(
 			/Base URL in the Document Extraction API credential .* is not a valid http\(s\) address/,
 		);
-		expectNothingSent(service());
 	});
 });
