@@ -169,44 +169,24 @@ describe('trigger lifecycle', () => {
 			events: ['document.verified'],
 		});
 		await activate(context);
-		await activate(
-			hookContext({
-				secret: 'one',
-				events: ['document.verified', 'document.rejected'],
-				staticData,
-				registered,
-			}).context,
-		);
+		/** Activates again in the same workflow, against the same service, with these settings. */
+		const activateAgain = async (options: Options) =>
+			await activate(hookContext({ ...options, staticData, registered }).context);
+		await activateAgain({ secret: 'one', events: ['document.verified', 'document.rejected'] });
 		expect(registered[1]).toEqual({ url: URL, events: ['document.rejected'], secret: 'one' });
-		await activate(
-			hookContext({ secret: 'one', events: ['document.verified'], staticData, registered }).context,
-		);
-		await activate(
-			hookContext({
-				secret: 'one',
-				events: ['document.verified', 'document.rejected'],
-				staticData,
-				registered,
-			}).context,
-		);
+		await activateAgain({ secret: 'one', events: ['document.verified'] });
+		await activateAgain({ secret: 'one', events: ['document.verified', 'document.rejected'] });
 		expect(registered).toHaveLength(2);
-		await activate(hookContext({ secret: 'two', staticData, registered }).context);
+		await activateAgain({ secret: 'two' });
 		expect(registered[2]).toEqual({
 			url: URL,
 			events: ['document.rejected', 'document.verified'],
 			secret: 'two',
 		});
-		await activate(
-			hookContext({
-				secret: 'two',
-				url: 'https://n8n.example/webhook/other/webhook',
-				staticData,
-				registered,
-			}).context,
-		);
+		await activateAgain({ secret: 'two', url: 'https://n8n.example/webhook/other/webhook' });
 		expect(registered).toHaveLength(4);
 		// Back to the first secret: the service still holds its registrations.
-		await activate(hookContext({ secret: 'one', staticData, registered }).context);
+		await activateAgain({ secret: 'one' });
 		expect(registered).toHaveLength(4);
 	});
 
