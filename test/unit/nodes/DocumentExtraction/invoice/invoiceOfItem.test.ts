@@ -4,6 +4,7 @@ import {
 	invoiceOfItem,
 	readinessOfItem,
 } from '../../../../../nodes/DocumentExtraction/invoice/invoiceOfItem.ts';
+import { EXTRACTED } from '../../../harness/invoices.ts';
 
 const data = {
 	header: { vendor: 'Acme GmbH', invoice_no: 'A-1', date: '2026-10-02' },
@@ -81,22 +82,18 @@ describe('invoiceOfItem: the invoice in every shape the nodes emit', () => {
 });
 
 describe('readinessOfItem (Check Invoice Duplicate passes items through with a verdict computed again)', () => {
-	const extracted = {
-		header: { vendor: 'Acme', date: '2026-03-15', invoice_no: 'INV-1', currency: 'EUR' },
-		amounts: { subtotal: 100, tax: 19, total: 119 },
-		line_items: [{ description: 'x', quantity: 2, unit_price: 50, amount: 100 }],
-	};
+	const extracted = { ...EXTRACTED, header: { ...EXTRACTED.header, currency: 'EUR' } };
 	const simplified = {
 		document_id: 'doc_1',
 		status: 'verified',
-		vendor: 'Acme',
-		invoice_date: '2026-03-15',
-		invoice_no: 'INV-1',
+		vendor: 'Acme Supplies GmbH',
+		invoice_date: '2024-03-15',
+		invoice_no: 'INV-2024-0042',
 		currency: 'EUR',
-		subtotal: 100,
-		tax: 19,
-		total: 119,
-		line_items: extracted.line_items,
+		subtotal: 250,
+		tax: 47.5,
+		total: 297.5,
+		line_items: EXTRACTED.line_items,
 	};
 
 	it('Simplified, Extract Raw and trigger Raw: ready, with the currency', () => {
