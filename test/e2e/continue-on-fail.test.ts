@@ -13,6 +13,7 @@ import {
 	sandboxControl,
 	type DecodedExecution,
 } from '../../local-n8n/index.ts';
+import { outputsOf } from './support/executionPath.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
@@ -45,18 +46,6 @@ async function run(
 	const execution = await fixture.stack.client.waitForExecution(newest.id);
 	fixture.expectNoSecretIn(execution);
 	return execution;
-}
-
-/** Which output nodes ran, with their items. */
-function outputsOf(
-	execution: DecodedExecution,
-	names: string[],
-): Record<string, Array<Record<string, unknown>>> {
-	return Object.fromEntries(
-		names
-			.map((name) => [name, nodeJson(execution, name)])
-			.filter(([, items]) => (items as unknown[]).length > 0),
-	);
 }
 
 const failExtractOnce = async () =>

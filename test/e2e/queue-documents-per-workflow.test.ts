@@ -4,12 +4,11 @@
 // exactly the workflow(s) it should, while the submitting execution still runs. The single-process
 // case, with the log and the trigger's memory, is test/e2e/documents-per-workflow.test.ts.
 
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { eachResultToItsWorkflow, type OneAccount } from './support/documentsPerWorkflow.ts';
 import { sleep } from './support/n8nAndSandbox.ts';
 import {
-	startQueueFixture,
-	stopQueueFixture,
+	useQueueFixture,
 	waitForPublicWebhook,
 	type QueueFixture,
 } from './support/queueFixture.ts';
@@ -18,13 +17,10 @@ import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements
 let fixture: QueueFixture;
 
 describeNeeding(QUEUE_MODE_REQUIREMENTS, 'several workflows on one account (queue mode)', () => {
-	beforeAll(async () => {
-		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000, retryBaseMs: 300 } });
-	});
-
-	afterAll(async () => {
-		await stopQueueFixture(fixture);
-	});
+	useQueueFixture(
+		{ sandbox: { reviewDelayMs: 600_000, retryBaseMs: 300 } },
+		(started) => (fixture = started),
+	);
 
 	it("each document's review result runs the workflow that sent it; another's document starts nothing", async () => {
 		const account: OneAccount = {

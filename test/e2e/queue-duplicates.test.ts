@@ -15,7 +15,7 @@
 //         shared atomic store, so concurrent copies on two processes can both run.
 // Every mode: no event lost, every run a success. The figures go to the log (and docs/queue-mode.md).
 
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import {
 	eventually,
@@ -35,8 +35,7 @@ import {
 } from './support/queueDeliveries.ts';
 import {
 	activeTrigger as activateTrigger,
-	startQueueFixture,
-	stopQueueFixture,
+	useQueueFixture,
 	type QueueFixture,
 } from './support/queueFixture.ts';
 
@@ -112,18 +111,20 @@ function reportSpaced(gapMs: number, runs: Map<string, number>, ids: string[]): 
 }
 
 describeNeeding(QUEUE_MODE_REQUIREMENTS, 'duplicates across webhook processes (queue mode)', () => {
-	beforeAll(async () => {
-		fixture = await startQueueFixture({
+	useQueueFixture(
+		{
 			stack: { balance: 'signature' },
 			sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 },
-		});
-		({ stack, account } = fixture);
-	});
+		},
+		(started) => {
+			fixture = started;
+			({ stack, account } = started);
+		},
+	);
 
 	afterAll(async () => {
 		if (figures.length)
 			process.stdout.write(`queue duplicates measured:\n  ${figures.join('\n  ')}\n`);
-		await stopQueueFixture(fixture);
 	});
 
 	it('(i) copies one after the other on different webhook processes: none lost, duplicate runs measured', async () => {

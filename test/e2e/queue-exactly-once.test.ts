@@ -12,7 +12,7 @@
 //   times at the same moment straight to both webhook processes → exactly one New Invoice per event,
 //   every other copy on Possible Duplicate, none lost. Figures to the log and docs/queue-mode.md.
 
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import { request } from 'undici';
 import {
@@ -38,10 +38,8 @@ import {
 	TRIGGER_NODE,
 } from './support/queueDeliveries.ts';
 import {
-	startQueueFixture,
-	stopQueueFixture,
-	waitForPublicWebhook,
-	waitForRegistration,
+	activateTriggerWorkflow,
+	useQueueFixture,
 	type QueueFixture,
 } from './support/queueFixture.ts';
 import { holdTableLock, insertsWaitingOn, type TableLock } from './support/tableLock.ts';
@@ -65,13 +63,10 @@ async function activeWorkflow(
 	nodes: NodeSpec[] = [],
 	connections: Record<string, unknown> = {},
 ) {
-	const definition = triggerWorkflow({ name, trigger, nodes, connections });
-	const { id } = await stack.client.createWorkflow(definition);
-	const path = `${definition.webhookId}/webhook`;
-	await stack.client.activateWorkflow(id);
-	await waitForPublicWebhook(stack, path);
-	await waitForRegistration(fixture, `${stack.publicUrl}/webhook/${path}`);
-	return { id, path };
+	return await activateTriggerWorkflow(
+		fixture,
+		triggerWorkflow({ name, trigger, nodes, connections }),
+	);
 }
 
 function trigger(
@@ -138,19 +133,21 @@ const rejectedEvent = (documentId: string) =>
 	});
 
 describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (queue mode)', () => {
-	beforeAll(async () => {
-		fixture = await startQueueFixture({
+	useQueueFixture(
+		{
 			stack: { balance: 'roundrobin' },
 			sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000, duplicateDeliveries: true },
-		});
-		({ stack, account } = fixture);
-	});
+		},
+		(started) => {
+			fixture = started;
+			({ stack, account } = started);
+		},
+	);
 
 	afterAll(async () => {
 		await lock?.release();
 		if (figures.length)
 			process.stdout.write(`queue exactly-once measured:\n  ${figures.join('\n  ')}\n`);
-		await stopQueueFixture(fixture);
 	});
 
 	it('Ignore Duplicates off: n8n answers only after creating and queuing the run; on: the trigger answers before', async () => {

@@ -18,7 +18,7 @@
 // list (webhook1 is then started again and HAProxy takes it back in first). Figures go to the log.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import {
 	documentInReview,
@@ -36,12 +36,7 @@ import {
 	runsPerDocument,
 	sleep,
 } from './support/queueDeliveries.ts';
-import {
-	activeTrigger,
-	startQueueFixture,
-	stopQueueFixture,
-	type QueueFixture,
-} from './support/queueFixture.ts';
+import { activeTrigger, useQueueFixture, type QueueFixture } from './support/queueFixture.ts';
 
 const EVENTS = 40;
 /** The event before which webhook1 is killed. */
@@ -81,17 +76,17 @@ describeNeeding(
 	QUEUE_MODE_REQUIREMENTS,
 	'a webhook process killed during a stream of real deliveries',
 	() => {
-		beforeAll(async () => {
-			fixture = await startQueueFixture({
+		useQueueFixture(
+			{
 				stack: { balance: 'signature' },
 				sandbox: { retryBaseMs: 2_000, reviewDelayMs: 600_000 },
-			});
-		});
+			},
+			(started) => (fixture = started),
+		);
 
 		afterAll(async () => {
 			if (figures.length)
 				process.stdout.write(`queue failover measured:\n  ${figures.join('\n  ')}\n`);
-			await stopQueueFixture(fixture);
 		});
 
 		it("HAProxy checks the processes' health and retries failed connections on the other process", () => {

@@ -6,7 +6,7 @@
 // The sandbox counts the uploads it received.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import {
 	actionNode,
@@ -16,12 +16,7 @@ import {
 	sandboxState,
 	type DecodedExecution,
 } from '../../local-n8n/index.ts';
-import {
-	activeExtractRoute,
-	startQueueFixture,
-	stopQueueFixture,
-	type QueueFixture,
-} from './support/queueFixture.ts';
+import { activeExtractRoute, useQueueFixture, type QueueFixture } from './support/queueFixture.ts';
 
 const CONTENDERS = 10;
 
@@ -49,13 +44,7 @@ describeNeeding(
 	QUEUE_MODE_REQUIREMENTS,
 	'duplicate guard: the same file from executions at the same moment',
 	() => {
-		beforeAll(async () => {
-			fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000 } });
-		});
-
-		afterAll(async () => {
-			await stopQueueFixture(fixture);
-		});
+		useQueueFixture({ sandbox: { reviewDelayMs: 600_000 } }, (started) => (fixture = started));
 
 		it(`${CONTENDERS} executions submit one file at once: exactly one upload, the others on Already Submitted`, async () => {
 			const { stack, sandbox } = fixture;

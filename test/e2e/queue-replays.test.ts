@@ -3,7 +3,7 @@
 // on one process, whose runs then finished on the workers (Check Invoice Duplicate writing the
 // workflow's memory there), replayed on the other process are duplicates and start nothing.
 
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import {
 	actionNode,
 	codeNode,
@@ -14,10 +14,8 @@ import {
 } from '../../local-n8n/index.ts';
 import { allExecutions, signedHeaders, sleep, verifiedPayload } from './support/queueDeliveries.ts';
 import {
-	startQueueFixture,
-	stopQueueFixture,
-	waitForPublicWebhook,
-	waitForRegistration,
+	activateTriggerWorkflow,
+	useQueueFixture,
 	type QueueFixture,
 } from './support/queueFixture.ts';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
@@ -43,8 +41,9 @@ const finishedRuns = async () =>
 	);
 
 describeNeeding(QUEUE_MODE_REQUIREMENTS, 'replays in queue mode', () => {
+	useQueueFixture({ sandbox: { reviewDelayMs: 600_000 } }, (started) => (fixture = started));
+
 	beforeAll(async () => {
-		fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000 } });
 		const definition = triggerWorkflow({
 			name: 'queue replays: trigger → Check Invoice Duplicate',
 			trigger: reviewTriggerNode(fixture.account.credential, ['document.verified']),
@@ -59,16 +58,7 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'replays in queue mode', () => {
 				codeNode('Done', 'return $input.all();'),
 			],
 		});
-		const { id } = await fixture.stack.client.createWorkflow(definition);
-		const path = `${definition.webhookId}/webhook`;
-		await fixture.stack.client.activateWorkflow(id);
-		await waitForPublicWebhook(fixture.stack, path);
-		await waitForRegistration(fixture, `${fixture.stack.publicUrl}/webhook/${path}`);
-		workflow = { id, path };
-	});
-
-	afterAll(async () => {
-		await stopQueueFixture(fixture);
+		workflow = await activateTriggerWorkflow(fixture, definition);
 	});
 
 	it('a body signed three days ago is refused as stale by either webhook process', async () => {

@@ -11,8 +11,9 @@
 // execution's data.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
+import { verifiedEventBody } from './support/verifiedEvent.ts';
 import {
 	PACKAGE_NAME,
 	actionNode,
@@ -36,8 +37,7 @@ import { allExecutions, runsPerDocument, sleep } from './support/queueDeliveries
 import {
 	activeExtractRoute,
 	activeTrigger,
-	startQueueFixture,
-	stopQueueFixture,
+	useQueueFixture,
 	waitForPublicWebhook,
 	type QueueFixture,
 } from './support/queueFixture.ts';
@@ -51,18 +51,12 @@ let path: string;
 let publicWebhookUrl: string;
 const SETTLE_MS = 3_000;
 
-function verifiedPayload(documentId: string): string {
-	return JSON.stringify({
-		event: 'document.verified',
-		timestamp: new Date().toISOString(),
-		document_id: documentId,
-		review_id: 'rev_queue',
-		verified_by: 'human_reviewer',
-		corrections_made: false,
-		data: { header: { vendor: 'Queue Mode Ltd' } },
-		confidence: { original: 0.6, final: 1 },
+const verifiedPayload = (documentId: string): string =>
+	verifiedEventBody(documentId, {
+		reviewId: 'rev_queue',
+		header: { vendor: 'Queue Mode Ltd' },
+		originalConfidence: 0.6,
 	});
-}
 
 const headersFor = (body: string, signature = signBody(body, account.signingSecret)) => ({
 	'content-type': 'application/json',
@@ -74,15 +68,9 @@ async function executionCount(): Promise<number> {
 }
 
 describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
-	beforeAll(async () => {
-		const t0 = Date.now();
-		fixture = await startQueueFixture({ sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } });
-		({ stack, sandbox, account } = fixture);
-		log('queue-test', `stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-	});
-
-	afterAll(async () => {
-		await stopQueueFixture(fixture);
+	useQueueFixture({ sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } }, (started) => {
+		fixture = started;
+		({ stack, sandbox, account } = started);
 	});
 
 	it("the package is installed in every main, worker and webhook process's own user folder, and no process fails to load it", () => {

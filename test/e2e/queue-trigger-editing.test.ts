@@ -7,7 +7,7 @@
 // as n8n serves test webhooks on main only) beside production on the webhook processes, each running
 // its own copy of a real review. Counts printed at the end.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { REMEMBER_SECRET_MS } from '../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 import {
 	documentInReview,
@@ -16,8 +16,6 @@ import {
 	sandboxControl,
 	sandboxDeliveries,
 	sandboxState,
-	type QueueStack,
-	type SandboxHandle,
 } from '../../local-n8n/index.ts';
 import {
 	allExecutions,
@@ -29,51 +27,45 @@ import {
 } from './support/queueDeliveries.ts';
 import {
 	activeTrigger,
-	startQueueFixture,
-	stopQueueFixture,
-	waitForPublicWebhook,
+	republish,
+	useQueueFixture,
 	type QueueFixture,
 } from './support/queueFixture.ts';
 
 let fixture: QueueFixture;
-let stack: QueueStack;
-let sandbox: SandboxHandle;
 const rows: string[] = [];
 const SETTLE_MS = 3_000;
 
 type Target = { id: string; path: string; url: string };
 
 async function registrationsFor(url: string) {
-	return (await sandboxState(sandbox.url)).webhooks.filter((webhook) => webhook.url === url);
-}
-
-async function republish(target: Target): Promise<void> {
-	await stack.client.activateWorkflow(target.id);
-	await waitForPublicWebhook(stack, target.path);
+	return (await sandboxState(fixture.sandbox.url)).webhooks.filter(
+		(webhook) => webhook.url === url,
+	);
 }
 
 async function toggle(target: Target): Promise<void> {
-	await stack.client.deactivateWorkflow(target.id);
+	await fixture.stack.client.deactivateWorkflow(target.id);
 	await sleep(1_000);
-	await republish(target);
+	await republish(fixture, target);
 }
 
 async function rename(target: Target, to: string): Promise<void> {
-	const workflow = (await stack.client.getWorkflow(target.id)) as unknown as {
+	const workflow = (await fixture.stack.client.getWorkflow(target.id)) as unknown as {
 		nodes: Array<{ name: string }>;
 		connections: Record<string, unknown>;
 	};
 	const nodes = workflow.nodes.map((node, index) => (index === 0 ? { ...node, name: to } : node));
-	await stack.client.updateWorkflow(target.id, { nodes, connections: {} } as never);
+	await fixture.stack.client.updateWorkflow(target.id, { nodes, connections: {} } as never);
 }
 
 async function approve(): Promise<string> {
 	const document = await documentInReview(
-		sandbox.url,
+		fixture.sandbox.url,
 		fixture.account.apiKey,
 		'invoice-blurry.json',
 	);
-	await sandboxControl(sandbox.url, `reviews/${document.review_id}/approve`, {});
+	await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {});
 	return document.document_id;
 }
 
@@ -87,7 +79,7 @@ async function runsOf(
 		await eventually(
 			`${deliveries} delivery(ies) of ${documentId} to ${target.url}`,
 			async () =>
-				(await sandboxDeliveries(sandbox.url)).filter(
+				(await sandboxDeliveries(fixture.sandbox.url)).filter(
 					(d) => d.documentId === documentId && d.url === target.url && d.ok,
 				),
 			(list) => list.length >= deliveries,
@@ -95,7 +87,8 @@ async function runsOf(
 		);
 		await eventually(
 			`a run of ${documentId} in ${target.id}`,
-			async () => (await runsPerDocument(stack.client, target.id)).runs.get(documentId) ?? 0,
+			async () =>
+				(await runsPerDocument(fixture.stack.client, target.id)).runs.get(documentId) ?? 0,
 			(runs) => runs >= 1,
 			60_000,
 		);
@@ -103,7 +96,8 @@ async function runsOf(
 	await sleep(SETTLE_MS);
 	return await Promise.all(
 		targets.map(
-			async (target) => (await runsPerDocument(stack.client, target.id)).runs.get(documentId) ?? 0,
+			async (target) =>
+				(await runsPerDocument(fixture.stack.client, target.id)).runs.get(documentId) ?? 0,
 		),
 	);
 }
@@ -111,8 +105,8 @@ async function runsOf(
 /** Runs of `documentId` in the workflow by execution mode (`webhook`: production, `manual`: test listening). */
 async function runsByMode(workflowId: string, documentId: string): Promise<Record<string, number>> {
 	const counts: Record<string, number> = {};
-	for (const summary of await allExecutions(stack.client, workflowId)) {
-		const execution = await stack.client.getExecution(summary.id);
+	for (const summary of await allExecutions(fixture.stack.client, workflowId)) {
+		const execution = await fixture.stack.client.getExecution(summary.id);
 		if (nodeJson(execution, TRIGGER_NODE).some((item) => item.document_id === documentId))
 			counts[summary.mode] = (counts[summary.mode] ?? 0) + 1;
 	}
@@ -121,7 +115,7 @@ async function runsByMode(workflowId: string, documentId: string): Promise<Recor
 
 /** "Listen for test event" as the editor starts it (on main); resolves once n8n listens. */
 async function listen(target: Target): Promise<void> {
-	const started = await stack.client.call<{ waitingForWebhook?: boolean }>(
+	const started = await fixture.stack.client.call<{ waitingForWebhook?: boolean }>(
 		'POST',
 		`/rest/workflows/${target.id}/run`,
 		{ triggerToStartFrom: { name: TRIGGER_NODE } },
@@ -133,17 +127,16 @@ describe('queue mode: the trigger while a person edits it and changes the secret
 	let withMemory: Target;
 	let withoutMemory: Target;
 
-	beforeAll(async () => {
-		fixture = await startQueueFixture({ sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } });
-		({ stack, sandbox } = fixture);
-	});
+	useQueueFixture(
+		{ sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } },
+		(started) => (fixture = started),
+	);
 
 	afterAll(async () => {
 		if (rows.length > 0)
 			process.stdout.write(
 				`queue trigger editing e2e (registrations held, runs per event):\n  ${rows.join('\n  ')}\n`,
 			);
-		await stopQueueFixture(fixture);
 	});
 
 	it('3 toggles and 2 renames, each published, register nothing again; one run per event (Ignore Duplicates on and off)', async () => {
@@ -156,7 +149,7 @@ describe('queue mode: the trigger while a person edits it and changes the secret
 			// Renamed and published, then renamed back (the run counter reads the node by its first name).
 			for (const name of ['Review done', 'Review finished']) {
 				await rename(target, name);
-				await republish(target);
+				await republish(fixture, target);
 			}
 		}
 		await sleep(SETTLE_MS);
@@ -185,7 +178,7 @@ describe('queue mode: the trigger while a person edits it and changes the secret
 		await eventually(
 			'a delivery to the test URL',
 			async () =>
-				(await sandboxDeliveries(sandbox.url)).filter(
+				(await sandboxDeliveries(fixture.sandbox.url)).filter(
 					(d) => d.documentId === documentId && d.url === testUrl && d.ok,
 				),
 			(list) => list.length >= 1,
@@ -194,7 +187,7 @@ describe('queue mode: the trigger while a person edits it and changes the secret
 		await eventually(
 			`a delivery to ${withMemory.url}`,
 			async () =>
-				(await sandboxDeliveries(sandbox.url)).filter(
+				(await sandboxDeliveries(fixture.sandbox.url)).filter(
 					(d) => d.documentId === documentId && d.url === withMemory.url && d.ok,
 				),
 			(list) => list.length >= 1,
@@ -211,7 +204,7 @@ describe('queue mode: the trigger while a person edits it and changes the secret
 		expect(runs).toEqual({ webhook: 1, manual: 1 });
 		await listen(withMemory);
 		await sleep(2_000);
-		await stack.client.call('DELETE', `/rest/test-webhook/${withMemory.id}`);
+		await fixture.stack.client.call('DELETE', `/rest/test-webhook/${withMemory.id}`);
 		await sleep(SETTLE_MS);
 		const held = [
 			(await registrationsFor(testUrl)).length,
@@ -226,7 +219,7 @@ describe('queue mode: the trigger while a person edits it and changes the secret
 	it('the signing secret changed while active: registered once from a delivery, then 1 run per event with both secrets delivering', async () => {
 		// Each webhook process verifies a delivery signed with the registered secret first (as traffic does).
 		const oldSecret = fixture.account.signingSecret;
-		for (const [index, client] of stack.webhookClients.entries()) {
+		for (const [index, client] of fixture.stack.webhookClients.entries()) {
 			for (const target of [withMemory, withoutMemory])
 				expect(
 					await deliverCopy(
@@ -238,11 +231,11 @@ describe('queue mode: the trigger while a person edits it and changes the secret
 				).toBe(200);
 		}
 		const newSecret = `whsec_queue_rotated_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
-		await stack.client.updateCredential(fixture.account.credential.id, {
+		await fixture.stack.client.updateCredential(fixture.account.credential.id, {
 			name: fixture.account.credential.name,
 			type: fixture.account.credential.type,
 			data: {
-				baseUrl: sandbox.url,
+				baseUrl: fixture.sandbox.url,
 				apiKey: fixture.account.apiKey,
 				signingSecret: newSecret,
 				tier: 'enterprise',
@@ -263,7 +256,7 @@ describe('queue mode: the trigger while a person edits it and changes the secret
 
 		const second = await approve();
 		expect(await runsOf(second, [withMemory, withoutMemory], 2)).toEqual([1, 1]);
-		const attempts = (await sandboxDeliveries(sandbox.url)).filter(
+		const attempts = (await sandboxDeliveries(fixture.sandbox.url)).filter(
 			(d) => d.documentId === first || d.documentId === second,
 		);
 		const refused = attempts.filter((d) => d.status === 401).length;

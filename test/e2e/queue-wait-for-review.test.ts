@@ -10,25 +10,19 @@
 
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { request } from 'undici';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import {
 	actionNode,
 	extractParameters,
 	log,
-	nodeJson,
 	sandboxControl,
 	sandboxDeliveries,
 	sandboxState,
-	type DecodedExecution,
 } from '../../local-n8n/index.ts';
-import {
-	activeExtractRoute,
-	startQueueFixture,
-	stopQueueFixture,
-	type QueueFixture,
-} from './support/queueFixture.ts';
+import { outputsOf } from './support/executionPath.ts';
+import { activeExtractRoute, useQueueFixture, type QueueFixture } from './support/queueFixture.ts';
+import { postToResumeUrl } from './support/resumeUrl.ts';
 
 const WAITING = 20;
 const OUTPUTS = ['On Verified', 'On Rejected', 'On Timed Out'];
@@ -94,24 +88,6 @@ async function startWaiting(workflow: { id: string; path: string }, count: numbe
 	}
 }
 
-function outputsOf(execution: DecodedExecution): Record<string, Array<Record<string, unknown>>> {
-	return Object.fromEntries(
-		OUTPUTS.map((name) => [name, nodeJson(execution, name)]).filter(
-			([, items]) => (items as unknown[]).length > 0,
-		),
-	);
-}
-
-async function postTo(url: string, body: string, headers: Record<string, string>) {
-	const response = await request(url, {
-		method: 'POST',
-		body,
-		headers: { 'content-type': 'application/json', ...headers },
-		dispatcher: fixture.stack.client.dispatcher,
-	});
-	return { status: response.statusCode, text: await response.body.text() };
-}
-
 const sign = (body: string, secret = fixture.account.signingSecret) =>
 	createHmac('sha256', secret).update(body).digest('hex');
 
@@ -119,13 +95,10 @@ describeNeeding(
 	QUEUE_MODE_REQUIREMENTS,
 	`Wait for Review with ${WAITING} executions waiting at once`,
 	() => {
-		beforeAll(async () => {
-			fixture = await startQueueFixture({ sandbox: { reviewDelayMs: 600_000, retryBaseMs: 300 } });
-		});
-
-		afterAll(async () => {
-			await stopQueueFixture(fixture);
-		});
+		useQueueFixture(
+			{ sandbox: { reviewDelayMs: 600_000, retryBaseMs: 300 } },
+			(started) => (fixture = started),
+		);
 
 		it('each resumes on the output of its own review result, on the surviving worker after the other was killed; forged callbacks get 401 and leave them waiting', async () => {
 			const { stack, sandbox } = fixture;
@@ -165,12 +138,14 @@ describeNeeding(
 				const body = forgedBody(document.id);
 				expect(
 					(
-						await postTo(document.webhookUrl!, body, {
+						await postToResumeUrl(fixture.stack.client, document.webhookUrl!, body, {
 							'x-service-signature': sign(body, 'whsec_not_the_secret'),
 						})
 					).status,
 				).toBe(401);
-				expect((await postTo(document.webhookUrl!, body, {})).status).toBe(401);
+				expect(
+					(await postToResumeUrl(fixture.stack.client, document.webhookUrl!, body, {})).status,
+				).toBe(401);
 			}
 			const statuses = await stack.client.listExecutions(workflow.id);
 			expect(statuses.filter((execution) => execution.status === 'waiting')).toHaveLength(WAITING);
@@ -197,7 +172,7 @@ describeNeeding(
 					`execution ${executionId} resumed once, on worker2`,
 				).toBe(1);
 				expect(execution.status).toBe('success');
-				const outputs = outputsOf(execution);
+				const outputs = outputsOf(execution, OUTPUTS);
 				expect(Object.keys(outputs)).toEqual([approve ? 'On Verified' : 'On Rejected']);
 				expect(outputs[approve ? 'On Verified' : 'On Rejected'][0]).toMatchObject(
 					approve
@@ -249,8 +224,8 @@ describeNeeding(
 			// n8n's wait tracker looks for due executions once a minute.
 			const execution = await stack.client.waitForExecution(executionId, { timeoutMs: 150_000 });
 			expect(execution.status).toBe('success');
-			expect(Object.keys(outputsOf(execution))).toEqual(['On Timed Out']);
-			expect(outputsOf(execution)['On Timed Out'][0]).toMatchObject({
+			expect(Object.keys(outputsOf(execution, OUTPUTS))).toEqual(['On Timed Out']);
+			expect(outputsOf(execution, OUTPUTS)['On Timed Out'][0]).toMatchObject({
 				document_id: document.id,
 				timed_out: true,
 			});

@@ -4,23 +4,25 @@
 // once) → Read/Write Files from Disk → Extract → one Code node per output, each echoing its items
 // and the caller from the Webhook item they descend from (so pairedItem lineage is checked too).
 
-import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import {
 	createExtractRouteWorkflow,
 	actionNode,
 	extractParameters,
 	log,
-	nodeJson,
 	sandboxControl,
 	type DecodedExecution,
 	type NodeSpec,
 } from '../../local-n8n/index.ts';
+import { outputsOf } from './support/executionPath.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+import { postToResumeUrl } from './support/resumeUrl.ts';
 
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
 
 const OUTPUT_NODES = ['On Verified', 'On Rejected', 'On Timed Out', 'On Already Submitted'];
+/** Every output node of this file's workflows. */
+const OUTPUTS = OUTPUT_NODES.concat('On Needs Review');
 
 /** Webhook → Read → Extract → Code per output (Verified, Rejected | Needs Review, Timed Out, Already Submitted). */
 async function createWorkflow(name: string, fileName: string, parameters: Record<string, unknown>) {
@@ -74,25 +76,6 @@ async function finished(executionId: string, timeoutMs = 60_000): Promise<Decode
 	return execution;
 }
 
-/** Which output nodes ran, with their items. */
-function outputsOf(execution: DecodedExecution): Record<string, Array<Record<string, unknown>>> {
-	return Object.fromEntries(
-		OUTPUT_NODES.concat('On Needs Review')
-			.map((name) => [name, nodeJson(execution, name)])
-			.filter(([, items]) => (items as unknown[]).length > 0),
-	);
-}
-
-async function postTo(url: string, body: string, headers: Record<string, string>) {
-	const response = await request(url, {
-		method: 'POST',
-		body,
-		headers: { 'content-type': 'application/json', ...headers },
-		dispatcher: fixture.stack.client.dispatcher,
-	});
-	return { status: response.statusCode, text: await response.body.text() };
-}
-
 describe('Extract with Wait for Review and the duplicate guard in a real n8n', () => {
 	it('approve: the waiting execution resumes on Verified with the reviewed data (and its Webhook lineage)', async () => {
 		const workflow = await createWorkflow('e2e wait: approve', 'invoice-blurry.json', {
@@ -104,7 +87,7 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 		await sandboxControl(fixture.sandbox.url, `reviews/${document.reviewId}/approve`, {});
 		const execution = await finished(executionId);
 		expect(execution.status).toBe('success');
-		const outputs = outputsOf(execution);
+		const outputs = outputsOf(execution, OUTPUTS);
 		expect(Object.keys(outputs)).toEqual(['On Verified']);
 		expect(outputs['On Verified']).toEqual([
 			expect.objectContaining({
@@ -133,7 +116,7 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 			reason: 'Total is illegible',
 		});
 		const execution = await finished(executionId);
-		const outputs = outputsOf(execution);
+		const outputs = outputsOf(execution, OUTPUTS);
 		expect(Object.keys(outputs)).toEqual(['On Rejected']);
 		expect(outputs['On Rejected']).toEqual([
 			expect.objectContaining({
@@ -178,21 +161,27 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 			['sha256= prefix', body, { 'x-service-signature': `sha256=${fixture.sign(body)}` }],
 		];
 		for (const [name, forgedBody, headers] of forgeries) {
-			const answer = await postTo(resumeUrl, forgedBody, headers);
+			const answer = await postToResumeUrl(fixture.stack.client, resumeUrl, forgedBody, headers);
 			expect(answer.status, `${name}: ${answer.text}`).toBe(401);
 		}
 		// Without n8n's resume token the call does not even reach the node.
 		const withoutToken = new URL(resumeUrl);
 		withoutToken.search = '';
 		expect(
-			(await postTo(withoutToken.toString(), body, { 'x-service-signature': fixture.sign(body) }))
-				.status,
+			(
+				await postToResumeUrl(fixture.stack.client, withoutToken.toString(), body, {
+					'x-service-signature': fixture.sign(body),
+				})
+			).status,
 		).toBe(401);
 		// Correctly signed, but for another document: acknowledged and not taken.
 		const otherBody = JSON.stringify({ ...payload, document_id: 'doc_someotherdocument' });
 		expect(
-			(await postTo(resumeUrl, otherBody, { 'x-service-signature': fixture.sign(otherBody) }))
-				.status,
+			(
+				await postToResumeUrl(fixture.stack.client, resumeUrl, otherBody, {
+					'x-service-signature': fixture.sign(otherBody),
+				})
+			).status,
 		).toBe(200);
 
 		const stillWaiting = await fixture.stack.client.getExecution(executionId);
@@ -204,7 +193,7 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 
 		await sandboxControl(fixture.sandbox.url, `reviews/${document.reviewId}/approve`, {});
 		const execution = await finished(executionId);
-		const outputs = outputsOf(execution);
+		const outputs = outputsOf(execution, OUTPUTS);
 		expect(Object.keys(outputs)).toEqual(['On Verified']);
 		expect(outputs['On Verified'][0]).toMatchObject({
 			document_id: document.id,
@@ -221,7 +210,7 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 		const [execution] = await fixture.stack.client.waitForExecutions(workflow.id, 1);
 		expect(execution.status).toBe('success');
 		expect(execution.waitTill ?? null).toBeNull();
-		const outputs = outputsOf(execution);
+		const outputs = outputsOf(execution, OUTPUTS);
 		expect(Object.keys(outputs)).toEqual(['On Verified']);
 		expect(outputs['On Verified'][0]).toMatchObject({
 			status: 'verified',
@@ -239,7 +228,7 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 		// n8n's wait tracker looks for due executions once a minute.
 		const execution = await finished(executionId, 150_000);
 		expect(execution.status).toBe('success');
-		const outputs = outputsOf(execution);
+		const outputs = outputsOf(execution, OUTPUTS);
 		expect(Object.keys(outputs)).toEqual(['On Timed Out']);
 		expect(outputs['On Timed Out']).toEqual([
 			expect.objectContaining({
@@ -300,13 +289,13 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 
 		await fixture.stack.client.callWebhook(path, { json: { caller: 'first' } });
 		const [first] = await fixture.stack.client.waitForExecutions(id, 1);
-		const firstItem = outputsOf(first)['On Verified']?.[0];
+		const firstItem = outputsOf(first, OUTPUTS)['On Verified']?.[0];
 		expect(firstItem).toMatchObject({ status: 'verified', caller: 'first' });
 
 		await fixture.stack.client.callWebhook(path, { json: { caller: 'second' } });
 		const second = (await fixture.stack.client.waitForExecutions(id, 2))[1];
-		expect(Object.keys(outputsOf(second))).toEqual(['On Already Submitted']);
-		expect(outputsOf(second)['On Already Submitted']).toEqual([
+		expect(Object.keys(outputsOf(second, OUTPUTS))).toEqual(['On Already Submitted']);
+		expect(outputsOf(second, OUTPUTS)['On Already Submitted']).toEqual([
 			expect.objectContaining({
 				document_id: firstItem.document_id,
 				duplicate: true,
@@ -321,7 +310,7 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 		await fixture.stack.client.waitForExecutions(id, 3);
 		await fixture.stack.client.callWebhook(path, { json: { caller: 'after reset' } });
 		const afterReset = (await fixture.stack.client.waitForExecutions(id, 4))[3];
-		expect(Object.keys(outputsOf(afterReset))).toEqual(['On Verified']);
+		expect(Object.keys(outputsOf(afterReset, OUTPUTS))).toEqual(['On Verified']);
 		expect((await extracts()) - before).toBe(2);
 		log(
 			'wait-for-review',

@@ -7,24 +7,19 @@ import {
 	type ExecutionSummary,
 	type N8nClient,
 } from '../../../local-n8n/index.ts';
+import { verifiedEventBody } from './verifiedEvent.ts';
 
 export const TRIGGER_NODE = 'Review finished';
 
 export { sleep } from './n8nAndSandbox.ts';
 
 /** A `document.verified` delivery body as the service sends it. */
-export function verifiedPayload(documentId: string): string {
-	return JSON.stringify({
-		event: 'document.verified',
-		timestamp: new Date().toISOString(),
-		document_id: documentId,
-		review_id: `rev_${documentId}`,
-		verified_by: 'human_reviewer',
-		corrections_made: false,
-		data: { header: { vendor: 'Queue Mode Ltd' } },
-		confidence: { original: 0.6, final: 1 },
+export const verifiedPayload = (documentId: string): string =>
+	verifiedEventBody(documentId, {
+		reviewId: `rev_${documentId}`,
+		header: { vendor: 'Queue Mode Ltd' },
+		originalConfidence: 0.6,
 	});
-}
 
 export function signedHeaders(body: string, secret: string): Record<string, string> {
 	return { 'content-type': 'application/json', 'x-service-signature': signBody(body, secret) };

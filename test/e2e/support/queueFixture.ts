@@ -5,9 +5,11 @@
 // tests activate, each waited for on both webhook processes and the load balancer (main serves no
 // production webhooks in this topology).
 
+import { afterAll, beforeAll } from 'vitest';
 import {
 	createExtractRouteWorkflow,
 	eventually,
+	log,
 	makeTmpDir,
 	reviewTriggerNode,
 	sandboxState,
@@ -22,6 +24,7 @@ import {
 	type SandboxCredential,
 	type SandboxHandle,
 	type SandboxOptions,
+	type WorkflowDefinition,
 } from '../../../local-n8n/index.ts';
 
 export interface QueueFixture {
@@ -58,6 +61,27 @@ export async function stopQueueFixture(fixture: QueueFixture | undefined): Promi
 	await stopAll();
 }
 
+/**
+ * Inside a suite's describe: starts the queue fixture before the suite's tests and hands it to
+ * `started`; stops it after them, when the suite's own afterAll hooks have run. A suite that is not
+ * run starts nothing.
+ */
+export function useQueueFixture(
+	options: Parameters<typeof startQueueFixture>[0],
+	started: (fixture: QueueFixture) => void,
+): void {
+	let fixture: QueueFixture | undefined;
+	beforeAll(async () => {
+		const t0 = Date.now();
+		fixture = await startQueueFixture(options);
+		log('queue-test', `stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+		started(fixture);
+	});
+	afterAll(async () => {
+		await stopQueueFixture(fixture);
+	});
+}
+
 /** Resolves once both webhook processes and the load balancer serve the production webhook `path`. */
 export async function waitForPublicWebhook(stack: QueueStack, path: string): Promise<void> {
 	for (const client of [...stack.webhookClients, stack.lbClient]) await client.waitForWebhook(path);
@@ -77,6 +101,26 @@ export async function activeTrigger(
 			parameters: { ...(trigger.parameters as Record<string, unknown>), options },
 		},
 	});
+	return await activateTriggerWorkflow(fixture, definition);
+}
+
+/** Activates (publishes) `workflow` again; resolves once the public URL serves it. */
+export async function republish(
+	fixture: QueueFixture,
+	workflow: { id: string; path: string },
+): Promise<void> {
+	await fixture.stack.client.activateWorkflow(workflow.id);
+	await waitForPublicWebhook(fixture.stack, workflow.path);
+}
+
+/**
+ * Creates and activates a workflow started by the review trigger; resolves once the public URL
+ * serves it and the sandbox holds its registration.
+ */
+export async function activateTriggerWorkflow(
+	fixture: QueueFixture,
+	definition: WorkflowDefinition & { webhookId: string },
+): Promise<{ id: string; path: string; url: string }> {
 	const { id } = await fixture.stack.client.createWorkflow(definition);
 	const path = `${definition.webhookId}/webhook`;
 	await fixture.stack.client.activateWorkflow(id);
