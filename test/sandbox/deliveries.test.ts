@@ -20,33 +20,27 @@ import {
 	pdf,
 	register,
 	sleep,
-	startReceiver,
 	startTestSandbox,
 	submitForReview,
+	useReceiver,
 	waitFor,
 	type ReceivedRequest,
-	type Receiver,
 	type RunningSandbox,
 } from './helpers.ts';
 
 const A = ACCOUNTS.a;
 const B = ACCOUNTS.b;
 
-let receiver: Receiver;
+const receiver = useReceiver();
 let paths = 0;
 /** A path of its own for every use, so that no test sees another's requests. */
 const newPath = () => `/hook-${++paths}`;
-
-beforeAll(async () => {
-	receiver = await startReceiver();
-});
-afterAll(() => receiver.close());
 
 const payloadOf = (received: ReceivedRequest) => JSON.parse(received.body.toString('utf8'));
 const signatureOf = (received: ReceivedRequest) => received.headers['x-service-signature'];
 const arrived = (path: string, count = 1) =>
 	waitFor(
-		() => receiver.to(path).length >= count && receiver.to(path),
+		() => receiver().to(path).length >= count && receiver().to(path),
 		`${count} request(s) to ${path}`,
 	);
 
@@ -90,7 +84,7 @@ describe('signatures and targets', () => {
 		const path = newPath();
 		const secret = 'registration-secret-for-signature-test';
 		await register(sandbox, A.apiKey, {
-			url: `${receiver.url}${path}`,
+			url: `${receiver().url}${path}`,
 			events: ['document.verified'],
 			secret,
 		});
@@ -117,7 +111,7 @@ describe('signatures and targets', () => {
 		for (const account of [A, B]) {
 			const path = newPath();
 			const submitted = await submitForReview(sandbox, account.apiKey, pdf(), {
-				webhook_url: `${receiver.url}${path}`,
+				webhook_url: `${receiver().url}${path}`,
 			});
 			await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 			const [received] = await arrived(path);
@@ -133,19 +127,19 @@ describe('signatures and targets', () => {
 	it('a webhook_url that is also registered for the event gets one delivery, signed with the registration secret (D13)', async () => {
 		const path = newPath();
 		await register(sandbox, A.apiKey, {
-			url: `${receiver.url}${path}`,
+			url: `${receiver().url}${path}`,
 			events: ['document.verified'],
 			secret: 'shared-url-secret',
 		});
 		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), {
-			webhook_url: `${receiver.url}${path}`,
+			webhook_url: `${receiver().url}${path}`,
 		});
 		await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 		await arrived(path);
 		await settled(sandbox, submitted.document_id, 1);
-		expect(receiver.to(path)).toHaveLength(1);
-		expect(signatureOf(receiver.to(path)[0])).toBe(
-			hmacHex('shared-url-secret', receiver.to(path)[0].body),
+		expect(receiver().to(path)).toHaveLength(1);
+		expect(signatureOf(receiver().to(path)[0])).toBe(
+			hmacHex('shared-url-secret', receiver().to(path)[0].body),
 		);
 	});
 
@@ -153,42 +147,42 @@ describe('signatures and targets', () => {
 		const registered = newPath();
 		const own = newPath();
 		await register(sandbox, A.apiKey, {
-			url: `${receiver.url}${registered}`,
+			url: `${receiver().url}${registered}`,
 			events: ['document.verified'],
 			secret: 'the-registration-secret',
 		});
 		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), {
-			webhook_url: `${receiver.url}${own}`,
+			webhook_url: `${receiver().url}${own}`,
 		});
 		await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 		await settled(sandbox, submitted.document_id, 2);
-		expect(receiver.to(registered)).toHaveLength(1);
-		expect(receiver.to(own)).toHaveLength(1);
-		expect(signatureOf(receiver.to(registered)[0])).toBe(
-			hmacHex('the-registration-secret', receiver.to(registered)[0].body),
+		expect(receiver().to(registered)).toHaveLength(1);
+		expect(receiver().to(own)).toHaveLength(1);
+		expect(signatureOf(receiver().to(registered)[0])).toBe(
+			hmacHex('the-registration-secret', receiver().to(registered)[0].body),
 		);
-		expect(signatureOf(receiver.to(own)[0])).toBe(
-			hmacHex(A.signingSecret, receiver.to(own)[0].body),
+		expect(signatureOf(receiver().to(own)[0])).toBe(
+			hmacHex(A.signingSecret, receiver().to(own)[0].body),
 		);
-		expect(receiver.to(registered)[0].body.equals(receiver.to(own)[0].body)).toBe(true);
+		expect(receiver().to(registered)[0].body.equals(receiver().to(own)[0].body)).toBe(true);
 	});
 
 	it('two registrations of one URL get one delivery each, each signed with its secret (D17)', async () => {
 		const path = newPath();
 		await register(sandbox, A.apiKey, {
-			url: `${receiver.url}${path}`,
+			url: `${receiver().url}${path}`,
 			events: ['document.verified'],
 			secret: 'first-secret',
 		});
 		await register(sandbox, A.apiKey, {
-			url: `${receiver.url}${path}`,
+			url: `${receiver().url}${path}`,
 			events: ['document.verified'],
 			secret: 'second-secret',
 		});
 		const submitted = await submitForReview(sandbox, A.apiKey);
 		await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 		await settled(sandbox, submitted.document_id, 2);
-		const signatures = receiver
+		const signatures = receiver()
 			.to(path)
 			.map((received) => [signatureOf(received), received.body] as const);
 		expect(signatures).toHaveLength(2);
@@ -207,12 +201,12 @@ describe('signatures and targets', () => {
 		const rejectionsOnly = newPath();
 		const otherAccount = newPath();
 		await register(sandbox, A.apiKey, {
-			url: `${receiver.url}${rejectionsOnly}`,
+			url: `${receiver().url}${rejectionsOnly}`,
 			events: ['document.rejected'],
 			secret: 'rejections-only',
 		});
 		await register(sandbox, B.apiKey, {
-			url: `${receiver.url}${otherAccount}`,
+			url: `${receiver().url}${otherAccount}`,
 			events: ['document.verified', 'document.rejected'],
 			secret: 'account-b',
 		});
@@ -223,19 +217,19 @@ describe('signatures and targets', () => {
 
 		const [received] = await arrived(rejectionsOnly);
 		await settled(sandbox, rejected.document_id, 1);
-		expect(receiver.to(rejectionsOnly)).toHaveLength(1);
+		expect(receiver().to(rejectionsOnly)).toHaveLength(1);
 		expect(payloadOf(received)).toMatchObject({
 			event: 'document.rejected',
 			document_id: rejected.document_id,
 		});
 		expect(signatureOf(received)).toBe(hmacHex('rejections-only', received.body));
-		expect(receiver.to(otherAccount)).toHaveLength(0);
+		expect(receiver().to(otherAccount)).toHaveLength(0);
 	});
 
 	it("a rejection also goes to the document's own webhook_url, signed with the account secret (D21, D8)", async () => {
 		const own = newPath();
 		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), {
-			webhook_url: `${receiver.url}${own}`,
+			webhook_url: `${receiver().url}${own}`,
 		});
 		await control(sandbox, `reviews/${submitted.review_id}/reject`, { reason: 'Vendor missing' });
 		const [received] = await arrived(own);
@@ -255,13 +249,15 @@ describe('signatures and targets', () => {
 		const own = newPath();
 		const registered = newPath();
 		await register(sandbox, A.apiKey, {
-			url: `${receiver.url}${registered}`,
+			url: `${receiver().url}${registered}`,
 			events: ['document.verified'],
 			secret: 'not-for-ai-auto',
 		});
 		await control(sandbox, 'next-status', { status: 'processing' });
 		await nextConfidence(sandbox, 0.99);
-		const reply = await extract(sandbox, A.apiKey, pdf(), { webhook_url: `${receiver.url}${own}` });
+		const reply = await extract(sandbox, A.apiKey, pdf(), {
+			webhook_url: `${receiver().url}${own}`,
+		});
 		expect(reply.json.status).toBe('processing');
 		const [received] = await arrived(own);
 		await settled(sandbox, reply.json.document_id, 1);
@@ -275,24 +271,24 @@ describe('signatures and targets', () => {
 		});
 		expect(payload).not.toHaveProperty('review_id');
 		expect(signatureOf(received)).toBe(hmacHex(A.signingSecret, received.body));
-		expect(receiver.to(registered)).toHaveLength(0);
+		expect(receiver().to(registered)).toHaveLength(0);
 	});
 
 	it('... and when that webhook_url is registered for document.verified, it is signed with the registration secret (D6 + D13)', async () => {
 		const path = newPath();
 		await register(sandbox, A.apiKey, {
-			url: `${receiver.url}${path}`,
+			url: `${receiver().url}${path}`,
 			events: ['document.verified'],
 			secret: 'trigger-secret',
 		});
 		await control(sandbox, 'next-status', { status: 'processing' });
 		await nextConfidence(sandbox, 0.99);
 		const reply = await extract(sandbox, A.apiKey, pdf(), {
-			webhook_url: `${receiver.url}${path}`,
+			webhook_url: `${receiver().url}${path}`,
 		});
 		const [received] = await arrived(path);
 		await settled(sandbox, reply.json.document_id, 1);
-		expect(receiver.to(path)).toHaveLength(1);
+		expect(receiver().to(path)).toHaveLength(1);
 		expect(payloadOf(received)).toMatchObject({ verified_by: 'ai_auto' });
 		expect(signatureOf(received)).toBe(hmacHex('trigger-secret', received.body));
 	});
@@ -300,10 +296,12 @@ describe('signatures and targets', () => {
 	it('an automatic verification in the extract answer sends nothing, not even to webhook_url', async () => {
 		const own = newPath();
 		await nextConfidence(sandbox, 0.99);
-		const reply = await extract(sandbox, A.apiKey, pdf(), { webhook_url: `${receiver.url}${own}` });
+		const reply = await extract(sandbox, A.apiKey, pdf(), {
+			webhook_url: `${receiver().url}${own}`,
+		});
 		expect(reply.json.status).toBe('verified');
 		await sleep(300);
-		expect(receiver.to(own)).toHaveLength(0);
+		expect(receiver().to(own)).toHaveLength(0);
 	});
 });
 
@@ -322,7 +320,7 @@ describe('retries (D9) and failures (D10)', () => {
 
 	async function approvedTo(path: string): Promise<string> {
 		const submitted = await submitForReview(sandbox, A.apiKey, pdf(), {
-			webhook_url: `${receiver.url}${path}`,
+			webhook_url: `${receiver().url}${path}`,
 		});
 		await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 		return submitted.document_id;
@@ -331,21 +329,21 @@ describe('retries (D9) and failures (D10)', () => {
 	it('a 500, a reset and a 302 are failures; the 4th attempt succeeds; waits grow (base, 2x, 4x)', async () => {
 		const path = newPath();
 		const redirectTarget = newPath();
-		receiver.script(path, (_received, nth) =>
+		receiver().script(path, (_received, nth) =>
 			nth === 1
 				? { status: 500 }
 				: nth === 2
 					? { reset: true }
 					: nth === 3
-						? { status: 302, headers: { location: `${receiver.url}${redirectTarget}` } }
+						? { status: 302, headers: { location: `${receiver().url}${redirectTarget}` } }
 						: { status: 200 },
 		);
 		const documentId = await approvedTo(path);
 		const requests = await arrived(path, 4);
 		await settled(sandbox, documentId, 1);
 
-		expect(receiver.to(path)).toHaveLength(4);
-		expect(receiver.to(redirectTarget)).toHaveLength(0);
+		expect(receiver().to(path)).toHaveLength(4);
+		expect(receiver().to(redirectTarget)).toHaveLength(0);
 		const gaps = requests.slice(1).map((received, index) => received.at - requests[index].at);
 		expect(gaps[0]).toBeGreaterThanOrEqual(BASE - 15);
 		expect(gaps[1]).toBeGreaterThanOrEqual(2 * BASE - 15);
@@ -368,12 +366,12 @@ describe('retries (D9) and failures (D10)', () => {
 
 	it('1 try + 3 retries, then it stops', async () => {
 		const path = newPath();
-		receiver.script(path, () => ({ status: 503 }));
+		receiver().script(path, () => ({ status: 503 }));
 		const documentId = await approvedTo(path);
 		await arrived(path, 4);
 		// Well past the time a 5th attempt would have needed (8 x base).
 		await sleep(10 * BASE);
-		expect(receiver.to(path)).toHaveLength(4);
+		expect(receiver().to(path)).toHaveLength(4);
 		expect(
 			sandbox
 				.deliveries()
@@ -387,14 +385,14 @@ describe('retries (D9) and failures (D10)', () => {
 			[301, 307, 308].map(async (code) => {
 				const path = newPath();
 				const target = newPath();
-				receiver.script(path, () => ({
+				receiver().script(path, () => ({
 					status: code,
-					headers: { location: `${receiver.url}${target}` },
+					headers: { location: `${receiver().url}${target}` },
 				}));
 				const documentId = await approvedTo(path);
 				await arrived(path, 4);
 				await settled(sandbox, documentId, 1);
-				expect(receiver.to(target)).toHaveLength(0);
+				expect(receiver().to(target)).toHaveLength(0);
 				expect(
 					sandbox
 						.deliveries()
@@ -408,12 +406,12 @@ describe('retries (D9) and failures (D10)', () => {
 	it('any 2xx is a success (202, 204): one attempt', async () => {
 		for (const code of [202, 204]) {
 			const path = newPath();
-			receiver.script(path, () => ({ status: code }));
+			receiver().script(path, () => ({ status: code }));
 			const documentId = await approvedTo(path);
 			await arrived(path);
 			await settled(sandbox, documentId, 1);
 			await sleep(2 * BASE);
-			expect(receiver.to(path)).toHaveLength(1);
+			expect(receiver().to(path)).toHaveLength(1);
 		}
 	});
 });
@@ -427,9 +425,11 @@ describe('a receiver slower than deliveryTimeoutMs has failed (D10)', () => {
 		});
 		try {
 			const path = newPath();
-			receiver.script(path, (_received, nth) => (nth === 1 ? { delayMs: 1500 } : { status: 200 }));
+			receiver().script(path, (_received, nth) =>
+				nth === 1 ? { delayMs: 1500 } : { status: 200 },
+			);
 			const submitted = await submitForReview(sandbox, A.apiKey, pdf(), {
-				webhook_url: `${receiver.url}${path}`,
+				webhook_url: `${receiver().url}${path}`,
 			});
 			await control(sandbox, `reviews/${submitted.review_id}/approve`, {});
 			await arrived(path, 2);
@@ -439,7 +439,7 @@ describe('a receiver slower than deliveryTimeoutMs has failed (D10)', () => {
 			expect(attempts[0].status).toBeUndefined();
 			expect(attempts[0].error).toBeTruthy();
 			expect(attempts[0].durationMs).toBeGreaterThanOrEqual(250);
-			expect(receiver.to(path)).toHaveLength(2);
+			expect(receiver().to(path)).toHaveLength(2);
 		} finally {
 			await sandbox.close();
 		}
@@ -508,7 +508,7 @@ describe('HTTPS only', () => {
 		try {
 			const path = newPath();
 			await register(sandbox, A.apiKey, {
-				url: `${receiver.url}${path}`,
+				url: `${receiver().url}${path}`,
 				events: ['document.verified'],
 				secret: 'tls-secret',
 			});
@@ -522,7 +522,7 @@ describe('HTTPS only', () => {
 					(attempt) => !attempt.ok && attempt.status === undefined && Boolean(attempt.error),
 				),
 			).toBe(true);
-			expect(receiver.to(path)).toHaveLength(0);
+			expect(receiver().to(path)).toHaveLength(0);
 		} finally {
 			await sandbox.close();
 		}
@@ -567,7 +567,7 @@ describe('the duplicate-delivery switch', () => {
 			const path = newPath();
 			const secret = 'duplicate-secret';
 			await register(sandbox, A.apiKey, {
-				url: `${receiver.url}${path}`,
+				url: `${receiver().url}${path}`,
 				events: ['document.verified'],
 				secret,
 			});
@@ -585,7 +585,7 @@ describe('the duplicate-delivery switch', () => {
 			await arrived(path, 3);
 			await settled(sandbox, second.document_id, 1);
 			expect(
-				receiver
+				receiver()
 					.to(path)
 					.filter((received) => payloadOf(received).document_id === second.document_id),
 			).toHaveLength(1);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
 
 import { issueCertificates, type IssuedCertificates } from '../../local-n8n/tls.ts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.ts';
@@ -409,6 +410,19 @@ export interface Receiver {
 	/** The answers for one path (default: 200). */
 	script(path: string, script: ReceiverScript): void;
 	close(): Promise<void>;
+}
+
+/** A receiver for the tests of a file: started before them, closed after them. */
+export function useReceiver(): () => Receiver {
+	let receiver: Receiver | undefined;
+	beforeAll(async () => {
+		receiver = await startReceiver();
+	});
+	afterAll(() => receiver?.close());
+	return () => {
+		if (!receiver) throw new Error('the receiver starts before the tests (beforeAll)');
+		return receiver;
+	};
 }
 
 export async function startReceiver(tls: IssuedCertificates = testTls()): Promise<Receiver> {

@@ -22,22 +22,17 @@ import {
 	register,
 	send,
 	sleep,
-	startReceiver,
 	startTestSandbox,
 	submitForReview,
+	useReceiver,
 	waitFor,
-	type Receiver,
 	type RunningSandbox,
 } from './helpers.ts';
 
 const A = ACCOUNTS.a.apiKey;
 const UNKNOWN = 'doc_00000000000000000000';
 
-let receiver: Receiver;
-beforeAll(async () => {
-	receiver = await startReceiver();
-});
-afterAll(() => receiver.close());
+const receiver = useReceiver();
 
 describe('fault injection (/__sandbox/faults)', () => {
 	let sandbox: RunningSandbox;
@@ -66,7 +61,7 @@ describe('fault injection (/__sandbox/faults)', () => {
 	/** A registration of an address nobody listens at. */
 	const registerUnused = async () =>
 		await register(sandbox, A, {
-			url: `${receiver.url}/unused`,
+			url: `${receiver().url}/unused`,
 			events: ['document.verified'],
 			secret: 's',
 		});
@@ -198,7 +193,7 @@ describe('persistence across a restart (stateFile)', () => {
 		let sandbox = await startTestSandbox(options);
 		const webhook = (
 			await register(sandbox, A, {
-				url: `${receiver.url}${path}`,
+				url: `${receiver().url}${path}`,
 				events: ['document.verified', 'document.rejected'],
 				secret,
 			})
@@ -208,7 +203,7 @@ describe('persistence across a restart (stateFile)', () => {
 		const pending = await submitForReview(sandbox, A);
 		const rejected = await submitForReview(sandbox, A);
 		await control(sandbox, `reviews/${rejected.review_id}/reject`, { reason: 'Illegible' });
-		await waitFor(() => receiver.to(path).length === 1, 'the rejection delivery');
+		await waitFor(() => receiver().to(path).length === 1, 'the rejection delivery');
 		await control(sandbox, 'next-status', { status: 'processing' });
 		await nextConfidence(sandbox, 0.99);
 		const processing = (await extract(sandbox, A, pdf())).json;
@@ -232,7 +227,7 @@ describe('persistence across a restart (stateFile)', () => {
 			// The review that was pending finishes by itself and goes to the persisted registration.
 			const received = await waitFor(
 				() =>
-					receiver
+					receiver()
 						.to(path)
 						.find(
 							(entry) =>
@@ -256,7 +251,7 @@ describe('persistence across a restart (stateFile)', () => {
 			// What the second run changes is written too.
 			const second = (
 				await register(sandbox, A, {
-					url: `${receiver.url}/second`,
+					url: `${receiver().url}/second`,
 					events: ['document.rejected'],
 					secret: 'second',
 				})
@@ -289,16 +284,16 @@ describe('logs', () => {
 		try {
 			const registered = '/logs-registered';
 			const own = '/logs-own';
-			receiver.script(registered, (_received, nth) =>
+			receiver().script(registered, (_received, nth) =>
 				nth === 1 ? { status: 500 } : { status: 200 },
 			);
 			await register(sandbox, A, {
-				url: `${receiver.url}${registered}`,
+				url: `${receiver().url}${registered}`,
 				events: ['document.verified', 'document.rejected'],
 				secret: registrationSecret,
 			});
 			const approved = await submitForReview(sandbox, A, pdf(), {
-				webhook_url: `${receiver.url}${own}`,
+				webhook_url: `${receiver().url}${own}`,
 			});
 			await control(sandbox, `reviews/${approved.review_id}/approve`, {});
 			const rejected = await submitForReview(sandbox, A);
@@ -308,7 +303,7 @@ describe('logs', () => {
 			for (let index = 0; index < 11; index++)
 				await getStatus(sandbox, ACCOUNTS.pilot.apiKey, UNKNOWN);
 			await waitFor(
-				() => receiver.to(registered).length >= 3 && receiver.to(own).length >= 1,
+				() => receiver().to(registered).length >= 3 && receiver().to(own).length >= 1,
 				'the deliveries',
 			);
 			await sleep(100);
@@ -326,7 +321,7 @@ describe('logs', () => {
 			);
 
 			const text = lines.join('\n');
-			const signatures = [...receiver.to(registered), ...receiver.to(own)].map((received) =>
+			const signatures = [...receiver().to(registered), ...receiver().to(own)].map((received) =>
 				String(received.headers['x-service-signature']),
 			);
 			const forbidden = [
