@@ -239,6 +239,25 @@ export function simplified(
 	return item as Record<string, unknown>;
 }
 
+/** A consulting invoice whose one line holds only its amount ("Consulting, September — 2,400.00"). */
+export function amountOnlyInvoice(
+	overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+	return {
+		vendor: 'Northwind Consulting Ltd',
+		invoice_no: 'NW-9',
+		invoice_date: '2026-10-01',
+		currency: 'GBP',
+		subtotal: 2400,
+		tax: 480,
+		total: 2880,
+		line_items: [
+			{ description: 'Consulting, September', quantity: null, unit_price: null, amount: 2400 },
+		],
+		...overrides,
+	};
+}
+
 /** One Simplified invoice item for a case-by-case test: 1,250 screws at 0.0372 in EUR unless overridden. */
 export function invoiceItem(
 	overrides: Partial<{

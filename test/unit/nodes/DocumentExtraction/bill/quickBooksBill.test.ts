@@ -12,6 +12,7 @@ import {
 } from '../../../../../local-n8n/accounting/index.ts';
 import { quickBooksExampleSettings } from '../../../accounting/exampleSettings.ts';
 import {
+	amountOnlyInvoice,
 	generateInvoices,
 	invoiceItem as invoice,
 	simplified,
@@ -73,15 +74,9 @@ describe('Target QuickBooks', () => {
 	});
 
 	it('the tax is its own line; an amount-only line keeps its description', () => {
+		// No currency: booked in the home currency, so no CurrencyRef.
 		const built = buildQuickBooksBill(
-			{
-				vendor: 'Northwind: Consulting',
-				invoice_no: 'NW-9',
-				subtotal: 2400,
-				tax: 480,
-				total: 2880,
-				line_items: [{ description: 'Consulting, September', amount: 2400 }],
-			},
+			amountOnlyInvoice({ vendor: 'Northwind: Consulting', currency: null }),
 			settings,
 			{ fileName: 'nw-9.pdf' },
 		);

@@ -21,6 +21,7 @@ import {
 	xeroExampleSettings,
 } from '../../../accounting/exampleSettings.ts';
 import {
+	amountOnlyInvoice,
 	generateInvoices,
 	invoiceItem as invoice,
 	simplified,
@@ -121,21 +122,7 @@ describe('Target Xero', () => {
 	});
 
 	it('amount-only lines ("Consulting, September — 2,400.00") book as 1 × the amount', () => {
-		const built = buildXeroBill(
-			{
-				vendor: 'Northwind Consulting Ltd',
-				invoice_no: 'NW-9',
-				invoice_date: '2026-10-01',
-				currency: 'GBP',
-				subtotal: 2400,
-				tax: 480,
-				total: 2880,
-				line_items: [
-					{ description: 'Consulting, September', quantity: null, unit_price: null, amount: 2400 },
-				],
-			},
-			settings,
-		);
+		const built = buildXeroBill(amountOnlyInvoice(), settings);
 		const document = (
 			built.json.xero_request as { Invoices: Array<{ LineItems: unknown[]; CurrencyCode: string }> }
 		).Invoices[0];
