@@ -51,18 +51,25 @@ export function prng(seed: number): () => number {
 	};
 }
 
-/** quantity × unit price in cents, half away from zero (exact: both have at most 4 decimals). */
+/** quantity × unit price exactly, in units of 10^-8 (both have at most 4 decimals). */
+const exactProduct = (quantity: number, unitPrice: number): bigint =>
+	BigInt(Math.round(quantity * 1e4)) * BigInt(Math.round(unitPrice * 1e4));
+
+/**
+ * quantity × unit price in cents, half away from zero: the whole cents (toward zero), and one cent
+ * more away from zero when what is left is half a cent or more.
+ */
 export function lineCents(quantity: number, unitPrice: number): number {
-	const product = BigInt(Math.round(quantity * 1e4)) * BigInt(Math.round(unitPrice * 1e4));
-	const negative = product < 0n;
-	const magnitude = negative ? -product : product;
-	const rounded = Number((magnitude + 500_000n) / 1_000_000n);
-	return negative ? -rounded : rounded;
+	const product = exactProduct(quantity, unitPrice);
+	const cents = product / 1_000_000n;
+	const rest = product % 1_000_000n;
+	const away = rest >= 500_000n ? 1n : rest <= -500_000n ? -1n : 0n;
+	return Number(cents + away);
 }
 
 /** The whole cent on the other side of quantity × unit price from where it rounds (one cent off when exact). */
 function otherCent(quantity: number, unitPrice: number): number {
-	const product = BigInt(Math.round(quantity * 1e4)) * BigInt(Math.round(unitPrice * 1e4));
+	const product = exactProduct(quantity, unitPrice);
 	const rounded = lineCents(quantity, unitPrice);
 	const roundedScaled = BigInt(rounded) * 1_000_000n;
 	if (product === roundedScaled) return rounded + 1;
