@@ -246,6 +246,17 @@ export function simplified(
 	return item as Record<string, unknown>;
 }
 
+/** Generated invoices, each with the item Extract's Simplified output makes of it. */
+export function generateInvoiceItems(
+	seed: number,
+	count: number,
+): Array<{ invoice: GeneratedInvoice; item: Record<string, unknown> }> {
+	return generateInvoices(seed, count).map((invoice) => ({
+		invoice,
+		item: simplified(invoice.data),
+	}));
+}
+
 /** A consulting invoice whose one line holds only its amount ("Consulting, September — 2,400.00"). */
 export function amountOnlyInvoice(
 	overrides: Record<string, unknown> = {},

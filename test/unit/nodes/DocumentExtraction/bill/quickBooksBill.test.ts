@@ -13,9 +13,8 @@ import {
 import { quickBooksExampleSettings } from '../../../accounting/exampleSettings.ts';
 import {
 	amountOnlyInvoice,
-	generateInvoices,
+	generateInvoiceItems,
 	invoiceItem as invoice,
-	simplified,
 } from '../../../accounting/generatedInvoices.ts';
 
 const settings = quickBooksExampleSettings();
@@ -42,8 +41,7 @@ async function call(path: string, body: unknown) {
 describe('Target QuickBooks', () => {
 	it("generated invoices: lines adding up to the total, in the invoice's currency or the home currency; the rest stopped with a reason", async () => {
 		let posted = 0;
-		for (const invoice of generateInvoices(20261126, 240)) {
-			const item = simplified(invoice.data);
+		for (const { invoice, item } of generateInvoiceItems(20261126, 240)) {
 			if (item.ready_to_post !== true) continue;
 			const built = buildQuickBooksBill(item, settings);
 			if (!built.ready) {
