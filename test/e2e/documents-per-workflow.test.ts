@@ -13,6 +13,7 @@ import {
 	type OneAccount,
 } from './support/documentsPerWorkflow.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+import { verifiedEventBody } from './support/verifiedEvent.ts';
 
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
 
@@ -74,15 +75,10 @@ describe('several workflows on one account (single process)', () => {
 
 	it('a signed delivery for a document that no workflow here sent starts nothing (answered 200, not started)', async () => {
 		const before = (await triggerRuns(oneAccount(), flows.xero)).length;
-		const body = JSON.stringify({
-			event: 'document.verified',
-			timestamp: new Date().toISOString(),
-			document_id: 'doc_never_submitted_here',
-			review_id: 'rev_x',
-			verified_by: 'human_reviewer',
-			corrections_made: false,
-			data: { header: { vendor: 'Someone Else Ltd', date: '2026-11-01', invoice_no: 'X-1' } },
-			confidence: { original: 0.7, final: 1 },
+		const body = verifiedEventBody('doc_never_submitted_here', {
+			reviewId: 'rev_x',
+			header: { vendor: 'Someone Else Ltd', date: '2026-11-01', invoice_no: 'X-1' },
+			originalConfidence: 0.7,
 		});
 		const answer = await fixture.stack.client.callWebhook(flows.xero.triggerPath!, {
 			body,

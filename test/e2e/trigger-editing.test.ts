@@ -7,14 +7,9 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { REMEMBER_SECRET_MS } from '../../nodes/DocumentExtraction/delivery/signingSecret.ts';
-import {
-	eventually,
-	nodeJson,
-	reviewTriggerNode,
-	sandboxControl,
-	triggerWorkflow,
-} from '../../local-n8n/index.ts';
+import { eventually, nodeJson, reviewTriggerNode, sandboxControl } from '../../local-n8n/index.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+import { verifiedEventBody } from './support/verifiedEvent.ts';
 
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, settleMs: 2_500 });
 const rows: string[] = [];
@@ -31,15 +26,7 @@ interface Target {
 async function create(name: string, options: Record<string, unknown> = {}): Promise<Target> {
 	const trigger = reviewTriggerNode(fixture.credential, ['document.verified', 'document.rejected']);
 	trigger.parameters = { ...(trigger.parameters as Record<string, unknown>), options };
-	const definition = triggerWorkflow({ name, trigger });
-	const workflow = await fixture.stack.client.createWorkflow(definition);
-	const path = `${definition.webhookId}/webhook`;
-	return {
-		id: workflow.id,
-		path,
-		url: `${fixture.stack.n8n.baseUrl}/webhook/${path}`,
-		testUrl: `${fixture.stack.n8n.baseUrl}/webhook-test/${path}`,
-	};
+	return await fixture.createTriggerWorkflow(name, trigger);
 }
 
 async function publish(target: Target): Promise<void> {
@@ -106,18 +93,12 @@ async function delivered(documentId: string, url: string, count: number) {
 	);
 }
 
-function verifiedPayload(documentId: string): string {
-	return JSON.stringify({
-		event: 'document.verified',
-		timestamp: new Date().toISOString(),
-		document_id: documentId,
-		review_id: 'rev_editing',
-		verified_by: 'human_reviewer',
-		corrections_made: false,
-		data: { header: { vendor: 'Editing Ltd' } },
-		confidence: { original: 0.7, final: 1 },
+const verifiedPayload = (documentId: string): string =>
+	verifiedEventBody(documentId, {
+		reviewId: 'rev_editing',
+		header: { vendor: 'Editing Ltd' },
+		originalConfidence: 0.7,
 	});
-}
 
 async function signedDelivery(
 	target: Target,

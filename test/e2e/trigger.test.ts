@@ -22,6 +22,7 @@ import {
 	type DeliveryAttempt,
 } from '../../local-n8n/index.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+import { verifiedEventBody } from './support/verifiedEvent.ts';
 
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
 /** What the tests observed, printed once at the end (for the report; assertions are in the tests). */
@@ -58,18 +59,12 @@ async function deliver(
 	});
 }
 
-function verifiedPayload(documentId: string): string {
-	return JSON.stringify({
-		event: 'document.verified',
-		timestamp: new Date().toISOString(),
-		document_id: documentId,
-		review_id: 'rev_e2e',
-		verified_by: 'human_reviewer',
-		corrections_made: false,
-		data: { header: { vendor: 'Signed By The Test Ltd' } },
-		confidence: { original: 0.6, final: 1 },
+const verifiedPayload = (documentId: string): string =>
+	verifiedEventBody(documentId, {
+		reviewId: 'rev_e2e',
+		header: { vendor: 'Signed By The Test Ltd' },
+		originalConfidence: 0.6,
 	});
-}
 
 function triggerDefinition(
 	name: string,
@@ -87,15 +82,10 @@ async function createTrigger(
 	events: string[],
 	withCredential?: Credential,
 ): Promise<Target & { webhookId: string }> {
-	const definition = triggerDefinition(name, events, withCredential);
-	const workflow = await fixture.stack.client.createWorkflow(definition);
-	const path = `${definition.webhookId}/webhook`;
-	return {
-		id: workflow.id,
-		path,
-		url: `${fixture.stack.n8n.baseUrl}/webhook/${path}`,
-		webhookId: definition.webhookId,
-	};
+	return await fixture.createTriggerWorkflow(
+		name,
+		reviewTriggerNode(withCredential ?? fixture.credential, events),
+	);
 }
 
 async function activate(target: Target): Promise<void> {

@@ -124,17 +124,32 @@ export class N8nAndSandbox {
 		this.secrets.push(secret);
 	}
 
+	/** A workflow started by `trigger`, created (not active): its production and test webhook URLs. */
+	async createTriggerWorkflow(
+		name: string,
+		trigger: NodeSpec,
+	): Promise<{ id: string; path: string; url: string; testUrl: string; webhookId: string }> {
+		const definition = triggerWorkflow({ name, trigger });
+		const workflow = await this.stack.client.createWorkflow(definition);
+		const path = `${definition.webhookId}/webhook`;
+		return {
+			id: workflow.id,
+			path,
+			url: `${this.stack.n8n.baseUrl}/webhook/${path}`,
+			testUrl: `${this.stack.n8n.baseUrl}/webhook-test/${path}`,
+			webhookId: definition.webhookId,
+		};
+	}
+
 	/** A workflow started by the review trigger (default: the credential's, v1.1), active and served. */
 	async activeTriggerWorkflow(
 		name: string,
 		trigger: NodeSpec = reviewTriggerNode(this.credential),
 	): Promise<{ id: string; path: string }> {
-		const definition = triggerWorkflow({ name, trigger });
-		const workflow = await this.stack.client.createWorkflow(definition);
-		const path = `${definition.webhookId}/webhook`;
-		await this.stack.client.activateWorkflow(workflow.id);
+		const { id, path } = await this.createTriggerWorkflow(name, trigger);
+		await this.stack.client.activateWorkflow(id);
 		await this.stack.client.waitForWebhook(path);
-		return { id: workflow.id, path };
+		return { id, path };
 	}
 
 	/** The x-service-signature of `body`: HMAC-SHA256 in lowercase hex (bytes as given, so a forged body stays as forged). */
