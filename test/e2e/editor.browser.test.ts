@@ -59,6 +59,29 @@ async function openNodePanel(target: Page): Promise<Locator> {
 	);
 }
 
+/** Opens a new workflow in `target`, finds "Document Extraction" in the node panel and opens it. */
+async function openDocumentExtractionInNewWorkflow(target: Page): Promise<void> {
+	await target.goto(`${fixture.stack.n8n.baseUrl}/workflow/new`);
+	await visible(target.getByText(/add first step/i), 'the empty canvas ("Add first step")', 60_000);
+	const search = await openNodePanel(target);
+	await search.fill('Document Extraction');
+	await (
+		await visible(
+			target.getByText('Document Extraction', { exact: true }),
+			'the search result "Document Extraction"',
+		)
+	).click();
+}
+
+/** Expands the node's "Actions (n)" list unless `action` is listed already. */
+async function showActions(target: Page, action: Locator): Promise<void> {
+	if ((await action.count()) === 0)
+		await target
+			.getByText(/^Actions \(\d+\)$/)
+			.first()
+			.click();
+}
+
 /** Opens the dropdown of a parameter (`parameter-input-<name>`) and returns its option labels (first line of each). */
 async function dropdownOptions(target: Page, parameter: string): Promise<string[]> {
 	const input = await visible(
@@ -117,27 +140,14 @@ describeNeeding(['chromium'], 'The editor in a real browser', () => {
 		await page.getByRole('button', { name: /sign in/i }).click();
 		await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 60_000 });
 
-		await page.goto(`${fixture.stack.n8n.baseUrl}/workflow/new`);
-		await visible(page.getByText(/add first step/i), 'the empty canvas ("Add first step")', 60_000);
-		const search = await openNodePanel(page);
-		await search.fill('Document Extraction');
-		await (
-			await visible(
-				page.getByText('Document Extraction', { exact: true }),
-				'the search result "Document Extraction"',
-			)
-		).click();
+		await openDocumentExtractionInNewWorkflow(page);
 
 		// n8n lists the package's triggers (from the trigger's events) and the node's actions.
 		await visible(
 			page.getByText('On document verified'),
 			'the trigger action "On document verified"',
 		);
-		if ((await page.getByText('Extract an invoice').count()) === 0)
-			await page
-				.getByText(/^Actions \(\d+\)$/)
-				.first()
-				.click();
+		await showActions(page, page.getByText('Extract an invoice'));
 		await visible(page.getByText('Extract an invoice'), 'the action "Extract an invoice"');
 		for (const action of [
 			'Get the status of a document',
@@ -225,22 +235,9 @@ describeNeeding(['chromium'], 'The editor in a real browser', () => {
 	it('asks for no credential for Check Invoice Duplicate, which calls no API, and asks again for Extract', async () => {
 		// A new tab of the signed-in session, with a new workflow.
 		page = await page.context().newPage();
-		await page.goto(`${fixture.stack.n8n.baseUrl}/workflow/new`);
-		await visible(page.getByText(/add first step/i), 'the empty canvas ("Add first step")', 60_000);
-		const search = await openNodePanel(page);
-		await search.fill('Document Extraction');
-		await (
-			await visible(
-				page.getByText('Document Extraction', { exact: true }),
-				'the search result "Document Extraction"',
-			)
-		).click();
+		await openDocumentExtractionInNewWorkflow(page);
 		const check = page.getByText('Check whether an invoice is a duplicate');
-		if ((await check.count()) === 0)
-			await page
-				.getByText(/^Actions \(\d+\)$/)
-				.first()
-				.click();
+		await showActions(page, check);
 		await (await visible(check, 'the action "Check whether an invoice is a duplicate"')).click();
 
 		await visible(
