@@ -149,6 +149,20 @@ function invoiceAbove(invoiceNo: string) {
 	};
 }
 
+/**
+ * Sends `invoiceAbove(invoiceNo)` as `fileName` to a copy of the example; the email that asks the
+ * approver to approve or reject it.
+ */
+async function askApprover(
+	copy: keyof typeof workflows,
+	fileName: string,
+	invoiceNo: string,
+): Promise<MailMessage> {
+	await sendToExample(fixture.stack.client, workflows[copy], fileName, invoiceAbove(invoiceNo));
+	const [ask] = await mail.waitForMessages(mailAbout(invoiceNo, 'Approve or reject: ', APPROVER));
+	return ask;
+}
+
 describe('Approval by a manager, in a real n8n with a real SMTP server', () => {
 	beforeAll(async () => {
 		mail = await startMailServer();
@@ -190,12 +204,7 @@ describe('Approval by a manager, in a real n8n with a real SMTP server', () => {
 
 	it('above it, the approver gets the invoice and a form; approving books it once, with who and when', async () => {
 		const sentAt = Date.now();
-		await sendToExample(
-			fixture.stack.client,
-			workflows.answered,
-			'above.json',
-			invoiceAbove('INV-APPROVE-1'),
-		);
+		const ask = await askApprover('answered', 'above.json', 'INV-APPROVE-1');
 		const [details] = await mail.waitForMessages(
 			mailAbout('INV-APPROVE-1', 'Invoice to approve: ', APPROVER),
 		);
@@ -206,9 +215,6 @@ describe('Approval by a manager, in a real n8n with a real SMTP server', () => {
 		expect(details.html).toContain('<td>Paper A4 &lt;80 g&gt;</td>');
 		expect(details.html).toContain('<td align="right">1,000.00</td>');
 
-		const [ask] = await mail.waitForMessages(
-			mailAbout('INV-APPROVE-1', 'Approve or reject: ', APPROVER),
-		);
 		expect(ask.html).toContain('| Toner | 2 | 100.00 | 200.00 |');
 		const waiting = await executionOf(
 			workflows.answered.id,
@@ -259,15 +265,7 @@ describe('Approval by a manager, in a real n8n with a real SMTP server', () => {
 	});
 
 	it('rejecting with a reason carries the reason, and nothing reaches the books', async () => {
-		await sendToExample(
-			fixture.stack.client,
-			workflows.answered,
-			'reject.json',
-			invoiceAbove('INV-REJECT-1'),
-		);
-		const [ask] = await mail.waitForMessages(
-			mailAbout('INV-REJECT-1', 'Approve or reject: ', APPROVER),
-		);
+		const ask = await askApprover('answered', 'reject.json', 'INV-REJECT-1');
 		await executionOf(workflows.answered.id, 'INV-REJECT-1', (e) => e.status === 'waiting');
 		const reason = 'Toner was not ordered; ask Acme for a corrected invoice';
 		expect((await answerForm(formLink(ask), 'Reject', reason)).status).toBe(200);
@@ -286,15 +284,7 @@ describe('Approval by a manager, in a real n8n with a real SMTP server', () => {
 	it(
 		'no answer: a reminder to the approver, then the invoice goes to the escalation address; nobody answers, nothing is booked',
 		async () => {
-			await sendToExample(
-				fixture.stack.client,
-				workflows.unanswered,
-				'silent.json',
-				invoiceAbove('INV-SILENT-1'),
-			);
-			const [ask] = await mail.waitForMessages(
-				mailAbout('INV-SILENT-1', 'Approve or reject: ', APPROVER),
-			);
+			const ask = await askApprover('unanswered', 'silent.json', 'INV-SILENT-1');
 			const [reminder] = await mail.waitForMessages(
 				mailAbout('INV-SILENT-1', 'Reminder: approve or reject: ', APPROVER),
 				1,
