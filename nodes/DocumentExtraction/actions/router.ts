@@ -5,10 +5,12 @@ import * as document from './document/Document.resource.ts';
 import type { NodeOutputParameters, ReadParameter } from './document/extractOutputs.ts';
 import {
 	failedItemOutput,
+	isExtract,
 	isInvoiceOperation,
 	nodeOutputCount,
 	outputSettingsFrom,
 } from './document/extractOutputs.ts';
+import { EXTRACT_OPERATION } from './document/operations.ts';
 import * as webhook from './webhook/Webhook.resource.ts';
 
 /** Every operation's contract: its result for one item, as items per output (one-output operations fill only the first). */
@@ -29,7 +31,7 @@ function outputParameters(context: IExecuteFunctions): NodeOutputParameters {
 	const read: ReadParameter = (name, fallback) => context.getNodeParameter(name, 0, fallback);
 	return {
 		resource: read('resource', 'document') as string,
-		operation: read('operation', 'extract') as string,
+		operation: read('operation', EXTRACT_OPERATION) as string,
 		...outputSettingsFrom(read),
 	};
 }
@@ -52,7 +54,7 @@ export async function router(context: IExecuteFunctions): Promise<INodeExecution
 		);
 
 	const parallel = await parallelExtract(context, parameters, items.length);
-	if (parallel > 1 || (parameters.filePattern && isExtractOperation(parameters))) {
+	if (parallel > 1 || (parameters.filePattern && isExtract(parameters))) {
 		const outcomes = await document.extract.extractInParallel(context, parallel);
 		for (const outcome of outcomes) {
 			if ('error' in outcome)
@@ -72,10 +74,6 @@ export async function router(context: IExecuteFunctions): Promise<INodeExecution
 	return outputs;
 }
 
-function isExtractOperation(parameters: NodeOutputParameters): boolean {
-	return parameters.resource === 'document' && parameters.operation === 'extract';
-}
-
 /** How many of Extract's uploads go out at once; 1 for everything else (docs/spec-decisions.md#n43). */
 async function parallelExtract(
 	context: IExecuteFunctions,
@@ -84,7 +82,7 @@ async function parallelExtract(
 ): Promise<number> {
 	const batch =
 		(itemCount > 1 || parameters.filePattern === true) &&
-		isExtractOperation(parameters) &&
+		isExtract(parameters) &&
 		!parameters.waitForReview &&
 		!context.getNode().type.endsWith('Tool');
 	return batch ? await document.extract.parallelUploadsOf(context) : 1;

@@ -51,8 +51,7 @@ export async function readSignedDelivery(
 	const header = signatureHeader(context.getHeaderData() as IDataObject, SIGNATURE_HEADER);
 
 	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
-	const remembered = credentialId ? rememberedKeys(credentialId) : undefined;
-	let keys = remembered;
+	let keys = credentialId ? rememberedKeys(credentialId) : undefined;
 	let secret = keys === undefined ? '' : secretOf(keys);
 	let verdict = keys === undefined ? undefined : verdictFor(rawBody, header, secret);
 	if (keys === undefined || verdict !== 'valid') {

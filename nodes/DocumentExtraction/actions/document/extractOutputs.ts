@@ -192,7 +192,8 @@ export interface NodeOutputParameters extends ExtractOutputSettings {
 	operation: string;
 }
 
-function isExtract(parameters: NodeOutputParameters): boolean {
+/** Document → Extract. */
+export function isExtract(parameters: NodeOutputParameters): boolean {
 	return isDocumentOperation(parameters.resource, parameters.operation, [EXTRACT_OPERATION]);
 }
 
