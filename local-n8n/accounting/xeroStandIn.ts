@@ -11,6 +11,9 @@
 // - `PUT /api.xro/2.0/(Invoices|CreditNotes)/{id}/Attachments/{FileName}`: the raw file as the body;
 //   refused for an unknown document, an extension Xero does not take, an empty or too large file,
 //   the 11th file on a document (attachmentRules.ts).
+// - `PUT|POST /api.xro/2.0/(Invoices|CreditNotes)/{id}/History`: notes for History & Notes
+//   (developer.xero.com/documentation/api/history-and-notes: `Details` at most 250 characters);
+//   refused for an unknown document, a note that is empty or too long.
 // An invalid request gets Xero's 400 ValidationException and is recorded as refused, so a test sees
 // both. Every request is kept: `GET /__standin/requests` lists them, `DELETE` clears them.
 
@@ -46,8 +49,20 @@ export interface XeroStandIn {
 	documents: XeroDocument[];
 	contacts: Array<{ ContactID: string; Name: string }>;
 	attachments: StoredAttachment[];
+	/** History & Notes entries added, in order. */
+	history: XeroHistoryNote[];
 	close(): Promise<void>;
 }
+
+export interface XeroHistoryNote {
+	ownerId: string;
+	ownerType: 'Invoices' | 'CreditNotes';
+	Details: string;
+	DateUTC: string;
+}
+
+/** Xero keeps a History & Notes entry's Details up to 250 characters. */
+export const XERO_HISTORY_DETAILS_MAX = 250;
 
 export interface XeroStandInOptions {
 	port?: number;
@@ -171,6 +186,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 	const documents: XeroDocument[] = [];
 	const contacts: Array<{ ContactID: string; Name: string }> = [];
 	const attachments: StoredAttachment[] = [];
+	const history: XeroHistoryNote[] = [];
 	const baseCurrency = options.baseCurrency ?? 'EUR';
 	const currencies = [baseCurrency, ...(options.currencies ?? ['EUR', 'USD', 'GBP'])];
 
@@ -228,6 +244,51 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		});
 	}
 
+	function addHistory(
+		res: ServerResponse,
+		entry: StandInRequest,
+		kind: 'Invoices' | 'CreditNotes',
+		id: string,
+		body: unknown,
+	) {
+		if (!documents.some((document) => document.kind === kind && document.id === id)) {
+			entry.errors.push(`no ${kind} ${id}`);
+			return send(res, 404, {
+				Title: 'Not Found',
+				Status: 404,
+				Detail: `The resource ${id} was not found`,
+			});
+		}
+		const records = (body as { HistoryRecords?: unknown } | undefined)?.HistoryRecords;
+		const errors: string[] = [];
+		if (!Array.isArray(records) || records.length === 0) errors.push('no HistoryRecords');
+		for (const [index, record] of (Array.isArray(records) ? records : []).entries()) {
+			const details = (record as { Details?: unknown }).Details;
+			if (typeof details !== 'string' || details.trim() === '')
+				errors.push(`HistoryRecords/${index}/Details is empty`);
+			else if (details.length > XERO_HISTORY_DETAILS_MAX)
+				errors.push(
+					`HistoryRecords/${index}/Details is over ${XERO_HISTORY_DETAILS_MAX} characters`,
+				);
+		}
+		if (errors.length > 0) {
+			entry.errors = errors;
+			return validationException(res, errors);
+		}
+		entry.accepted = true;
+		const DateUTC = new Date().toISOString();
+		const added = (records as Array<{ Details: string }>).map(({ Details }) => ({
+			ownerId: id,
+			ownerType: kind,
+			Details,
+			DateUTC,
+		}));
+		history.push(...added);
+		return send(res, 200, {
+			HistoryRecords: added.map(({ Details }) => ({ Details, DateUTC, User: 'System Generated' })),
+		});
+	}
+
 	const server = createServer((req, res) => {
 		void (async () => {
 			const url = new URL(req.url ?? '/', 'http://stand-in');
@@ -273,6 +334,17 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 					raw,
 				);
 			}
+			const historyRoute = /^\/api\.xro\/2\.0\/(Invoices|CreditNotes)\/([^/]+)\/History$/.exec(
+				path,
+			);
+			if (historyRoute && (req.method === 'PUT' || req.method === 'POST'))
+				return addHistory(
+					res,
+					entry,
+					historyRoute[1] as 'Invoices' | 'CreditNotes',
+					historyRoute[2],
+					body,
+				);
 			const kind =
 				path === '/api.xro/2.0/Invoices'
 					? 'Invoices'
@@ -349,5 +421,6 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		documents,
 		contacts,
 		attachments,
+		history,
 	};
 }

@@ -41,7 +41,8 @@ export function checkedInvoice(
 
 /**
  * A target's builder from what only that target does: the invoice is checked first for any target,
- * and one that cannot be booked is held with its reasons for a person.
+ * then the settings this invoice needs in that target (`missingSettings`: one sentence per setting,
+ * saying what to set); an invoice that cannot be booked is held with its reasons for a person.
  */
 export function billBuilder<Settings extends CurrencySettings>(
 	build: (
@@ -50,13 +51,21 @@ export function billBuilder<Settings extends CurrencySettings>(
 		settings: Settings,
 		file?: OriginalFile,
 	) => BuiltBill,
+	missingSettings: (exact: ExactInvoice, settings: Settings) => string[] = () => [],
 ): (invoice: BillableInvoice, settings: Settings, file?: OriginalFile) => BuiltBill {
 	return (invoice, settings, file) => {
 		const checked = checkedInvoice(invoice, settings);
+		if (checked.reasons.length === 0)
+			checked.reasons.push(...missingSettings(checked.exact, settings));
 		if (checked.reasons.length > 0)
 			return { ready: false, json: { ...checked.base, review_reason: checked.reasons.join('; ') } };
 		return build(checked, invoice, settings, file);
 	};
+}
+
+/** Whether a setting is empty (unset, or only spaces). */
+export function isUnset(value: unknown): boolean {
+	return String(value ?? '').trim() === '';
 }
 
 /** A bill ready to post: the invoice's identity, the target's fields, and what becomes of the original. */

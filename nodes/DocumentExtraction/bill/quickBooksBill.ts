@@ -7,12 +7,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ApprovalDecision } from './approval.ts';
+import { approvalNote } from './approval.ts';
 import { attachmentOf } from './attachment.ts';
-import { billBuilder, readyBill } from './builtBill.ts';
+import { billBuilder, isUnset, readyBill } from './builtBill.ts';
 import type { CurrencySettings } from './currency.ts';
 import type { ExactInvoice } from './exactInvoice.ts';
 import { bookedQuantity } from './lineQuantity.ts';
-import { fromCents } from './money.ts';
+import { fromCents, moneyText } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
 
 export const QUICKBOOKS_ATTACHMENT_TYPES = [
@@ -42,16 +44,39 @@ const DOC_NUMBER_MAX = 21;
 const DISPLAY_NAME_MAX = 500;
 
 export interface QuickBooksSettings extends CurrencySettings {
+	/** The company the bill goes to (the realm id in the URL); undefined: not checked here. */
+	companyId?: string;
 	expenseAccountId: string;
+	/** Needed for an invoice with tax: the tax line's account. */
 	taxAccountId: string;
 	paymentTermsDays?: number;
+	/** Recorded first in the bill's private note (QuickBooks' "Memo"). */
+	approval?: ApprovalDecision;
+}
+
+/** The settings this invoice's QuickBooks bill cannot be posted without, each with what to set. */
+function missingQuickBooksSettings(exact: ExactInvoice, settings: QuickBooksSettings): string[] {
+	const missing: string[] = [];
+	if (settings.companyId !== undefined && isUnset(settings.companyId))
+		missing.push("set Company ID in Build Bill (your QuickBooks company's realm id)");
+	if (isUnset(settings.expenseAccountId))
+		missing.push(
+			'set Expense Account ID in Build Bill (the QuickBooks account the lines are booked to)',
+		);
+	if (exact.tax !== 0 && isUnset(settings.taxAccountId))
+		missing.push(
+			`set Tax Account ID in Build Bill: this invoice has tax (${moneyText(exact.sign * exact.tax)}), booked as its own line on that account`,
+		);
+	return missing;
 }
 
 const account = (value: string) => ({ value: String(value) });
 
 export const buildQuickBooksBill = billBuilder<QuickBooksSettings>(
 	({ base, exact }, invoice, settings, file) => {
-		const notes: string[] = [];
+		const note = approvalNote(settings.approval);
+		// The decision first: QuickBooks shows the private note as the bill's Memo.
+		const notes: string[] = note ? [note] : [];
 		// Display names are one line without colons (QuickBooks refuses a colon, tab or line break).
 		const vendorName = shorten(
 			oneLine(String(invoice.vendor).replace(/:/g, ' ')),
@@ -83,15 +108,20 @@ export const buildQuickBooksBill = billBuilder<QuickBooksSettings>(
 		return readyBill(
 			base,
 			{
+				...(settings.companyId !== undefined
+					? { company_id: String(settings.companyId).trim() }
+					: {}),
 				entity: exact.creditNote ? 'vendorcredit' : 'bill',
 				expected_total: fromCents(exact.total),
 				vendor_name: vendorName,
 				vendor_query: `select * from Vendor where DisplayName = '${escaped}'`,
 				bill: transaction,
+				approval_note: note,
 			},
 			attachment,
 		);
 	},
+	missingQuickBooksSettings,
 );
 
 /** The expense lines, and the tax as its own line on the tax account; over-long text noted in `notes`. */

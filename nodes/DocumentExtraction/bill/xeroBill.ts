@@ -7,9 +7,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ApprovalDecision } from './approval.ts';
+import { approvalNote } from './approval.ts';
 import type { AttachmentDecision } from './attachment.ts';
 import { attachmentOf } from './attachment.ts';
-import { billBuilder, readyBill } from './builtBill.ts';
+import { billBuilder, isUnset, readyBill } from './builtBill.ts';
 import type { CurrencySettings } from './currency.ts';
 import type { ExactInvoice } from './exactInvoice.ts';
 import { bookedQuantity } from './lineQuantity.ts';
@@ -50,8 +52,12 @@ export const XERO_ATTACHMENT_TYPES = [
 const DESCRIPTION_MAX = 4000;
 const NAME_MAX = 255;
 const NUMBER_MAX = 255;
+/** A History & Notes entry ("Details", developer.xero.com/documentation/api/history-and-notes). */
+const HISTORY_NOTE_MAX = 250;
 
 export interface XeroSettings extends CurrencySettings {
+	/** The organisation the bill goes to (the xero-tenant-id header); undefined: not checked here. */
+	tenantId?: string;
 	accountCode: string;
 	/** Empty: Xero's default tax type of the account. */
 	taxType?: string;
@@ -59,6 +65,20 @@ export interface XeroSettings extends CurrencySettings {
 	status: string;
 	/** Due date = invoice date + this many days; undefined: none. */
 	paymentTermsDays?: number;
+	/** Recorded on the bill as a History & Notes entry. */
+	approval?: ApprovalDecision;
+}
+
+/** The settings a Xero bill cannot be posted without, each with what to set. */
+function missingXeroSettings(_exact: ExactInvoice, settings: XeroSettings): string[] {
+	const missing: string[] = [];
+	if (settings.tenantId !== undefined && isUnset(settings.tenantId))
+		missing.push("set Tenant ID in Build Bill (your Xero organisation's tenant id)");
+	if (isUnset(settings.accountCode))
+		missing.push(
+			'set Account Code in Build Bill (the Xero expense account the lines are booked to)',
+		);
+	return missing;
 }
 
 export const buildXeroBill = billBuilder<XeroSettings>(
@@ -92,9 +112,11 @@ export const buildXeroBill = billBuilder<XeroSettings>(
 
 		const attachment: AttachmentDecision = attachmentOf(file, XERO_ATTACHMENT_TYPES, 'Xero');
 		const endpoint = exact.creditNote ? 'CreditNotes' : 'Invoices';
+		const note = approvalNote(settings.approval);
 		return readyBill(
 			base,
 			{
+				...(settings.tenantId !== undefined ? { tenant_id: String(settings.tenantId).trim() } : {}),
 				endpoint,
 				expected: {
 					subtotal: fromCents(exact.subtotal),
@@ -102,10 +124,16 @@ export const buildXeroBill = billBuilder<XeroSettings>(
 					total: fromCents(exact.total),
 				},
 				xero_request: { [endpoint]: [document] },
+				approval_note: note,
+				// PUT /{endpoint}/{id}/History once the bill exists: Xero shows it under History & Notes.
+				xero_history: note
+					? { HistoryRecords: [{ Details: shorten(note, HISTORY_NOTE_MAX) }] }
+					: null,
 			},
 			attachment,
 		);
 	},
+	missingXeroSettings,
 );
 
 /** Each line as Xero books it: quantity × unit price when Xero gets the line amount from it, else 1 × the amount. */

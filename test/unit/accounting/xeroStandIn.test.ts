@@ -306,3 +306,40 @@ describe('Xero stand-in: what Xero refuses beyond its schema', () => {
 		expect((await put(`Invoices/${id}/Attachments/empty.pdf`, Buffer.alloc(0))).status).toBe(400);
 	});
 });
+
+describe('Xero stand-in: History & Notes', () => {
+	async function note(path: string, body: unknown) {
+		const response = await fetch(`${xero.url}/api.xro/2.0/${path}`, {
+			method: 'PUT',
+			headers: { 'content-type': 'application/json', ...AUTH },
+			body: JSON.stringify(body),
+		});
+		return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+	}
+
+	it('keeps a note on an existing bill; refuses an unknown bill and a note over 250 characters', async () => {
+		const created = await post({
+			Invoices: [{ Type: 'ACCPAY', Contact: { Name: 'Acme' }, LineItems: [line] }],
+		});
+		const id = String(created.json.Invoices[0].InvoiceID);
+		const ok = await note(`Invoices/${id}/History`, {
+			HistoryRecords: [{ Details: 'Approved by manager@example.test on 2026-11-02T09:30:00Z' }],
+		});
+		expect(ok.status).toBe(200);
+		expect(xero.history.filter((entry) => entry.ownerId === id)).toEqual([
+			expect.objectContaining({
+				ownerType: 'Invoices',
+				Details: 'Approved by manager@example.test on 2026-11-02T09:30:00Z',
+			}),
+		]);
+		expect(
+			(await note('Invoices/not-a-bill/History', { HistoryRecords: [{ Details: 'x' }] })).status,
+		).toBe(404);
+		const long = await note(`Invoices/${id}/History`, {
+			HistoryRecords: [{ Details: 'x'.repeat(251) }],
+		});
+		expect(long.status).toBe(400);
+		expect(lastErrors()).toEqual(['HistoryRecords/0/Details is over 250 characters']);
+		expect(xero.history.filter((entry) => entry.ownerId === id)).toHaveLength(1);
+	});
+});

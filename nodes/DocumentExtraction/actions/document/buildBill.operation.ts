@@ -48,6 +48,15 @@ const properties: INodeProperties[] = [
 			"The books the bill is built for; an HTTP Request node with n8n's own credential posts it",
 	},
 	{
+		displayName: 'Tenant ID',
+		name: 'xeroTenantId',
+		type: 'string',
+		default: '',
+		displayOptions: showFor('xero'),
+		description:
+			"Your Xero organisation's tenant ID, sent as the Xero-Tenant-ID header; on the bill item as tenant_id. Empty: Cannot Be Booked.",
+	},
+	{
 		displayName: 'Account Code',
 		name: 'xeroAccountCode',
 		type: 'string',
@@ -78,6 +87,15 @@ const properties: INodeProperties[] = [
 		displayOptions: showFor('xero'),
 	},
 	{
+		displayName: 'Company ID',
+		name: 'quickBooksCompanyId',
+		type: 'string',
+		default: '',
+		displayOptions: showFor('quickBooks'),
+		description:
+			"Your QuickBooks company's ID (realm ID, in the request's URL); on the bill item as company_id. Empty: Cannot Be Booked.",
+	},
+	{
 		displayName: 'Expense Account ID',
 		name: 'quickBooksExpenseAccountId',
 		type: 'string',
@@ -92,7 +110,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		displayOptions: showFor('quickBooks'),
-		description: 'The ID of the account the tax line is booked to (needed when an invoice has tax)',
+		description:
+			'The ID of the account the tax line is booked to. An invoice with tax and no Tax Account ID goes to Cannot Be Booked.',
 	},
 	{
 		displayName: 'Payment Terms (Days)',
@@ -118,6 +137,42 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'EUR, USD, GBP',
 		description: 'Only these currencies are booked; others go to Cannot Be Booked. Empty: any.',
+	},
+	{
+		displayName: 'Approval',
+		name: 'approval',
+		type: 'collection',
+		placeholder: 'Add approval detail',
+		default: {},
+		description:
+			"The decision the bill carries for its auditor: Xero as a History & Notes entry (xero_history), QuickBooks first in the bill's private note (Memo)",
+		options: [
+			{
+				displayName: 'Decided By',
+				name: 'decidedBy',
+				type: 'string',
+				default: '',
+				placeholder: 'manager@example.com',
+				description: 'Who approved the invoice',
+			},
+			{
+				displayName: 'Decided At',
+				name: 'decidedAt',
+				type: 'string',
+				default: '',
+				placeholder: '2026-11-02T09:30:00Z',
+				description: 'When the invoice was approved',
+			},
+			{
+				displayName: 'Note',
+				name: 'note',
+				type: 'string',
+				default: '',
+				placeholder: 'Under the approval threshold of 1,000.00: no approval needed',
+				description:
+					'The sentence recorded on the bill; empty: "Approved by" Decided By "on" Decided At',
+			},
+		],
 	},
 	{
 		displayName: 'Original File Field',
@@ -198,11 +253,19 @@ function buildFor(
 	const binary: IBinaryData | undefined = item.binary?.[field];
 	const file = binary ? { fileName: binary.fileName, mimeType: binary.mimeType } : undefined;
 	const billable = invoice as unknown as IDataObject;
+	const approval = parameter('approval', {}) as IDataObject;
+	const decision = {
+		note: String(approval.note ?? ''),
+		decidedBy: String(approval.decidedBy ?? ''),
+		decidedAt: String(approval.decidedAt ?? ''),
+	};
 	if (parameter('target', 'xero') === 'quickBooks') {
 		return buildQuickBooksBill(
 			billable,
 			{
 				...common,
+				approval: decision,
+				companyId: String(parameter('quickBooksCompanyId')),
 				expenseAccountId: String(parameter('quickBooksExpenseAccountId')),
 				taxAccountId: String(parameter('quickBooksTaxAccountId')),
 			},
@@ -213,6 +276,8 @@ function buildFor(
 		billable,
 		{
 			...common,
+			approval: decision,
+			tenantId: String(parameter('xeroTenantId')),
 			accountCode: String(parameter('xeroAccountCode', '400')),
 			taxType: String(parameter('xeroTaxType')),
 			status: String(parameter('xeroStatus', 'DRAFT')),

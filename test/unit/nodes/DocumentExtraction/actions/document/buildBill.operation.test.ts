@@ -23,8 +23,28 @@ const simplified = (extracted: IDataObject = EXTRACTED) =>
 const parameters = (extra: IDataObject = {}) => ({
 	resource: 'document',
 	operation: 'buildBill',
+	xeroTenantId: 'tenant-1',
+	quickBooksCompanyId: '4620816365',
 	...extra,
 });
+
+/** Runs Build Bill on one invoice item; its Bill and Cannot Be Booked outputs. */
+async function buildOne(extra: IDataObject, json: IDataObject = simplified()) {
+	const result = await harness().run({
+		parameters: parameters(extra),
+		items: [{ json }],
+		typeVersion: 1.2,
+	});
+	return { bill: result.output(), held: result.output(undefined, 1) };
+}
+
+const QUICKBOOKS = {
+	target: 'quickBooks',
+	quickBooksExpenseAccountId: '7',
+	quickBooksTaxAccountId: '8',
+};
+/** A parameter whose expression gives an empty value for this item, as an unset Settings field does. */
+const EMPTY_SETTING = '={{ $json.not_a_setting ?? "" }}';
 
 describe('Build Bill', () => {
 	it("a ready invoice becomes a Xero bill on Bill, in the books' own currency, with the original file", async () => {
@@ -38,6 +58,7 @@ describe('Build Bill', () => {
 			document_id: 'doc_nw9',
 			currency: null,
 			review_reason: null,
+			tenant_id: 'tenant-1',
 			endpoint: 'Invoices',
 			expected: { subtotal: 2400, tax: 480, total: 2880 },
 			attach: true,
@@ -108,5 +129,109 @@ describe('Build Bill', () => {
 			typeVersion: 1.2,
 		});
 		expect(result.output()[0].json).toMatchObject({ document_id: 'doc_nw9', endpoint: 'Invoices' });
+	});
+
+	describe('a setting the bill needs for this invoice, missing: Cannot Be Booked with what to set', () => {
+		it('QuickBooks, an invoice with tax and no Tax Account ID', async () => {
+			const { bill, held } = await buildOne({ ...QUICKBOOKS, quickBooksTaxAccountId: '' });
+			expect(bill).toEqual([]);
+			expect(held).toHaveLength(1);
+			expect(held[0].json.review_reason).toBe(
+				'set Tax Account ID in Build Bill: this invoice has tax (480.00), booked as its own line on that account',
+			);
+			expect(held[0].json.bill).toBeUndefined();
+		});
+
+		it('QuickBooks, an invoice without tax needs no Tax Account ID', async () => {
+			const { bill, held } = await buildOne(
+				{ ...QUICKBOOKS, quickBooksTaxAccountId: '' },
+				simplified({ ...EXTRACTED, amounts: { subtotal: 2400, tax: 0, total: 2400 } }),
+			);
+			expect(held).toEqual([]);
+			expect((bill[0].json.bill as { Line: unknown[] }).Line).toHaveLength(1);
+			expect(bill[0].json.company_id).toBe('4620816365');
+		});
+
+		it('QuickBooks, no company ID and an expense account that comes out empty', async () => {
+			const { bill, held } = await buildOne({
+				...QUICKBOOKS,
+				quickBooksCompanyId: ' ',
+				quickBooksExpenseAccountId: EMPTY_SETTING,
+			});
+			expect(bill).toEqual([]);
+			expect(held[0].json.review_reason).toBe(
+				"set Company ID in Build Bill (your QuickBooks company's realm id); set Expense Account ID in Build Bill (the QuickBooks account the lines are booked to)",
+			);
+		});
+
+		it('Xero, no tenant ID and no account code', async () => {
+			const { bill, held } = await buildOne({ xeroTenantId: '', xeroAccountCode: EMPTY_SETTING });
+			expect(bill).toEqual([]);
+			expect(held[0].json.review_reason).toBe(
+				"set Tenant ID in Build Bill (your Xero organisation's tenant id); set Account Code in Build Bill (the Xero expense account the lines are booked to)",
+			);
+		});
+
+		it("the invoice's own reasons come first; the settings are asked for once it can be booked", async () => {
+			const { held } = await buildOne(
+				{ xeroTenantId: '', allowedCurrencies: 'EUR' },
+				simplified({ ...EXTRACTED, currency: 'USD' }),
+			);
+			expect(held[0].json.review_reason).toBe('the books take EUR; this invoice is in USD');
+		});
+	});
+
+	describe('the approval decision on the bill', () => {
+		const APPROVED = {
+			decidedBy: 'manager@example.test',
+			decidedAt: '2026-11-02T09:30:00.000Z',
+		};
+
+		it('Xero: a History & Notes entry saying who approved and when', async () => {
+			const { bill } = await buildOne({ approval: APPROVED });
+			expect(bill[0].json).toMatchObject({
+				approval_note: 'Approved by manager@example.test on 2026-11-02T09:30:00.000Z',
+				xero_history: {
+					HistoryRecords: [
+						{ Details: 'Approved by manager@example.test on 2026-11-02T09:30:00.000Z' },
+					],
+				},
+			});
+		});
+
+		it("QuickBooks: first in the bill's private note (its Memo), before what did not fit elsewhere", async () => {
+			const { bill } = await buildOne(
+				{
+					...QUICKBOOKS,
+					approval: { note: 'Under the approval threshold of 1,000.00: no approval needed' },
+				},
+				simplified({ ...EXTRACTED, header: { ...EXTRACTED.header, vendor: 'Acme: Supplies' } }),
+			);
+			expect(
+				String((bill[0].json.bill as IDataObject).PrivateNote)
+					.split('\n')
+					.slice(0, 2),
+			).toEqual([
+				'Under the approval threshold of 1,000.00: no approval needed',
+				'Vendor: Acme: Supplies',
+			]);
+			expect(bill[0].json.approval_note).toBe(
+				'Under the approval threshold of 1,000.00: no approval needed',
+			);
+		});
+
+		it("Xero's note is cut to the 250 characters Xero keeps; no decision, no note", async () => {
+			const { bill } = await buildOne({ approval: { note: `Approved: ${'x'.repeat(400)}` } });
+			const details = (bill[0].json.xero_history as { HistoryRecords: IDataObject[] })
+				.HistoryRecords[0].Details as string;
+			expect(details).toHaveLength(250);
+			expect(details.endsWith('…')).toBe(true);
+			const without = await buildOne({ ...QUICKBOOKS });
+			expect(without.bill[0].json.approval_note).toBeNull();
+			expect((without.bill[0].json.bill as IDataObject).PrivateNote).toMatch(
+				/^Original not attached: /,
+			);
+			expect((await buildOne({})).bill[0].json.xero_history).toBeNull();
+		});
 	});
 });
