@@ -1,5 +1,7 @@
 import type {
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -9,9 +11,9 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, WEBHOOK_EVENTS } from './constants.ts';
 import { DEFAULT_REPLAY_WINDOW_HOURS } from './delivery/freshness.ts';
-import { rememberKnownSecret } from './delivery/knownSecrets.ts';
+import { firstTimeEvents } from './delivery/ignoreDuplicates.ts';
 import { secretFingerprint } from './delivery/signature.ts';
-import { signingKeys, triggerSigningSecret } from './delivery/signingSecret.ts';
+import { signingKeys, triggerOwnSecret } from './delivery/signingSecret.ts';
 import { outputModeProperty } from './invoice/outputMode.description.ts';
 import { NODE_NAMES } from './nodeTypes.ts';
 import { receiveDelivery } from './trigger/receive.ts';
@@ -122,7 +124,7 @@ export class DocumentExtractionTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether to start no execution for an event already received for the same document (the service may deliver an event more than once). Events are remembered for the Replay Window (up to 5000). On: the delivery is answered before n8n has queued the run (the memory needs it), so an n8n process dying in between loses the event. Off: n8n answers only after queuing the run (at least once; copies run). In queue mode, turn it off and put Check Invoice Duplicate after the trigger.',
+							"Whether to run an event only the first time it arrives for a document, whichever n8n process receives it (the service may deliver an event more than once). Remembered in n8n's database with this workflow's other memories (the last 100,000 events, files and invoices). A copy still makes an execution that stops at this node with no items.",
 					},
 					{
 						displayName: 'Replay Window (Hours)',
@@ -150,54 +152,34 @@ export class DocumentExtractionTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const url = this.getNodeWebhookUrl('default');
-				const events = normalizedEvents(this.getNodeParameter('events', []));
-				const keys = await signingKeys(this);
-				const secret = url ? triggerSigningSecret(keys, url) : '';
-				rememberKnownSecret(secret);
-				if (!url || !secret || events.length === 0) return false;
-				// create() says what is missing.
-				if (documentsOf(this) === 'thisWorkflow' && !keys.signingSecret) return false;
-				const memory = triggerMemory(this);
+				const target = await listeningTarget(this);
+				if (target instanceof NodeOperationError) return false; // create() says what is missing
+				// Sent by This Workflow receives at the workflow's address only: nothing to register
+				// (docs/spec-decisions.md#n48).
 				const exists =
-					missingEvents(memory.registrations, url, secretFingerprint(secret), events).length === 0;
-				if (exists) sendSampleIfAsked(this, url, events, secret);
+					target.documents === 'thisWorkflow' ||
+					missingEvents(
+						triggerMemory(this).registrations,
+						target.url,
+						[target.secret, ...target.alsoVerified].filter(Boolean).map(secretFingerprint),
+						target.events,
+					).length === 0;
+				if (exists) sendSampleIfAsked(this, target);
 				return exists;
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
-				const url = this.getNodeWebhookUrl('default') ?? '';
-				if (!url.startsWith('https://')) {
-					throw new NodeOperationError(
-						this.getNode(),
-						`The service delivers only to HTTPS, but this workflow's webhook URL is "${url}"`,
-						{
-							description:
-								'Serve n8n over HTTPS or set the WEBHOOK_URL environment variable to a public HTTPS address of this n8n (for local tests, a tunnel such as ngrok or cloudflared), then activate again.',
-						},
+				const target = await listeningTarget(this);
+				if (target instanceof NodeOperationError) throw target;
+				if (target.documents === 'account')
+					await registerMissingEvents(
+						this,
+						target.url,
+						target.events,
+						target.secret,
+						target.alsoVerified,
 					);
-				}
-				const events = normalizedEvents(this.getNodeParameter('events', []));
-				if (events.length === 0) {
-					throw new NodeOperationError(this.getNode(), 'Choose at least one event to listen for', {
-						description: `Events: ${WEBHOOK_EVENTS.join(', ')}.`,
-					});
-				}
-				const keys = await signingKeys(this);
-				if (documentsOf(this) === 'thisWorkflow' && !keys.signingSecret) {
-					throw new NodeOperationError(
-						this.getNode(),
-						'"Sent by This Workflow" needs the Webhook Signing Secret in the credential',
-						{
-							description:
-								'The service signs a document\'s own results with the account signing secret: paste it from the service\'s dashboard into the credential, or set Documents to "Every Document on the Account".',
-						},
-					);
-				}
-				const secret = triggerSigningSecret(keys, url);
-				rememberKnownSecret(secret);
-				await registerMissingEvents(this, url, events, secret);
-				sendSampleIfAsked(this, url, events, secret);
+				sendSampleIfAsked(this, target);
 				return true;
 			},
 
@@ -214,6 +196,68 @@ export class DocumentExtractionTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receiveDelivery(this);
 	}
+
+	/** The run's first step: an event already run starts nothing further (delivery/ignoreDuplicates.ts). */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [await firstTimeEvents(this)];
+	}
+}
+
+/**
+ * Where the trigger listens and with which secret: the registered address with the trigger's own
+ * secret (docs/spec-decisions.md#n47), or, for Sent by This Workflow, the workflow's address with the
+ * account's (D13); or the error that says what to set.
+ */
+async function listeningTarget(context: IHookFunctions): Promise<
+	| NodeOperationError
+	| {
+			documents: DocumentsThatStart;
+			url: string;
+			events: string[];
+			secret: string;
+			/** Secrets the webhook also accepts, so their registrations count (the credential's). */
+			alsoVerified: string[];
+	  }
+> {
+	const url = context.getNodeWebhookUrl('default') ?? '';
+	if (!url.startsWith('https://')) {
+		return new NodeOperationError(
+			context.getNode(),
+			`The service delivers only to HTTPS, but this workflow's webhook URL is "${url}"`,
+			{
+				description:
+					'Serve n8n over HTTPS or set the WEBHOOK_URL environment variable to a public HTTPS address of this n8n (for local tests, a tunnel such as ngrok or cloudflared), then activate again.',
+			},
+		);
+	}
+	const events = normalizedEvents(context.getNodeParameter('events', []));
+	if (events.length === 0) {
+		return new NodeOperationError(context.getNode(), 'Choose at least one event to listen for', {
+			description: `Events: ${WEBHOOK_EVENTS.join(', ')}.`,
+		});
+	}
+	const keys = await signingKeys(context);
+	const documents = documentsOf(context);
+	if (documents === 'account')
+		return {
+			documents,
+			url,
+			events,
+			secret: triggerOwnSecret(keys, url),
+			alsoVerified: [keys.signingSecret],
+		};
+	if (!keys.signingSecret) {
+		return new NodeOperationError(
+			context.getNode(),
+			'"Sent by This Workflow" needs the Webhook Signing Secret in the credential',
+			{
+				description:
+					'The service signs a document\'s own results with the account signing secret: paste it from the service\'s dashboard into the credential, or set Documents to "Every Document on the Account".',
+			},
+		);
+	}
+	const ownAddress = context.getNodeWebhookUrl(WORKFLOW_DOCUMENTS_WEBHOOK) ?? '';
+	return { documents, url: ownAddress, events, secret: keys.signingSecret, alsoVerified: [] };
 }
 
 function documentsOf(context: IHookFunctions): DocumentsThatStart {
@@ -226,17 +270,16 @@ function documentsOf(context: IHookFunctions): DocumentsThatStart {
 /** In test listening only, with the option on: the sample event (docs/spec-decisions.md#n37). */
 function sendSampleIfAsked(
 	context: IHookFunctions,
-	url: string,
-	events: string[],
-	secret: string,
+	target: { url: string; events: string[]; secret: string },
 ): void {
-	if (triggerMode(context) !== 'test' || !secret) return;
+	if (triggerMode(context) !== 'test' || !target.secret) return;
 	const asked =
 		context.getNode().typeVersion >= 1.2
 			? context.getNodeParameter('sendSampleEvent', true) === true
 			: (context.getNodeParameter('options', {}) as { sendSampleEvent?: boolean })
 					.sendSampleEvent === true;
 	if (!asked) return;
+	const { url, events, secret } = target;
 	sendSampleEvent(
 		context,
 		url,

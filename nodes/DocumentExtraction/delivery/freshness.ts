@@ -1,8 +1,8 @@
 /**
  * Replays refused (docs/spec-decisions.md#n41): a delivery is a signed body that anyone who saw it can
  * send again, so the body's signed `timestamp` must be recent. Older than the replay window, or
- * further ahead than a small clock skew, it is refused; inside the window the memory of accepted
- * deliveries (ignoreDuplicates.ts) recognises a copy. Pure: tested without n8n.
+ * further ahead than a small clock skew, it is refused; inside the window the trigger's claim of the
+ * event (ignoreDuplicates.ts) recognises a copy. Pure: tested without n8n.
  */
 
 /** The default replay window: long enough for the service's three retries with backoff. */
@@ -24,18 +24,13 @@ export function signedTime(timestamp: unknown): number | undefined {
 }
 
 export type Freshness =
-	/** `at`: the signed time; undefined when the body has none (accepted under the count memory only). */
+	/** `at`: the signed time; undefined when the body has none (accepted: the claim still holds it). */
 	{ stale: false; at?: number } | { stale: true; reason: string };
 
-/**
- * Whether a delivery signed at `timestamp` may start a run now. `forgottenUpTo` is the newest signed
- * time the memory of accepted deliveries had to forget before its window ended: older deliveries could
- * be copies it no longer knows, so they are refused too.
- */
+/** Whether a delivery signed at `timestamp` may start a run now. */
 export function freshness(
 	timestamp: unknown,
 	windowHours = DEFAULT_REPLAY_WINDOW_HOURS,
-	forgottenUpTo = 0,
 	now = Date.now(),
 ): Freshness {
 	const at = signedTime(timestamp);
@@ -43,12 +38,5 @@ export function freshness(
 	if (at > now + MAX_CLOCK_SKEW_MS) return { stale: true, reason: 'signed in the future' };
 	if (at < now - windowHours * HOUR_MS)
 		return { stale: true, reason: `signed more than ${windowHours} h ago` };
-	if (at <= forgottenUpTo)
-		return { stale: true, reason: 'older than the memory of accepted deliveries' };
 	return { stale: false, at };
-}
-
-/** The window in ms, for the memory that must cover it. */
-export function windowMs(windowHours = DEFAULT_REPLAY_WINDOW_HOURS): number {
-	return windowHours * HOUR_MS + MAX_CLOCK_SKEW_MS;
 }

@@ -1,76 +1,54 @@
 /**
- * The trigger's option Ignore Duplicates: an event already accepted for a document starts no second
- * execution (spec: "duplicate deliveries are possible"). The memory covers the whole replay window by
- * time (docs/spec-decisions.md#n41): every copy signed inside the window is recognised, every one
- * outside it is stale (freshness.ts). Two memories answer together: the trigger's memory in the
- * workflow's static data (kept across restarts; saved by n8n after the webhook call), and this
- * process's recent memory, which sees a copy arriving before that save and is merged into every save,
- * so that of several calls saving at once the last one still carries what the others accepted.
+ * The trigger's option Ignore Duplicates (docs/spec-decisions.md#n49): an event already run for a
+ * document runs no second time, whichever n8n process received the copy and however long ago
+ * (docs/memory.md). Decided in the trigger's own execution step, not in the webhook: n8n gives an
+ * execution its deduplication store (in its database, shared by every process) and no webhook, so
+ * the run claims `event:<mode>:<event>:<document_id>` there and keeps only the items it claimed
+ * first. A copy still makes an execution, which stops at the trigger with no items.
  */
-import { processMemory } from '../memory/processMemory.ts';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-/** Accepted deliveries by key, oldest first: the signed time in ms, or null for a body without one. */
-export interface AcceptedDeliveries {
-	entries: Record<string, number | null>;
-	/**
-	 * The newest signed time forgotten before the window ended (the memory was full): deliveries
-	 * signed at or before it are refused as stale.
-	 */
-	forgottenUpTo?: number;
-}
+import { claimKeys } from '../memory/claims.ts';
+import { isSample } from '../trigger/sampleEvent.ts';
+import { triggerMode } from '../trigger/triggerMemory.ts';
 
-/** At most this many accepted events per trigger (the window is covered up to this many). */
-export const MAX_REMEMBERED_DELIVERIES = 5000;
-
-/** What this process accepted a moment ago, by scope (mode, workflow, node) and key. */
-const acceptedByThisProcess = processMemory<{ key: string; at: number | null }>({
-	maxEntries: 5000,
-	ttlMs: 10 * 60_000,
-});
-
-export function deliveryKey(event: unknown, documentId: unknown): string | undefined {
+/**
+ * The claim key of an event item: production and test listening apart (docs/spec-decisions.md#n30),
+ * undefined for an item that names no event or document, and for the sample event (test listening
+ * only, a new document each time).
+ */
+export function eventKey(mode: 'production' | 'test', item: IDataObject): string | undefined {
+	const { event, document_id: documentId } = item;
 	if (typeof event !== 'string' || typeof documentId !== 'string' || documentId === '')
 		return undefined;
-	return `${event}:${documentId}`;
+	if (isSample(item)) return undefined;
+	return `event:${mode}:${event}:${documentId}`;
 }
 
 /**
- * Records the delivery under `scope` (test listening and production, workflow and node apart) and
- * returns the memory to save, with what this process accepted merged in; undefined when the
- * workflow's memory or this process already had it.
+ * The items of events seen for the first time, in order; with Ignore Duplicates off, every item. All
+ * items of one event (Split Line Items) share its key and go or stay together.
  */
-export function acceptDelivery(
-	stored: AcceptedDeliveries | undefined,
-	key: string,
-	at: number | null,
-	scope: string,
-	windowMs: number,
-	now = Date.now(),
-): AcceptedDeliveries | undefined {
-	if (stored?.entries[key] !== undefined) return undefined;
-	if (!acceptedByThisProcess.addIfNew(`${scope}:${key}`, { key, at }, now)) return undefined;
-	const entries: Record<string, number | null> = { ...(stored?.entries ?? {}) };
-	for (const [entryKey, accepted] of acceptedByThisProcess.entries(now)) {
-		if (entryKey.startsWith(`${scope}:`) && !(accepted.key in entries))
-			entries[accepted.key] = accepted.at;
-	}
-	return bounded({ entries, forgottenUpTo: stored?.forgottenUpTo }, now - windowMs);
-}
-
-/**
- * Forgets entries signed before `expiredBefore` (their copies are stale anyway), then the oldest over
- * the bound, raising `forgottenUpTo` for those still inside the window.
- */
-function bounded(memory: AcceptedDeliveries, expiredBefore: number): AcceptedDeliveries {
-	let forgottenUpTo = memory.forgottenUpTo ?? 0;
-	const kept = Object.entries(memory.entries).filter(
-		([, at]) => at === null || at >= expiredBefore,
+export async function firstTimeEvents(context: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const items = context.getInputData();
+	const options = context.getNodeParameter('options', 0, {}) as { ignoreDuplicates?: boolean };
+	if (options.ignoreDuplicates === false) return items;
+	const mode = triggerMode(context);
+	const keys = items.map((item) => eventKey(mode, item.json));
+	const { won } = await claimKeys(
+		context,
+		keys.filter((key): key is string => key !== undefined),
+		{
+			message: 'Could not tell whether this event already ran',
+			description:
+				'Retry this execution: the event runs unless another execution has run it meanwhile.',
+		},
 	);
-	const over = Math.max(0, kept.length - MAX_REMEMBERED_DELIVERIES);
-	for (const [, at] of kept.slice(0, over))
-		if (at !== null) forgottenUpTo = Math.max(forgottenUpTo, at);
-	return {
-		entries: Object.fromEntries(kept.slice(over)),
-		...(forgottenUpTo > 0 ? { forgottenUpTo } : {}),
-	};
+	const ignored = new Set(keys.filter((key) => key !== undefined && !won.has(key)));
+	for (const key of ignored)
+		context.logger.info(`Document Extraction Trigger: ignored a duplicate ${key}`);
+	return items.filter((_item, index) => {
+		const key = keys[index];
+		return key === undefined || won.has(key);
+	});
 }

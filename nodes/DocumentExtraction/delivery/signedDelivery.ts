@@ -1,79 +1,61 @@
 /**
- * The one receive path of the service's signed deliveries (trigger and Wait for Review): the raw
- * body is verified against the signing secret before it is parsed, so nothing unsigned is ever read.
+ * The first steps every signed delivery of the service takes (trigger and Wait for Review): the raw
+ * body is verified against the signing secret before it is parsed, so nothing unsigned is ever read,
+ * and its signed time must be inside the replay window. A refused delivery costs no credential read
+ * beyond the one this process remembers (delivery/signingSecret.ts) and writes nothing.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, SIGNATURE_HEADER } from '../constants.ts';
+import { freshness } from './freshness.ts';
 import { parseJsonObject } from './jsonBody.ts';
-
 import type { SignatureVerdict } from './signature.ts';
 import { signatureHeader, verifySignature } from './signature.ts';
 import type { SigningKeys } from './signingSecret.ts';
-import { freshSigningKeys, rememberedKeys } from './signingSecret.ts';
+import { signingKeysOf } from './signingSecret.ts';
 
 export interface Refusal {
 	status: 400 | 401;
 	body: IDataObject;
-	/** Why, for the log: the signature's verdict, or 'not a JSON object' for a signed but unreadable body. */
-	reason: Exclude<SignatureVerdict, 'valid'> | 'not a JSON object';
+	/**
+	 * Why, for the log: the signature's verdict, 'not a JSON object' for a signed but unreadable body,
+	 * or 'stale: …' for a body signed outside the replay window.
+	 */
+	reason: Exclude<SignatureVerdict, 'valid'> | 'not a JSON object' | `stale: ${string}`;
 }
 
 export type SignedDelivery =
-	| {
-			payload: IDataObject;
-			refusal?: undefined;
-			/** The secret that verified it. */
-			secret: string;
-			/** True when only one of `earlierSecrets` verified it, not the credential's secret. */
-			earlier: boolean;
-	  }
-	| { payload?: undefined; refusal: Refusal; secret?: undefined; earlier?: undefined };
+	| { payload: IDataObject; refusal?: undefined }
+	| { payload?: undefined; refusal: Refusal };
 
-function verdictFor(rawBody: Buffer, header: string | undefined, secret: string): SignatureVerdict {
-	return secret ? verifySignature(rawBody, header, secret) : 'missing';
+/** The verdict of the first secret that verifies the body, else that of the first secret. */
+function verdictOf(
+	rawBody: Buffer,
+	header: string | undefined,
+	secrets: string[],
+): SignatureVerdict {
+	const verdicts = secrets
+		.filter((secret) => secret !== '')
+		.map((secret) => verifySignature(rawBody, header, secret));
+	return verdicts.find((verdict) => verdict === 'valid') ?? verdicts[0] ?? 'missing';
 }
 
 /**
- * A verified payload, or the refusal to answer with. `secretOf` picks the secret from the
- * credential's keys (by default its signing secret; the trigger's falls back to its own);
- * `earlierSecrets` are tried last (the trigger's: secrets the service may still sign with after the
- * credential's changed).
+ * The verified, fresh payload, or the refusal to answer with. `secretsOf` picks the secrets that may
+ * sign it from the credential's keys (by default its signing secret: the account's, D13);
+ * `windowHours` is the replay window (docs/spec-decisions.md#n41).
  */
 export async function readSignedDelivery(
 	context: IWebhookFunctions,
-	secretOf: (keys: SigningKeys) => string = (keys) => keys.signingSecret,
-	earlierSecrets: (keys: SigningKeys) => string[] = () => [],
+	secretsOf: (keys: SigningKeys) => string[] = (keys) => [keys.signingSecret],
+	windowHours?: number,
 ): Promise<SignedDelivery> {
 	const request = context.getRequestObject();
 	if (request.rawBody === undefined) await request.readRawBody();
 	const rawBody: Buffer = request.rawBody ?? Buffer.alloc(0);
 	const header = signatureHeader(context.getHeaderData() as IDataObject, SIGNATURE_HEADER);
-
 	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
-	let keys = credentialId ? rememberedKeys(credentialId) : undefined;
-	let secret = keys === undefined ? '' : secretOf(keys);
-	let verdict = keys === undefined ? undefined : verdictFor(rawBody, header, secret);
-	if (keys === undefined || verdict !== 'valid') {
-		keys = await freshSigningKeys(context, credentialId);
-		secret = secretOf(keys);
-		verdict = verdictFor(rawBody, header, secret);
-	}
-	let earlier = false;
-	if (verdict !== 'valid') {
-		for (const candidate of earlierSecrets(keys)) {
-			if (
-				candidate &&
-				candidate !== secret &&
-				verifySignature(rawBody, header, candidate) === 'valid'
-			) {
-				secret = candidate;
-				verdict = 'valid';
-				earlier = true;
-				break;
-			}
-		}
-	}
+	const verdict = verdictOf(rawBody, header, secretsOf(await signingKeysOf(context, credentialId)));
 	if (verdict !== 'valid') {
 		return {
 			refusal: {
@@ -93,7 +75,17 @@ export async function readSignedDelivery(
 			},
 		};
 	}
-	return { payload, secret, earlier };
+	const fresh = freshness(payload.timestamp, windowHours);
+	if (fresh.stale) {
+		return {
+			refusal: {
+				status: 400,
+				body: { error: `Stale delivery: ${fresh.reason}; a copy of an old delivery is not run` },
+				reason: `stale: ${fresh.reason}`,
+			},
+		};
+	}
+	return { payload };
 }
 
 /** Answers the delivery with `status` and `body`, starting or resuming nothing. */

@@ -1,13 +1,14 @@
 /**
- * The secrets a delivery is verified with: the credential's Webhook Signing Secret, and the trigger's
- * own secret when the credential has none (docs/spec-decisions.md#n5), derived from the API key and
- * the webhook URL whenever it is needed and never stored.
+ * The secrets a delivery is verified with: the credential's Webhook Signing Secret (the account's,
+ * for a document's own deliveries and Wait for Review) and the trigger's own secret for its
+ * registration (docs/spec-decisions.md#n5), derived from the API key and the webhook URL whenever it
+ * is needed and never stored.
  *
  * In a webhook, every credential read makes n8n take an expression isolate of its own (a new V8
  * isolate whenever its small pool is empty), which made reading the credential a large part of each
  * delivery's cost. What a delivery needs from the credential is therefore kept by this n8n process for
- * a few seconds; a delivery that does not verify reads the credential again, so a new secret works at
- * once and a replaced one stops working within REMEMBER_SECRET_MS.
+ * REMEMBER_SECRET_MS, whatever the deliveries bring: a burst of forged ones costs no read beyond that
+ * one, and a changed secret is read within REMEMBER_SECRET_MS (the service retries what was refused).
  */
 import { createHmac } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
@@ -67,19 +68,26 @@ export async function credentialSigningSecret(
 }
 
 /**
- * The secret deliveries to the trigger's `url` are signed with: the credential's signing secret, or
- * else the trigger's own for that URL. Derived, not random: the same API key and URL always give the
- * same secret, so nothing has to be stored to verify the service's deliveries later; a workflow
- * export carries no secret, and the derivation cannot be reversed to the API key.
+ * The secret the trigger registers `url` with, and so verifies the registration's deliveries with.
+ * Derived, not random: the same API key and URL always give the same secret, so nothing has to be
+ * stored to verify the service's deliveries later; a workflow export carries no secret, the derivation
+ * cannot be reversed to the API key, and a changed signing secret in the credential changes nothing
+ * the service holds (docs/spec-decisions.md#n47).
  */
-export function triggerSigningSecret(keys: SigningKeys, url: string): string {
-	return keys.signingSecret || triggerOwnSecret(keys, url);
-}
-
-/** The trigger's own secret for `url`, whether or not the credential has a signing secret now. */
 export function triggerOwnSecret(keys: SigningKeys, url: string): string {
 	if (!keys.triggerKey || !url) return '';
 	return createHmac('sha256', keys.triggerKey).update(url).digest('hex');
+}
+
+/** The keys of `credentialId` this process remembers, else read now. */
+export async function signingKeysOf(
+	context: CredentialReader,
+	credentialId: string | undefined,
+): Promise<SigningKeys> {
+	return (
+		(credentialId ? rememberedKeys(credentialId) : undefined) ??
+		(await freshSigningKeys(context, credentialId))
+	);
 }
 
 /** Keys by credential id. */

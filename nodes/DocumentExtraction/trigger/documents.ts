@@ -44,3 +44,19 @@ export function documentsThatStart(value: unknown, typeVersion: number): Documen
 	if (value === 'thisWorkflow' || value === 'account') return value;
 	return typeVersion >= 1.2 ? 'thisWorkflow' : 'account';
 }
+
+/**
+ * Why a delivery to the trigger's webhook `webhookName` starts no run under this Documents setting,
+ * if it does not (docs/spec-decisions.md#n40): decided by the address alone, before the signature is
+ * checked or the credential read. A document's own delivery to a trigger that hears the whole account
+ * is a copy of what the account's registration brings it, so only one of the two runs.
+ */
+export function notAddressedReason(
+	documents: DocumentsThatStart,
+	webhookName: string,
+): string | undefined {
+	const toThisWorkflow = webhookName === WORKFLOW_DOCUMENTS_WEBHOOK;
+	if (documents === 'thisWorkflow')
+		return toThisWorkflow ? undefined : 'not addressed to this workflow';
+	return toThisWorkflow ? "a copy of the account's delivery" : undefined;
+}

@@ -9,7 +9,10 @@ export interface HeldRegistration {
 	url: string;
 	/** The events this registration delivers (the trigger registers only the events not yet covered). */
 	events: string[];
-	/** A short keyed fingerprint of the secret it was registered with; never the secret. */
+	/**
+	 * A short keyed fingerprint of the secret it was registered with; never the secret. It tells a
+	 * new API key (a new own secret, docs/spec-decisions.md#n47) from the one registered before.
+	 */
 	secretFingerprint: string;
 	registeredAt: string;
 }
@@ -23,47 +26,35 @@ export function normalizedEvents(events: unknown): string[] {
 		: [];
 }
 
-/** The events that registrations for `url` made with the secret `fingerprint` deliver. */
+/** The events that registrations for `url` made with one of the secrets `fingerprints` deliver. */
 export function coveredEvents(
 	held: HeldRegistration[],
 	url: string,
-	fingerprint: string,
+	fingerprints: string[],
 ): Set<string> {
 	const covered = new Set<string>();
 	for (const registration of held) {
-		if (registration.url === url && registration.secretFingerprint === fingerprint) {
+		if (registration.url === url && fingerprints.includes(registration.secretFingerprint)) {
 			for (const event of registration.events) covered.add(event);
 		}
 	}
 	return covered;
 }
 
-/** The wanted events that no registration for `url` with this secret delivers yet. */
+/** The wanted events that no registration for `url` with one of these secrets delivers yet. */
 export function missingEvents(
 	held: HeldRegistration[],
 	url: string,
-	fingerprint: string,
+	fingerprints: string[],
 	wanted: string[],
 ): string[] {
-	const covered = coveredEvents(held, url, fingerprint);
+	const covered = coveredEvents(held, url, fingerprints);
 	return normalizedEvents(wanted).filter((event) => !covered.has(event));
 }
 
 /** The URL of the newest registration: the one n8n served when the trigger last registered. */
 export function registeredUrl(held: HeldRegistration[]): string | undefined {
 	return held[held.length - 1]?.url;
-}
-
-/** The fingerprints of the secrets registered for `url`, newest first, without repeats. */
-export function registeredFingerprints(held: HeldRegistration[], url: string): string[] {
-	const fingerprints: string[] = [];
-	for (let index = held.length - 1; index >= 0; index--) {
-		const registration = held[index];
-		if (registration.url === url && !fingerprints.includes(registration.secretFingerprint)) {
-			fingerprints.push(registration.secretFingerprint);
-		}
-	}
-	return fingerprints;
 }
 
 /** Appends `registration`, keeping at most `limit` (a new array: n8n notices a replaced value). */
@@ -74,25 +65,4 @@ export function withRegistration(
 ): HeldRegistration[] {
 	const next = [...held, registration];
 	return next.length > limit ? next.slice(next.length - limit) : next;
-}
-
-/**
- * Where a verified delivery came from, by the secret that verified it:
- * - `current`: the secret the trigger uses now (the credential's, or its own: docs/spec-decisions.md#n5);
- * - `replaced`: another secret, and registrations with the current secret deliver this event too, so
- *   the same event arrives (or arrived) through them: a copy through a replaced registration;
- * - `notYetReplaced`: another secret, and no registration with the current secret delivers this event
- *   yet (the secret changed since the registration): accepted, and the current secret is registered.
- */
-export type DeliveryOrigin = 'current' | 'replaced' | 'notYetReplaced';
-
-export function deliveryOrigin(
-	held: HeldRegistration[],
-	url: string,
-	verifiedFingerprint: string,
-	currentFingerprint: string,
-	event: string,
-): DeliveryOrigin {
-	if (verifiedFingerprint === currentFingerprint) return 'current';
-	return coveredEvents(held, url, currentFingerprint).has(event) ? 'replaced' : 'notYetReplaced';
 }

@@ -1,16 +1,13 @@
 /**
- * Where the trigger keeps what it knows, apart for production and for "Listen for test event"
- * (docs/spec-decisions.md#n30, #n31, #n33):
+ * Where the trigger keeps what the service holds for it, its registrations (docs/spec-decisions.md#n31,
+ * #n33): written only by its activation hooks, never by a delivery or an execution (docs/memory.md).
  * - production: the workflow's global static data, under the node's id (a rename keeps it; n8n keys
- *   'node' static data by the node's name). n8n saves it after the activation hooks and after a
- *   webhook call that starts no run or answers before the run starts.
- * - test listening: n8n gives test hooks and test webhooks an empty static data that it never saves,
- *   so this process keeps it, per workflow and node, until it stops.
+ *   'node' static data by the node's name). n8n saves it after the activation hooks.
+ * - test listening: n8n gives test hooks an empty static data that it never saves, so this process
+ *   keeps it, per workflow and node, until it stops.
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { AcceptedDeliveries } from '../delivery/ignoreDuplicates.ts';
-import type { RefusalRecord } from '../delivery/refusals.ts';
 import { processMemory } from '../memory/processMemory.ts';
 import type { HeldRegistration } from './registration.ts';
 
@@ -19,10 +16,6 @@ export type TriggerMode = 'production' | 'test';
 export interface TriggerMemory {
 	/** Everything the service holds for this node, oldest first. `delete` keeps it (the service cannot unregister). */
 	registrations: HeldRegistration[];
-	/** Accepted events over the replay window (docs/spec-decisions.md#n6, #n41). */
-	accepted?: AcceptedDeliveries;
-	/** Deliveries answered 401 or 400 (docs/spec-decisions.md#n36): no secret, no delivered content. */
-	refused?: RefusalRecord;
 }
 
 /** The key in the workflow's global static data. */
@@ -33,8 +26,8 @@ type Context = IHookFunctions | IWebhookFunctions;
 /** Test listeners' memories by workflow and node; a process listens for few of them at a time. */
 const testMemories = processMemory<TriggerMemory>({ maxEntries: 1000 });
 
-/** n8n runs test hooks and test webhooks in mode 'manual'; production in 'trigger', 'webhook' or 'internal'. */
-export function triggerMode(context: Context): TriggerMode {
+/** n8n runs test hooks, test webhooks and their executions in mode 'manual'; production in others. */
+export function triggerMode(context: { getMode?: () => string }): TriggerMode {
 	return context.getMode?.() === 'manual' ? 'test' : 'production';
 }
 
@@ -56,34 +49,23 @@ export function triggerScope(context: Context): string {
  * which replaces the stored value so that n8n sees the change.
  */
 export function triggerMemory(context: Context): TriggerMemory {
-	const node = context.getNode();
 	if (triggerMode(context) === 'test') {
-		const key = nodeKey(context);
-		let memory = testMemories.get(key);
-		if (!memory) {
-			memory = { registrations: [] };
-			testMemories.set(key, memory);
-		}
-		return memory;
+		return testMemories.get(nodeKey(context)) ?? { registrations: [] };
 	}
 	const global = context.getWorkflowStaticData('global');
 	const byNode = (global[STATIC_DATA_KEY] ?? {}) as IDataObject;
-	const stored = byNode[node.id] as TriggerMemory | undefined;
-	if (!stored) return { registrations: [] };
-	return {
-		...stored,
-		registrations: Array.isArray(stored.registrations) ? stored.registrations : [],
-	};
+	const stored = byNode[context.getNode().id] as Partial<TriggerMemory> | undefined;
+	return { registrations: Array.isArray(stored?.registrations) ? stored.registrations : [] };
 }
 
-export function saveTriggerMemory(context: Context, memory: TriggerMemory): void {
-	const node = context.getNode();
+/** Saves the registrations; only the activation hooks call it. */
+export function saveTriggerMemory(context: IHookFunctions, memory: TriggerMemory): void {
 	if (triggerMode(context) === 'test') {
 		testMemories.set(nodeKey(context), memory);
 		return;
 	}
 	const global = context.getWorkflowStaticData('global');
 	const byNode = { ...((global[STATIC_DATA_KEY] ?? {}) as IDataObject) };
-	byNode[node.id] = memory as unknown as IDataObject;
+	byNode[context.getNode().id] = { registrations: memory.registrations } as unknown as IDataObject;
 	global[STATIC_DATA_KEY] = byNode;
 }

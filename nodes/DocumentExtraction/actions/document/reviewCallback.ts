@@ -11,7 +11,6 @@ import type {
 } from 'n8n-workflow';
 
 import { eventOutput } from '../../delivery/eventMapping.ts';
-import { freshness } from '../../delivery/freshness.ts';
 import type { OutputMode } from '../../invoice/invoiceMapping.ts';
 import { answerWithoutRun, readSignedDelivery } from '../../delivery/signedDelivery.ts';
 import { extractOutputNames, outputIndex, outputSettingsFrom } from './extractOutputs.ts';
@@ -40,22 +39,14 @@ const AWAITED_FILE_PARAMETER = 'awaitedFile';
 export async function receiveReviewResult(
 	context: IWebhookFunctions,
 ): Promise<IWebhookResponseData> {
-	const { payload, refusal } = await readSignedDelivery(context);
-	if (refusal?.status === 401) {
+	const delivery = await readSignedDelivery(context);
+	if (delivery.refusal) {
 		context.logger.warn(
-			`Document Extraction: refused a review callback with a ${refusal.reason} signature; the execution keeps waiting`,
+			`Document Extraction: refused a review callback (${delivery.refusal.reason}); the execution keeps waiting`,
 		);
+		return answerWithoutRun(context, delivery.refusal.status, delivery.refusal.body);
 	}
-	if (refusal) return answerWithoutRun(context, refusal.status, refusal.body);
-	const fresh = freshness(payload.timestamp);
-	if (fresh.stale) {
-		context.logger.warn(
-			`Document Extraction: refused a review callback ${fresh.reason} (stale); the execution keeps waiting`,
-		);
-		return answerWithoutRun(context, 400, {
-			error: `Stale delivery: ${fresh.reason}; a copy of an old delivery resumes nothing`,
-		});
-	}
+	const { payload } = delivery;
 
 	const event = payload.event;
 	if (event !== 'document.verified' && event !== 'document.rejected') {

@@ -1,6 +1,7 @@
 // The trigger's webhook lifecycle at its edges, with a mocked hook context (the full lifecycle runs
 // in a real n8n in test/e2e/trigger.test.ts and test/e2e/trigger-editing.test.ts): HTTPS required,
-// registrations reused across delete (deactivate, publish, restart), a rename, test listening apart.
+// registrations reused across delete (deactivate, publish, restart), a rename, test listening apart,
+// its own secret (N47), none for Sent by This Workflow (N48); and its execution step (N49).
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -25,6 +26,8 @@ interface Options {
 	url?: string;
 	events?: string[];
 	secret?: string;
+	/** The credential's API key (default 'k'). */
+	apiKey?: string;
 	/** The workflow's static data: { global, 'node:<name>' } as n8n keeps it. */
 	staticData?: Record<string, IDataObject>;
 	nodeName?: string;
@@ -57,7 +60,10 @@ function hookContext(options: Options = {}) {
 					: name === 'documents' && options.documents
 						? options.documents
 						: fallback,
-		getCredentials: async () => credentialData(options.secret ?? ''),
+		getCredentials: async () => ({
+			...credentialData(options.secret ?? ''),
+			...(options.apiKey ? { apiKey: options.apiKey } : {}),
+		}),
 		getWorkflowStaticData: staticDataByType(staticData, nodeName),
 		getWorkflow: () => ({ id: workflowId, name: 'lifecycle', active: true }),
 		getNode: () =>
@@ -108,19 +114,48 @@ describe('trigger lifecycle', () => {
 		expect(registered).toHaveLength(0);
 	});
 
-	it('records the registration under the node id in global static data, with a fingerprint of the secret, never the secret', async () => {
-		const { context, staticData } = hookContext({ secret: 'credential-secret-value' });
+	it("registers its own secret, not the credential's (N47), under the node id in global static data, with a fingerprint, never a secret", async () => {
+		const { context, staticData, registered } = hookContext({ secret: 'credential-secret-value' });
 		await activate(context);
+		const { secret } = registered[0];
+		expect(secret).toMatch(/^[0-9a-f]{64}$/);
 		expect(held(staticData)).toEqual([
 			expect.objectContaining({
 				webhookId: 'wh_1',
 				url: URL,
 				events: ['document.rejected', 'document.verified'],
-				secretFingerprint: secretFingerprint('credential-secret-value'),
+				secretFingerprint: secretFingerprint(secret),
 			}),
 		]);
 		expect(JSON.stringify(staticData)).not.toContain('credential-secret-value');
+		expect(JSON.stringify(staticData)).not.toContain(secret);
 		expect(await methods.checkExists.call(context)).toBe(true);
+	});
+
+	it("N47: the credential's signing secret changed while active registers nothing; a registration an earlier version made with it counts", async () => {
+		const { context, staticData, registered } = hookContext({ secret: 'one' });
+		await activate(context);
+		await activate(hookContext({ secret: 'two', staticData, registered }).context);
+		expect(registered).toHaveLength(1);
+		// Made by an earlier version with the credential's secret: still delivering, still verified.
+		const earlier = hookContext({ secret: 'one' });
+		earlier.staticData.global = {
+			[STATIC_DATA_KEY]: {
+				'node-id-1': {
+					registrations: [
+						{
+							webhookId: 'wh_0',
+							url: URL,
+							events: ['document.rejected', 'document.verified'],
+							secretFingerprint: secretFingerprint('one'),
+							registeredAt: '',
+						},
+					],
+				},
+			},
+		};
+		await activate(earlier.context);
+		expect(earlier.registered).toEqual([]);
 	});
 
 	it('without a signing secret in the credential, registers its own secret and keeps none of it (N5)', async () => {
@@ -163,30 +198,28 @@ describe('trigger lifecycle', () => {
 		expect(registered).toHaveLength(1);
 	});
 
-	it('N32: a new URL or a new secret registers once; a new event registers only that event; removing and re-adding an event registers nothing', async () => {
-		const { context, staticData, registered } = hookContext({
-			secret: 'one',
-			events: ['document.verified'],
-		});
+	it('N32: a new URL or a new API key registers once; a new event registers only that event; removing and re-adding an event registers nothing', async () => {
+		const { context, staticData, registered } = hookContext({ events: ['document.verified'] });
 		await activate(context);
+		const own = registered[0].secret;
 		/** Activates again in the same workflow, against the same service, with these settings. */
 		const activateAgain = async (options: Options) =>
 			await activate(hookContext({ ...options, staticData, registered }).context);
-		await activateAgain({ secret: 'one', events: ['document.verified', 'document.rejected'] });
-		expect(registered[1]).toEqual({ url: URL, events: ['document.rejected'], secret: 'one' });
-		await activateAgain({ secret: 'one', events: ['document.verified'] });
-		await activateAgain({ secret: 'one', events: ['document.verified', 'document.rejected'] });
+		await activateAgain({ events: ['document.verified', 'document.rejected'] });
+		expect(registered[1]).toEqual({ url: URL, events: ['document.rejected'], secret: own });
+		await activateAgain({ events: ['document.verified'] });
+		await activateAgain({ events: ['document.verified', 'document.rejected'] });
 		expect(registered).toHaveLength(2);
-		await activateAgain({ secret: 'two' });
+		await activateAgain({ apiKey: 'k2' });
 		expect(registered[2]).toEqual({
 			url: URL,
 			events: ['document.rejected', 'document.verified'],
-			secret: 'two',
+			secret: expect.not.stringMatching(own),
 		});
-		await activateAgain({ secret: 'two', url: 'https://n8n.example/webhook/other/webhook' });
+		await activateAgain({ apiKey: 'k2', url: 'https://n8n.example/webhook/other/webhook' });
 		expect(registered).toHaveLength(4);
-		// Back to the first secret: the service still holds its registrations.
-		await activateAgain({ secret: 'one' });
+		// Back to the first key: the service still holds its registrations.
+		await activateAgain({});
 		expect(registered).toHaveLength(4);
 	});
 
@@ -218,10 +251,11 @@ describe('trigger lifecycle', () => {
 		}
 		expect(registered.map((registration) => registration.url)).toEqual([URL, TEST_URL]);
 		expect(held(staticData)).toHaveLength(1);
-		// A new secret: the test URL is registered once more with it.
+		// A new API key (a new own secret): the test URL is registered once more with it.
 		await activate(
 			hookContext({
-				secret: 's2',
+				secret: 's',
+				apiKey: 'k2',
 				mode: 'manual',
 				url: TEST_URL,
 				staticData: {},
@@ -243,10 +277,18 @@ describe('N40: Documents', () => {
 		expect(Object.keys(new DocumentExtractionTrigger().webhookMethods)).toEqual(['default']);
 	});
 
-	it('version 1.2 with the signing secret activates and registers its one address', async () => {
-		const { context, registered } = hookContext({ secret: 's', typeVersion: 1.2 });
-		await activate(context);
-		expect(registered.map((registration) => registration.url)).toEqual([URL]);
+	it("N48: Sent by This Workflow (1.2's default) activates and registers nothing: its documents come to the workflow's address", async () => {
+		for (const mode of ['trigger', 'manual']) {
+			const { context, registered, staticData } = hookContext({
+				secret: 's',
+				typeVersion: 1.2,
+				mode,
+			});
+			expect(await methods.checkExists.call(context)).toBe(true);
+			await methods.create.call(context);
+			expect(registered).toEqual([]);
+			expect(staticData).toEqual({});
+		}
 	});
 
 	it('version 1.2 without the signing secret in the credential: activation says what to set, nothing is registered', async () => {

@@ -1,77 +1,117 @@
-// Ignore Duplicates: which deliveries were accepted (spec: duplicates possible; N6), over the whole
-// replay window (N41), with what this process accepted merged into every save.
-import { afterEach, describe, expect, it } from 'vitest';
+// Ignore Duplicates, decided in the trigger's execution step (N49): each event's items are claimed in
+// the workflow's deduplication store (memory/claims.ts); only what the run claimed first goes on.
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
 
-import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
-
-import type { AcceptedDeliveries } from '../../../../../nodes/DocumentExtraction/delivery/ignoreDuplicates.ts';
 import {
-	acceptDelivery,
-	deliveryKey,
-	MAX_REMEMBERED_DELIVERIES,
+	eventKey,
+	firstTimeEvents,
 } from '../../../../../nodes/DocumentExtraction/delivery/ignoreDuplicates.ts';
+import { fakeExecuteContext } from '../../../harness/fakeExecuteContext.ts';
 
-afterEach(() => forgetProcessMemories());
+const event = (documentId: string, extra: IDataObject = {}): INodeExecutionData => ({
+	json: { event: 'document.verified', document_id: documentId, ...extra },
+});
 
-const HOUR = 3_600_000;
-const WINDOW = 24 * HOUR;
-const NOW = Date.parse('2026-11-26T12:00:00Z');
-const S = 'production:wf:node';
+/** A run of the trigger's execution step in `mode`, on `store` when given (another run's store). */
+function run(
+	items: INodeExecutionData[],
+	options: { mode?: string; ignoreDuplicates?: boolean; sharing?: IExecuteFunctions } = {},
+) {
+	const fake = fakeExecuteContext({
+		inputItems: items,
+		parameters:
+			options.ignoreDuplicates === undefined
+				? {}
+				: { options: { ignoreDuplicates: options.ignoreDuplicates } },
+	});
+	const context = {
+		...fake.context,
+		getMode: () => options.mode ?? 'webhook',
+		...(options.sharing ? { helpers: options.sharing.helpers } : {}),
+	} as unknown as IExecuteFunctions;
+	return {
+		context,
+		store: fake.store,
+		logs: fake.logs,
+		output: async () => await firstTimeEvents(context),
+	};
+}
 
-describe('Ignore Duplicates', () => {
-	it('key = event:document_id; none without both', () => {
-		expect(deliveryKey('document.verified', 'doc_1')).toBe('document.verified:doc_1');
-		expect(deliveryKey('document.rejected', 'doc_1')).not.toBe(
-			deliveryKey('document.verified', 'doc_1'),
+const ids = (items: INodeExecutionData[]) => items.map((item) => item.json.document_id);
+
+describe('the event key', () => {
+	it('names the mode, the event and the document; production and test listening apart', () => {
+		expect(eventKey('production', event('doc_1').json)).toBe(
+			'event:production:document.verified:doc_1',
 		);
-		expect(deliveryKey('document.verified', '')).toBeUndefined();
-		expect(deliveryKey(undefined, 'doc_1')).toBeUndefined();
-		expect(deliveryKey('document.verified', 7)).toBeUndefined();
+		expect(eventKey('test', event('doc_1').json)).toBe('event:test:document.verified:doc_1');
 	});
 
-	it('new once, with its signed time, then a duplicate', () => {
-		const first = acceptDelivery(undefined, 'a', NOW - HOUR, S, WINDOW, NOW);
-		expect(first).toEqual({ entries: { a: NOW - HOUR } });
-		expect(acceptDelivery(first, 'a', NOW - HOUR, S, WINDOW, NOW)).toBeUndefined();
+	it('none without an event or a document, and none for the sample event', () => {
+		expect(eventKey('production', { document_id: 'doc_1' })).toBeUndefined();
+		expect(eventKey('production', { event: 'document.verified', document_id: '' })).toBeUndefined();
+		expect(eventKey('production', { event: 'document.verified', document_id: 7 })).toBeUndefined();
+		expect(eventKey('test', event('doc_sample_1', { sample: true }).json)).toBeUndefined();
+	});
+});
+
+describe('the first time an event runs', () => {
+	it('the first run goes on; a later one of the same event stops with no items, logged', async () => {
+		const first = run([event('doc_1')]);
+		expect(ids(await first.output())).toEqual(['doc_1']);
+		expect([...first.store]).toEqual(['event:production:document.verified:doc_1']);
+		const copy = run([event('doc_1')], { sharing: first.context });
+		expect(await copy.output()).toEqual([]);
+		expect(copy.logs).toContain(
+			'info: Document Extraction Trigger: ignored a duplicate event:production:document.verified:doc_1',
+		);
 	});
 
-	it('a key saved by another process (or before a restart) is a duplicate', () => {
-		expect(acceptDelivery({ entries: { a: NOW } }, 'a', NOW, S, WINDOW, NOW)).toBeUndefined();
+	it('two runs of one event at the same moment: exactly one goes on', async () => {
+		const first = run([event('doc_2')]);
+		const second = run([event('doc_2')], { sharing: first.context });
+		const outputs = await Promise.all([first.output(), second.output()]);
+		expect(outputs.map((items) => items.length).sort()).toEqual([0, 1]);
 	});
 
-	it('calls that read the same saved memory: the copy is a duplicate, and each save carries every key this process accepted', () => {
-		const saved: AcceptedDeliveries = { entries: { old: NOW - HOUR } };
-		const first = acceptDelivery(saved, 'a', NOW, S, WINDOW, NOW);
-		expect(acceptDelivery(saved, 'a', NOW, S, WINDOW, NOW)).toBeUndefined();
-		const second = acceptDelivery(saved, 'b', NOW, S, WINDOW, NOW);
-		// Whichever of the two n8n saves last, neither key is lost.
-		expect(Object.keys(first!.entries)).toEqual(['old', 'a']);
-		expect(Object.keys(second!.entries)).toEqual(['old', 'a', 'b']);
-	});
-
-	it('test listening and production, workflows and nodes are apart', () => {
-		for (const scope of ['test:wf:node', S, 'production:wf:other', 'production:other:node'])
-			expect(acceptDelivery(undefined, 'a', NOW, scope, WINDOW, NOW), scope).toBeDefined();
-		expect(
-			Object.keys(acceptDelivery(undefined, 'b', NOW, 'test:wf:node', WINDOW, NOW)!.entries),
-		).toEqual(['a', 'b']);
-	});
-
-	it('forgets entries signed before the window (their copies are stale); keeps those without a signed time', () => {
-		const stored: AcceptedDeliveries = {
-			entries: { expired: NOW - WINDOW - 1, inside: NOW - WINDOW + 1, untimed: null },
-		};
-		expect(acceptDelivery(stored, 'new', NOW, S, WINDOW, NOW)).toEqual({
-			entries: { inside: NOW - WINDOW + 1, untimed: null, new: NOW },
+	it('another event of the same document, or another document, is new', async () => {
+		const first = run([event('doc_3')]);
+		await first.output();
+		const rejected = run([{ json: { event: 'document.rejected', document_id: 'doc_3' } }], {
+			sharing: first.context,
 		});
+		expect(ids(await rejected.output())).toEqual(['doc_3']);
+		expect(ids(await run([event('doc_4')], { sharing: first.context }).output())).toEqual([
+			'doc_4',
+		]);
 	});
 
-	it(`at ${MAX_REMEMBERED_DELIVERIES} entries the oldest go, and their signed time becomes the line below which deliveries are stale`, () => {
-		const entries: Record<string, number> = {};
-		for (let i = 0; i < MAX_REMEMBERED_DELIVERIES; i++) entries[`k${i}`] = NOW - WINDOW / 2 + i;
-		const next = acceptDelivery({ entries }, 'new', NOW, S, WINDOW, NOW)!;
-		expect(Object.keys(next.entries)).toHaveLength(MAX_REMEMBERED_DELIVERIES);
-		expect(next.entries.k0).toBeUndefined();
-		expect(next.forgottenUpTo).toBe(NOW - WINDOW / 2);
+	it('test listening (manual) and production keep their own: neither takes the other one’s event', async () => {
+		const production = run([event('doc_5')]);
+		expect(ids(await production.output())).toEqual(['doc_5']);
+		const test = run([event('doc_5')], { mode: 'manual', sharing: production.context });
+		expect(ids(await test.output())).toEqual(['doc_5']);
+	});
+
+	it('Split Line Items: every item of one event goes on together, and none of a copy', async () => {
+		const lines = [1, 2, 3].map((line) => event('doc_6', { line_number: line }));
+		const first = run(lines);
+		expect((await first.output()).map((item) => item.json.line_number)).toEqual([1, 2, 3]);
+		expect(await run(lines, { sharing: first.context }).output()).toEqual([]);
+	});
+
+	it('the sample event and an item without a document go on without a claim', async () => {
+		const sample = event('doc_sample_1', { sample: true });
+		const bare = { json: { event: 'document.verified' } };
+		const first = run([sample, bare], { mode: 'manual' });
+		expect(await first.output()).toEqual([sample, bare]);
+		expect(first.store.size).toBe(0);
+	});
+
+	it('Ignore Duplicates off: every item goes on, and the store is not touched', async () => {
+		const off = run([event('doc_7'), event('doc_7')], { ignoreDuplicates: false });
+		expect(ids(await off.output())).toEqual(['doc_7', 'doc_7']);
+		expect(off.store.size).toBe(0);
 	});
 });

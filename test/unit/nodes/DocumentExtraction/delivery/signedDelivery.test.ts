@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- made-up test signing secrets, never real ones */
-// The one receive path of signed deliveries: verified against the secret before anything is parsed,
-// with the credential's secret remembered for REMEMBER_SECRET_MS (delivery/signingSecret.ts).
+// The first steps of every signed delivery: verified against the secret before anything is parsed,
+// fresh by its signed time, with the credential's keys remembered for REMEMBER_SECRET_MS
+// (delivery/signingSecret.ts) whatever the deliveries bring.
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -21,11 +22,10 @@ import type { SigningKeys } from '../../../../../nodes/DocumentExtraction/delive
 const CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_1';
 const NEW_CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_2';
 const GENERATED_SECRET = 'whsec_UNITTEST_delivery_generated';
-const EARLIER_SECRET = 'whsec_UNITTEST_delivery_earlier';
 const T0 = 1_700_000_000_000;
 
-/** The secret the delivery is checked with: the credential's, else `secret` (as the trigger's own). */
-const fallbackTo = (secret: string) => (keys: SigningKeys) => keys.signingSecret || secret;
+/** The secrets the delivery is checked with: `secret` (as the trigger's own), then the credential's. */
+const alsoWith = (secret: string) => (keys: SigningKeys) => [secret, keys.signingSecret];
 
 const UNSIGNED = { error: 'Invalid or missing X-Service-Signature' };
 const NOT_AN_OBJECT = { error: 'Body is not a JSON object' };
@@ -121,10 +121,10 @@ afterEach(() => {
 });
 
 describe('readSignedDelivery', () => {
-	it("a body signed with the credential's secret: the parsed payload, the secret, not earlier", async () => {
+	it("a body signed with the credential's secret: the parsed payload", async () => {
 		const { context, state } = fakeNode();
 		const delivery = await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
-		expect(delivery).toEqual({ payload: EVENT, secret: CREDENTIAL_SECRET, earlier: false });
+		expect(delivery).toEqual({ payload: EVENT });
 		expect(state.reads).toBe(1);
 	});
 
@@ -217,7 +217,7 @@ describe('readSignedDelivery', () => {
 
 		it('no secret at all (credential has none, no fallback): refused as missing, even a body signed with the empty key', async () => {
 			const { context } = fakeNode({ secret: '' });
-			const delivery = await readSignedDelivery(context(signedWith('')), undefined, () => ['']);
+			const delivery = await readSignedDelivery(context(signedWith('')), () => ['', '']);
 			expect(delivery).toEqual({ refusal: { status: 401, body: UNSIGNED, reason: 'missing' } });
 		});
 	});
@@ -254,7 +254,7 @@ describe('readSignedDelivery', () => {
 		});
 	});
 
-	describe("the fallback (the trigger's own) secret", () => {
+	describe("a second secret (the trigger's own)", () => {
 		it.each([
 			['has no signingSecret', undefined],
 			["has ''", ''],
@@ -262,94 +262,77 @@ describe('readSignedDelivery', () => {
 		])('verifies when the credential %s', async (_case, secret) => {
 			const { context } = fakeNode({ secret });
 			expect(
-				await readSignedDelivery(
-					context(signedWith(GENERATED_SECRET)),
-					fallbackTo(GENERATED_SECRET),
-				),
-			).toEqual({
-				payload: EVENT,
-				secret: GENERATED_SECRET,
-				earlier: false,
-			});
+				await readSignedDelivery(context(signedWith(GENERATED_SECRET)), alsoWith(GENERATED_SECRET)),
+			).toEqual({ payload: EVENT });
 		});
 
-		it("is not used when the credential has a secret: the credential's wins", async () => {
+		it("verifies beside the credential's: either one verifies", async () => {
+			const { context } = fakeNode();
+			for (const secret of [GENERATED_SECRET, CREDENTIAL_SECRET])
+				expect(
+					(await readSignedDelivery(context(signedWith(secret)), alsoWith(GENERATED_SECRET)))
+						.payload,
+				).toEqual(EVENT);
+		});
+
+		it('none verifying: 401 with the verdict of the first secret', async () => {
 			const { context } = fakeNode();
 			const delivery = await readSignedDelivery(
-				context(signedWith(GENERATED_SECRET)),
-				fallbackTo(GENERATED_SECRET),
+				context(signedWith('whsec_UNITTEST_unknown')),
+				alsoWith(GENERATED_SECRET),
 			);
-			expect(delivery.refusal?.reason).toBe('mismatch');
+			expect(delivery.refusal).toEqual({ status: 401, body: UNSIGNED, reason: 'mismatch' });
 		});
 
-		it("a remembered 'has none' uses the fallback without reading the credential again", async () => {
+		it("a remembered 'has none' uses the other secret without reading the credential again", async () => {
 			const { context, state } = fakeNode({ secret: '' });
-			await readSignedDelivery(context(signedWith(GENERATED_SECRET)), fallbackTo(GENERATED_SECRET));
+			await readSignedDelivery(context(signedWith(GENERATED_SECRET)), alsoWith(GENERATED_SECRET));
 			expect(rememberedKeys('cred-1')?.signingSecret).toBe('');
 			const second = await readSignedDelivery(
 				context(signedWith(GENERATED_SECRET)),
-				fallbackTo(GENERATED_SECRET),
+				alsoWith(GENERATED_SECRET),
 			);
 			expect(second.payload).toEqual(EVENT);
 			expect(state.reads).toBe(1);
 		});
 	});
 
-	describe('earlier secrets', () => {
-		it('a body signed with an earlier secret verifies, marked earlier, with that secret', async () => {
+	describe('fresh (N41): by the signed time only', () => {
+		const at = (ms: number) => JSON.stringify({ ...EVENT, timestamp: new Date(ms).toISOString() });
+
+		it('signed a minute ago: the payload; signed longer ago than the window, or hours ahead: 400, stale', async () => {
 			const { context } = fakeNode();
-			const earlierSecrets = vi.fn(() => ['whsec_UNITTEST_other', EARLIER_SECRET]);
-			const delivery = await readSignedDelivery(
-				context(signedWith(EARLIER_SECRET)),
-				undefined,
-				earlierSecrets,
-			);
-			expect(delivery).toEqual({ payload: EVENT, secret: EARLIER_SECRET, earlier: true });
-			expect(earlierSecrets).toHaveBeenCalledTimes(1);
+			expect(
+				(await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET, at(T0 - 60_000))))).payload,
+			).toMatchObject(EVENT);
+			for (const [signedAt, reason] of [
+				[T0 - 25 * 3_600_000, 'stale: signed more than 24 h ago'],
+				[T0 + 2 * 3_600_000, 'stale: signed in the future'],
+			] as const) {
+				const delivery = await readSignedDelivery(
+					context(signedWith(CREDENTIAL_SECRET, at(signedAt))),
+				);
+				expect(delivery.refusal?.status).toBe(400);
+				expect(delivery.refusal?.reason).toBe(reason);
+				expect(String(delivery.refusal?.body.error)).toContain('Stale delivery');
+			}
 		});
 
-		it('are not asked for when the current secret verifies', async () => {
+		it('the window is the caller’s', async () => {
 			const { context } = fakeNode();
-			const earlierSecrets = vi.fn(() => [EARLIER_SECRET]);
-			const delivery = await readSignedDelivery(
-				context(signedWith(CREDENTIAL_SECRET)),
-				undefined,
-				earlierSecrets,
+			const twoHoursAgo = signedWith(CREDENTIAL_SECRET, at(T0 - 2 * 3_600_000));
+			expect((await readSignedDelivery(context(twoHoursAgo), undefined, 1)).refusal?.status).toBe(
+				400,
 			);
-			expect(delivery.earlier).toBe(false);
-			expect(earlierSecrets).not.toHaveBeenCalled();
+			expect((await readSignedDelivery(context(twoHoursAgo), undefined, 3)).payload).toBeDefined();
 		});
 
-		it('none verifying: 401 with the verdict of the current secret', async () => {
+		it('a stale body with a wrong signature is refused for the signature (401): nothing unsigned is read', async () => {
 			const { context } = fakeNode();
 			const delivery = await readSignedDelivery(
-				context(signedWith('whsec_UNITTEST_unknown')),
-				undefined,
-				() => [EARLIER_SECRET],
+				context(signedWith('whsec_UNITTEST_unknown', at(T0 - 72 * 3_600_000))),
 			);
-			expect(delivery.refusal).toEqual({ status: 401, body: UNSIGNED, reason: 'mismatch' });
-		});
-
-		it('an earlier secret that verifies a body that is not an object: 400', async () => {
-			const { context } = fakeNode();
-			const delivery = await readSignedDelivery(
-				context(signedWith(EARLIER_SECRET, '[]')),
-				undefined,
-				() => [EARLIER_SECRET],
-			);
-			expect(delivery.refusal).toEqual({
-				status: 400,
-				body: NOT_AN_OBJECT,
-				reason: 'not a JSON object',
-			});
-		});
-
-		it('a delivery that an earlier secret verified is not remembered as the credential secret', async () => {
-			const { context } = fakeNode();
-			await readSignedDelivery(context(signedWith(EARLIER_SECRET)), undefined, () => [
-				EARLIER_SECRET,
-			]);
-			expect(rememberedKeys('cred-1')?.signingSecret).toBe(CREDENTIAL_SECRET);
+			expect(delivery.refusal?.status).toBe(401);
 		});
 	});
 
@@ -370,16 +353,21 @@ describe('readSignedDelivery', () => {
 			expect(state.reads).toBe(2);
 		});
 
-		it('a delivery that fails with the remembered secret reads the credential again: a new secret works at once', async () => {
+		it('a new secret in the credential verifies once the remembered keys expire, and is remembered in turn', async () => {
 			const { context, state } = fakeNode();
 			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
 			state.secret = NEW_CREDENTIAL_SECRET;
 			vi.setSystemTime(T0 + 1);
-			const delivery = await readSignedDelivery(context(signedWith(NEW_CREDENTIAL_SECRET)));
-			expect(delivery).toEqual({ payload: EVENT, secret: NEW_CREDENTIAL_SECRET, earlier: false });
+			expect(
+				(await readSignedDelivery(context(signedWith(NEW_CREDENTIAL_SECRET)))).refusal?.status,
+			).toBe(401);
+			expect(state.reads).toBe(1);
+			vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
+			expect(
+				(await readSignedDelivery(context(signedWith(NEW_CREDENTIAL_SECRET)))).payload,
+			).toEqual(EVENT);
 			expect(state.reads).toBe(2);
 			expect(rememberedKeys('cred-1')?.signingSecret).toBe(NEW_CREDENTIAL_SECRET);
-			// Then remembered in turn.
 			await readSignedDelivery(context(signedWith(NEW_CREDENTIAL_SECRET)));
 			expect(state.reads).toBe(2);
 		});
@@ -389,8 +377,8 @@ describe('readSignedDelivery', () => {
 			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
 			state.secret = NEW_CREDENTIAL_SECRET;
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS - 1);
-			expect((await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)))).secret).toBe(
-				CREDENTIAL_SECRET,
+			expect((await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(
+				EVENT,
 			);
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
@@ -400,12 +388,19 @@ describe('readSignedDelivery', () => {
 			expect(state.reads).toBe(2);
 		});
 
-		it('every refused delivery reads the credential again (a forged delivery never verifies with the remembered secret)', async () => {
+		it('1,000 forged deliveries cost the one remembered read, not one each', async () => {
 			const { context, state } = fakeNode();
-			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
-			for (let index = 0; index < 3; index++)
-				await readSignedDelivery(context({ signature: 'f'.repeat(64) }));
-			expect(state.reads).toBe(4);
+			const answers = await Promise.all(
+				Array.from(
+					{ length: 1000 },
+					async (_, index) =>
+						await readSignedDelivery(
+							context({ signature: index % 2 ? 'f'.repeat(64) : 'sha256=forged' }),
+						),
+				),
+			);
+			expect(answers.every((answer) => answer.refusal?.status === 401)).toBe(true);
+			expect(state.reads).toBe(1);
 		});
 
 		it('a node without a credential id is never remembered: every delivery reads the credential', async () => {

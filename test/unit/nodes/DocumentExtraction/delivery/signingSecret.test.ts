@@ -13,7 +13,8 @@ import {
 	rememberedKeys,
 	rememberKeys,
 	signingKeys,
-	triggerSigningSecret,
+	signingKeysOf,
+	triggerOwnSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 
 const FAKE_SECRET = 'whsec_UNITTEST_signing_secret_1';
@@ -225,35 +226,53 @@ describe('freshSigningSecret', () => {
 	});
 });
 
+describe('signingKeysOf', () => {
+	it('the remembered keys without a read; none remembered: read once and remembered', async () => {
+		const { context, getCredentials } = reader({ apiKey: 'k', signingSecret: FAKE_SECRET });
+		expect((await signingKeysOf(context, 'cred-1')).signingSecret).toBe(FAKE_SECRET);
+		expect((await signingKeysOf(context, 'cred-1')).signingSecret).toBe(FAKE_SECRET);
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+		rememberSecret('cred-2', OTHER_FAKE_SECRET);
+		expect((await signingKeysOf(context, 'cred-2')).signingSecret).toBe(OTHER_FAKE_SECRET);
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+	});
+});
+
 describe("the trigger's own secret (docs/spec-decisions.md#n5)", () => {
 	const URL = 'https://n8n.example/webhook/abc/webhook';
 	const OTHER_URL = 'https://n8n.example/webhook-test/abc/webhook';
 	const keysOf = async (credentials: ICredentialDataDecryptedObject) =>
 		await signingKeys(reader(credentials).context);
 
-	it("is the credential's signing secret when it has one", async () => {
-		const keys = await keysOf({ apiKey: 'key-1', signingSecret: FAKE_SECRET });
-		expect(triggerSigningSecret(keys, URL)).toBe(FAKE_SECRET);
+	it("is not the credential's signing secret, and does not change with it (N47)", async () => {
+		const withSecret = triggerOwnSecret(
+			await keysOf({ apiKey: 'key-1', signingSecret: FAKE_SECRET }),
+			URL,
+		);
+		expect(withSecret).not.toBe(FAKE_SECRET);
+		expect(
+			triggerOwnSecret(await keysOf({ apiKey: 'key-1', signingSecret: OTHER_FAKE_SECRET }), URL),
+		).toBe(withSecret);
 	});
 
-	it('else 64 hex characters derived from the API key and the URL: the same every time, different per URL and per key', async () => {
+	it('64 hex characters derived from the API key and the URL: the same every time, different per URL and per key', async () => {
 		const keys = await keysOf({ apiKey: 'key-1', signingSecret: '' });
-		const secret = triggerSigningSecret(keys, URL);
+		const secret = triggerOwnSecret(keys, URL);
 		expect(secret).toMatch(/^[0-9a-f]{64}$/);
-		expect(triggerSigningSecret(await keysOf({ apiKey: 'key-1' }), URL)).toBe(secret);
-		expect(triggerSigningSecret(keys, OTHER_URL)).not.toBe(secret);
-		expect(triggerSigningSecret(await keysOf({ apiKey: 'key-2' }), URL)).not.toBe(secret);
+		expect(triggerOwnSecret(await keysOf({ apiKey: 'key-1' }), URL)).toBe(secret);
+		expect(triggerOwnSecret(keys, OTHER_URL)).not.toBe(secret);
+		expect(triggerOwnSecret(await keysOf({ apiKey: 'key-2' }), URL)).not.toBe(secret);
 	});
 
 	it('keeps no API key: neither the keys nor the secret contain it', async () => {
 		const apiKey = 'UNITTEST-api-key-that-must-not-be-kept';
 		const keys = await keysOf({ apiKey });
 		expect(JSON.stringify(keys)).not.toContain(apiKey);
-		expect(triggerSigningSecret(keys, URL)).not.toContain(apiKey);
+		expect(triggerOwnSecret(keys, URL)).not.toContain(apiKey);
 	});
 
 	it("is '' without an API key or without a URL (nothing to sign with)", async () => {
-		expect(triggerSigningSecret(await keysOf({}), URL)).toBe('');
-		expect(triggerSigningSecret(await keysOf({ apiKey: 'key-1' }), '')).toBe('');
+		expect(triggerOwnSecret(await keysOf({}), URL)).toBe('');
+		expect(triggerOwnSecret(await keysOf({ apiKey: 'key-1' }), '')).toBe('');
 	});
 });

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- made-up test signing secrets, never real ones */
 // Registering with the service only what it does not hold yet (docs/spec-decisions.md#n32): the
-// events not delivered to this URL with this secret, one registration at a time per node.
+// events not delivered to this URL with this secret (or one the webhook also accepts).
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -270,43 +270,27 @@ describe('registerMissingEvents', () => {
 		expect(held()).toHaveLength(1);
 	});
 
-	it('concurrent calls for one node register once (the second sees the first one’s registration)', async () => {
-		const { context, sent, held } = fakeNode();
-		const results = await Promise.all([
-			registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET),
-			registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET),
-			registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET),
-		]);
-		expect(sent).toHaveLength(1);
-		expect(results.map((result) => result?.webhookId)).toEqual(['wh_1', undefined, undefined]);
-		expect(held()).toHaveLength(1);
-	});
-
-	it('concurrent calls for different events register each event once', async () => {
+	it('a registration with a secret the webhook also accepts counts: nothing registered (N47)', async () => {
 		const { context, sent } = fakeNode();
-		await Promise.all([
-			registerMissingEvents(context, URL, ['document.verified'], OWN_SECRET),
-			registerMissingEvents(context, URL, BOTH, OWN_SECRET),
-		]);
-		expect(sent.map((request) => request.body.events)).toEqual([
-			['document.verified'],
-			['document.rejected'],
-		]);
-		expect(sent[1].body.secret).toBe(sent[0].body.secret);
+		await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET);
+		expect(
+			await registerMissingEvents(context, URL, BOTH, OWN_SECRET, [CREDENTIAL_SECRET]),
+		).toBeUndefined();
+		expect(
+			(await registerMissingEvents(context, URL, BOTH, OWN_SECRET, [NEW_CREDENTIAL_SECRET]))
+				?.events,
+		).toEqual([...BOTH].sort());
+		expect(sent.map((request) => request.body.secret)).toEqual([CREDENTIAL_SECRET, OWN_SECRET]);
 	});
 
-	it('a failing call does not stop the one waiting behind it', async () => {
-		const { context, answers, sent } = fakeNode();
+	it('a failing registration records nothing; the next activation registers', async () => {
+		const { context, answers, sent, held } = fakeNode();
 		answers.push({ statusCode: 400, body: { error: 'no' } });
-		const [first, second] = await Promise.allSettled([
-			registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET),
-			registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET),
-		]);
-		expect(first.status).toBe('rejected');
-		expect(second).toEqual({
-			status: 'fulfilled',
-			value: expect.objectContaining({ webhookId: 'wh_2' }),
-		});
+		await expect(registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET)).rejects.toThrow();
+		expect(held()).toEqual([]);
+		expect((await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET))?.webhookId).toBe(
+			'wh_2',
+		);
 		expect(sent).toHaveLength(2);
 	});
 

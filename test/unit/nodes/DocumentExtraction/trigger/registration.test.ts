@@ -1,12 +1,11 @@
-// The pure helpers of what the service holds for a trigger (docs/spec-decisions.md#n32, #n35).
+// The pure helpers of what the service holds for a trigger (docs/spec-decisions.md#n32, #n47).
 import { describe, expect, it } from 'vitest';
 
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
 import {
-	deliveryOrigin,
 	MAX_HELD_REGISTRATIONS,
 	missingEvents,
-	registeredFingerprints,
+	registeredUrl,
 	withRegistration,
 } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
 
@@ -26,33 +25,28 @@ describe('registration helpers', () => {
 			held(URL, ['document.rejected'], 'bb'),
 			held('https://other/webhook', ['document.rejected'], 'aa'),
 		];
-		expect(missingEvents(list, URL, 'aa', ['document.verified', 'document.rejected'])).toEqual([
+		expect(missingEvents(list, URL, ['aa'], ['document.verified', 'document.rejected'])).toEqual([
 			'document.rejected',
 		]);
-		expect(missingEvents(list, URL, 'bb', ['document.rejected'])).toEqual([]);
-		expect(missingEvents([], URL, 'aa', ['document.verified', 'document.verified'])).toEqual([
+		expect(missingEvents(list, URL, ['bb'], ['document.rejected'])).toEqual([]);
+		expect(missingEvents([], URL, ['aa'], ['document.verified', 'document.verified'])).toEqual([
 			'document.verified',
 		]);
 	});
 
-	it('deliveryOrigin: current secret, a replaced registration, or one not replaced yet', () => {
-		const list = [
-			held(URL, ['document.verified', 'document.rejected'], 'old'),
-			held(URL, ['document.verified'], 'new'),
-		];
-		expect(deliveryOrigin(list, URL, 'new', 'new', 'document.verified')).toBe('current');
-		expect(deliveryOrigin(list, URL, 'old', 'new', 'document.verified')).toBe('replaced');
-		expect(deliveryOrigin(list, URL, 'old', 'new', 'document.rejected')).toBe('notYetReplaced');
+	it('missingEvents: registrations with any of the secrets the webhook accepts count', () => {
+		const list = [held(URL, ['document.verified'], 'aa'), held(URL, ['document.rejected'], 'bb')];
+		expect(
+			missingEvents(list, URL, ['aa', 'bb'], ['document.verified', 'document.rejected']),
+		).toEqual([]);
+		expect(missingEvents(list, URL, ['cc'], ['document.verified'])).toEqual(['document.verified']);
 	});
 
-	it('registeredFingerprints: newest first, without repeats, for this URL only', () => {
-		const list = [
-			held(URL, [], 'a'),
-			held(URL, [], 'b'),
-			held(URL, [], 'a'),
-			held('https://other', [], 'c'),
-		];
-		expect(registeredFingerprints(list, URL)).toEqual(['a', 'b']);
+	it('registeredUrl: the newest registration’s URL, none without one', () => {
+		expect(registeredUrl([held(URL, [], 'a'), held('https://other', [], 'a')])).toBe(
+			'https://other',
+		);
+		expect(registeredUrl([])).toBeUndefined();
 	});
 
 	it(`withRegistration keeps the newest ${MAX_HELD_REGISTRATIONS} and returns a new list`, () => {

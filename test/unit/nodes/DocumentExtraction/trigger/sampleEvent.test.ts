@@ -7,6 +7,10 @@ import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/m
 import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { verifySignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import {
+	signingKeys,
+	triggerOwnSecret,
+} from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
+import {
 	isSample,
 	samplePayload,
 } from '../../../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
@@ -41,12 +45,15 @@ describe('the sample event', () => {
 		expect(isSample({ document_id: 'doc_real_1' })).toBe(false);
 	});
 
-	it('is posted, signed with the registration secret, to the test URL when listening starts with the option on, and never in production', async () => {
+	it('is posted, signed as the service signs what reaches that address, to the test URL when listening starts with the option on, and never in production', async () => {
 		const posted: Array<{ url: string; body: string; headers: Record<string, string> }> = [];
 		const context = (mode: string, sendSampleEvent: boolean | undefined, typeVersion = 1.1) =>
 			({
 				getMode: () => mode,
-				getNodeWebhookUrl: () => 'https://n8n.example/webhook-test/abc/webhook',
+				getNodeWebhookUrl: (name: string) =>
+					name === 'setup'
+						? 'https://n8n.example/webhook-test/document-extraction/wf-sample'
+						: 'https://n8n.example/webhook-test/abc/webhook',
 				getNodeParameter: (name: string, fallback: unknown) =>
 					name === 'events'
 						? ['document.verified', 'document.rejected']
@@ -92,10 +99,22 @@ describe('the sample event', () => {
 		await vi.advanceTimersByTimeAsync(2_000);
 		expect(posted).toHaveLength(2);
 		expect(JSON.parse(posted[0].body)).toMatchObject({ event: 'document.verified', sample: true });
+		// Every Document on the Account (1.1's default): to the registered test URL, signed with the
+		// trigger's own secret for it, as the service signs that registration's deliveries.
+		const ownSecret = triggerOwnSecret(
+			await signingKeys({ getCredentials: async () => credentialData('whsec_UNITTEST_sample') }),
+			'https://n8n.example/webhook-test/abc/webhook',
+		);
+		expect(
+			verifySignature(posted[0].body, posted[0].headers['x-service-signature'], ownSecret),
+		).toBe('valid');
+		// Sent by This Workflow (1.2's default): to the workflow's test address, signed with the
+		// account's secret, as the service signs a document's own deliveries (D13).
+		expect(posted[1].url).toBe('https://n8n.example/webhook-test/document-extraction/wf-sample');
 		expect(
 			verifySignature(
-				posted[0].body,
-				posted[0].headers['x-service-signature'],
+				posted[1].body,
+				posted[1].headers['x-service-signature'],
 				'whsec_UNITTEST_sample',
 			),
 		).toBe('valid');

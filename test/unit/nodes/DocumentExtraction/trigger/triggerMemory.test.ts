@@ -97,10 +97,7 @@ describe('production memory', () => {
 
 	it('is saved in global static data under STATIC_DATA_KEY by node id, and read back', () => {
 		const { context, staticData } = hookContext();
-		const memory: TriggerMemory = {
-			registrations: [registration()],
-			accepted: { entries: { 'document.verified:doc_1': 1 } },
-		};
+		const memory: TriggerMemory = { registrations: [registration()] };
 		saveTriggerMemory(context, memory);
 		expect(STATIC_DATA_KEY).toBe('documentExtractionTrigger');
 		expect(stored(staticData)).toEqual({ 'node-id-1': memory });
@@ -157,7 +154,7 @@ describe('production memory', () => {
 		).toHaveLength(1);
 	});
 
-	it('a stored memory without a registrations array reads with none, keeping the rest', () => {
+	it('a stored memory without a registrations array reads with none', () => {
 		const staticData: Record<string, IDataObject> = {
 			global: {
 				[STATIC_DATA_KEY]: {
@@ -165,10 +162,23 @@ describe('production memory', () => {
 				},
 			},
 		};
-		expect(triggerMemory(hookContext({ staticData }).context)).toEqual({
-			registrations: [],
-			accepted: { entries: { k: 1 } },
-		});
+		expect(triggerMemory(hookContext({ staticData }).context)).toEqual({ registrations: [] });
+	});
+
+	it('a save keeps only the registrations: what earlier versions kept beside them goes', () => {
+		const staticData: Record<string, IDataObject> = {
+			global: {
+				[STATIC_DATA_KEY]: {
+					'node-id-1': {
+						registrations: [],
+						accepted: { entries: { k: 1 } },
+						refused: { count: 3, lastAt: '', lastReason: '' },
+					},
+				},
+			},
+		};
+		saveTriggerMemory(hookContext({ staticData }).context, { registrations: [registration()] });
+		expect(stored(staticData)).toEqual({ 'node-id-1': { registrations: [registration()] } });
 	});
 
 	it('keeps other keys of global static data', () => {
