@@ -4,18 +4,11 @@
 // the targets' own tests use them; each validator is first shown to refuse a wrong body.
 import { describe, expect, it } from 'vitest';
 
-import { buildQuickBooksBill } from '../../../../../nodes/DocumentExtraction/bill/quickBooksBill.ts';
-import { buildXeroBill } from '../../../../../nodes/DocumentExtraction/bill/xeroBill.ts';
-import {
-	quickBooksExampleSettings,
-	xeroExampleSettings,
-} from '../../../accounting/exampleSettings.ts';
-import { generateInvoiceItems } from '../../../accounting/generatedInvoices.ts';
-import {
-	hasReference,
-	unknownQuickBooksKeys,
-	xeroSchemaValidator,
-} from '../../../accounting/officialSchemas.ts';
+import { buildQuickBooksBill } from '../../../nodes/DocumentExtraction/bill/quickBooksBill.ts';
+import { buildXeroBill } from '../../../nodes/DocumentExtraction/bill/xeroBill.ts';
+import { quickBooksExampleSettings, xeroExampleSettings } from './exampleSettings.ts';
+import { generateInvoiceItems } from './generatedInvoices.ts';
+import { hasReference, unknownQuickBooksKeys, xeroSchemaValidator } from './officialSchemas.ts';
 
 const APPROVAL = {
 	decidedBy: 'Manager <manager@example.test>',

@@ -1,0 +1,236 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
+// The two whole templates, "Invoices from email to Xero / QuickBooks, with approval", as a person
+// imports them: nothing to copy or connect (every output of the package's nodes wired where its name
+// says, read from the package's own output rules at the node's version), one execution per
+// attachment (the workflow starts itself for each file and does not wait), no fixed webhook id that
+// a second import would clash with, one Settings node, and the decision carried to the bill.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { INodeParameters, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { DocumentExtraction } from '../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
+import {
+	checkDuplicateOutputIndex,
+	outputIndex,
+	outputSettingsFrom,
+	type ExtractOutput,
+} from '../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
+
+interface TemplateNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: INodeParameters;
+	webhookId?: string;
+	credentials?: Record<string, { name: string }>;
+}
+interface Connection {
+	node: string;
+	index: number;
+}
+interface Template {
+	name: string;
+	nodes: TemplateNode[];
+	connections: Record<string, { main: Connection[][] }>;
+	settings: Record<string, unknown>;
+}
+
+const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
+const TEMPLATES = [
+	{
+		file: 'invoices-email-to-xero-with-approval.workflow.json',
+		name: 'Invoices from email to Xero, with approval',
+		books: 'xeroOAuth2Api',
+		build: 'Build Xero bill',
+	},
+	{
+		file: 'invoices-email-to-quickbooks-with-approval.workflow.json',
+		name: 'Invoices from email to QuickBooks, with approval',
+		books: 'quickBooksOAuth2Api',
+		build: 'Build QuickBooks bill',
+	},
+].map((entry) => ({
+	...entry,
+	workflow: JSON.parse(readFileSync(join(EXAMPLES, entry.file), 'utf8')) as Template,
+}));
+
+const description = new DocumentExtraction().description as INodeTypeDescription;
+
+/** The node's parameters as n8n holds them at its version: defaults filled in. */
+function withDefaults(node: TemplateNode): INodeParameters {
+	return (
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			node.parameters,
+			true,
+			false,
+			node as never,
+			description,
+		) ?? {}
+	);
+}
+
+const node = (template: Template, name: string) => {
+	const found = template.nodes.find((entry) => entry.name === name);
+	if (!found) throw new Error(`no node "${name}" in "${template.name}"`);
+	return found;
+};
+
+/** The nodes each output of `name` leads to, by output index. */
+const targets = (template: Template, name: string) =>
+	(template.connections[name]?.main ?? []).map((connections) =>
+		connections.map((connection) => connection.node),
+	);
+
+/** The nodes reachable from `start` along connections. */
+function reachable(template: Template, start: string): Set<string> {
+	const seen = new Set<string>([start]);
+	const queue = [start];
+	while (queue.length > 0) {
+		for (const next of targets(template, queue.shift() as string).flat())
+			if (!seen.has(next)) {
+				seen.add(next);
+				queue.push(next);
+			}
+	}
+	return seen;
+}
+
+describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
+	it('is named for what it does, and every connection leads to a node of the template', () => {
+		expect(workflow.name).toBe(TEMPLATES.find((entry) => entry.workflow === workflow)?.name);
+		const names = new Set(workflow.nodes.map((entry) => entry.name));
+		expect(names.size).toBe(workflow.nodes.length);
+		for (const [source, { main }] of Object.entries(workflow.connections)) {
+			expect(names.has(source), source).toBe(true);
+			for (const connection of main.flat())
+				expect(names.has(connection.node), connection.node).toBe(true);
+		}
+	});
+
+	it('holds no fixed webhook id: a second import next to the first does not clash', () => {
+		expect(workflow.nodes.filter((entry) => entry.webhookId).map((entry) => entry.name)).toEqual(
+			[],
+		);
+	});
+
+	it('asks for one Settings node and four credentials: mailbox, Document Extraction, SMTP and the books', () => {
+		expect(workflow.nodes.filter((entry) => entry.name === 'Settings')).toHaveLength(1);
+		const types = new Set(workflow.nodes.flatMap((entry) => Object.keys(entry.credentials ?? {})));
+		expect([...types].sort()).toEqual(['documentExtractionApi', 'imap', books, 'smtp'].sort());
+	});
+
+	it('starts one execution of itself per attachment, without waiting for it', () => {
+		expect(targets(workflow, 'Email Trigger (IMAP)')).toEqual([['One item per attachment']]);
+		expect(node(workflow, 'One item per attachment').parameters).toMatchObject({
+			fieldToSplitOut: '$binary',
+			include: 'allOtherFields',
+		});
+		expect(targets(workflow, 'One at a time')[1]).toEqual(['Start its own execution']);
+		const start = node(workflow, 'Start its own execution');
+		expect(start.parameters).toMatchObject({
+			source: 'database',
+			workflowId: { value: '={{ $workflow.id }}' },
+			mode: 'once',
+			options: { waitForSubWorkflow: false },
+		});
+		expect(node(workflow, 'Each attachment').type).toBe('n8n-nodes-base.executeWorkflowTrigger');
+		const perAttachment = reachable(workflow, 'Each attachment');
+		// Everything but the email's own nodes and the sticky notes runs in the attachment's execution.
+		const rest = workflow.nodes.filter(
+			(entry) => !perAttachment.has(entry.name) && entry.type !== 'n8n-nodes-base.stickyNote',
+		);
+		expect(rest.map((entry) => entry.name).sort()).toEqual(
+			[
+				'Email Trigger (IMAP)',
+				'One at a time',
+				'One item per attachment',
+				'Start its own execution',
+			].sort(),
+		);
+	});
+
+	it("wires every output of Extract and of the same-invoice guard where its name says, at the node's version", () => {
+		const extract = node(workflow, 'Extract invoice');
+		const parameters = withDefaults(extract);
+		expect(parameters).toMatchObject({
+			binaryPropertyName: 'attachment_*',
+			waitForReview: true,
+			holdNotReady: true,
+			options: { skipDuplicates: true },
+		});
+		const settings = outputSettingsFrom((name, fallback) => parameters[name] ?? fallback);
+		const expected: Record<ExtractOutput, string> = {
+			verified: 'Same invoice?',
+			rejected: 'Rejected in review',
+			timedOut: 'Review not finished',
+			alreadySubmitted: 'Already submitted',
+			notReady: 'Not ready to post',
+			skippedFiles: 'Not an invoice',
+			needsReview: '',
+			possibleDuplicate: '',
+		};
+		const wired = targets(workflow, 'Extract invoice');
+		for (const [output, target] of Object.entries(expected)) {
+			const index = outputIndex(settings, output as ExtractOutput);
+			if (!target) {
+				expect(index, output).toBe(-1);
+				continue;
+			}
+			expect(wired[index], output).toEqual([target]);
+		}
+		const guard = withDefaults(node(workflow, 'Same invoice?'));
+		const guardSettings = outputSettingsFrom((name, fallback) => guard[name] ?? fallback);
+		const guarded = targets(workflow, 'Same invoice?');
+		expect(guarded[checkDuplicateOutputIndex(guardSettings, 'newInvoice')]).toEqual(['Settings']);
+		expect(guarded[checkDuplicateOutputIndex(guardSettings, 'possibleDuplicate')]).toEqual([
+			'Possible duplicate',
+		]);
+		expect(guarded[checkDuplicateOutputIndex(guardSettings, 'notReady')]).toEqual([
+			'Not ready to post',
+		]);
+	});
+
+	it('books the small invoices straight on and the approved ones after the answer is joined to the invoice', () => {
+		const [above, atOrUnder] = targets(workflow, 'Above threshold?');
+		expect(atOrUnder).toEqual(['Under the threshold']);
+		expect(above.sort()).toEqual(['Approved invoice', 'Ask approver', 'Send invoice to approver']);
+		expect(targets(workflow, 'Approved?')).toEqual([['Approved invoice'], ['Rejected']]);
+		expect(workflow.connections['Approved?'].main[0][0].index).toBe(1);
+		expect(node(workflow, 'Approved invoice').parameters).toMatchObject({
+			mode: 'combine',
+			combineBy: 'combineByPosition',
+		});
+		expect(reachable(workflow, 'Approval decision').has(build)).toBe(true);
+		expect(reachable(workflow, 'Under the threshold').has(build)).toBe(true);
+		expect(reachable(workflow, 'Rejected').has(build)).toBe(false);
+		expect(reachable(workflow, 'No decision').has(build)).toBe(false);
+	});
+
+	it('gives Build Bill the decision and the original, and every outcome reaches the execution', () => {
+		expect(node(workflow, build).parameters).toMatchObject({
+			approval: {
+				decidedBy: '={{ $json.decided_by }}',
+				decidedAt: '={{ $json.decided_at }}',
+				note: '={{ $json.approval_note }}',
+			},
+			originalFileField: 'data',
+		});
+		for (const end of [
+			'Booked',
+			'Rejected',
+			'No decision',
+			'Cannot be booked',
+			'Rejected in review',
+			'Review not finished',
+			'Already submitted',
+			'Not ready to post',
+			'Not an invoice',
+			'Possible duplicate',
+		])
+			expect(targets(workflow, end), end).toEqual([['Record on the execution']]);
+		expect(node(workflow, 'Record on the execution').type).toBe('n8n-nodes-base.executionData');
+	});
+});
