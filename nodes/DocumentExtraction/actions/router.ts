@@ -18,7 +18,6 @@ type Operation = (context: IExecuteFunctions, itemIndex: number) => Promise<INod
 
 const operations: Record<string, Record<string, Operation>> = {
 	document: {
-		extract: document.extract.execute,
 		getStatus: document.getStatus.execute,
 		checkInvoiceDuplicate: document.checkInvoiceDuplicate.execute,
 		buildBill: document.buildBill.execute,
@@ -37,7 +36,7 @@ function outputParameters(context: IExecuteFunctions): NodeOutputParameters {
 }
 
 /**
- * Runs the chosen operation once per input item, Extract's uploads several at once
+ * Runs the chosen operation once per input item, Extract over all items at once
  * (extract/parallelUploads.ts), and routes the items to the outputs in input order. As an AI tool,
  * everything goes to the one output the agent reads.
  */
@@ -53,8 +52,8 @@ export async function router(context: IExecuteFunctions): Promise<INodeExecution
 			outputs[Math.min(output, outputs.length - 1)].push(...outputItems),
 		);
 
-	const parallel = await parallelExtract(context, parameters, items.length);
-	if (parallel > 1 || (parameters.filePattern && isExtract(parameters))) {
+	if (isExtract(parameters)) {
+		const parallel = await uploadsAtOnce(context, parameters);
 		const outcomes = await document.extract.extractInParallel(context, parallel);
 		for (const outcome of outcomes) {
 			if ('error' in outcome)
@@ -74,18 +73,13 @@ export async function router(context: IExecuteFunctions): Promise<INodeExecution
 	return outputs;
 }
 
-/** How many of Extract's uploads go out at once; 1 for everything else (docs/spec-decisions.md#n43). */
-async function parallelExtract(
+/** How many of Extract's uploads go out at once (docs/spec-decisions.md#n44): one while waiting for a review or as an AI tool. */
+async function uploadsAtOnce(
 	context: IExecuteFunctions,
 	parameters: NodeOutputParameters,
-	itemCount: number,
 ): Promise<number> {
-	const batch =
-		(itemCount > 1 || parameters.filePattern === true) &&
-		isExtract(parameters) &&
-		!parameters.waitForReview &&
-		!context.getNode().type.endsWith('Tool');
-	return batch ? await document.extract.parallelUploadsOf(context) : 1;
+	if (parameters.waitForReview || context.getNode().type.endsWith('Tool')) return 1;
+	return await document.extract.parallelUploadsOf(context);
 }
 
 async function runOperation(

@@ -23,8 +23,8 @@ import {
 } from './extractOutputs.ts';
 import { CHECK_DUPLICATE_OPERATION } from './operations.ts';
 import { holdNotReadyProperties } from './holdNotReady.description.ts';
-import { runMemory } from '../../memory/runMemory.ts';
-import { claimInvoice, possibleDuplicateFields } from './sameInvoice.ts';
+import type { FirstSeen, SeenInvoice } from './sameInvoice.ts';
+import { firstSightings, possibleDuplicateFields } from './sameInvoice.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -46,11 +46,8 @@ export const description = updateDisplayOptions(
 
 type Route = { output: number; fields: IDataObject };
 
-/**
- * Every item of one document in one run takes the route of its first item (Split Line Items gives
- * one item per line).
- */
-const routesOfRun = runMemory<Route>();
+/** What the run's check says of an item: who saw its invoice first, or that it is new or cannot be checked. */
+type Verdict = FirstSeen | 'new' | 'uncheckable';
 
 /** Why an invoice without an identity cannot be matched (the hint on its New Invoice item). */
 function uncheckableReason(invoice: { vendor: string | null; invoice_no: string | null }): string {
@@ -59,6 +56,76 @@ function uncheckableReason(invoice: { vendor: string | null; invoice_no: string 
 		normaliseInvoiceNumber(invoice.invoice_no) ? undefined : 'invoice number',
 	].filter(Boolean);
 	return `Not checked for duplicates: the invoice has no ${missing.join(' and no ')} to match on. Check it by hand before paying it.`;
+}
+
+/** An item that cannot be checked: still in review or rejected, or no invoice at all. */
+function uncheckableItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): NodeOperationError | undefined {
+	const {
+		document_id: documentId,
+		status,
+		invoice,
+	} = invoiceOfItem(context.getInputData()[itemIndex].json);
+	if (status !== null && status !== 'verified') {
+		return new NodeOperationError(
+			context.getNode(),
+			`Document ${documentId ?? 'without an ID'} is "${status}", not verified: only verified invoices are checked`,
+			{
+				itemIndex,
+				description:
+					'A document still in review or rejected has no invoice to pay yet. Connect only the Verified output of Extract here, or subscribe the Document Extraction Trigger to "Document Verified" only (or route by status with an IF node first).',
+			},
+		);
+	}
+	if (!invoice) {
+		return new NodeOperationError(
+			context.getNode(),
+			`Input item ${itemIndex} has no invoice data to check`,
+			{
+				itemIndex,
+				description: `Expected ${EXPECTED_INVOICE_FIELDS}. Connect this node to the output of one of those nodes, or map those fields with an Edit Fields (Set) node first.`,
+			},
+		);
+	}
+	return undefined;
+}
+
+/**
+ * The whole run's check, made when its first item is routed: every invoice is claimed at once
+ * (one settle delay per run), and every item of one document takes the route of its first item
+ * (Split Line Items gives one item per line). Items that cannot be checked fail alone with Continue
+ * On Fail; without it the node fails before anything is claimed, so a retry checks them all anew.
+ */
+const runChecks = new WeakMap<IExecuteFunctions, Promise<Map<number, Verdict>>>();
+
+async function checkRun(
+	context: IExecuteFunctions,
+): Promise<Map<number, FirstSeen | 'new' | 'uncheckable'>> {
+	const verdicts = new Map<number, FirstSeen | 'new' | 'uncheckable'>();
+	const seen: Array<{ itemIndex: number } & SeenInvoice> = [];
+	const firstItemOfDocument = new Map<string, number>();
+	const items = context.getInputData();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const problem = uncheckableItem(context, itemIndex);
+		if (problem && !context.continueOnFail()) throw problem;
+		if (problem) continue;
+		const { document_id: documentId, invoice } = invoiceOfItem(items[itemIndex].json);
+		if (documentId && firstItemOfDocument.has(documentId)) continue;
+		if (documentId) firstItemOfDocument.set(documentId, itemIndex);
+		const identity = invoiceIdentity(invoice!);
+		if (identity) seen.push({ itemIndex, identity, documentId });
+		else verdicts.set(itemIndex, 'uncheckable');
+	}
+	const { sightings } = await firstSightings(context, seen);
+	seen.forEach(({ itemIndex }, i) => verdicts.set(itemIndex, sightings[i] ?? 'new'));
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const documentId = invoiceOfItem(items[itemIndex].json).document_id;
+		const first = documentId ? firstItemOfDocument.get(documentId) : undefined;
+		if (first !== undefined && first !== itemIndex) verdicts.set(itemIndex, verdicts.get(first)!);
+	}
+	return verdicts;
 }
 
 /** Checks one item's invoice against the invoices this workflow saw, and routes it (see extractOutputs.ts). */
@@ -70,58 +137,28 @@ export async function execute(
 		context.getNodeParameter(name, itemIndex, fallback),
 	);
 	const outputs: INodeExecutionData[][] = checkDuplicateOutputNames(settings).map(() => []);
+	const problem = uncheckableItem(context, itemIndex);
+	if (problem) throw problem;
+	let checks = runChecks.get(context);
+	if (!checks) {
+		checks = checkRun(context);
+		runChecks.set(context, checks);
+	}
+	const verdict = (await checks).get(itemIndex);
 	const item = context.getInputData()[itemIndex];
-	const { document_id: documentId, status, invoice } = invoiceOfItem(item.json);
-
-	if (status !== null && status !== 'verified') {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Document ${documentId ?? 'without an ID'} is "${status}", not verified: only verified invoices are checked`,
-			{
-				itemIndex,
-				description:
-					'A document still in review or rejected has no invoice to pay yet. Connect only the Verified output of Extract here, or subscribe the Document Extraction Trigger to "Document Verified" only (or route by status with an IF node first).',
-			},
+	const { document_id: documentId, invoice } = invoiceOfItem(item.json);
+	const identity = invoiceIdentity(invoice!);
+	let route: Route = { output: checkDuplicateOutputIndex(settings, 'newInvoice'), fields: {} };
+	if (verdict === 'uncheckable' || !identity) {
+		route.fields = { duplicate_check_skipped: uncheckableReason(invoice!) };
+	} else if (verdict && verdict !== 'new') {
+		context.logger.info(
+			`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`,
 		);
-	}
-	if (!invoice) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Input item ${itemIndex} has no invoice data to check`,
-			{
-				itemIndex,
-				description: `Expected ${EXPECTED_INVOICE_FIELDS}. Connect this node to the output of one of those nodes, or map those fields with an Edit Fields (Set) node first.`,
-			},
-		);
-	}
-
-	const routes = routesOfRun(context);
-	const earlierRoute = documentId ? routes.get(documentId) : undefined;
-	let route: Route;
-	if (earlierRoute) {
-		route = earlierRoute;
-	} else {
-		const identity = invoiceIdentity(invoice);
-		if (!identity) {
-			route = {
-				output: checkDuplicateOutputIndex(settings, 'newInvoice'),
-				fields: { duplicate_check_skipped: uncheckableReason(invoice) },
-			};
-		} else {
-			const claim = await claimInvoice(context, identity, documentId, itemIndex);
-			if (claim.duplicate) {
-				context.logger.info(
-					`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`,
-				);
-				route = {
-					output: checkDuplicateOutputIndex(settings, 'possibleDuplicate'),
-					fields: possibleDuplicateFields(documentId, identity, claim),
-				};
-			} else {
-				route = { output: checkDuplicateOutputIndex(settings, 'newInvoice'), fields: {} };
-			}
-		}
-		if (documentId) routes.set(documentId, route);
+		route = {
+			output: checkDuplicateOutputIndex(settings, 'possibleDuplicate'),
+			fields: possibleDuplicateFields(documentId, identity, verdict),
+		};
 	}
 
 	const readiness = readinessOfItem(item.json);

@@ -2,116 +2,103 @@
  * The same invoice seen again: an invoice this workflow already saw, arriving in another file (a PDF
  * and a scan of one invoice, a resent email), is recognised by its identity (vendor and invoice
  * number normalised, total as tie-breaker; see invoiceIdentity.ts) and comes out on Possible
- * Duplicate. Extract's Detect Same Invoice and the Check Invoice Duplicate operation share it: whether
- * it was seen is claimed in n8n's deduplication store (keys "invoice:…"), the document it was is
- * remembered in the workflow's memory.
+ * Duplicate. Extract's Detect Same Invoice and the Check Invoice Duplicate operation share it: a run
+ * claims the identities and document ids of all its invoices at once (memory/claims.ts,
+ * docs/memory.md), so whichever node saw an invoice first, the other catches it.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { InvoiceIdentity } from '../../invoice/invoiceIdentity.ts';
 import { describeMatch } from '../../invoice/invoiceIdentity.ts';
-import { claimInWorkflow } from '../../memory/claimedEntries.ts';
-import { readEntry, writeEntry } from '../../memory/workflowMemory.ts';
+import { claimKeys } from '../../memory/claims.ts';
 
-const INVOICES_RECORD = 'documentExtractionInvoices';
-const REMEMBERED_INVOICES = 1000;
-
-export interface EarlierInvoice {
-	document_id: string;
-	recorded_at: string;
+/** One verified invoice of a run: its identity and the document it came in. */
+export interface SeenInvoice {
+	identity: InvoiceIdentity;
+	documentId: string | null;
 }
 
-export type SameInvoiceResult =
-	| { duplicate: false }
-	| {
-			duplicate: true;
-			/** Another execution of this workflow claimed the invoice while this one was claiming. */
-			concurrent: boolean;
-			earlier?: EarlierInvoice;
-	  };
+/** Who saw the invoice first: an earlier run, another execution right now, or this run. */
+export type FirstSeen =
+	| { by: 'earlierRun'; sameDocument: boolean }
+	| { by: 'concurrentRun' }
+	| { by: 'thisRun'; documentId: string | null; sameDocument: boolean };
 
-/** Records the invoice as seen (with its document) and says whether it was seen before. */
-export async function claimInvoice(
+/** An invoice seen before, and who saw it first. */
+export interface Sighting {
+	identity: InvoiceIdentity;
+	first: FirstSeen;
+}
+
+function documentKey(documentId: string): string {
+	return `document:${documentId}`;
+}
+
+/**
+ * Claims every invoice of the run at once and says, for each (same order), who saw it first;
+ * undefined: this one. Within the run the first in input order is the one seen first. Returns the
+ * keys this run claimed, to release when its result is not delivered.
+ */
+export async function firstSightings(
 	context: IExecuteFunctions,
-	identity: InvoiceIdentity,
-	documentId: string | null,
-	itemIndex: number,
-	now = new Date(),
-): Promise<SameInvoiceResult> {
-	const outcome = await claimInWorkflow(context, itemIndex, identity.key, {
-		message: 'Could not check whether this invoice was seen before',
+	invoices: SeenInvoice[],
+): Promise<{ sightings: Array<FirstSeen | undefined>; claimedKeys: string[] }> {
+	const keys = invoices.flatMap(({ identity, documentId }) =>
+		documentId ? [identity.key, documentKey(documentId)] : [identity.key],
+	);
+	const claimed = await claimKeys(context, keys, {
+		message: 'Could not check whether these invoices were seen before',
 		description: 'Run the execution again.',
 	});
-	const staticData = context.getWorkflowStaticData('global');
-	if (!outcome.won) {
-		return {
-			duplicate: true,
-			concurrent: outcome.concurrent,
-			earlier: readEntry<EarlierInvoice>(staticData, INVOICES_RECORD, identity.key),
-		};
-	}
-	if (documentId) {
-		writeEntry(
-			staticData,
-			INVOICES_RECORD,
-			identity.key,
-			{ document_id: documentId, recorded_at: now.toISOString() },
-			REMEMBERED_INVOICES,
-		);
-	}
-	return { duplicate: false };
+	const firstInRun = new Map<string, string | null>();
+	const sightings = invoices.map(({ identity, documentId }): FirstSeen | undefined => {
+		const sameDocument = documentId !== null && claimed.already.has(documentKey(documentId));
+		if (claimed.concurrent.has(identity.key)) return { by: 'concurrentRun' };
+		if (claimed.already.has(identity.key)) return { by: 'earlierRun', sameDocument };
+		if (firstInRun.has(identity.key)) {
+			const first = firstInRun.get(identity.key) ?? null;
+			return { by: 'thisRun', documentId: first, sameDocument: first === documentId };
+		}
+		firstInRun.set(identity.key, documentId);
+		return undefined;
+	});
+	return { sightings, claimedKeys: [...claimed.won] };
 }
 
-function duplicateMessage(
-	documentId: string,
-	earlier: EarlierInvoice | undefined,
-	concurrent: boolean,
-	matched: string,
-): string {
-	if (earlier?.document_id === documentId) {
-		return `Document ${documentId} was already checked by this workflow on ${earlier.recorded_at} (a repeated delivery, a retried execution, or a second check of one document); it is not passed on as new twice. If its first run did not post it, post it by hand.`;
+function duplicateMessage(documentId: string, first: FirstSeen, matched: string): string {
+	const sameDocument = first.by !== 'concurrentRun' && first.sameDocument;
+	if (sameDocument) {
+		return `Document ${documentId} was already checked by this workflow (a repeated delivery, a retried execution, or a second check of one document); it is not passed on as new twice. If its first run did not post it, post it by hand.`;
 	}
-	if (earlier) {
-		return `Document ${documentId} looks like the invoice of document ${earlier.document_id} (${matched}); check before paying it again.`;
+	if (first.by === 'thisRun' && first.documentId) {
+		return `Document ${documentId} looks like the invoice of document ${first.documentId} in this run (${matched}); check before paying it again.`;
 	}
-	if (concurrent) {
+	if (first.by === 'concurrentRun') {
 		return `Document ${documentId} looks like an invoice another execution of this workflow checked at the same moment (${matched}); check before paying it again.`;
 	}
 	return `Document ${documentId} looks like an invoice this workflow saw before (${matched}); check before paying it again.`;
 }
 
-/** The fields a possible duplicate gets: the earlier document, what matched, and what to do. */
+/** The fields a possible duplicate gets: the earlier document when known, what matched, what to do. */
 export function possibleDuplicateFields(
 	documentId: string | null,
 	identity: InvoiceIdentity,
-	claim: { concurrent: boolean; earlier?: EarlierInvoice },
+	first: FirstSeen,
 ): IDataObject {
-	const { earlier, concurrent } = claim;
 	return {
 		duplicate: true,
-		possible_duplicate_of: earlier?.document_id ?? null,
-		same_document: documentId !== null && earlier?.document_id === documentId,
-		first_seen_at: earlier?.recorded_at ?? null,
+		possible_duplicate_of:
+			first.by === 'thisRun'
+				? first.documentId
+				: first.by === 'earlierRun' && first.sameDocument
+					? documentId
+					: null,
+		same_document: first.by !== 'concurrentRun' && first.sameDocument,
 		matched: {
 			vendor: identity.vendor,
 			invoice_no: identity.invoice_no,
 			total_cents: identity.total_cents,
 		},
-		message: duplicateMessage(
-			documentId ?? 'without an ID',
-			earlier,
-			concurrent,
-			describeMatch(identity),
-		),
+		message: duplicateMessage(documentId ?? 'without an ID', first, describeMatch(identity)),
 	};
-}
-
-/** Extract's output item of a possible duplicate: this document's fields and the duplicate fields. */
-export function possibleDuplicateItem(
-	fields: IDataObject,
-	identity: InvoiceIdentity,
-	claim: { concurrent: boolean; earlier?: EarlierInvoice },
-): IDataObject {
-	const documentId = typeof fields.document_id === 'string' ? fields.document_id : null;
-	return { ...fields, ...possibleDuplicateFields(documentId, identity, claim) };
 }

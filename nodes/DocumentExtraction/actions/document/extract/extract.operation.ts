@@ -1,11 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { outputModeProperty } from '../../../invoice/outputMode.description.ts';
 import { holdNotReadyProperties } from '../holdNotReady.description.ts';
 import { DEFAULT_TIMEOUT_MINUTES } from '../waitForReview.ts';
-import { finishItem, submitItem } from './extractSteps.ts';
-import { DEFAULT_RATE_LIMIT_RETRIES, extractSettings } from './settings.ts';
+import { DEFAULT_RATE_LIMIT_RETRIES } from './settings.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -119,19 +118,5 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['document'], operation: ['extract'] } },
 	properties,
 );
-
-/**
- * Extracts one item's document and routes it (items per output, see extractOutputs.ts): prepare and
- * check the file, skip it if already submitted, submit it, route the answer or wait for the review.
- * Several items at once: extractInParallel (parallelUploads.ts).
- */
-export async function execute(
-	context: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[][]> {
-	const settings = extractSettings(context, itemIndex);
-	const submitted = await submitItem(context, itemIndex, settings);
-	return await finishItem(context, itemIndex, settings, submitted);
-}
 
 export { extractInParallel, parallelUploadsOf } from './parallelUploads.ts';

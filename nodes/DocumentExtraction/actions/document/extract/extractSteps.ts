@@ -1,46 +1,34 @@
 /**
- * Extract's two steps for one item: submit (prepare and check the file, skip it if already
- * submitted, upload it) and finish (route the answer or wait for the review). One at a time they run
- * back to back; in a batch the submits run in parallel and the finishes in input order
- * (parallelUploads.ts), so decisions that depend on earlier items are taken as one at a time.
+ * Extract's steps for one file: prepare it (checked, hashed when Skip Files Already Submitted is on),
+ * upload it, and finish (route the answer or wait for the review). parallelUploads.ts runs them for
+ * every file of a run; decisions that depend on other files (seen before) are taken there, for all
+ * files at once, and handed to these steps.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { RequestPacer } from '../../../transport/pacer.ts';
 import { CONTENT_TYPE_BY_KIND } from '../../validation.ts';
 import { extractOutputNames, outputIndex } from '../extractOutputs.ts';
+import type { Sighting } from '../sameInvoice.ts';
 import { notAnInvoiceBecause, sourceFields } from './inputFiles.ts';
 import { prepareFile, type PreparedFile } from './prepareFile.ts';
 import { routeAnswer } from './route.ts';
 import type { ExtractSettings } from './settings.ts';
-import { alreadySubmittedItem, claimFile, contentSha256 } from './skipFilesAlreadySubmitted.ts';
-import type { FileClaimHeld } from './submit.ts';
-import { submitFile } from './submit.ts';
+import { contentSha256 } from './skipFilesAlreadySubmitted.ts';
 
+/** A file ready to upload (with its content hash when Skip Files Already Submitted is on), or why not. */
+export type Prepared = { skipped: string } | { file: PreparedFile; sha256?: string };
+
+/** What became of a file before routing. */
 export type Submitted =
-	| { alreadySubmitted: IDataObject; response?: undefined; skipped?: undefined }
-	| { response: IDataObject; alreadySubmitted?: undefined; skipped?: undefined }
-	| { skipped: string; response?: undefined; alreadySubmitted?: undefined };
+	| { skipped: string }
+	| { alreadySubmitted: IDataObject }
+	| { response: IDataObject };
 
-/** How a batch runs one file's submit step: the run's pacer and the waits between files. */
-export interface BatchHooks {
-	pacer: RequestPacer;
-	/** Claims go in input order: waits until every earlier file has claimed (or failed before). */
-	claimTurn: () => Promise<void>;
-	/** This file has claimed: the next may. */
-	claimed: () => void;
-	/** Before the claim: waits while an item of this run with the same content is being uploaded. */
-	sameContentSettled: (sha256: string) => Promise<() => void>;
-	/** Around the upload: holds the file's bytes within the run's ceiling. */
-	withinBytes: <T>(bytes: number, upload: () => Promise<T>) => Promise<T>;
-}
-
-export async function submitItem(
+export async function prepareItemFile(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	settings: ExtractSettings,
-	batch?: BatchHooks,
-): Promise<Submitted> {
+): Promise<Prepared> {
 	if (settings.filePattern) {
 		const binary = context.helpers.assertBinaryData(itemIndex, settings.binaryPropertyName);
 		const skipped = notAnInvoiceBecause(binary);
@@ -55,39 +43,8 @@ export async function submitItem(
 		});
 		if (skipped) return { skipped };
 	}
-	if (!settings.skipDuplicates)
-		return { response: await upload(context, itemIndex, file, settings, batch) };
-
-	const sha256 = await contentSha256(file.source);
-	await batch?.claimTurn();
-	const settled = batch ? await batch.sameContentSettled(sha256) : () => {};
-	try {
-		const fileClaim = await claimFile(context, sha256, itemIndex);
-		batch?.claimed();
-		if (fileClaim.alreadySubmitted) {
-			context.logger.info(
-				`Document Extraction: "${file.fileName}" (item ${itemIndex}) was already submitted by this workflow; not extracted again`,
-			);
-			return { alreadySubmitted: alreadySubmittedItem(file.fileName, sha256, fileClaim) };
-		}
-		const claim: FileClaimHeld = { sha256, claimKey: fileClaim.claimKey };
-		return { response: await upload(context, itemIndex, file, settings, batch, claim) };
-	} finally {
-		settled();
-	}
-}
-
-async function upload(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	file: PreparedFile,
-	settings: ExtractSettings,
-	batch?: BatchHooks,
-	claim?: FileClaimHeld,
-): Promise<IDataObject> {
-	const send = async () =>
-		await submitFile(context, itemIndex, file, settings.rateLimitRetries, claim, batch?.pacer);
-	return batch ? await batch.withinBytes(file.source.byteLength, send) : await send();
+	if (!settings.skipDuplicates) return { file };
+	return { file, sha256: await contentSha256(file.source) };
 }
 
 export async function finishItem(
@@ -95,20 +52,21 @@ export async function finishItem(
 	itemIndex: number,
 	settings: ExtractSettings,
 	submitted: Submitted,
+	seenBefore?: Sighting,
 ): Promise<INodeExecutionData[][]> {
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
-	if (submitted.skipped) {
+	if ('skipped' in submitted) {
 		outputs[outputIndex(settings, 'skippedFiles')].push({
 			json: { skipped_because: submitted.skipped },
 			pairedItem: { item: itemIndex },
 		});
-	} else if (submitted.alreadySubmitted) {
+	} else if ('alreadySubmitted' in submitted) {
 		outputs[outputIndex(settings, 'alreadySubmitted')].push({
 			json: submitted.alreadySubmitted,
 			pairedItem: { item: itemIndex },
 		});
-	} else if (submitted.response) {
-		await routeAnswer(context, itemIndex, submitted.response, settings, outputs);
+	} else {
+		await routeAnswer(context, itemIndex, submitted.response, settings, outputs, seenBefore);
 	}
 	return settings.filePattern
 		? outputs.map((items) => items.map((item) => asFileOfItem(context, itemIndex, settings, item)))

@@ -1,26 +1,35 @@
 /**
- * Month-end batches (docs/spec-decisions.md#n43): a node run's uploads go out in parallel, at most
- * Parallel Uploads at a time (the tier's default unless the node says otherwise) and at most
- * MAX_BYTES_IN_FLIGHT bytes of files at once, paced to the tier's rate (transport/pacer.ts). Files
- * are claimed in input order and an item waits for an earlier one with the same content, so Skip
- * Files Already Submitted uploads such a file once, for the first of them; every answer is then routed in input order, so Detect Same Invoice decides as it does one
- * item at a time. With Continue On Fail each item fails alone; without it, the first failure stops
- * new uploads and fails the node.
+ * Extract's run over every file of its input (docs/memory.md, docs/spec-decisions.md#n44): files are
+ * prepared, then those already submitted are told apart for all files at once (one claim), the rest
+ * are uploaded in parallel (at most Parallel Uploads at a time, the tier's default unless the node
+ * says otherwise, at most MAX_BYTES_IN_FLIGHT bytes of files at once, paced to the tier's rate), the
+ * same invoices are told apart for all answers at once, and every answer is routed in input order.
+ * A claim whose result the run does not deliver is released: without Continue On Fail the first
+ * failure stops new uploads and fails the node, releasing every claim of the run, so a retry
+ * extracts every file again; with it each failed file fails alone and only its claim is released.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../../constants.ts';
+import { invoiceIdentity } from '../../../invoice/invoiceIdentity.ts';
+import { simplifyInvoice } from '../../../invoice/invoiceMapping.ts';
+import { claimKeys, releaseKeys } from '../../../memory/claims.ts';
 import { limitsForTier } from '../../../tierLimits.ts';
 import { RequestPacer } from '../../../transport/pacer.ts';
-import type { BatchHooks, Submitted } from './extractSteps.ts';
-import { finishItem, submitItem } from './extractSteps.ts';
+import type { SeenInvoice, Sighting } from '../sameInvoice.ts';
+import { firstSightings } from '../sameInvoice.ts';
+import type { Prepared, Submitted } from './extractSteps.ts';
+import { finishItem, prepareItemFile } from './extractSteps.ts';
 import { matchingFields } from './inputFiles.ts';
 import type { ExtractSettings } from './settings.ts';
 import { extractSettings } from './settings.ts';
+import type { FirstSubmission } from './skipFilesAlreadySubmitted.ts';
+import { alreadySubmittedItem, fileKey } from './skipFilesAlreadySubmitted.ts';
+import { submitFile } from './submit.ts';
 
 /** What the uploads of one run may hold at once; a larger file goes alone. */
-export const MAX_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+const MAX_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
 /** What became of one file, for the input item it came from. */
 export type ItemOutcome = { itemIndex: number } & (
@@ -63,7 +72,9 @@ function fileUnits(context: IExecuteFunctions): FileUnit[] {
 			settings: { ...settings, binaryPropertyName: field },
 		}));
 	});
-	if (units.length > 1 && units.some((unit) => unit.settings?.waitForReview)) {
+	// Several items are refused by Wait for Review's own check (waitPrerequisites); here, several files of one item.
+	const severalFilesOfAnItem = units.length > context.getInputData().length;
+	if (severalFilesOfAnItem && units.some((unit) => unit.settings?.waitForReview)) {
 		const error = new NodeOperationError(
 			context.getNode(),
 			`Wait for Review waits for one document per execution; this input has ${units.length} files`,
@@ -119,122 +130,273 @@ export class ByteBudget {
 	}
 }
 
-/** Turns in input order: item n goes once items 0 … n-1 have passed (in any order). */
-export class InputOrder {
-	private next = 0;
-	private readonly passed = new Set<number>();
-	private readonly waiting = new Map<number, () => void>();
-
-	async turn(itemIndex: number): Promise<void> {
-		if (itemIndex > this.next) await new Promise<void>((go) => this.waiting.set(itemIndex, go));
-	}
-
-	pass(itemIndex: number): void {
-		if (itemIndex < this.next) return;
-		this.passed.add(itemIndex);
-		while (this.passed.delete(this.next)) this.next++;
-		for (const [index, go] of this.waiting) {
-			if (index > this.next) continue;
-			this.waiting.delete(index);
-			go();
-		}
-	}
-}
-
-/** Per content: the upload of this run that others with the same content wait for. */
-function sameContentTurns(): BatchHooks['sameContentSettled'] {
-	const turns = new Map<string, Promise<void>>();
-	return async (sha256) => {
-		for (let earlier = turns.get(sha256); earlier; earlier = turns.get(sha256)) await earlier;
-		let settle = () => {};
-		turns.set(
-			sha256,
-			new Promise<void>((resolve) => {
-				settle = () => {
-					turns.delete(sha256);
-					resolve();
-				};
-			}),
-		);
-		return settle;
+/** Runs `work` for every index, at most `parallel` at a time, in index order; stops starting new ones once `stop()` says so. */
+async function eachInParallel(
+	count: number,
+	parallel: number,
+	work: (index: number) => Promise<void>,
+	stop: () => boolean,
+): Promise<void> {
+	let next = 0;
+	const worker = async () => {
+		while (next < count && !stop()) await work(next++);
 	};
+	await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
 }
+
+/** One file's progress through the run. */
+type UnitState =
+	| { prepared: Prepared }
+	| { submitted: Submitted; claimedKeys: string[] }
+	| { error: unknown; claimedKeys: string[] };
 
 export async function extractInParallel(
 	context: IExecuteFunctions,
 	parallel: number,
 ): Promise<ItemOutcome[]> {
 	const units = fileUnits(context);
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE, 0);
-	const bytes = new ByteBudget(MAX_BYTES_IN_FLIGHT);
-	const claims = new InputOrder();
-	const pacer = new RequestPacer(limitsForTier(credentials.tier).requestsPerMinute);
-	const sameContentSettled = sameContentTurns();
-	const hooks = (unitIndex: number): BatchHooks => ({
-		pacer,
-		claimTurn: async () => await claims.turn(unitIndex),
-		claimed: () => claims.pass(unitIndex),
-		sameContentSettled,
-		withinBytes: async (size, upload) => await bytes.use(size, upload),
-	});
-	const submitted: Array<{ done: Submitted } | { error: unknown } | undefined> = [];
-	let next = 0;
-	let stopped = false;
-	let finished = 0;
-	const worker = async () => {
-		while (next < units.length && !stopped) {
-			const unitIndex = next++;
-			const { itemIndex, settings, error, noFile } = units[unitIndex];
-			try {
-				if (error !== undefined) throw error;
-				// Only files that skip files already submitted claim anything.
-				if (!settings!.skipDuplicates) claims.pass(unitIndex);
-				submitted[unitIndex] = {
-					done: noFile
-						? { skipped: noFile }
-						: await submitItem(context, itemIndex, settings!, hooks(unitIndex)),
-				};
-			} catch (failure) {
-				submitted[unitIndex] = { error: failure };
-				if (!context.continueOnFail()) stopped = true;
-			} finally {
-				claims.pass(unitIndex);
-			}
-			finished++;
-			if (finished % 25 === 0 || finished === units.length)
-				context.logger.info(
-					`Document Extraction: ${finished} of ${units.length} files done (uploaded, skipped or already submitted)`,
-				);
-		}
+	const states: Array<UnitState | undefined> = [];
+	let failed = false;
+	const fail = (unitIndex: number, error: unknown, claimedKeys: string[] = []) => {
+		states[unitIndex] = { error, claimedKeys };
+		if (!context.continueOnFail()) failed = true;
 	};
+	const stopped = () => failed;
 	context.logger.info(
 		`Document Extraction: ${units.length} files to extract, up to ${parallel} uploads at a time`,
 	);
-	await Promise.all(Array.from({ length: Math.min(parallel, units.length) }, worker));
-	return await finishInInputOrder(context, units, submitted);
+
+	await eachInParallel(
+		units.length,
+		parallel,
+		async (unitIndex) => {
+			const { itemIndex, settings, error, noFile } = units[unitIndex];
+			try {
+				if (error !== undefined) throw error;
+				states[unitIndex] = {
+					prepared: noFile
+						? { skipped: noFile }
+						: await prepareItemFile(context, itemIndex, settings!),
+				};
+			} catch (failure) {
+				fail(unitIndex, failure);
+			}
+		},
+		stopped,
+	);
+	// Every key this run claimed: released when the node fails, so a retry claims them anew.
+	const runKeys: string[] = [];
+	const firstOfContent = failed
+		? new Map<string, number>()
+		: await claimFiles(context, states, runKeys);
+	if (!failed) await uploadFiles(context, units, states, firstOfContent, parallel, fail, stopped);
+	const sightings = failed ? [] : await sameInvoices(context, units, states, runKeys);
+	const outcomes = failed ? [] : await finishInInputOrder(context, units, states, sightings, fail);
+	if (failed) {
+		await releaseKeys(context, runKeys);
+		return units
+			.map((unit, unitIndex) => ({ unit, state: states[unitIndex] }))
+			.filter(({ state }) => state !== undefined && 'error' in state)
+			.map(({ unit, state }) => ({
+				itemIndex: unit.itemIndex,
+				error: (state as { error: unknown }).error,
+			}));
+	}
+	await releaseKeys(context, claimedKeysOf(states.filter((state) => state && 'error' in state)));
+	return outcomes;
 }
 
-/** Routes every answer in input order, so decisions that depend on earlier items are as one at a time. */
+function claimedKeysOf(states: Array<UnitState | undefined>): string[] {
+	return states.flatMap((state) => (state && 'claimedKeys' in state ? state.claimedKeys : []));
+}
+
+/**
+ * Skip Files Already Submitted: one claim for every file of the run. The first file of a content in
+ * input order is uploaded when the run claimed it (returned: content → its unit); later ones of the
+ * same content wait for its document.
+ */
+async function claimFiles(
+	context: IExecuteFunctions,
+	states: Array<UnitState | undefined>,
+	runKeys: string[],
+): Promise<Map<string, number>> {
+	const hashed = states.map((state) =>
+		state && 'prepared' in state && 'file' in state.prepared ? state.prepared.sha256 : undefined,
+	);
+	const keys = hashed.filter((sha256) => sha256 !== undefined).map(fileKey);
+	const claimed =
+		keys.length > 0
+			? await claimKeys(context, keys, {
+					message: 'Could not check whether these files were already submitted',
+					description: 'Run the execution again, or turn Skip Files Already Submitted off.',
+				})
+			: undefined;
+	runKeys.push(...(claimed?.won ?? []));
+	const firstOfContent = new Map<string, number>();
+	states.forEach((state, unitIndex) => {
+		const sha256 = hashed[unitIndex];
+		if (!state || !('prepared' in state)) return;
+		if ('skipped' in state.prepared) {
+			states[unitIndex] = { submitted: { skipped: state.prepared.skipped }, claimedKeys: [] };
+			return;
+		}
+		if (sha256 === undefined || !claimed) return;
+		const key = fileKey(sha256);
+		if (claimed.already.has(key) || claimed.concurrent.has(key)) {
+			const first: FirstSubmission = {
+				by: claimed.already.has(key) ? 'earlierRun' : 'concurrentRun',
+			};
+			states[unitIndex] = {
+				submitted: {
+					alreadySubmitted: alreadySubmittedItem(state.prepared.file.fileName, sha256, first),
+				},
+				claimedKeys: [],
+			};
+		} else if (firstOfContent.has(sha256)) {
+			// Decided once the first file of this content is uploaded (uploadFiles).
+		} else {
+			firstOfContent.set(sha256, unitIndex);
+		}
+	});
+	return firstOfContent;
+}
+
+async function uploadFiles(
+	context: IExecuteFunctions,
+	units: FileUnit[],
+	states: Array<UnitState | undefined>,
+	firstOfContent: Map<string, number>,
+	parallel: number,
+	fail: (unitIndex: number, error: unknown, claimedKeys?: string[]) => void,
+	stopped: () => boolean,
+): Promise<void> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE, 0);
+	const bytes = new ByteBudget(MAX_BYTES_IN_FLIGHT);
+	const pacer = new RequestPacer(limitsForTier(credentials.tier).requestsPerMinute);
+	const uploading = states.map((state) =>
+		state && 'prepared' in state && 'file' in state.prepared ? state.prepared : undefined,
+	);
+	const isRepeat = (unitIndex: number) => {
+		const sha256 = uploading[unitIndex]?.sha256;
+		return sha256 !== undefined && firstOfContent.get(sha256) !== unitIndex;
+	};
+	let finished = 0;
+	await eachInParallel(
+		units.length,
+		parallel,
+		async (unitIndex) => {
+			const prepared = uploading[unitIndex];
+			if (!prepared || isRepeat(unitIndex)) return;
+			const { itemIndex, settings } = units[unitIndex];
+			const claimedKeys = prepared.sha256 ? [fileKey(prepared.sha256)] : [];
+			try {
+				const response = await bytes.use(
+					prepared.file.source.byteLength,
+					async () =>
+						await submitFile(context, itemIndex, prepared.file, settings!.rateLimitRetries, pacer),
+				);
+				states[unitIndex] = { submitted: { response }, claimedKeys };
+			} catch (failure) {
+				fail(unitIndex, failure, claimedKeys);
+			}
+			finished++;
+			if (finished % 25 === 0) context.logger.info(`Document Extraction: ${finished} uploads done`);
+		},
+		stopped,
+	);
+	// Later files of a content uploaded in this run: skipped with its document, or failed with it.
+	uploading.forEach((prepared, unitIndex) => {
+		if (!prepared?.sha256 || !isRepeat(unitIndex)) return;
+		const first = states[firstOfContent.get(prepared.sha256)!];
+		if (!first || 'error' in first) {
+			states[unitIndex] = { error: first?.error, claimedKeys: [] };
+			return;
+		}
+		if (!('submitted' in first) || !('response' in first.submitted)) return;
+		const documentId = first.submitted.response.document_id;
+		const firstFile = uploading[firstOfContent.get(prepared.sha256)!]!.file.fileName;
+		states[unitIndex] = {
+			submitted: {
+				alreadySubmitted: alreadySubmittedItem(prepared.file.fileName, prepared.sha256, {
+					by: 'thisRun',
+					documentId: typeof documentId === 'string' ? documentId : null,
+					fileName: firstFile,
+				}),
+			},
+			claimedKeys: [],
+		};
+	});
+}
+
+/** Detect Same Invoice: one claim for every verified invoice of the run. */
+async function sameInvoices(
+	context: IExecuteFunctions,
+	units: FileUnit[],
+	states: Array<UnitState | undefined>,
+	runKeys: string[],
+): Promise<Array<Sighting | undefined>> {
+	const seen: Array<{ unitIndex: number } & SeenInvoice> = [];
+	states.forEach((state, unitIndex) => {
+		if (!units[unitIndex].settings?.detectSameInvoice) return;
+		if (!state || !('submitted' in state) || !('response' in state.submitted)) return;
+		const { response } = state.submitted;
+		if (response.status !== 'verified') return;
+		const identity = invoiceIdentity(simplifyInvoice(response.extracted_json as never));
+		if (!identity) return;
+		const documentId = typeof response.document_id === 'string' ? response.document_id : null;
+		seen.push({ unitIndex, identity, documentId });
+	});
+	const sightings: Array<Sighting | undefined> = [];
+	if (seen.length === 0) return sightings;
+	const { sightings: firsts, claimedKeys } = await firstSightings(context, seen);
+	runKeys.push(...claimedKeys);
+	seen.forEach(({ unitIndex, identity }, i) => {
+		const first = firsts[i];
+		if (first) sightings[unitIndex] = { identity, first };
+		const state = states[unitIndex] as { claimedKeys: string[] };
+		state.claimedKeys = [
+			...state.claimedKeys,
+			...claimedKeys.filter((key) => ownKey(key, seen[i])),
+		];
+	});
+	return sightings;
+}
+
+function ownKey(key: string, invoice: SeenInvoice): boolean {
+	return key === invoice.identity.key || key === `document:${invoice.documentId}`;
+}
+
+/** Routes every answer in input order. */
 async function finishInInputOrder(
 	context: IExecuteFunctions,
 	units: FileUnit[],
-	submitted: Array<{ done: Submitted } | { error: unknown } | undefined>,
+	states: Array<UnitState | undefined>,
+	sightings: Array<Sighting | undefined>,
+	fail: (unitIndex: number, error: unknown, claimedKeys?: string[]) => void,
 ): Promise<ItemOutcome[]> {
 	const outcomes: ItemOutcome[] = [];
 	for (let unitIndex = 0; unitIndex < units.length; unitIndex++) {
 		const { itemIndex, settings } = units[unitIndex];
-		const result = submitted[unitIndex];
-		if (result === undefined) break; // not started: an earlier file failed the node
-		if ('error' in result) {
-			outcomes.push({ itemIndex, error: result.error });
+		const state = states[unitIndex];
+		if (state === undefined) continue;
+		if ('error' in state) {
+			outcomes.push({ itemIndex, error: state.error });
 			continue;
 		}
+		if (!('submitted' in state)) continue;
 		try {
 			outcomes.push({
 				itemIndex,
-				outputs: await finishItem(context, itemIndex, settings!, result.done),
+				outputs: await finishItem(
+					context,
+					itemIndex,
+					settings!,
+					state.submitted,
+					sightings[unitIndex],
+				),
 			});
 		} catch (error) {
+			fail(unitIndex, error, state.claimedKeys);
 			outcomes.push({ itemIndex, error });
 		}
 	}

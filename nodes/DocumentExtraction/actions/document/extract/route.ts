@@ -1,17 +1,17 @@
 /**
  * The last step of Extract: the service's answer to the output it belongs on (extractOutputs.ts), or
- * the execution put to wait for the review. A verified invoice this workflow saw before goes to
- * Possible Duplicate (Detect Same Invoice); one not ready to post is held when asked
- * (docs/spec-decisions.md#n18).
+ * the execution put to wait for the review. A verified invoice this workflow saw before (Detect Same
+ * Invoice, decided for the whole run in parallelUploads.ts) goes to Possible Duplicate; one not ready
+ * to post is held when asked (docs/spec-decisions.md#n18).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { invoiceIdentity } from '../../../invoice/invoiceIdentity.ts';
-import { documentFields, invoiceOutput, simplifyInvoice } from '../../../invoice/invoiceMapping.ts';
+import { documentFields, invoiceOutput } from '../../../invoice/invoiceMapping.ts';
 import type { ExtractOutput } from '../extractOutputs.ts';
 import { outputIndex } from '../extractOutputs.ts';
-import { claimInvoice, possibleDuplicateItem } from '../sameInvoice.ts';
+import type { Sighting } from '../sameInvoice.ts';
+import { possibleDuplicateFields } from '../sameInvoice.ts';
 import { DEFAULT_TIMEOUT_MINUTES, timedOutItems, waitForReview } from '../waitForReview.ts';
 import type { ExtractSettings } from './settings.ts';
 
@@ -21,6 +21,7 @@ export async function routeAnswer(
 	response: IDataObject,
 	settings: ExtractSettings,
 	outputs: INodeExecutionData[][],
+	seenBefore?: Sighting,
 ): Promise<void> {
 	const to = (output: ExtractOutput) => outputs[outputIndex(settings, output)];
 	const verified = response.status === 'verified';
@@ -38,10 +39,10 @@ export async function routeAnswer(
 		return await waitForTheReview(context, itemIndex, response, settings);
 	if (!verified) return void to('needsReview').push(...items);
 
-	const duplicate = settings.detectSameInvoice
-		? await sameInvoiceItem(context, itemIndex, response, extracted)
-		: undefined;
-	if (duplicate) return void to('possibleDuplicate').push(duplicate);
+	if (seenBefore)
+		return void to('possibleDuplicate').push(
+			duplicateItem(itemIndex, response, extracted, seenBefore),
+		);
 	if (settings.holdNotReady && items.some((item) => item.json.ready_to_post !== true)) {
 		// Verified by the service, yet not ready to post: a person completes it.
 		return void to(settings.waitForReview ? 'notReady' : 'needsReview').push(...items);
@@ -49,23 +50,19 @@ export async function routeAnswer(
 	to('verified').push(...items);
 }
 
-/** The Possible Duplicate item when the verified invoice is one this workflow saw before. */
-async function sameInvoiceItem(
-	context: IExecuteFunctions,
+/** The Possible Duplicate item of a verified invoice this workflow saw before. */
+function duplicateItem(
 	itemIndex: number,
 	response: IDataObject,
 	extracted: IDataObject | null,
-): Promise<INodeExecutionData | undefined> {
-	const identity = invoiceIdentity(simplifyInvoice(extracted));
-	if (!identity) return undefined;
-	const documentId = typeof response.document_id === 'string' ? response.document_id : null;
-	const claim = await claimInvoice(context, identity, documentId, itemIndex);
-	if (!claim.duplicate) return undefined;
-	context.logger.info(
-		`Document Extraction: document ${documentId ?? '?'} (item ${itemIndex}) is an invoice this workflow saw before`,
-	);
+	{ identity, first }: Sighting,
+): INodeExecutionData {
 	const fields = invoiceOutput('simplified', response, documentFields(response), extracted)[0];
-	return { json: possibleDuplicateItem(fields, identity, claim), pairedItem: { item: itemIndex } };
+	const documentId = typeof response.document_id === 'string' ? response.document_id : null;
+	return {
+		json: { ...fields, ...possibleDuplicateFields(documentId, identity, first) },
+		pairedItem: { item: itemIndex },
+	};
 }
 
 async function waitForTheReview(

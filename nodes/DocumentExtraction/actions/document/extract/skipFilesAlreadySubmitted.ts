@@ -1,29 +1,16 @@
 /**
- * Extract's option Skip Files Already Submitted (docs/spec-decisions.md#n10, #n12): a file whose content
- * this workflow already submitted is not extracted again, also when executions on several queue-mode
- * workers submit it at the same moment. Whether it was submitted is claimed in n8n's deduplication
- * store (the SHA-256 of the content); the document it became is remembered in the workflow's memory.
+ * Extract's option Skip Files Already Submitted (docs/memory.md): a file whose content this workflow
+ * already submitted is not extracted again, also when executions on several queue-mode workers
+ * submit it at the same moment. A run claims the SHA-256 of all its files at once (memory/claims.ts)
+ * and releases the claim of every file whose result it did not deliver.
  */
 import { createHash } from 'crypto';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { claimInWorkflow, releaseEntry } from '../../../memory/claimedEntries.ts';
-import { readEntry, writeEntry } from '../../../memory/workflowMemory.ts';
 import type { UploadSource } from '../../../transport/upload.ts';
 
-const SUBMISSIONS_RECORD = 'documentExtractionSubmissions';
-const REMEMBERED_SUBMISSIONS = 1000;
-
-export interface EarlierSubmission {
-	document_id: string;
-	submitted_at: string;
-}
-
-export type FileClaim =
-	| { alreadySubmitted: false; claimKey: string }
-	| { alreadySubmitted: true; concurrent: boolean; earlier?: EarlierSubmission };
-
-function entryKey(sha256: string): string {
+/** The file's key in the workflow's memory of what was seen before. */
+export function fileKey(sha256: string): string {
 	return `sha256:${sha256}`;
 }
 
@@ -36,78 +23,40 @@ export async function contentSha256(source: UploadSource): Promise<string> {
 	return hash.digest('hex');
 }
 
-/**
- * Records the content as submitted and says whether it was already. Recording before the upload
- * means two items with the same content in one run are extracted once; `releaseFile` undoes the
- * record when the extraction then fails, so a failed attempt never blocks a retry.
- */
-export async function claimFile(
-	context: IExecuteFunctions,
-	sha256: string,
-	itemIndex: number,
-): Promise<FileClaim> {
-	const outcome = await claimInWorkflow(context, itemIndex, entryKey(sha256), {
-		message: 'Could not check whether this file was already submitted',
-		description: 'Run the execution again, or turn Skip Files Already Submitted off.',
-	});
-	if (outcome.won) return { alreadySubmitted: false, claimKey: outcome.claimKey };
-	return {
-		alreadySubmitted: true,
-		concurrent: outcome.concurrent,
-		earlier: readEntry<EarlierSubmission>(
-			context.getWorkflowStaticData('global'),
-			SUBMISSIONS_RECORD,
-			sha256,
-		),
-	};
-}
+/** Who submitted the content first: an earlier run, another execution right now, or this run. */
+export type FirstSubmission =
+	| { by: 'earlierRun' }
+	| { by: 'concurrentRun' }
+	| { by: 'thisRun'; documentId: string | null; fileName: string };
 
-export async function releaseFile(
-	context: IExecuteFunctions,
-	sha256: string,
-	claimKey: string,
-): Promise<void> {
-	await releaseEntry(context, entryKey(sha256), claimKey);
-}
-
-export function rememberSubmission(
-	context: IExecuteFunctions,
-	sha256: string,
-	documentId: string,
-	now = new Date(),
-): void {
-	const submission: EarlierSubmission = {
-		document_id: documentId,
-		submitted_at: now.toISOString(),
-	};
-	writeEntry(
-		context.getWorkflowStaticData('global'),
-		SUBMISSIONS_RECORD,
-		sha256,
-		{ ...submission },
-		REMEMBERED_SUBMISSIONS,
-	);
-}
-
-/** The output item of a skipped file: the earlier document, and what to do next. */
+/** The output item of a skipped file: which document it repeats, if known, and what to do next. */
 export function alreadySubmittedItem(
 	fileName: string,
 	sha256: string,
-	claim: { concurrent: boolean; earlier?: EarlierSubmission },
+	first: FirstSubmission,
 ): IDataObject {
-	const { earlier, concurrent } = claim;
+	const documentId = first.by === 'thisRun' ? first.documentId : null;
 	return {
-		document_id: earlier?.document_id ?? null,
+		document_id: documentId,
 		status: 'already_submitted',
 		duplicate: true,
-		submitted_concurrently: concurrent,
+		submitted_concurrently: first.by === 'concurrentRun',
 		file_name: fileName,
 		content_sha256: sha256,
-		first_submitted_at: earlier?.submitted_at ?? null,
-		message: earlier
-			? `"${fileName}" has the same content as document ${earlier.document_id}, submitted by this workflow on ${earlier.submitted_at}; it was not extracted again. Use Get Status with that document_id for its result.`
-			: concurrent
-				? `"${fileName}" has the same content as a file another execution of this workflow submitted at the same moment; it was not extracted again. Its document_id is on that execution's output.`
-				: `"${fileName}" has the same content as a file this workflow submitted before (in a manual test run, whose document ID n8n does not keep, or in an execution still running); it was not extracted again.`,
+		message: alreadySubmittedMessage(fileName, first),
 	};
+}
+
+function alreadySubmittedMessage(fileName: string, first: FirstSubmission): string {
+	const notAgain = 'it was not extracted again';
+	switch (first.by) {
+		case 'thisRun':
+			return first.documentId
+				? `"${fileName}" has the same content as "${first.fileName}" in this run (document ${first.documentId}); ${notAgain}.`
+				: `"${fileName}" has the same content as "${first.fileName}" in this run; ${notAgain}.`;
+		case 'concurrentRun':
+			return `"${fileName}" has the same content as a file another execution of this workflow submitted at the same moment; ${notAgain}. Its result is on that execution's output.`;
+		case 'earlierRun':
+			return `"${fileName}" has the same content as a file an earlier execution of this workflow submitted; ${notAgain}. Its result is on that execution's output; if that execution was stopped before passing it on (n8n restarted), turn Skip Files Already Submitted off for one run to extract it again.`;
+	}
 }

@@ -64,7 +64,7 @@ describe('Check Invoice Duplicate: outputs', () => {
 });
 
 describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () => {
-	it('an invoice Extract verified at once, arriving again through review in another file, is a possible duplicate of the first document', async () => {
+	it('an invoice Extract verified at once, arriving again through review in another file, is a possible duplicate (what matched, no earlier id: none is kept)', async () => {
 		service().on('POST', '/v1/extract', {
 			status: 200,
 			body: {
@@ -92,12 +92,12 @@ describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () =>
 			document_id: 'doc_scan',
 			verified_by: 'human_reviewer',
 			duplicate: true,
-			possible_duplicate_of: 'doc_pdf',
+			possible_duplicate_of: null,
 			same_document: false,
 			matched: { vendor: 'acme supplies', invoice_no: 'INV 2026 42', total_cents: 30 },
 		});
 		expect(String(duplicates[0].json.message)).toContain(
-			'looks like the invoice of document doc_pdf',
+			'looks like an invoice this workflow saw before',
 		);
 	});
 
@@ -118,20 +118,23 @@ describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () =>
 			items: [pdfItem(900, 32)],
 		});
 		expect(extracted.output(undefined, 2).map((item) => item.json)).toEqual([
-			expect.objectContaining({ document_id: 'doc_later', possible_duplicate_of: 'doc_reviewed' }),
+			expect.objectContaining({ document_id: 'doc_later', duplicate: true, same_document: false }),
 		]);
 		expect(extracted.output(undefined, 0)).toEqual([]);
 	});
 
-	it('claims and confirms in the store like the content guard: one claim and the invoice key, a settle wait for a new invoice only', async () => {
-		await check([reviewed('doc_1', 'Hooli', 'H-1', 10)]);
+	it('claims the whole run at once like the content guard: the invoice and its document stay in the store, one settle wait per run with anything new', async () => {
+		await check([reviewed('doc_1', 'Hooli', 'H-1', 10), reviewed('doc_2', 'Globex', 'G-7', 20)]);
 		const stored = [...harness().deduplicator.contexts.values()].flat();
-		expect(stored).toContain('invoice:hooli|H 1|1000');
-		expect(
-			stored.filter((value) => value.startsWith('claim:invoice:hooli|H 1|1000:')),
-		).toHaveLength(1);
+		expect(stored.sort()).toEqual([
+			'document:doc_1',
+			'document:doc_2',
+			'invoice:globex|G 7|2000',
+			'invoice:hooli|H 1|1000',
+		]);
 		expect(harness().waits).toHaveLength(1);
-		await check([reviewed('doc_2', 'Hooli', 'H-1', 10)]);
+		// The same document again: everything known, nothing to confirm.
+		await check([reviewed('doc_1', 'Hooli', 'H-1', 10)]);
 		expect(harness().waits).toHaveLength(1);
 	});
 });

@@ -1,17 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
 /**
- * Month-end batches (N43) through n8n's engine: Extract uploads several documents at once, never more
+ * Month-end batches (N44) through n8n's engine: Extract uploads several documents at once, never more
  * than Parallel Uploads (the tier's default without the option), and still outputs in input order
  * with each item's pairedItem; one failing document fails alone with Continue On Fail; the same file
  * twice in a batch is uploaded once.
  */
 import { describe, expect, it } from 'vitest';
 
-import {
-	ByteBudget,
-	InputOrder,
-	MAX_BYTES_IN_FLIGHT,
-} from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/parallelUploads.ts';
+import { ByteBudget } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/parallelUploads.ts';
 import {
 	extractParameters,
 	file,
@@ -170,32 +166,6 @@ describe('ByteBudget', () => {
 		await Promise.all([use(40), use(40), use(40), use(250), use(10), use(60)]);
 		expect(most).toBeLessThanOrEqual(100);
 		expect(most).toBeGreaterThanOrEqual(80);
-	});
-
-	it('is 64 MiB for a node run', () => {
-		expect(MAX_BYTES_IN_FLIGHT).toBe(64 * 1024 * 1024);
-	});
-});
-
-describe('InputOrder', () => {
-	it('lets item n go once items 0 … n-1 have passed, in whatever order they pass', async () => {
-		const order = new InputOrder();
-		const went: number[] = [];
-		const waiting = [3, 1].map(async (index) => {
-			await order.turn(index);
-			went.push(index);
-		});
-		await order.turn(0);
-		order.pass(0);
-		await sleep(1);
-		expect(went).toEqual([1]);
-		// Item 2 failed before its turn: it passes, but 3 still waits for 1.
-		order.pass(2);
-		await sleep(1);
-		expect(went).toEqual([1]);
-		order.pass(1);
-		await Promise.all(waiting);
-		expect(went).toEqual([1, 3]);
 	});
 });
 

@@ -7,6 +7,9 @@ import {
 } from '../../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
 import { routeAnswer } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/route.ts';
 import type { ExtractSettings } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/settings.ts';
+import type { Sighting } from '../../../../../../../nodes/DocumentExtraction/actions/document/sameInvoice.ts';
+import { invoiceIdentity } from '../../../../../../../nodes/DocumentExtraction/invoice/invoiceIdentity.ts';
+import { simplifyInvoice } from '../../../../../../../nodes/DocumentExtraction/invoice/invoiceMapping.ts';
 import { fakeExecuteContext } from '../../../../../harness/fakeExecuteContext.ts';
 import { DOCUMENT_ID, EXTRACTED, NEEDS_REVIEW, VERIFIED } from '../../../../../harness/fixtures.ts';
 
@@ -26,10 +29,11 @@ async function route(
 	response: IDataObject,
 	settings: Partial<ExtractSettings> = {},
 	fake = fakeExecuteContext(),
+	seenBefore?: Sighting,
 ) {
 	const all = { ...base, ...settings };
 	const outputs: INodeExecutionData[][] = extractOutputNames(all).map(() => []);
-	await routeAnswer(fake.context, 3, response, all, outputs);
+	await routeAnswer(fake.context, 3, response, all, outputs, seenBefore);
 	const named = Object.fromEntries(
 		extractOutputNames(all).map((name, index) => [name, outputs[index]]),
 	);
@@ -96,41 +100,25 @@ describe('Extract: the answer to its output', () => {
 		expect(fake.waitingUntil()).toBeUndefined();
 	});
 
-	it('Detect Same Invoice: the first sighting goes to Verified, the same invoice from another document to Possible Duplicate', async () => {
-		const fake = fakeExecuteContext();
-		const first = await route(VERIFIED, { detectSameInvoice: true }, fake);
-		expect(first.named.Verified).toHaveLength(1);
-		const second = await route(
+	it('Detect Same Invoice: an invoice the run found seen before goes to Possible Duplicate with what matched; without a sighting, to Verified', async () => {
+		const identity = invoiceIdentity(simplifyInvoice(EXTRACTED))!;
+		const fresh = await route(VERIFIED, { detectSameInvoice: true });
+		expect(fresh.named.Verified).toHaveLength(1);
+		const seen = await route(
 			{ ...VERIFIED, document_id: 'doc_second' },
 			{ detectSameInvoice: true },
-			fake,
+			fakeExecuteContext(),
+			{ identity, first: { by: 'thisRun', documentId: DOCUMENT_ID, sameDocument: false } },
 		);
-		expect(second.named.Verified).toEqual([]);
-		expect(second.named['Possible Duplicate'][0].json).toMatchObject({
+		expect(seen.named.Verified).toEqual([]);
+		expect(seen.named['Possible Duplicate'][0].json).toMatchObject({
 			document_id: 'doc_second',
 			duplicate: true,
 			possible_duplicate_of: DOCUMENT_ID,
 			same_document: false,
+			matched: { vendor: identity.vendor, invoice_no: identity.invoice_no },
 		});
-		expect(second.named['Possible Duplicate'][0].pairedItem).toEqual({ item: 3 });
-	}, 10_000);
-
-	it('Detect Same Invoice: an invoice without a number is never matched, and is not recorded', async () => {
-		const fake = fakeExecuteContext();
-		const noNumber = {
-			...VERIFIED,
-			extracted_json: { ...EXTRACTED, header: { ...EXTRACTED.header, invoice_no: '' } },
-		};
-		await route(noNumber, { detectSameInvoice: true }, fake);
-		const again = await route(noNumber, { detectSameInvoice: true }, fake);
-		expect(again.named.Verified).toHaveLength(1);
-		expect(fake.store.size).toBe(0);
-	});
-
-	it('Detect Same Invoice is not asked for a document in review', async () => {
-		const fake = fakeExecuteContext();
-		await route(NEEDS_REVIEW, { detectSameInvoice: true }, fake);
-		expect(fake.store.size).toBe(0);
+		expect(seen.named['Possible Duplicate'][0].pairedItem).toEqual({ item: 3 });
 	});
 
 	it('waiting: a document in review puts the execution to wait, Timed Out prepared, nothing output now', async () => {

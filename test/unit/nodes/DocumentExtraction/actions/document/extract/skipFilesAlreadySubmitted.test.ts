@@ -1,8 +1,8 @@
 /**
- * Skip Files Already Submitted (N10) through n8n's engine, with n8n's deduplication store interface
- * (in memory here; n8n's database-backed one in test/e2e/wait-for-review.test.ts): a file with the
- * same content is not uploaded again, the earlier document_id comes out on Already Submitted, a
- * failed upload does not count as submitted.
+ * Skip Files Already Submitted (docs/memory.md) through n8n's engine, with n8n's deduplication store
+ * interface (in memory here; n8n's database-backed one in test/e2e/retried-execution.test.ts): a file
+ * with the same content is not uploaded again, a file whose result the run did not deliver (a failed
+ * upload, a failed node) does not count as submitted, so a retry outputs every file with its data.
  */
 import { createHash } from 'crypto';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
 	itemWithFile,
 	NEEDS_REVIEW,
 	pdfBytes,
+	serviceError,
 	useNodeHarness,
 	VERIFIED,
 } from '../../../../../harness/fixtures.ts';
@@ -20,6 +21,8 @@ const { harness, service } = useNodeHarness();
 
 const guarded = (extra: Record<string, unknown> = {}) =>
 	extractParameters({ options: { skipDuplicates: true }, ...extra });
+/** Growth paces 100 uploads a minute: a dozen go at once. */
+const growth = { tier: 'growth' };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe('Skip Files Already Submitted', () => {
@@ -77,11 +80,11 @@ describe('Skip Files Already Submitted', () => {
 			content_sha256: sha256(same),
 		});
 		expect(String(alreadySubmitted[0].json.message)).toMatch(
-			/same content as document doc_first1.*not extracted again/,
+			/same content as "a.pdf" in this run \(document doc_first1\); it was not extracted again/,
 		);
 	});
 
-	it("across runs of the workflow: no second extraction, the earlier document_id from the workflow's static data", async () => {
+	it('across runs of the workflow: no second extraction; the item says where the earlier result is', async () => {
 		const same = pdfBytes(2500, 10);
 		service().on('POST', '/v1/extract', {
 			status: 200,
@@ -91,24 +94,114 @@ describe('Skip Files Already Submitted', () => {
 		const second = await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
 
 		expect(service().requestsTo('/v1/extract')).toHaveLength(1);
-		expect(second.output(undefined, 2).map((item) => item.json.document_id)).toEqual(['doc_run1']);
-	});
-
-	it('when n8n kept no document_id (a manual test run): still skipped, and the message says why the id is missing', async () => {
-		const same = pdfBytes(2500, 11);
-		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
-		await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
-		for (const key of Object.keys(harness().staticData)) delete harness().staticData[key];
-		const second = await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
-
-		expect(service().requestsTo('/v1/extract')).toHaveLength(1);
 		const [skipped] = second.output(undefined, 2);
 		expect(skipped.json).toMatchObject({
 			document_id: null,
 			duplicate: true,
+			submitted_concurrently: false,
 			content_sha256: sha256(same),
 		});
-		expect(String(skipped.json.message)).toMatch(/manual test run/);
+		expect(String(skipped.json.message)).toMatch(/earlier execution.*on that execution's output/);
+	});
+
+	it("writes nothing to the workflow's static data (a queue-mode worker's save would erase the trigger's)", async () => {
+		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
+		await harness().run({ parameters: guarded(), items: [itemWithFile(pdfBytes(2500, 16))] });
+		expect(harness().staticData).toEqual({});
+	});
+
+	it('a run that fails on its third of five files: the retry outputs all five with their data, none on Already Submitted', async () => {
+		const files = [1, 2, 3, 4, 5].map((seed) =>
+			itemWithFile(pdfBytes(2200, 100 + seed), `${seed}.pdf`),
+		);
+		service()
+			.on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_a1' } })
+			.on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_a2' } })
+			.on('POST', '/v1/extract', { status: 500, body: serviceError('internal', 'Try again') });
+		const failed = await harness().run({ parameters: guarded(), items: files });
+		expect(failed.error()?.httpCode).toBe('500');
+
+		for (let i = 1; i <= 5; i++)
+			service().on('POST', '/v1/extract', {
+				status: 200,
+				body: { ...VERIFIED, document_id: `doc_b${i}` },
+			});
+		const retried = await harness().run({ parameters: guarded(), items: files });
+		const [verified, , alreadySubmitted] = retried.outputs();
+		expect(alreadySubmitted).toEqual([]);
+		expect(verified.map((item) => [item.pairedItem, item.json.vendor !== undefined])).toEqual(
+			[0, 1, 2, 3, 4].map((item) => [{ item }, true]),
+		);
+		expect(service().requestsTo('/v1/extract')).toHaveLength(8);
+	});
+
+	it('12 files uploaded in parallel, the 4th answered 500: the retry outputs all 12 with their data', async () => {
+		const files = Array.from({ length: 12 }, (_, i) =>
+			itemWithFile(pdfBytes(2300, 200 + i), `${i}.pdf`),
+		);
+		const parallel = guarded({ options: { skipDuplicates: true, parallelUploads: 4 } });
+		for (let i = 0; i < 12; i++)
+			service().on(
+				'POST',
+				'/v1/extract',
+				i === 3
+					? { status: 500, body: serviceError('internal', 'Try again') }
+					: { status: 200, body: { ...VERIFIED, document_id: `doc_c${i}` } },
+			);
+		const failed = await harness().run({ parameters: parallel, items: files, credentials: growth });
+		expect(failed.error()?.httpCode).toBe('500');
+		const firstRunUploads = service().requestsTo('/v1/extract').length;
+		// Unused answers of the first run stay queued for the retry; top up to one per file.
+		for (let i = service().pending().length; i < 12; i++)
+			service().on('POST', '/v1/extract', {
+				status: 200,
+				body: { ...VERIFIED, document_id: `doc_d${i}` },
+			});
+
+		const retried = await harness().run({
+			parameters: parallel,
+			items: files,
+			credentials: growth,
+		});
+		const [verified, , alreadySubmitted] = retried.outputs();
+		expect(alreadySubmitted).toEqual([]);
+		expect(verified.map((item) => item.pairedItem)).toEqual(
+			Array.from({ length: 12 }, (_, item) => ({ item })),
+		);
+		expect(service().requestsTo('/v1/extract').length - firstRunUploads).toBe(12);
+	});
+
+	it('with Continue On Fail the failed file alone is not remembered: running the input again extracts it and skips the others', async () => {
+		const files = [1, 2, 3].map((seed) => itemWithFile(pdfBytes(2200, 300 + seed), `${seed}.pdf`));
+		service()
+			.on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_e1' } })
+			.on('POST', '/v1/extract', { status: 500, body: serviceError('internal', 'Try again') })
+			.on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_e3' } });
+		const first = await harness().run({
+			parameters: guarded(),
+			items: files,
+			continueOnFail: true,
+		});
+		const [verified, needsReview] = first.outputs();
+		expect(verified.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+		expect(needsReview.map((item) => [item.pairedItem, typeof item.json.error])).toEqual([
+			[{ item: 1 }, 'string'],
+		]);
+
+		service().on('POST', '/v1/extract', {
+			status: 200,
+			body: { ...VERIFIED, document_id: 'doc_e2' },
+		});
+		const again = await harness().run({
+			parameters: guarded(),
+			items: files,
+			continueOnFail: true,
+		});
+		const [verifiedAgain, , alreadySubmitted] = again.outputs();
+		expect(verifiedAgain.map((item) => [item.pairedItem, item.json.document_id])).toEqual([
+			[{ item: 1 }, 'doc_e2'],
+		]);
+		expect(alreadySubmitted.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
 	});
 
 	it('a failed upload does not count as submitted: the next attempt uploads again', async () => {
@@ -152,20 +245,21 @@ describe('Skip Files Already Submitted', () => {
 		expect(result.output(undefined, 2)[0].json.content_sha256).toBe(sha256(same));
 	});
 
-	it('claims before uploading: a new file waits the settle delay once and confirms; a known file is skipped without waiting (N12)', async () => {
-		const same = pdfBytes(2100, 14);
-		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
-		await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
+	it('a run claims all its files at once: one settle delay for a batch of new files, one store entry per file, none for a known file', async () => {
+		const contents = [1, 2, 3, 4].map((seed) => pdfBytes(2100, 400 + seed));
+		const files = contents.map((content) => itemWithFile(content));
+		for (let i = 0; i < 4; i++)
+			service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
+		await harness().run({ parameters: guarded(), items: files });
 		const [settle, ...more] = harness().waits;
 		expect(more).toEqual([]);
 		expect(settle).toBeGreaterThan(0);
 		const stored = [...harness().deduplicator.contexts.values()].flat();
-		expect(stored.filter((value) => value.startsWith('claim:'))).toHaveLength(1);
-		expect(stored).toContain(`sha256:${sha256(same)}`);
+		expect(stored.sort()).toEqual(contents.map((content) => `sha256:${sha256(content)}`).sort());
 
-		await harness().run({ parameters: guarded(), items: [itemWithFile(same)] });
+		await harness().run({ parameters: guarded(), items: files });
 		expect(harness().waits).toEqual([settle]);
-		expect(service().requestsTo('/v1/extract')).toHaveLength(1);
+		expect(service().requestsTo('/v1/extract')).toHaveLength(4);
 	});
 
 	it('a failed upload removes its claim with the content, so a later attempt claims anew', async () => {

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the virtual clock lets promise continuations run with setImmediate */
 /**
- * The duplicate guard's claim-and-confirm protocol (N12) against a store that behaves like n8n's
+ * The claim protocol of "seen before" (docs/memory.md) against a store that behaves like n8n's
  * deduplication store under concurrency: every call reads the row, then writes the whole row back a
  * little later (last writer wins; the first INSERT of the row fails on its primary key when another
  * got there first). Time is virtual and every delay comes from a seeded generator, so each
@@ -8,16 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type {
-	ClaimOutcome,
-	ClaimTiming,
-	ProcessedStore,
-} from '../../../../../nodes/DocumentExtraction/memory/claimedEntries.ts';
-import { claimEntry } from '../../../../../nodes/DocumentExtraction/memory/claimedEntries.ts';
-
-/** A file's claim, keyed as Skip Files Already Submitted keys it. */
-const claimSubmission = async (store: ProcessedStore, sha256: string, timing: ClaimTiming) =>
-	await claimEntry(store, `sha256:${sha256}`, `claim:${sha256}`, timing);
+import type { Claimed, KeyStore } from '../../../../../nodes/DocumentExtraction/memory/claims.ts';
+import { claimAll } from '../../../../../nodes/DocumentExtraction/memory/claims.ts';
 
 const SETTLE = 1000;
 
@@ -78,7 +70,7 @@ class LastWriterWinsRow {
 		this.gap = gap;
 	}
 
-	store(stall?: { readAt: number; writeAt: number }): ProcessedStore {
+	store(stall?: { readAt: number; writeAt: number }): KeyStore {
 		return {
 			record: async (values) =>
 				await this.readModifyWrite((snapshot) => {
@@ -124,54 +116,56 @@ class LastWriterWinsRow {
 }
 
 interface Race {
-	outcomes: Array<ClaimOutcome | Error>;
-	winners: number;
+	results: Array<Claimed | Error>;
+	/** How many runs won each key. */
+	winnersByKey: Map<string, number>;
+	row: string[];
 	insertConflicts: number;
 }
 
-/** `contenders` executions claim the same content, starting within `spreadMs`; others write other content. */
+/**
+ * `runs` executions each claim `keysOf(run)` at once, starting within `spreadMs`; `unrelated` more
+ * claim keys of their own on the same row (their writes clobber claims in flight).
+ */
 async function race(
 	seed: number,
-	options: { contenders: number; spreadMs: number; maxGapMs: number; unrelated?: number },
+	options: {
+		runs: number;
+		keysOf: (run: number) => string[];
+		spreadMs: number;
+		maxGapMs: number;
+		unrelated?: number;
+	},
 ): Promise<Race> {
 	const random = generator(seed);
 	const clock = new Clock();
 	const row = new LastWriterWinsRow(clock, () => random() * options.maxGapMs);
-	let nonce = 0;
-	const timing = {
-		settleMs: SETTLE,
+	let tokens = 0;
+	const claimClock = {
 		sleep: async (ms: number) => await clock.sleep(ms),
-		nonce: () => `n${nonce++}`,
+		token: () => `t${tokens++}`,
 	};
-	const claims: Array<Promise<ClaimOutcome | Error>> = [];
-	for (let i = 0; i < options.contenders; i++) {
-		const start = random() * options.spreadMs;
-		claims.push(
-			clock
-				.sleep(start)
-				.then(async () => await claimSubmission(row.store(), 'same', timing))
-				.catch((error: Error) => error),
-		);
-	}
-	for (let i = 0; i < (options.unrelated ?? 0); i++) {
-		const start = random() * options.spreadMs;
-		void clock
-			.sleep(start)
-			.then(async () => await claimSubmission(row.store(), `other${i}`, timing))
-			.catch(() => undefined);
-	}
+	const claim = async (keys: string[]) =>
+		await clock
+			.sleep(random() * options.spreadMs)
+			.then(async () => await claimAll(row.store(), keys, claimClock, SETTLE))
+			.catch((error: Error) => error);
+	const runs = Array.from(
+		{ length: options.runs },
+		async (_, run) => await claim(options.keysOf(run)),
+	);
+	for (let i = 0; i < (options.unrelated ?? 0); i++) void claim([`other:${i}`]);
 	await clock.runAll();
-	const outcomes = await Promise.all(claims);
-	return {
-		outcomes,
-		winners: outcomes.filter(
-			(outcome) => !(outcome instanceof Error) && 'won' in outcome && outcome.won,
-		).length,
-		insertConflicts: row.insertConflicts,
-	};
+	const results = await Promise.all(runs);
+	const winnersByKey = new Map<string, number>();
+	for (const result of results) {
+		if (result instanceof Error) continue;
+		for (const key of result.won) winnersByKey.set(key, (winnersByKey.get(key) ?? 0) + 1);
+	}
+	return { results, winnersByKey, row: row.row ?? [], insertConflicts: row.insertConflicts };
 }
 
-/** What the guard did before: one record call, "new" means upload. */
+/** The guard without a confirmation: one record call, "new" means upload. */
 async function naiveRace(seed: number, contenders: number): Promise<number> {
 	const random = generator(seed);
 	const clock = new Clock();
@@ -190,7 +184,9 @@ async function naiveRace(seed: number, contenders: number): Promise<number> {
 	return (await Promise.all(uploads)).filter(Boolean).length;
 }
 
-describe('claim and confirm on a last-writer-wins store', () => {
+const errorsOf = (race: Race) => race.results.filter((result) => result instanceof Error).length;
+
+describe('claiming keys on a last-writer-wins store', () => {
 	it('the store reproduces the problem: one record call per execution lets several of 10 simultaneous executions upload', async () => {
 		const uploads = await Promise.all(
 			Array.from({ length: 20 }, async (_, seed) => await naiveRace(seed + 1, 10)),
@@ -198,59 +194,103 @@ describe('claim and confirm on a last-writer-wins store', () => {
 		expect(Math.max(...uploads)).toBeGreaterThan(1);
 	});
 
-	it('10 executions at the same moment, from an empty store (the first INSERTs collide): exactly one wins, in every schedule', async () => {
+	it('10 executions claiming one file at the same moment, from an empty store (the first INSERTs collide): exactly one wins, in every schedule', async () => {
 		let insertConflicts = 0;
 		for (let seed = 1; seed <= 300; seed++) {
-			const result = await race(seed, { contenders: 10, spreadMs: 30, maxGapMs: 40 });
-			const errors = result.outcomes.filter(
-				(outcome) => outcome instanceof Error || 'unsettled' in outcome,
-			).length;
-			expect({ seed, errors, winners: result.winners }).toEqual({ seed, errors: 0, winners: 1 });
+			const result = await race(seed, {
+				runs: 10,
+				keysOf: () => ['sha256:same'],
+				spreadMs: 30,
+				maxGapMs: 40,
+			});
+			expect({
+				seed,
+				errors: errorsOf(result),
+				winners: result.winnersByKey.get('sha256:same'),
+			}).toEqual({ seed, errors: 0, winners: 1 });
 			insertConflicts += result.insertConflicts;
 		}
 		expect(insertConflicts).toBeGreaterThan(0);
 	});
 
-	// Read-to-write gaps up to a quarter of the settle delay (250 ms for one database round trip); at half
-	// of it, about 1 schedule in 80 ends with two winners or none (N12).
-	it('with executions for other files writing the same row (clobbering claims): still exactly one winner, losers retry', async () => {
-		let retried = 0;
-		for (let seed = 1; seed <= 300; seed++) {
-			const { outcomes, winners } = await race(seed, {
-				contenders: 10,
+	// Read-to-write gaps up to a quarter of the settle delay (250 ms for one database round trip).
+	it('batches of overlapping files claimed at once, beside writers of other files: every file won by exactly one run', async () => {
+		let concurrent = 0;
+		for (let seed = 1; seed <= 200; seed++) {
+			const result = await race(seed, {
+				runs: 6,
+				// Run r holds files r … r+4 of 10: every file is in several batches.
+				keysOf: (run) => Array.from({ length: 5 }, (_, i) => `sha256:${(run + i) % 10}`),
 				spreadMs: 2 * SETTLE,
 				maxGapMs: SETTLE / 4,
-				unrelated: 10,
+				unrelated: 6,
 			});
 			expect({
 				seed,
-				errors: outcomes.filter((outcome) => outcome instanceof Error || 'unsettled' in outcome)
-					.length,
-				winners,
-			}).toEqual({ seed, errors: 0, winners: 1 });
-			retried += outcomes.filter(
-				(outcome) =>
-					!(outcome instanceof Error) && 'won' in outcome && !outcome.won && outcome.concurrent,
-			).length;
+				errors: result.results.filter((r) => r instanceof Error).map((e) => (e as Error).message),
+			}).toEqual({ seed, errors: [] });
+			for (let file = 0; file < 10; file++)
+				expect({ seed, file, winners: result.winnersByKey.get(`sha256:${file}`) }).toEqual({
+					seed,
+					file,
+					winners: 1,
+				});
+			concurrent += result.results.reduce(
+				(sum, result) => sum + (result instanceof Error ? 0 : result.concurrent.size),
+				0,
+			);
 		}
-		expect(retried).toBeGreaterThan(0);
+		expect(concurrent).toBeGreaterThan(0);
 	});
 
-	it('a later execution finds the content at once and does not wait', async () => {
+	it('a claim leaves only its keys in the store: one entry per file, no token', async () => {
+		const result = await race(7, {
+			runs: 3,
+			keysOf: (run) => [`sha256:${run}`, `invoice:${run}`],
+			spreadMs: 50,
+			maxGapMs: 20,
+		});
+		expect(errorsOf(result)).toBe(0);
+		expect([...result.row].sort()).toEqual([
+			'invoice:0',
+			'invoice:1',
+			'invoice:2',
+			'sha256:0',
+			'sha256:1',
+			'sha256:2',
+		]);
+	});
+
+	it('a batch of 200 new files waits one settle delay, not one per file', async () => {
 		const clock = new Clock();
 		const row = new LastWriterWinsRow(clock, () => 5);
-		const timing = {
-			settleMs: SETTLE,
-			sleep: async (ms: number) => await clock.sleep(ms),
-			nonce: () => 'first',
-		};
-		const first = claimSubmission(row.store(), 'same', timing);
+		const keys = Array.from({ length: 200 }, (_, i) => `sha256:${i}`);
+		const claim = claimAll(
+			row.store(),
+			keys,
+			{ sleep: async (ms) => await clock.sleep(ms), token: () => 'only' },
+			SETTLE,
+		);
 		await clock.runAll();
-		expect(await first).toEqual({ won: true, claimKey: 'claim:same:first' });
+		expect((await claim).won.size).toBe(200);
+		expect(clock.now).toBeLessThan(2 * SETTLE);
+	});
+
+	it('keys already there are told apart from new ones, and a repeat run waits no settle delay', async () => {
+		const clock = new Clock();
+		const row = new LastWriterWinsRow(clock, () => 5);
+		const claimClock = { sleep: async (ms: number) => await clock.sleep(ms), token: () => 'x' };
+		const first = claimAll(row.store(), ['sha256:a'], claimClock, SETTLE);
+		await clock.runAll();
+		expect([...(await first).won]).toEqual(['sha256:a']);
 		const startedAt = clock.now;
-		const second = claimSubmission(row.store(), 'same', { ...timing, nonce: () => 'second' });
+		const second = claimAll(row.store(), ['sha256:a', 'sha256:a'], claimClock, SETTLE);
 		await clock.runAll();
-		expect(await second).toEqual({ won: false, concurrent: false });
+		expect(await second).toEqual({
+			won: new Set(),
+			already: new Set(['sha256:a']),
+			concurrent: new Set(),
+		});
 		expect(clock.now - startedAt).toBeLessThan(SETTLE);
 	});
 
@@ -258,25 +298,21 @@ describe('claim and confirm on a last-writer-wins store', () => {
 		const clock = new Clock();
 		const row = new LastWriterWinsRow(clock, () => 5);
 		row.row = [];
-		const timing = (name: string) => ({
-			settleMs: SETTLE,
+		const claimClock = (name: string) => ({
 			sleep: async (ms: number) => await clock.sleep(ms),
-			nonce: () => name,
+			token: () => name,
 		});
-		// Both read the empty row; `b`'s write comes three settle delays later, after `a` confirmed.
-		const late = new LastWriterWinsRow(clock, () => 5);
-		late.row = [];
 		let call = 0;
-		const lateStore: ProcessedStore = {
+		const stalledFirstWrite: KeyStore = {
 			record: async (values) =>
 				call++ === 0
-					? await late.store({ readAt: clock.now, writeAt: clock.now + 3 * SETTLE }).record(values)
-					: await late.store().record(values),
-			remove: async (values) => await late.store().remove(values),
+					? await row.store({ readAt: clock.now, writeAt: clock.now + 3 * SETTLE }).record(values)
+					: await row.store().record(values),
+			remove: async (values) => await row.store().remove(values),
 		};
-		const a = claimSubmission(late.store(), 'same', timing('a'));
-		const b = claimSubmission(lateStore, 'same', timing('b'));
+		const a = claimAll(row.store(), ['sha256:same'], claimClock('a'), SETTLE);
+		const b = claimAll(stalledFirstWrite, ['sha256:same'], claimClock('b'), SETTLE);
 		await clock.runAll();
-		expect([await a, await b].filter((outcome) => 'won' in outcome && outcome.won)).toHaveLength(2);
+		expect([await a, await b].filter((claimed) => claimed.won.size === 1)).toHaveLength(2);
 	});
 });
