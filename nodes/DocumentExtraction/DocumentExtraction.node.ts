@@ -11,7 +11,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './constants.ts';
 import { NODE_NAMES } from './nodeTypes.ts';
 import * as document from './actions/document/Document.resource.ts';
-import { OUTPUTS_EXPRESSION, REVIEW_CALLBACK_WEBHOOKS } from './actions/document/extractOutputs.ts';
+import {
+	OUTPUT_LAYOUT_PROPERTY,
+	OUTPUTS_EXPRESSION,
+	REVIEW_CALLBACK_WEBHOOKS,
+} from './actions/document/extractOutputs.ts';
 import { BUILD_BILL_OPERATION, CHECK_DUPLICATE_OPERATION } from './actions/document/operations.ts';
 import { READY_TO_POST_HINTS } from './actions/document/holdNotReady.description.ts';
 import { receiveReviewResult } from './actions/document/reviewCallback.ts';
@@ -27,8 +31,10 @@ export class DocumentExtraction implements INodeType {
 		// 1.1: Hold Invoices Not Ready to Post is on by default (docs/spec-decisions.md#n18); version 1
 		// keeps its earlier behaviour, with the option available.
 		// 1.2: review results also go to this workflow's trigger (docs/spec-decisions.md#n40).
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		// 1.3: every output keeps its place when options are turned on or off, with short labels
+		// (docs/spec-decisions.md#n47); the earlier versions keep their outputs.
+		version: [1, 1.1, 1.2, 1.3],
+		defaultVersion: 1.3,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Extract structured invoice data (vendor, dates, amounts, line items) from PDF, JPG, PNG, JSON or CSV files, check review status, and register webhooks',
@@ -62,6 +68,7 @@ export class DocumentExtraction implements INodeType {
 			},
 			...document.description,
 			...webhook.description,
+			OUTPUT_LAYOUT_PROPERTY,
 		],
 	};
 

@@ -2,14 +2,19 @@
  * The outputs of Extract (docs/spec-decisions.md#n9), as one rule from which the node's `outputs` expression, the output
  * indexes and the router's output count all follow. Without waiting: Verified | Needs Review (also
  * documents still processing, and verified invoices not ready to post when they are held). With Wait
- * for Review: Verified | Rejected | Timed Out, and Not Ready to Post last when held. The duplicate
- * guard adds Already Submitted; Detect Same Invoice (without waiting) adds Possible Duplicate; an
- * Input Binary Field pattern (every file of an item) adds Skipped Files.
- * Check Invoice Duplicate has New Invoice | Possible Duplicate, and Not Ready to Post when held
- * (docs/spec-decisions.md#n18). Other operations have one output. New outputs come last, so turning an
- * option on never moves the connections of the outputs already there.
+ * for Review: Verified | Rejected | Timed Out, and Not Ready when held. Skip Files Already Submitted
+ * adds Same File; Detect Same Invoice (without waiting) adds Same Invoice; an Input Binary Field
+ * pattern (every file of an item) adds Skipped Files.
+ * Check Invoice Duplicate has New Invoice | Same Invoice, and Not Ready when held
+ * (docs/spec-decisions.md#n18). Build Bill has Bill | Cannot Book. Other operations have one output.
+ *
+ * From version 1.3 every output has a fixed place (docs/spec-decisions.md#n47): an option's output
+ * is added after the outputs already there, and an option turned off leaves an unused output while
+ * a later one is on, so turning options on or off in any order never moves a connection. Versions
+ * 1 to 1.2 keep the outputs and labels their saved workflows were connected with: the outputs whose
+ * conditions hold, in rule order, with the longer labels.
  */
-import type { IWebhookDescription } from 'n8n-workflow';
+import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { isFilePattern } from './extract/inputFiles.ts';
 import { HOLD_NOT_READY_PARAMETER } from './holdNotReady.description.ts';
@@ -31,7 +36,33 @@ export interface ExtractOutputSettings {
 	holdNotReady?: boolean;
 	/** Input Binary Field is a pattern: every matching file of an item (docs/spec-decisions.md#n45). */
 	filePattern?: boolean;
+	/** How the outputs are laid out: by node version (docs/spec-decisions.md#n47). */
+	layout?: OutputLayout;
 }
+
+/**
+ * `outputsThatHold`: versions 1 to 1.2, the outputs whose conditions hold, in rule order.
+ * `fixedPlaces`: from 1.3, each output in its own place (docs/spec-decisions.md#n47).
+ */
+export type OutputLayout = 'outputsThatHold' | 'fixedPlaces';
+
+/** The hidden parameter that carries the layout: only version 1.3 and later have it. */
+export const OUTPUT_LAYOUT_PARAMETER = 'outputLayout';
+
+export const FIXED_PLACES_FROM_VERSION = 1.3;
+
+/**
+ * Read like any parameter (execute, each item, the review callback, the outputs expression): n8n fills
+ * in its default for a node of 1.3 or later and leaves it out for the earlier versions, whose saved
+ * connections must keep their outputs.
+ */
+export const OUTPUT_LAYOUT_PROPERTY: INodeProperties = {
+	displayName: 'Output Layout',
+	name: OUTPUT_LAYOUT_PARAMETER,
+	type: 'hidden',
+	default: 'fixedPlaces',
+	displayOptions: { show: { '@version': [{ _cnd: { gte: FIXED_PLACES_FROM_VERSION } }] } },
+};
 
 /** Reads one of the node's parameters: in an execution for one item, in the review callback the node's. */
 export type ReadParameter = (name: string, fallback: unknown) => unknown;
@@ -50,6 +81,10 @@ export function outputSettingsFrom(read: ReadParameter): Required<ExtractOutputS
 		detectSameInvoice: options.detectSameInvoice === true && !waitForReview,
 		holdNotReady: read(HOLD_NOT_READY_PARAMETER, false) === true,
 		filePattern: isFilePattern(read('binaryPropertyName', '')),
+		layout:
+			read(OUTPUT_LAYOUT_PARAMETER, 'outputsThatHold') === 'fixedPlaces'
+				? 'fixedPlaces'
+				: 'outputsThatHold',
 	};
 }
 
@@ -103,11 +138,15 @@ export type ExtractOutput =
 export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate' | 'notReady';
 export type BuildBillOutput = 'bill' | 'cannotBook';
 
-export const NOT_READY_OUTPUT_NAME = 'Not Ready to Post';
-
 interface OutputRule<Output extends string = ExtractOutput> {
 	output: Output;
+	/** The label of versions 1 to 1.2. */
 	displayName: string;
+	/**
+	 * The label from 1.3: short enough to read on the canvas, which cuts a connected output's label
+	 * at 96 px (about 15 characters).
+	 */
+	label: string;
 	when: OutputCondition;
 	/**
 	 * Continue On Fail (regular output) puts failed items here: the output that needs a person, never
@@ -116,53 +155,192 @@ interface OutputRule<Output extends string = ExtractOutput> {
 	takesFailedItems?: true;
 }
 
-/** Extract's outputs in order; an output exists when its condition holds. */
+/** From 1.3, the label of a place whose option is off while a later one is on: nothing comes out there. */
+export const UNUSED_OUTPUT_LABEL = 'Option Off';
+
+const VERIFIED_OUTPUT: OutputRule = {
+	output: 'verified',
+	displayName: 'Verified',
+	label: 'Verified',
+	when: ALWAYS,
+};
+const NEEDS_REVIEW_OUTPUT: OutputRule = {
+	output: 'needsReview',
+	displayName: 'Needs Review',
+	label: 'Needs Review',
+	when: NOT_WAITING,
+	takesFailedItems: true,
+};
+const REJECTED_OUTPUT: OutputRule = {
+	output: 'rejected',
+	displayName: 'Rejected',
+	label: 'Rejected',
+	when: WAITING,
+	takesFailedItems: true,
+};
+const TIMED_OUT_OUTPUT: OutputRule = {
+	output: 'timedOut',
+	displayName: 'Timed Out',
+	label: 'Timed Out',
+	when: WAITING,
+};
+const ALREADY_SUBMITTED_OUTPUT: OutputRule = {
+	output: 'alreadySubmitted',
+	displayName: 'Already Submitted',
+	label: 'Same File',
+	when: SKIPPING_DUPLICATES,
+};
+const POSSIBLE_DUPLICATE_OUTPUT: OutputRule = {
+	output: 'possibleDuplicate',
+	displayName: 'Possible Duplicate',
+	label: 'Same Invoice',
+	when: DETECTING_SAME_INVOICE,
+};
+/** Without waiting, held invoices go to Needs Review: no output of its own. */
+const NOT_READY_OUTPUT: OutputRule = {
+	output: 'notReady',
+	displayName: 'Not Ready to Post',
+	label: 'Not Ready',
+	when: HOLDING_WHILE_WAITING,
+};
+/** Files of an item that cannot be invoices (a logo, an invite): never uploaded. */
+const SKIPPED_FILES_OUTPUT: OutputRule = {
+	output: 'skippedFiles',
+	displayName: 'Skipped Files',
+	label: 'Skipped Files',
+	when: EVERY_FILE,
+};
+
+/** Extract's outputs up to version 1.2, in order; an output exists when its condition holds. */
 const EXTRACT_OUTPUTS: readonly OutputRule[] = [
-	{ output: 'verified', displayName: 'Verified', when: ALWAYS },
-	{ output: 'needsReview', displayName: 'Needs Review', when: NOT_WAITING, takesFailedItems: true },
-	{ output: 'rejected', displayName: 'Rejected', when: WAITING, takesFailedItems: true },
-	{ output: 'timedOut', displayName: 'Timed Out', when: WAITING },
-	{ output: 'alreadySubmitted', displayName: 'Already Submitted', when: SKIPPING_DUPLICATES },
-	{ output: 'possibleDuplicate', displayName: 'Possible Duplicate', when: DETECTING_SAME_INVOICE },
-	// Without waiting, held invoices go to Needs Review: no output of its own.
-	{ output: 'notReady', displayName: NOT_READY_OUTPUT_NAME, when: HOLDING_WHILE_WAITING },
-	// Files of an item that cannot be invoices (a logo, an invite): never uploaded.
-	{ output: 'skippedFiles', displayName: 'Skipped Files', when: EVERY_FILE },
+	VERIFIED_OUTPUT,
+	NEEDS_REVIEW_OUTPUT,
+	REJECTED_OUTPUT,
+	TIMED_OUT_OUTPUT,
+	ALREADY_SUBMITTED_OUTPUT,
+	POSSIBLE_DUPLICATE_OUTPUT,
+	NOT_READY_OUTPUT,
+	SKIPPED_FILES_OUTPUT,
 ];
 
 /**
- * Check Invoice Duplicate's outputs. A failed item goes to Possible Duplicate: an invoice that could
- * not be checked must not be paid as a new one.
+ * Extract's places from version 1.3, one list per way of working (turning Wait for Review on or off
+ * changes what the outputs mean, from the second on). The options' outputs follow the outputs that
+ * are always there, in the order of the earlier versions, except that Not Ready comes first while
+ * waiting: Hold is on by default, so it leaves no unused place before Same File.
+ */
+const EXTRACT_PLACES_NOT_WAITING: readonly OutputRule[] = [
+	VERIFIED_OUTPUT,
+	NEEDS_REVIEW_OUTPUT,
+	ALREADY_SUBMITTED_OUTPUT,
+	POSSIBLE_DUPLICATE_OUTPUT,
+	SKIPPED_FILES_OUTPUT,
+];
+const EXTRACT_PLACES_WAITING: readonly OutputRule[] = [
+	VERIFIED_OUTPUT,
+	REJECTED_OUTPUT,
+	TIMED_OUT_OUTPUT,
+	NOT_READY_OUTPUT,
+	ALREADY_SUBMITTED_OUTPUT,
+	SKIPPED_FILES_OUTPUT,
+];
+
+/**
+ * Check Invoice Duplicate's outputs. A failed item goes to Same Invoice (Possible Duplicate): an
+ * invoice that could not be checked must not be paid as a new one.
  */
 const CHECK_DUPLICATE_OUTPUTS: ReadonlyArray<OutputRule<CheckDuplicateOutput>> = [
-	{ output: 'newInvoice', displayName: 'New Invoice', when: ALWAYS },
+	{ output: 'newInvoice', displayName: 'New Invoice', label: 'New Invoice', when: ALWAYS },
 	{
 		output: 'possibleDuplicate',
 		displayName: 'Possible Duplicate',
+		label: 'Same Invoice',
 		when: ALWAYS,
 		takesFailedItems: true,
 	},
-	{ output: 'notReady', displayName: NOT_READY_OUTPUT_NAME, when: HOLDING },
+	{ output: 'notReady', displayName: 'Not Ready to Post', label: 'Not Ready', when: HOLDING },
 ];
 
 /** Build Bill's outputs (docs/spec-decisions.md#n42): a failed item cannot be booked. */
 const BUILD_BILL_OUTPUTS: ReadonlyArray<OutputRule<BuildBillOutput>> = [
-	{ output: 'bill', displayName: 'Bill', when: ALWAYS },
-	{ output: 'cannotBook', displayName: 'Cannot Be Booked', when: ALWAYS, takesFailedItems: true },
+	{ output: 'bill', displayName: 'Bill', label: 'Bill', when: ALWAYS },
+	{
+		output: 'cannotBook',
+		displayName: 'Cannot Be Booked',
+		label: 'Cannot Book',
+		when: ALWAYS,
+		takesFailedItems: true,
+	},
 ];
 
-export function buildBillOutputIndex(output: BuildBillOutput): number {
-	return BUILD_BILL_OUTPUTS.findIndex((rule) => rule.output === output);
+/** One output of the node as laid out: `output` null for an unused place (its option is off). */
+interface LaidOutOutput<Output extends string> {
+	output: Output | null;
+	name: string;
+	takesFailedItems?: true;
+}
+
+function laidOut<Output extends string>(
+	rule: OutputRule<Output>,
+	layout: OutputLayout,
+): LaidOutOutput<Output> {
+	return {
+		output: rule.output,
+		name: layout === 'fixedPlaces' ? rule.label : rule.displayName,
+		...(rule.takesFailedItems ? { takesFailedItems: true } : {}),
+	};
+}
+
+/** The outputs whose conditions hold, in rule order. */
+function outputsThatHold<Output extends string>(
+	rules: ReadonlyArray<OutputRule<Output>>,
+	settings: ExtractOutputSettings,
+	layout: OutputLayout,
+): Array<LaidOutOutput<Output>> {
+	return rules.filter((rule) => rule.when.holds(settings)).map((rule) => laidOut(rule, layout));
+}
+
+/** Every place up to the last one whose condition holds; the places before it that do not hold are unused. */
+function fixedPlaces<Output extends string>(
+	places: ReadonlyArray<OutputRule<Output>>,
+	settings: ExtractOutputSettings,
+): Array<LaidOutOutput<Output>> {
+	const holding = places.map((place) => place.when.holds(settings));
+	return places
+		.slice(0, holding.lastIndexOf(true) + 1)
+		.map((place, index) =>
+			holding[index] ? laidOut(place, 'fixedPlaces') : { output: null, name: UNUSED_OUTPUT_LABEL },
+		);
+}
+
+function extractOutputsOf(settings: ExtractOutputSettings): Array<LaidOutOutput<ExtractOutput>> {
+	if (settings.layout !== 'fixedPlaces')
+		return outputsThatHold(EXTRACT_OUTPUTS, settings, 'outputsThatHold');
+	return fixedPlaces(
+		settings.waitForReview ? EXTRACT_PLACES_WAITING : EXTRACT_PLACES_NOT_WAITING,
+		settings,
+	);
 }
 
 function checkDuplicateOutputsOf(
 	settings: ExtractOutputSettings,
-): Array<OutputRule<CheckDuplicateOutput>> {
-	return CHECK_DUPLICATE_OUTPUTS.filter((rule) => rule.when.holds(settings));
+): Array<LaidOutOutput<CheckDuplicateOutput>> {
+	return outputsThatHold(CHECK_DUPLICATE_OUTPUTS, settings, settings.layout ?? 'outputsThatHold');
+}
+
+function buildBillOutputsOf(
+	settings: ExtractOutputSettings,
+): Array<LaidOutOutput<BuildBillOutput>> {
+	return outputsThatHold(BUILD_BILL_OUTPUTS, settings, settings.layout ?? 'outputsThatHold');
+}
+
+/** Build Bill's outputs are the same in every version and with every setting. */
+export function buildBillOutputIndex(output: BuildBillOutput): number {
+	return BUILD_BILL_OUTPUTS.findIndex((rule) => rule.output === output);
 }
 
 export function checkDuplicateOutputNames(settings: ExtractOutputSettings): string[] {
-	return checkDuplicateOutputsOf(settings).map((rule) => rule.displayName);
+	return checkDuplicateOutputsOf(settings).map((laid) => laid.name);
 }
 
 /** Index of `output` with these settings; -1 when it does not exist with them. */
@@ -170,20 +348,16 @@ export function checkDuplicateOutputIndex(
 	settings: ExtractOutputSettings,
 	output: CheckDuplicateOutput,
 ): number {
-	return checkDuplicateOutputsOf(settings).findIndex((rule) => rule.output === output);
-}
-
-function outputsOf(settings: ExtractOutputSettings): OutputRule[] {
-	return EXTRACT_OUTPUTS.filter((rule) => rule.when.holds(settings));
+	return checkDuplicateOutputsOf(settings).findIndex((laid) => laid.output === output);
 }
 
 export function extractOutputNames(settings: ExtractOutputSettings): string[] {
-	return outputsOf(settings).map((rule) => rule.displayName);
+	return extractOutputsOf(settings).map((laid) => laid.name);
 }
 
-/** Index of `output` with these settings; -1 when it does not exist with them. */
+/** Index of `output` with these settings; -1 when it does not exist with them (or its place is unused). */
 export function outputIndex(settings: ExtractOutputSettings, output: ExtractOutput): number {
-	return outputsOf(settings).findIndex((rule) => rule.output === output);
+	return extractOutputsOf(settings).findIndex((laid) => laid.output === output);
 }
 
 /** The node's parameters that decide its outputs. */
@@ -214,9 +388,9 @@ export function isInvoiceOperation(parameters: NodeOutputParameters): boolean {
 
 /** The node's outputs with these parameters (one unnamed output for the one-output operations). */
 function nodeOutputs(parameters: NodeOutputParameters): ReadonlyArray<{ takesFailedItems?: true }> {
-	if (isExtract(parameters)) return outputsOf(parameters);
+	if (isExtract(parameters)) return extractOutputsOf(parameters);
 	if (isCheckDuplicate(parameters)) return checkDuplicateOutputsOf(parameters);
-	if (isBuildBill(parameters)) return BUILD_BILL_OUTPUTS;
+	if (isBuildBill(parameters)) return buildBillOutputsOf(parameters);
 	return [{ takesFailedItems: true }];
 }
 
@@ -230,26 +404,67 @@ export function failedItemOutput(parameters: NodeOutputParameters): number {
 	return nodeOutputs(parameters).findIndex((rule) => rule.takesFailedItems === true);
 }
 
+const FIXED_PLACES_EXPRESSION = `$parameter.${OUTPUT_LAYOUT_PARAMETER} === "fixedPlaces"`;
+
+/** An output as the `outputs` expression lists it. */
+function outputExpression(name: string): string {
+	return `[${JSON.stringify({ type: 'main', displayName: name })}]`;
+}
+
+/** The outputs whose conditions hold, as an n8n expression. */
+function outputsThatHoldExpression(
+	rules: ReadonlyArray<OutputRule<string>>,
+	layout: OutputLayout,
+): string {
+	const outputs = rules.map(
+		(rule) =>
+			`${rule.when.expression} ? ${outputExpression(layout === 'fixedPlaces' ? rule.label : rule.displayName)} : []`,
+	);
+	return `[].concat(${outputs.join(', ')})`;
+}
+
+/** The fixed places up to the last one whose condition holds, as an n8n expression. */
+function fixedPlacesExpression(places: ReadonlyArray<OutputRule<string>>): string {
+	const outputs = places.map((place, index) => {
+		const thisOrLater = places
+			.slice(index)
+			.map((later) => `(${later.when.expression})`)
+			.join(' || ');
+		return (
+			`(${thisOrLater}) ? ((${place.when.expression}) ? ${outputExpression(place.label)} ` +
+			`: ${outputExpression(UNUSED_OUTPUT_LABEL)}) : []`
+		);
+	});
+	return `[].concat(${outputs.join(', ')})`;
+}
+
+/** One operation's outputs in both layouts, chosen by the node's version as an n8n expression. */
+function byLayoutExpression(fixedPlaces: string, outputsThatHold: string): string {
+	return `(${FIXED_PLACES_EXPRESSION} ? ${fixedPlaces} : ${outputsThatHold})`;
+}
+
 /**
- * The node's `outputs` as an n8n expression over its parameters, generated from the rule above.
+ * The node's `outputs` as an n8n expression over its parameters, generated from the rules above.
  * Missing parameters count as their defaults (resource Document, operation Extract, no waiting, no
  * duplicate guards), so a workflow created through the API with fewer parameters gets the same
  * outputs as one made in the editor.
  */
-export const OUTPUTS_EXPRESSION =
-	(`={{ (${documentOperationExpression([EXTRACT_OPERATION])}) ? ${outputsWhen(EXTRACT_OUTPUTS)} ` +
-		`: (${documentOperationExpression([CHECK_DUPLICATE_OPERATION])}) ? ${outputsWhen(CHECK_DUPLICATE_OUTPUTS)} ` +
-		`: (${documentOperationExpression([BUILD_BILL_OPERATION])}) ? ${outputsWhen(BUILD_BILL_OUTPUTS)} ` +
-		': ["main"] }}') as `={{${string}}}`;
-
-/** The outputs whose conditions hold, as an n8n expression. */
-function outputsWhen(rules: ReadonlyArray<OutputRule<string>>): string {
-	const outputs = rules.map(
-		(rule) =>
-			`${rule.when.expression} ? [${JSON.stringify({ type: 'main', displayName: rule.displayName })}] : []`,
-	);
-	return `[].concat(${outputs.join(', ')})`;
-}
+export const OUTPUTS_EXPRESSION = (`={{ (${documentOperationExpression([EXTRACT_OPERATION])}) ? ` +
+	byLayoutExpression(
+		`(${WAITING.expression} ? ${fixedPlacesExpression(EXTRACT_PLACES_WAITING)} : ${fixedPlacesExpression(EXTRACT_PLACES_NOT_WAITING)})`,
+		outputsThatHoldExpression(EXTRACT_OUTPUTS, 'outputsThatHold'),
+	) +
+	` : (${documentOperationExpression([CHECK_DUPLICATE_OPERATION])}) ? ` +
+	byLayoutExpression(
+		outputsThatHoldExpression(CHECK_DUPLICATE_OUTPUTS, 'fixedPlaces'),
+		outputsThatHoldExpression(CHECK_DUPLICATE_OUTPUTS, 'outputsThatHold'),
+	) +
+	` : (${documentOperationExpression([BUILD_BILL_OPERATION])}) ? ` +
+	byLayoutExpression(
+		outputsThatHoldExpression(BUILD_BILL_OUTPUTS, 'fixedPlaces'),
+		outputsThatHoldExpression(BUILD_BILL_OUTPUTS, 'outputsThatHold'),
+	) +
+	' : ["main"] }}') as `={{${string}}}`;
 
 /**
  * Where the service delivers the review result of a waiting execution (n8n's resume mechanism, as in

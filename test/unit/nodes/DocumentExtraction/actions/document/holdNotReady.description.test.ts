@@ -44,10 +44,10 @@ const route = (items: Array<{ json: IDataObject; pairedItem?: unknown }>) =>
 	items.map((item) => [item.json.document_id, item.json.ready_to_post, item.pairedItem]);
 
 describe('the node versions', () => {
-	it('1.2 is the default version for new nodes (held as from 1.1); 1 and 1.1 stay loadable', () => {
+	it('1.3 is the default version for new nodes (held as from 1.1); 1, 1.1 and 1.2 stay loadable', () => {
 		const description = new DocumentExtraction().description;
-		expect(description.version).toEqual([1, 1.1, 1.2]);
-		expect(description.defaultVersion).toBe(1.2);
+		expect(description.version).toEqual([1, 1.1, 1.2, 1.3]);
+		expect(description.defaultVersion).toBe(1.3);
 	});
 
 	it.each([
@@ -80,6 +80,17 @@ describe('the node versions', () => {
 			['Verified', 'Rejected', 'Timed Out', 'Already Submitted', 'Not Ready to Post'],
 		],
 		[1.1, { operation: 'getStatus' }, ['main']],
+		[1.3, { operation: 'checkInvoiceDuplicate' }, ['New Invoice', 'Same Invoice', 'Not Ready']],
+		[
+			1.3,
+			{ operation: 'extract', waitForReview: true },
+			['Verified', 'Rejected', 'Timed Out', 'Not Ready'],
+		],
+		[
+			1.3,
+			{ operation: 'extract', waitForReview: true, options: { skipDuplicates: true } },
+			['Verified', 'Rejected', 'Timed Out', 'Not Ready', 'Same File'],
+		],
 	])(
 		'version %s, %j: %j (the new output comes last, so no connection moves)',
 		(typeVersion, parameters, expected) => {
