@@ -12,8 +12,9 @@ export interface TierLimits {
 	/** Requests per minute; `null` means unlimited. */
 	requestsPerMinute: number | null;
 	/**
-	 * Extract's uploads in flight at once unless the node says otherwise (docs/spec-decisions.md#n43):
-	 * enough to reach the rate at a few seconds per extraction; Pilot's 10 a minute is reached one at a time.
+	 * Extract's uploads in flight at once unless the node says otherwise (docs/spec-decisions.md#n44):
+	 * enough to reach the rate at a few seconds per extraction; Pilot's 10 a minute is reached one at a
+	 * time; Enterprise, without a rate, sends a month-end batch at once (within the run's byte budget).
 	 */
 	parallelUploads: number;
 }
@@ -35,7 +36,7 @@ export const TIER_LIMITS: Readonly<Record<Tier, TierLimits>> = {
 		label: 'Enterprise',
 		maxFileBytes: 100 * MEBIBYTE,
 		requestsPerMinute: null,
-		parallelUploads: 16,
+		parallelUploads: 256,
 	},
 };
 

@@ -68,11 +68,11 @@ const properties: INodeProperties[] = [
 				displayName: 'Parallel Uploads',
 				name: 'parallelUploads',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 50 },
+				typeOptions: { minValue: 1, maxValue: 256 },
 				default: 8,
 				displayOptions: { show: { '/waitForReview': [false] } },
 				description:
-					"How many of the node's documents are uploaded at once, paced to the tier's requests per minute. Without this option: 1 on Pilot, 8 on Growth, 16 on Enterprise. 1 uploads one after the other.",
+					"How many of the node's documents are uploaded at once, paced to the tier's requests per minute. Without this option: 1 on Pilot, 8 on Growth, 256 on Enterprise (at most 64 MB of files in flight). 1 uploads one after the other.",
 			},
 			{
 				displayName: 'Rate Limit Retries',
