@@ -62,7 +62,7 @@ const properties: INodeProperties[] = [
 				default: false,
 				displayOptions: { show: { '/waitForReview': [false] } },
 				description:
-					'Whether to send an invoice this workflow already extracted from another file (same vendor and invoice number, ignoring case, accents, punctuation and legal forms like GmbH or Ltd; same total) to an extra "Possible Duplicate" output with the earlier document_id, so it is not paid twice',
+					'Whether to send an invoice this workflow already extracted from another file (same vendor and invoice number, ignoring case, accents, punctuation and legal forms like GmbH or Ltd; same total) to an extra "Possible Duplicate" output with what matched, so it is not paid twice. The workflow remembers its last 100,000 files and invoices.',
 			},
 			{
 				displayName: 'Parallel Uploads',
@@ -98,7 +98,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to skip a file whose content this workflow already submitted (same SHA-256) and output the earlier document_id on an extra "Already Submitted" output instead of paying for a second extraction',
+					'Whether to skip a file whose content this workflow already submitted (same SHA-256) and output it on an extra "Already Submitted" output instead of paying for a second extraction. Files of a failed run are not remembered, so a retry extracts them. The workflow remembers its last 100,000 files and invoices.',
 			},
 			{
 				displayName: 'Webhook URL',
