@@ -132,9 +132,20 @@ export async function handleControl(
 		if (!FAULT_MODES.includes(mode))
 			return sendError(response, 400, 'invalid_fault', `mode: one of ${FAULT_MODES.join(', ')}.`);
 		const paths = Array.isArray(body.paths) ? body.paths.map(String) : undefined;
+		if (
+			body.after !== undefined &&
+			!(typeof body.after === 'number' && Number.isInteger(body.after) && body.after >= 0)
+		)
+			return sendError(
+				response,
+				400,
+				'invalid_fault',
+				'after: how many matching requests to let through first, a whole number from 0.',
+			);
 		state.control.faults.push({
 			mode,
 			remaining: typeof body.count === 'number' ? body.count : 1,
+			after: typeof body.after === 'number' ? body.after : 0,
 			delayMs: typeof body.delayMs === 'number' ? body.delayMs : 6000,
 			paths,
 		});

@@ -22,18 +22,24 @@ async function bodyRead(request: IncomingMessage): Promise<void> {
 	});
 }
 
-/** Applies the next injected fault for `path`; true when the request was answered (or dropped) by it. */
+/**
+ * Applies the first injected fault for `path` that has let through the requests it was asked to
+ * (`after`); every fault for `path` still waiting counts this request as one let through. True when
+ * the request was answered (or dropped) by a fault.
+ */
 export async function applyFault(
 	state: SandboxState,
 	request: IncomingMessage,
 	response: ServerResponse,
 	path: string,
 ): Promise<boolean> {
-	const fault = state.control.faults.find(
+	const matching = state.control.faults.filter(
 		(candidate) =>
 			candidate.remaining > 0 &&
 			(!candidate.paths || candidate.paths.some((prefix) => path.startsWith(prefix))),
 	);
+	const fault = matching.find((candidate) => candidate.after === 0);
+	for (const waiting of matching) if (waiting.after > 0) waiting.after--;
 	if (!fault) return false;
 	fault.remaining--;
 	state.control.faults = state.control.faults.filter((candidate) => candidate.remaining > 0);

@@ -30,6 +30,8 @@ export type FaultMode = '500' | '503' | 'slow' | 'reset' | 'malformed';
 export interface Fault {
 	mode: FaultMode;
 	remaining: number;
+	/** Matching requests still to let through, served normally, before the fault applies. */
+	after: number;
 	delayMs: number;
 	paths?: string[];
 }

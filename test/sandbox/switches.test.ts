@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
 	ACCOUNTS,
 	control,
+	controlReply,
 	extract,
 	getStatus,
 	hmacHex,
@@ -121,6 +122,39 @@ describe('fault injection (/__sandbox/faults)', () => {
 		expect((await extract(sandbox, A, pdf())).status).toBe(500);
 		expect(sandbox.state().documents).toHaveLength(0);
 		expect((await extract(sandbox, A, pdf())).status).toBe(200);
+	});
+
+	it('after: lets that many requests of its paths through first, then fails the next `count`', async () => {
+		await control(sandbox, 'faults', {
+			mode: '500',
+			count: 1,
+			after: 2,
+			paths: ['/v1/extract'],
+		});
+		// A request of another path is not one of those let through.
+		expect((await probe()).status).toBe(404);
+		const statuses: number[] = [];
+		for (let upload = 0; upload < 4; upload++)
+			statuses.push((await extract(sandbox, A, pdf())).status);
+		expect(statuses).toEqual([200, 200, 500, 200]);
+		expect(sandbox.state().documents).toHaveLength(3);
+	});
+
+	it('after: each waiting fault counts the requests on its own; the first one due answers', async () => {
+		await control(sandbox, 'faults', { mode: '503', after: 2 });
+		await control(sandbox, 'faults', { mode: '500' });
+		const statuses: number[] = [];
+		for (let request = 0; request < 4; request++) statuses.push((await probe()).status);
+		// The 500 answers the first request (the 503 lets it through), the 503 the third.
+		expect(statuses).toEqual([500, 404, 503, 404]);
+	});
+
+	it('refuses an `after` that is not a whole number from 0', async () => {
+		for (const after of [-1, 1.5, '2']) {
+			const reply = await controlReply(sandbox, 'faults', { mode: '500', after });
+			expect(reply.status, JSON.stringify(after)).toBe(400);
+		}
+		expect((await probe()).status).toBe(404);
 	});
 
 	it('a 503 on registration stores no webhook', async () => {
