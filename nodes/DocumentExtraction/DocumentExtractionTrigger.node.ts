@@ -155,7 +155,7 @@ export class DocumentExtractionTrigger implements INodeType {
 				const target = await listeningTarget(this);
 				if (target instanceof NodeOperationError) return false; // create() says what is missing
 				// Sent by This Workflow receives at the workflow's address only: nothing to register
-				// (docs/spec-decisions.md#n48).
+				// (docs/spec-decisions.md#n62).
 				const exists =
 					target.documents === 'thisWorkflow' ||
 					missingEvents(
@@ -205,7 +205,7 @@ export class DocumentExtractionTrigger implements INodeType {
 
 /**
  * Where the trigger listens and with which secret: the registered address with the trigger's own
- * secret (docs/spec-decisions.md#n47), or, for Sent by This Workflow, the workflow's address with the
+ * secret (docs/spec-decisions.md#n61), or, for Sent by This Workflow, the workflow's address with the
  * account's (D13); or the error that says what to set.
  */
 async function listeningTarget(context: IHookFunctions): Promise<

@@ -4,10 +4,13 @@
 // missing header, empty, non-JSON and huge bodies): every one is refused and starts nothing, while
 // valid controls start one execution each. A body that is not valid JSON under Content-Type
 // application/json is refused by n8n's own body parser (422) before any node runs; every other
-// forgery reaches the trigger and is answered 401.
+// forgery reaches the trigger and is answered 401. What strangers send costs no database write: 1,000
+// forged requests leave the workflow's static data and its updatedAt as they were, and five genuine
+// deliveries raced by forged ones each run once, also when replayed byte for byte after a restart.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+import { runsPerDocument } from './support/triggerRuns.ts';
 
 const fixture = useN8nAndSandbox();
 let path: string;
@@ -246,4 +249,62 @@ describe('Forged deliveries to the trigger in a real n8n', () => {
 			`forged deliveries: tried ${bad.length}, refused ${refusedByTrigger + refusedByParser} (401 by the trigger: ${refusedByTrigger}, 422 by n8n's JSON parser: ${refusedByParser}), executions 0; valid controls 3 → executions ${executions.length}\n`,
 		);
 	});
+
+	it('1,000 forged requests write nothing; five genuine deliveries raced by forged ones each run once, also replayed byte for byte after a restart', async () => {
+		const send = async (body: Buffer, signature: string) =>
+			(
+				await fixture.stack.client.callWebhook(path, {
+					body,
+					headers: { 'content-type': 'application/json', 'x-service-signature': signature },
+					timeoutMs: 60_000,
+				})
+			).status;
+		const forgedStatuses: number[] = [];
+		let forgedSent = 0;
+		/** `count` forged requests at once: well-formed bodies, wrong signatures. */
+		const forged = (count: number) =>
+			Array.from({ length: count }, async () => {
+				const body = payload(`doc_stranger_${forgedSent++}`);
+				forgedStatuses.push(await send(body, fixture.sign(body, `guess-${forgedSent}`)));
+			});
+		const genuine = [1, 2, 3, 4, 5].map((index) => payload(`doc_raced_genuine_00${index}`));
+		/** Each genuine delivery at the same moment as 30 forged ones. */
+		const raced = async () => {
+			const statuses: number[] = [];
+			for (const body of genuine)
+				await Promise.all([
+					(async () => statuses.push(await send(body, fixture.sign(body))))(),
+					...forged(30),
+				]);
+			return statuses;
+		};
+		const before = await fixture.stack.client.getWorkflow(workflowId);
+
+		expect(await raced()).toEqual([200, 200, 200, 200, 200]);
+		while (forgedSent < 1_000) await Promise.all(forged(Math.min(50, 1_000 - forgedSent)));
+		const ids = genuine.map((body) => JSON.parse(body.toString()).document_id as string);
+		const runsOfGenuine = async () => {
+			const runs = await runsPerDocument(fixture.stack.client, workflowId);
+			return ids.map((id) => runs.get(id) ?? 0);
+		};
+		await fixture.exactlyRuns(workflowId, 3 + 5);
+		expect(await runsOfGenuine()).toEqual([1, 1, 1, 1, 1]);
+		expect(forgedStatuses).toHaveLength(1_000);
+		expect(new Set(forgedStatuses)).toEqual(new Set([401]));
+		const after = await fixture.stack.client.getWorkflow(workflowId);
+		expect(after.staticData).toEqual(before.staticData);
+		expect(after.updatedAt).toBe(before.updatedAt);
+
+		await fixture.stack.restartN8n();
+		await fixture.stack.client.waitForWebhook(path);
+		expect(await raced()).toEqual([200, 200, 200, 200, 200]);
+		await fixture.exactlyRuns(workflowId, 3 + 5);
+		expect(await runsOfGenuine()).toEqual([1, 1, 1, 1, 1]);
+		expect((await fixture.stack.client.getWorkflow(workflowId)).staticData).toEqual(
+			before.staticData,
+		);
+		process.stdout.write(
+			`strangers: ${forgedSent} forged requests (401 each) → static data and updatedAt unchanged; 5 genuine deliveries raced by 30 forged each → 1 run each; replayed byte for byte after a restart → still 1 run each\n`,
+		);
+	}, 600_000);
 });

@@ -112,7 +112,8 @@ describe('Hardening in a real n8n', () => {
 		await fixture.stack.client.waitForExecutions(workflow.id, 2);
 
 		// 4. Copies of both events after the restart (the service may duplicate): nothing runs again,
-		//    because the trigger's memory of accepted deliveries was saved with the workflow.
+		//    because each event's claim is in n8n's database (N63); a copy's execution stops at the
+		//    trigger.
 		let copiesAnswered = 0;
 		for (const documentId of [before.document_id, during.document_id]) {
 			for (let copy = 0; copy < 5; copy++) {
@@ -137,7 +138,7 @@ describe('Hardening in a real n8n', () => {
 				copiesAnswered++;
 			}
 		}
-		await fixture.settle();
+		await fixture.exactlyRuns(workflow.id, 2);
 		const executions = await executionsOf(workflow.id);
 		const handled = executions.flatMap((execution) =>
 			nodeItems(execution, 'Review finished').map((item) => item.json.document_id),
@@ -190,8 +191,7 @@ describe('Hardening in a real n8n', () => {
 			true,
 		);
 
-		await fixture.stack.client.waitForExecutions(workflow.id, 2);
-		await fixture.settle();
+		await fixture.exactlyRuns(workflow.id, 2);
 		const executions = await executionsOf(workflow.id);
 		const handled = executions.flatMap((execution) =>
 			nodeItems(execution, 'Review finished').map((item) => item.json.document_id),

@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code runs in plain Node, never inside n8n */
 // At least once into the workflow, exactly once out of it, in queue mode (2 webhook processes behind
 // HAProxy balancing round robin, 2 workers, Postgres, Redis):
-// - the answer order: with Ignore Duplicates off, n8n answers a delivery only once it has created and
-//   queued the run (a webhook process dying before that leaves the delivery unanswered, and the
-//   service delivers it again); with it on, the trigger answers before (its memory needs it). Shown by
-//   holding a lock on n8n's execution table: the delivery to the "off" trigger stays unanswered while
-//   its run waits to be created, the one to the "on" trigger is answered at once.
+// - the answer order: n8n answers a delivery only once it has created and queued the run (a webhook
+//   process dying before that leaves the delivery unanswered, and the service delivers it again), with
+//   Ignore Duplicates off and on (N63: the run decides, the webhook answers nothing early). Shown by
+//   holding a lock on n8n's execution table: both deliveries stay unanswered while their runs wait to
+//   be created.
 // - the recommended pattern: trigger (Ignore Duplicates off) → Check Invoice Duplicate → New Invoice /
 //   Possible Duplicate. Real sandbox events (reviews approved in the sandbox, which delivers each
 //   event twice at the same moment through the load balancer), then each event re-delivered 3 more
@@ -150,7 +150,7 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (qu
 			process.stdout.write(`queue exactly-once measured:\n  ${figures.join('\n  ')}\n`);
 	});
 
-	it('Ignore Duplicates off: n8n answers only after creating and queuing the run; on: the trigger answers before', async () => {
+	it('Ignore Duplicates on and off: n8n answers only after creating and queuing the run', async () => {
 		// Rejection events only: the sandbox's verified events of the next test do not reach these workflows.
 		const off = await activeWorkflow(
 			'answer order: Ignore Duplicates off',
@@ -164,22 +164,21 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (qu
 		lock = await holdTableLock(stack.postgres, EXECUTIONS_TABLE);
 		const toOff = pending(stack.webhookClients[0], off.path, rejectedEvent('doc_order_off'));
 		const toOn = pending(stack.webhookClients[1], on.path, rejectedEvent('doc_order_on'));
-		// The "on" delivery is answered while its run cannot even be created.
-		expect(await toOn.done).toEqual({ status: 200, json: { received: true, started: true } });
-		// Both runs wait to be created; the "off" delivery is still unanswered.
+		// Both runs wait to be created; neither delivery is answered (the "on" one decides in its run).
 		await eventually(
 			'both runs waiting for the execution table',
 			async () => insertsWaitingOn(stack.postgres, EXECUTIONS_TABLE),
 			(n) => n >= 2,
 			60_000,
 		);
-		expect(toOff.state.answer).toBeUndefined();
+		expect([toOff.state.answer, toOn.state.answer]).toEqual([undefined, undefined]);
 		expect(insertsWaitingOn(stack.postgres, EXECUTIONS_TABLE)).toBeGreaterThanOrEqual(2);
-		expect(toOff.state.answer).toBeUndefined();
+		expect([toOff.state.answer, toOn.state.answer]).toEqual([undefined, undefined]);
 
 		await lock.release();
 		// Answered once queued, with the trigger's own answer as the body (not n8n's default).
-		expect(await toOff.done).toEqual({ status: 200, json: { received: true, started: true } });
+		for (const delivery of [toOff, toOn])
+			expect(await delivery.done).toEqual({ status: 200, json: { received: true, started: true } });
 		for (const workflow of [off, on]) {
 			await eventually(
 				`the run of ${workflow.id}`,

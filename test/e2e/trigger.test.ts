@@ -118,15 +118,15 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		// A delivery accepted before the restart ...
 		const beforeRestart = verifiedPayload('doc_lifecycle0000000000001');
 		expect((await deliver(all.path, beforeRestart)).status).toBe(200);
-		await fixture.exactlyExecutions(all.id, 1);
+		await fixture.exactlyRuns(all.id, 1);
 
 		await fixture.stack.restartN8n();
 		await fixture.stack.client.waitForWebhook(all.path);
 		const afterRestart = await fixture.settledRegistrations(all.url, 1);
 		expect(afterRestart.map((webhook) => webhook.id)).toEqual([first[0].id]);
-		// ... is still known after it (N6: the memory lives in the workflow's static data, not only in the process).
+		// ... is still known after it (N63: the run's claim lives in n8n's database, not in the process).
 		expect((await deliver(all.path, beforeRestart)).status).toBe(200);
-		await fixture.exactlyExecutions(all.id, 1);
+		await fixture.exactlyRuns(all.id, 1);
 
 		await fixture.stack.client.deactivateWorkflow(all.id);
 		await fixture.stack.client.waitForWebhook(all.path, 'POST', { gone: true });
@@ -139,7 +139,7 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		await fixture.stack.client.waitForWebhook(all.path);
 		const reactivated = await fixture.settledRegistrations(all.url, 1);
 		expect(reactivated.map((webhook) => webhook.id)).toEqual([first[0].id]); // N32: the registration is reused
-		expect(await fixture.executionCount(all.id)).toBe(1);
+		expect((await fixture.runs(all.id)).length).toBe(1);
 
 		verifiedOnly = await createTrigger('review results (verified only)', ['document.verified']);
 		await activate(verifiedOnly);
@@ -153,8 +153,8 @@ describe('Document Extraction Trigger in a real n8n', () => {
 	});
 
 	it('starts exactly one execution with the mapped invoice when a review is approved', async () => {
-		const beforeBoth = await fixture.executionCount(all.id);
-		const beforeVerified = await fixture.executionCount(verifiedOnly.id);
+		const beforeBoth = (await fixture.runs(all.id)).length;
+		const beforeVerified = (await fixture.runs(verifiedOnly.id)).length;
 		const document = await fixture.documentInReview();
 		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {
 			corrections: { amounts: { tax: 80 } },
@@ -164,13 +164,11 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		expect(toAll).toHaveLength(1); // one registration, one delivery
 		expect(delivered.filter((delivery) => delivery.url === verifiedOnly.url)).toHaveLength(1);
 
-		await fixture.exactlyExecutionsOfEach([
+		await fixture.exactlyRunsOfEach([
 			[all.id, beforeBoth + 1],
 			[verifiedOnly.id, beforeVerified + 1],
 		]);
-		const [execution] = (
-			await fixture.stack.client.waitForExecutions(all.id, beforeBoth + 1)
-		).slice(-1);
+		const execution = await fixture.lastRun(all.id);
 		expect(execution.status).toBe('success');
 		const [item] = nodeJson(execution, 'Review finished');
 		expect(item).toMatchObject({
@@ -197,8 +195,8 @@ describe('Document Extraction Trigger in a real n8n', () => {
 	});
 
 	it('starts one execution on a rejection when subscribed, and none in the workflow subscribed only to document.verified', async () => {
-		const beforeBoth = await fixture.executionCount(all.id);
-		const beforeVerified = await fixture.executionCount(verifiedOnly.id);
+		const beforeBoth = (await fixture.runs(all.id)).length;
+		const beforeVerified = (await fixture.runs(verifiedOnly.id)).length;
 		const document = await fixture.documentInReview();
 		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/reject`, {
 			reason: 'Total is unreadable',
@@ -213,13 +211,11 @@ describe('Document Extraction Trigger in a real n8n', () => {
 					delivery.documentId === document.document_id && delivery.url === verifiedOnly.url,
 			),
 		).toHaveLength(0);
-		await fixture.exactlyExecutionsOfEach([
+		await fixture.exactlyRunsOfEach([
 			[all.id, beforeBoth + 1],
 			[verifiedOnly.id, beforeVerified],
 		]);
-		const [execution] = (
-			await fixture.stack.client.waitForExecutions(all.id, beforeBoth + 1)
-		).slice(-1);
+		const execution = await fixture.lastRun(all.id);
 		expect(nodeJson(execution, 'Review finished')[0]).toMatchObject({
 			event: 'document.rejected',
 			document_id: document.document_id,
@@ -237,7 +233,7 @@ describe('Document Extraction Trigger in a real n8n', () => {
 	});
 
 	it('answers forged deliveries to the production URL with 401 and starts nothing', async () => {
-		const before = await fixture.executionCount(all.id);
+		const before = (await fixture.runs(all.id)).length;
 		const payload = verifiedPayload('doc_forged000000000000001');
 		const attempts: Array<{ name: string; body: string; headers: Record<string, string> }> = [
 			{
@@ -271,21 +267,21 @@ describe('Document Extraction Trigger in a real n8n', () => {
 			expect(res.text, attempt.name).not.toContain(fixture.signingSecret);
 			expect(res.text, attempt.name).not.toContain(fixture.sign(payload));
 		}
-		await fixture.exactlyExecutions(all.id, before);
+		await fixture.exactlyRuns(all.id, before);
 
 		// Control: the same payload, correctly signed (header name in another case), starts one.
 		const valid = await deliver(all.path, payload, {
 			'X-SERVICE-SIGNATURE': fixture.sign(payload),
 		});
 		expect(valid.status).toBe(200);
-		await fixture.exactlyExecutions(all.id, before + 1);
+		await fixture.exactlyRuns(all.id, before + 1);
 		observed.push(
 			`forged deliveries: ${statuses.filter((status) => status === 401).length}/${attempts.length} answered 401, 0 executions; the valid control → 1 execution`,
 		);
 	});
 
 	it('answers a signed but unsubscribed event with 200 and starts nothing', async () => {
-		const before = await fixture.executionCount(verifiedOnly.id);
+		const before = (await fixture.runs(verifiedOnly.id)).length;
 		const payload = JSON.stringify({
 			event: 'document.rejected',
 			timestamp: new Date().toISOString(),
@@ -296,19 +292,19 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		});
 		const answer = await deliver(verifiedOnly.path, payload);
 		expect(answer.status).toBe(200);
-		await fixture.exactlyExecutions(verifiedOnly.id, before);
+		await fixture.exactlyRuns(verifiedOnly.id, before);
 	});
 
 	it('keeps to one execution per event with the sandbox duplicating every delivery, and with 5 concurrent copies', async () => {
 		await sandboxControl(fixture.sandbox.url, 'config', { duplicateDeliveries: true });
 		try {
-			const beforeBoth = await fixture.executionCount(all.id);
-			const beforeVerified = await fixture.executionCount(verifiedOnly.id);
+			const beforeBoth = (await fixture.runs(all.id)).length;
+			const beforeVerified = (await fixture.runs(verifiedOnly.id)).length;
 			const document = await fixture.documentInReview();
 			await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {});
 			const delivered = await deliveredOk(document.document_id, 'document.verified', 4); // 2 targets, each twice
 			expect(delivered.filter((delivery) => delivery.url === all.url)).toHaveLength(2);
-			await fixture.exactlyExecutionsOfEach([
+			await fixture.exactlyRunsOfEach([
 				[all.id, beforeBoth + 1],
 				[verifiedOnly.id, beforeVerified + 1],
 			]);
@@ -319,11 +315,11 @@ describe('Document Extraction Trigger in a real n8n', () => {
 			await sandboxControl(fixture.sandbox.url, 'config', { duplicateDeliveries: false });
 		}
 
-		const before = await fixture.executionCount(all.id);
+		const before = (await fixture.runs(all.id)).length;
 		const payload = verifiedPayload('doc_concurrent00000000001');
 		const answers = await Promise.all(Array.from({ length: 5 }, () => deliver(all.path, payload)));
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
-		await fixture.exactlyExecutions(all.id, before + 1);
+		await fixture.exactlyRuns(all.id, before + 1);
 		observed.push('5 concurrent copies of one signed delivery: 5 × 200 → 1 execution');
 	});
 
@@ -375,7 +371,7 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		registerSecret(registration.secret); // from now on also looked for in n8n's output
 		const document = await fixture.documentInReview();
 		await sandboxControl(fixture.sandbox.url, `reviews/${document.review_id}/approve`, {});
-		await fixture.exactlyExecutions(generated.id, 1);
+		await fixture.exactlyRuns(generated.id, 1);
 		// The account secret does not sign for this registration; the generated one does.
 		const payload = verifiedPayload('doc_generated0000000000001');
 		expect((await deliver(generated.path, payload)).status).toBe(401);
@@ -386,7 +382,7 @@ describe('Document Extraction Trigger in a real n8n', () => {
 				})
 			).status,
 		).toBe(200);
-		await fixture.exactlyExecutions(generated.id, 2);
+		await fixture.exactlyRuns(generated.id, 2);
 		observed.push(
 			'generated secret (credential without one): the sandbox-signed approval → 1 execution; the account secret → 401; the generated secret → 1 more execution',
 		);
@@ -410,7 +406,7 @@ describe('Document Extraction Trigger in a real n8n', () => {
 			const payload = verifiedPayload(`doc_canary000000000000000${index}`);
 			expect((await deliver(canary.path, payload)).status).toBe(200);
 		}
-		await fixture.exactlyExecutions(canary.id, 3);
+		await fixture.exactlyRuns(canary.id, 3);
 
 		const generatedSecrets = (await fixture.sandboxState()).webhooks
 			.map((webhook) => webhook.secret)

@@ -1,5 +1,5 @@
 /**
- * The trigger's option Ignore Duplicates (docs/spec-decisions.md#n49): an event already run for a
+ * The trigger's option Ignore Duplicates (docs/spec-decisions.md#n63): an event already run for a
  * document runs no second time, whichever n8n process received the copy and however long ago
  * (docs/memory.md). Decided in the trigger's own execution step, not in the webhook: n8n gives an
  * execution its deduplication store (in its database, shared by every process) and no webhook, so

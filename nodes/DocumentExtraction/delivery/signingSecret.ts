@@ -72,7 +72,7 @@ export async function credentialSigningSecret(
  * Derived, not random: the same API key and URL always give the same secret, so nothing has to be
  * stored to verify the service's deliveries later; a workflow export carries no secret, the derivation
  * cannot be reversed to the API key, and a changed signing secret in the credential changes nothing
- * the service holds (docs/spec-decisions.md#n47).
+ * the service holds (docs/spec-decisions.md#n61).
  */
 export function triggerOwnSecret(keys: SigningKeys, url: string): string {
 	if (!keys.triggerKey || !url) return '';

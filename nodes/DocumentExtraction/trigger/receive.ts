@@ -68,8 +68,8 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 /**
  * The secrets this webhook's deliveries are signed with: at the workflow's address the account's
  * (D13, the credential's signing secret); at the registered one the trigger's own for that URL
- * (docs/spec-decisions.md#n47; in production n8n's webhook URL, in test listening the test URL this
- * process registered), and the credential's, which registrations made before N47 hold.
+ * (docs/spec-decisions.md#n61; in production n8n's webhook URL, in test listening the test URL this
+ * process registered), and the credential's, which registrations made before N61 hold.
  */
 function webhookSecrets(context: IWebhookFunctions, keys: SigningKeys): string[] {
 	if (context.getWebhookName() === WORKFLOW_DOCUMENTS_WEBHOOK) return [keys.signingSecret];

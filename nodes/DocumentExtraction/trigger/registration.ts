@@ -11,7 +11,7 @@ export interface HeldRegistration {
 	events: string[];
 	/**
 	 * A short keyed fingerprint of the secret it was registered with; never the secret. It tells a
-	 * new API key (a new own secret, docs/spec-decisions.md#n47) from the one registered before.
+	 * new API key (a new own secret, docs/spec-decisions.md#n61) from the one registered before.
 	 */
 	secretFingerprint: string;
 	registeredAt: string;

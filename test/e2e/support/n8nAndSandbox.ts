@@ -31,6 +31,7 @@ import {
 	type StackOptions,
 } from '../../../local-n8n/index.ts';
 import type { Tier } from '../../../sandbox/config.ts';
+import { triggerRuns, type TriggerRun } from './triggerRuns.ts';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -276,6 +277,53 @@ export class N8nAndSandbox {
 			expect(
 				await this.executionCount(workflowId, mode),
 				`executions (${mode ?? 'any'}) of workflow ${workflowId}`,
+			).toBe(count);
+		}
+	}
+
+	/** The executions of a trigger's workflow that reached it (support/triggerRuns.ts), of `mode` when given. */
+	async runs(workflowId: string, mode?: string): Promise<TriggerRun[]> {
+		return await triggerRuns(this.stack.client, workflowId, mode);
+	}
+
+	/** The newest execution of `workflowId` that reached the workflow. */
+	async lastRun(workflowId: string): Promise<DecodedExecution> {
+		const run = (await this.runs(workflowId)).at(-1);
+		if (!run) throw new Error(`workflow ${workflowId} has no run`);
+		return await this.stack.client.getExecution(run.executionId);
+	}
+
+	/** exactlyExecutions() counting runs that reached the workflow: a copy stops at the trigger. */
+	async exactlyRuns(workflowId: string, count: number, mode?: string): Promise<number> {
+		await this.exactlyRunsOfEach([[workflowId, count, mode]]);
+		return count;
+	}
+
+	/** exactlyRuns() for several workflows at once, with one settle. */
+	async exactlyRunsOfEach(
+		expected: Array<[workflowId: string, count: number, mode?: string]>,
+	): Promise<void> {
+		for (const [workflowId, count, mode] of expected) {
+			if (count > 0)
+				await eventually(
+					`${count} run(s) of ${workflowId}`,
+					() => this.runs(workflowId, mode),
+					(list) => list.length >= count,
+					60_000,
+				);
+		}
+		await this.settle();
+		for (const [workflowId, count, mode] of expected) {
+			// A run's trigger decides after its claim settles: count once every execution has finished.
+			await eventually(
+				`every execution of ${workflowId} finished`,
+				() => this.executions(workflowId),
+				(list) => list.every((execution) => !['new', 'running'].includes(execution.status)),
+				60_000,
+			);
+			expect(
+				(await this.runs(workflowId, mode)).length,
+				`runs (${mode ?? 'any'}) of workflow ${workflowId}`,
 			).toBe(count);
 		}
 	}

@@ -1,7 +1,7 @@
 // The trigger's webhook lifecycle at its edges, with a mocked hook context (the full lifecycle runs
 // in a real n8n in test/e2e/trigger.test.ts and test/e2e/trigger-editing.test.ts): HTTPS required,
 // registrations reused across delete (deactivate, publish, restart), a rename, test listening apart,
-// its own secret (N47), none for Sent by This Workflow (N48); and its execution step (N49).
+// its own secret (N61), none for Sent by This Workflow (N62); and its execution step (N63).
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -114,7 +114,7 @@ describe('trigger lifecycle', () => {
 		expect(registered).toHaveLength(0);
 	});
 
-	it("registers its own secret, not the credential's (N47), under the node id in global static data, with a fingerprint, never a secret", async () => {
+	it("registers its own secret, not the credential's (N61), under the node id in global static data, with a fingerprint, never a secret", async () => {
 		const { context, staticData, registered } = hookContext({ secret: 'credential-secret-value' });
 		await activate(context);
 		const { secret } = registered[0];
@@ -132,7 +132,7 @@ describe('trigger lifecycle', () => {
 		expect(await methods.checkExists.call(context)).toBe(true);
 	});
 
-	it("N47: the credential's signing secret changed while active registers nothing; a registration an earlier version made with it counts", async () => {
+	it("N61: the credential's signing secret changed while active registers nothing; a registration an earlier version made with it counts", async () => {
 		const { context, staticData, registered } = hookContext({ secret: 'one' });
 		await activate(context);
 		await activate(hookContext({ secret: 'two', staticData, registered }).context);
@@ -277,7 +277,7 @@ describe('N40: Documents', () => {
 		expect(Object.keys(new DocumentExtractionTrigger().webhookMethods)).toEqual(['default']);
 	});
 
-	it("N48: Sent by This Workflow (1.2's default) activates and registers nothing: its documents come to the workflow's address", async () => {
+	it("N62: Sent by This Workflow (1.2's default) activates and registers nothing: its documents come to the workflow's address", async () => {
 		for (const mode of ['trigger', 'manual']) {
 			const { context, registered, staticData } = hookContext({
 				secret: 's',

@@ -1,4 +1,4 @@
-// Ignore Duplicates, decided in the trigger's execution step (N49): each event's items are claimed in
+// Ignore Duplicates, decided in the trigger's execution step (N63): each event's items are claimed in
 // the workflow's deduplication store (memory/claims.ts); only what the run claimed first goes on.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';

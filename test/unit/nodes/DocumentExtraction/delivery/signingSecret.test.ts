@@ -244,7 +244,7 @@ describe("the trigger's own secret (docs/spec-decisions.md#n5)", () => {
 	const keysOf = async (credentials: ICredentialDataDecryptedObject) =>
 		await signingKeys(reader(credentials).context);
 
-	it("is not the credential's signing secret, and does not change with it (N47)", async () => {
+	it("is not the credential's signing secret, and does not change with it (N61)", async () => {
 		const withSecret = triggerOwnSecret(
 			await keysOf({ apiKey: 'key-1', signingSecret: FAKE_SECRET }),
 			URL,

@@ -2,7 +2,7 @@
 /**
  * A delivery to the trigger (trigger/receive.ts) with a mocked webhook context, the way
  * n8n-nodes-base tests its Stripe and Cal triggers: addressed to this trigger (N40, decided before the
- * signature), signed (the trigger's own secret, N47, or the credential's) and fresh (N41), subscribed,
+ * signature), signed (the trigger's own secret, N61, or the credential's) and fresh (N41), subscribed,
  * run. Whatever starts no run is answered and logged, and writes nothing: no static data, no credential
  * read beyond the remembered one. Whether a copy runs again is the execution step's
  * (delivery/ignoreDuplicates.ts): the webhook hands every signed, subscribed copy to n8n, which answers
@@ -28,7 +28,7 @@ const URL = 'https://n8n.example/webhook/abc/webhook';
 const TEST_URL = 'https://n8n.example/webhook-test/abc/webhook';
 const CREDENTIAL_SECRET = 'whsec_UNITTEST_trigger_credential_0123456789';
 const keysOfK = await signingKeys({ getCredentials: async () => ({ apiKey: 'k' }) });
-/** The trigger's own secret (N5, N47) for the API key 'k' of these tests. */
+/** The trigger's own secret (N5, N61) for the API key 'k' of these tests. */
 const OWN_SECRET = triggerOwnSecret(keysOfK, URL);
 const OWN_TEST_SECRET = triggerOwnSecret(keysOfK, TEST_URL);
 /** A minute ago: inside the replay window (N41) whenever the tests run. */
@@ -153,7 +153,7 @@ describe('a delivery that starts a run', () => {
 		expect(started((await deliver(signed(event(), CREDENTIAL_SECRET))).result)).toBe(1);
 	});
 
-	it('a copy of an event that ran is handed to n8n again: its run decides (N49), the webhook keeps nothing', async () => {
+	it('a copy of an event that ran is handed to n8n again: its run decides (N63), the webhook keeps nothing', async () => {
 		const counts = { reads: 0, staticData: 0 };
 		for (let copy = 0; copy < 3; copy++)
 			expect(started((await deliver({ ...signed(event()), counts })).result)).toBe(1);

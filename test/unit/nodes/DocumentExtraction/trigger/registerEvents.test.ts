@@ -270,7 +270,7 @@ describe('registerMissingEvents', () => {
 		expect(held()).toHaveLength(1);
 	});
 
-	it('a registration with a secret the webhook also accepts counts: nothing registered (N47)', async () => {
+	it('a registration with a secret the webhook also accepts counts: nothing registered (N61)', async () => {
 		const { context, sent } = fakeNode();
 		await registerMissingEvents(context, URL, BOTH, CREDENTIAL_SECRET);
 		expect(

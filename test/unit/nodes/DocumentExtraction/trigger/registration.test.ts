@@ -1,4 +1,4 @@
-// The pure helpers of what the service holds for a trigger (docs/spec-decisions.md#n32, #n47).
+// The pure helpers of what the service holds for a trigger (docs/spec-decisions.md#n32, #n61).
 import { describe, expect, it } from 'vitest';
 
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
