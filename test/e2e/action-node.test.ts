@@ -101,6 +101,7 @@ describe('Document Extraction action node in a real n8n', () => {
 			ready_to_post: true,
 			not_ready_because: [],
 			summary: 'Acme Supplies GmbH, INV-2026-0042, 2026-10-02, 1,487.50, 2 lines',
+			summary_html: 'Acme Supplies GmbH, INV-2026-0042, 2026-10-02, 1,487.50, 2 lines',
 			lines_markdown: expect.stringContaining('| Toner cartridge | 2 | 125.00 | 250.00 |'),
 			lines_html: expect.stringContaining('<td>Paper A4, 500 sheets</td>'),
 		});

@@ -1,14 +1,20 @@
 /**
  * Text a message can show as it is (an approval email, a Slack or Teams message): a one-line summary
- * of the invoice and its lines as a small Markdown and HTML table. Built only from the invoice's
- * own fields: no document id, review id or anything else a person need not see. Pure.
+ * of the invoice, as plain text and as HTML, and its lines as a small Markdown and HTML table. Built
+ * only from the invoice's own fields: no document id, review id or anything else a person need not
+ * see. Supplier text stays text in each (docs/spec-decisions.md#n43). Pure.
  */
 import { amountText, quantityText } from './amountText.ts';
 import type { LineItem, SimplifiedInvoice } from './invoiceMapping.ts';
 
 export interface InvoiceSummary {
-	/** "Acme Supplies GmbH, INV-0042, 2026-11-02, EUR 1,487.50, 3 lines"; null without invoice data. */
+	/**
+	 * "Acme Supplies GmbH, INV-0042, 2026-11-02, EUR 1,487.50, 3 lines", plain text (a subject line, a
+	 * plain-text body); null without invoice data.
+	 */
 	summary: string | null;
+	/** The summary for an HTML body (an email, n8n's Send and Wait message or form), every text escaped. */
+	summary_html: string | null;
 	/** Description, quantity, unit price and amount per line; null when the invoice has no lines. */
 	lines_markdown: string | null;
 	/** The same table in HTML, every text escaped; null when the invoice has no lines. */
@@ -69,9 +75,14 @@ function cellsOf(line: LineItem): LineCells {
 	};
 }
 
-/** A pipe would end the cell and a backslash could escape it. */
+/**
+ * Supplier text as text in a Markdown cell: a backslash before what Markdown reads as markup (a pipe
+ * ends the cell, brackets make a link, stars and underscores emphasis), and a character reference
+ * for what would start HTML or an entity, which Markdown renderers and HTML both show as the
+ * character.
+ */
 function markdownCell(text: string): string {
-	return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+	return text.replace(/[\\`*_[\]|~]/g, '\\$&').replace(/[&<>]/g, characterReference);
 }
 
 function markdownTable(lines: LineCells[]): string {
@@ -85,16 +96,19 @@ function markdownTable(lines: LineCells[]): string {
 	].join('\n');
 }
 
-const HTML_ESCAPES: Record<string, string> = {
-	'&': '&amp;',
-	'<': '&lt;',
-	'>': '&gt;',
-	'"': '&quot;',
-	"'": '&#39;',
-};
+/**
+ * A numeric character reference: every HTML renderer shows it as the character, and n8n's Send and
+ * Wait message (n8n-nodes-base 2.41.1, getSendAndWaitConfig) turns the named ones it knows (&lt; &gt; &amp;
+ * &quot; &#39;) back into characters before it puts the message into its email, so a named
+ * reference would become live markup there again.
+ */
+function characterReference(character: string): string {
+	return `&#x${character.codePointAt(0)!.toString(16).toUpperCase()};`;
+}
 
-function escapeHtml(text: string): string {
-	return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]);
+/** Supplier text as text in HTML (in an element or an attribute). */
+export function escapeHtml(text: string): string {
+	return text.replace(/[&<>"']/g, characterReference);
 }
 
 /** Attributes rather than CSS: email clients keep them (many drop style sheets). */
@@ -118,10 +132,13 @@ function htmlTable(lines: LineCells[]): string {
 
 /** The summary and line tables of one invoice (Simplified output, docs/spec-decisions.md#n43). */
 export function invoiceSummary(invoice: SimplifiedInvoice): InvoiceSummary {
-	if (!hasInvoiceData(invoice)) return { summary: null, lines_markdown: null, lines_html: null };
+	if (!hasInvoiceData(invoice))
+		return { summary: null, summary_html: null, lines_markdown: null, lines_html: null };
 	const lines = invoice.line_items.map(cellsOf);
+	const summary = summaryOf(invoice);
 	return {
-		summary: summaryOf(invoice),
+		summary,
+		summary_html: escapeHtml(summary),
 		lines_markdown: lines.length > 0 ? markdownTable(lines) : null,
 		lines_html: lines.length > 0 ? htmlTable(lines) : null,
 	};

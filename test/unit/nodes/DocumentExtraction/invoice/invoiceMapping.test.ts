@@ -266,6 +266,7 @@ describe('documentFields and invoiceOutput', () => {
 			'ready_to_post',
 			'not_ready_because',
 			'summary',
+			'summary_html',
 			'lines_markdown',
 			'lines_html',
 		]);

@@ -51,7 +51,12 @@ describe('invoiceSummary', () => {
 	});
 
 	it('is null throughout for a document without invoice data (still in review)', () => {
-		expect(summaryOf(null)).toEqual({ summary: null, lines_markdown: null, lines_html: null });
+		expect(summaryOf(null)).toEqual({
+			summary: null,
+			summary_html: null,
+			lines_markdown: null,
+			lines_html: null,
+		});
 	});
 
 	it('has no tables for an invoice without lines', () => {
@@ -123,7 +128,7 @@ describe('invoiceSummary', () => {
 		);
 		expect(result.lines_html).not.toContain('<script>');
 		expect(result.lines_html).toContain(
-			'&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;more&#39;',
+			'&#x3C;script&#x3E;alert(&#x22;x&#x22;)&#x3C;/script&#x3E; &#x26; &#x27;more&#x27;',
 		);
 	});
 
@@ -159,16 +164,19 @@ describe('invoiceSummary', () => {
 describe('invoiceOutput and the summary', () => {
 	const fields = { document_id: 'doc_secret_id', status: 'verified', review_id: 'rev_1' };
 
-	it('puts summary, lines_markdown and lines_html on the Simplified item', () => {
+	it('puts summary, summary_html, lines_markdown and lines_html on the Simplified item', () => {
 		const [item] = invoiceOutput('simplified', {}, fields, ACME);
 		expect(item.summary).toBe('Acme Supplies GmbH, INV-0042, 2026-11-02, EUR 1,487.50, 3 lines');
+		expect(item.summary_html).toBe(item.summary);
 		expect(item.lines_markdown).toBe(summaryOf(ACME).lines_markdown);
 		expect(item.lines_html).toBe(summaryOf(ACME).lines_html);
 	});
 
 	it('shows no internal id a person need not see', () => {
 		const [item] = invoiceOutput('simplified', {}, fields, ACME);
-		const shown = [item.summary, item.lines_markdown, item.lines_html].join('\n');
+		const shown = [item.summary, item.summary_html, item.lines_markdown, item.lines_html].join(
+			'\n',
+		);
 		expect(shown).not.toContain('doc_secret_id');
 		expect(shown).not.toContain('rev_1');
 	});
@@ -177,9 +185,97 @@ describe('invoiceOutput and the summary', () => {
 		for (const mode of ['raw', 'splitLineItems'] as const) {
 			for (const item of invoiceOutput(mode, { extracted_json: ACME }, fields, ACME)) {
 				expect(item).not.toHaveProperty('summary');
+				expect(item).not.toHaveProperty('summary_html');
 				expect(item).not.toHaveProperty('lines_markdown');
 				expect(item).not.toHaveProperty('lines_html');
 			}
 		}
+	});
+});
+
+/**
+ * What n8n 2.41.1's Send and Wait does to its message before putting it into its email:
+ * n8n-nodes-base/dist/utils/sendAndWait/utils.js (getSendAndWaitConfig) calls utilities.escapeHtml,
+ * which turns these five named references back into characters (once, left to right).
+ */
+function sendAndWaitMessage(message: string): string {
+	const characters: Record<string, string> = {
+		'&amp;': '&',
+		'&lt;': '<',
+		'&gt;': '>',
+		'&#39;': "'",
+		'&quot;': '"',
+	};
+	return message.replace(/&amp;|&lt;|&gt;|&#39;|&quot;/g, (reference) => characters[reference]);
+}
+
+/** The text an HTML renderer shows for character references: each read once, left to right. */
+function shownText(html: string): string {
+	const named: Record<string, string> = { lt: '<', gt: '>', quot: '"', amp: '&' };
+	return html.replace(/&(#x[0-9a-f]+|#\d+|lt|gt|quot|amp);/gi, (reference, name: string) =>
+		name.startsWith('#x') || name.startsWith('#X')
+			? String.fromCodePoint(parseInt(name.slice(2), 16))
+			: name.startsWith('#')
+				? String.fromCodePoint(Number(name.slice(1)))
+				: (named[name] ?? reference),
+	);
+}
+
+/** The tags of the HTML table itself: anything else that starts a tag came from supplier text. */
+const TABLE_TAGS = /<\/?(table|thead|tbody|tr|th|td)(\s[^<>]*)?>/g;
+
+describe('supplier text stays text in every message field (N43)', () => {
+	const LINK = '<a href="https://evil.example">Pay here</a> Ltd';
+	const MARKDOWN_LINK = '[Pay here](https://evil.example)';
+	/** Text already written as references, so that decoding them once would make markup. */
+	const ENCODED_LINK = '&lt;a href=&quot;https://evil.example&quot;&gt;Pay here&lt;/a&gt; Ltd';
+	const withVendor = (vendor: string) =>
+		summaryOf({
+			...ACME,
+			header: { ...ACME.header, vendor },
+			line_items: [
+				{ description: vendor, quantity: 1, unit_price: 1, amount: 1 },
+				{ description: `${MARKDOWN_LINK} *urgent* _now_ \`code\``, amount: 1 },
+			],
+		});
+
+	it.each([LINK, ENCODED_LINK])(
+		"%s: summary_html and lines_html make no tag, in an HTML body and in n8n's Send and Wait message",
+		(vendor) => {
+			const result = withVendor(vendor);
+			for (const html of [result.summary_html ?? '', result.lines_html ?? ''])
+				for (const where of [html, sendAndWaitMessage(html)])
+					expect(where.replace(TABLE_TAGS, '')).not.toMatch(/[<>]/);
+			// ... and a person reads what the supplier wrote.
+			expect(shownText(result.summary_html ?? '')).toBe(result.summary);
+			expect(shownText(sendAndWaitMessage(result.summary_html ?? ''))).toBe(result.summary);
+			const cells = shownText((result.lines_html ?? '').replace(TABLE_TAGS, '\n')).split('\n');
+			expect(cells).toContain(vendor);
+			expect(cells).toContain(`${MARKDOWN_LINK} *urgent* _now_ \`code\``);
+		},
+	);
+
+	it('summary is the plain text the supplier wrote (for a subject line or a plain-text body)', () => {
+		expect(withVendor(LINK).summary).toBe(`${LINK}, INV-0042, 2026-11-02, EUR 1,487.50, 2 lines`);
+	});
+
+	it('lines_markdown: no HTML, no link and no emphasis from supplier text, and still a table', () => {
+		const markdown = withVendor(LINK).lines_markdown ?? '';
+		const rows = markdown.split('\n').slice(2);
+		expect(rows).toHaveLength(2);
+		for (const row of rows) {
+			expect(row).not.toMatch(/[<>]/);
+			expect(row).not.toMatch(/(^|[^\\])[[\]*_`]/);
+			expect(row.split(/(?<!\\)\|/)).toHaveLength(6);
+		}
+		expect(rows[1]).toContain('\\[Pay here\\](https://evil.example) \\*urgent\\*');
+		expect(sendAndWaitMessage(markdown)).not.toMatch(/[<>]/);
+	});
+
+	it('lines_html is a table an email client shows as a table: the rows, the header, borders', () => {
+		const html = summaryOf(ACME).lines_html ?? '';
+		expect(html).toMatch(/^<table border="1" cellpadding="4" cellspacing="0"[^>]*><thead><tr><th/);
+		expect(html.match(/<tr>/g)).toHaveLength(1 + ACME.line_items.length);
+		expect(html).not.toContain('\n');
 	});
 });

@@ -40,6 +40,7 @@ const NULL_INVOICE = {
 	...NO_INVOICE,
 	ready_to_post: false,
 	summary: null,
+	summary_html: null,
 	lines_markdown: null,
 	lines_html: null,
 };
@@ -87,6 +88,7 @@ describe('Extract: answers of the service as output items', () => {
 					ready_to_post: true,
 					not_ready_because: [],
 					summary: 'Acme Supplies GmbH, INV-2024-0042, 2024-03-15, 297.50, 3 lines',
+					summary_html: 'Acme Supplies GmbH, INV-2024-0042, 2024-03-15, 297.50, 3 lines',
 					lines_markdown: [
 						'| Description | Quantity | Unit price | Amount |',
 						'|---|--:|--:|--:|',
