@@ -186,21 +186,27 @@ export async function extractInParallel(
 	);
 	// Every key this run claimed: released when the node fails, so a retry claims them anew.
 	const runKeys: string[] = [];
-	const firstOfContent = failed
-		? new Map<string, number>()
-		: await claimFiles(context, states, runKeys);
-	if (!failed) await uploadFiles(context, units, states, firstOfContent, parallel, fail, stopped);
-	const sightings = failed ? [] : await sameInvoices(context, units, states, runKeys);
-	const outcomes = failed ? [] : await finishInInputOrder(context, units, states, sightings, fail);
+	let outcomes: ItemOutcome[] = [];
+	try {
+		if (!failed) {
+			const firstOfContent = await claimFiles(context, states, runKeys);
+			await uploadFiles(context, units, states, firstOfContent, parallel, fail, stopped);
+		}
+		if (!failed) {
+			const sightings = await sameInvoices(context, units, states, runKeys);
+			outcomes = await finishInInputOrder(context, units, states, sightings, fail);
+		}
+	} catch (error) {
+		// The store or the network failed the whole run: nothing it claimed is delivered.
+		await releaseKeys(context, runKeys);
+		throw new NodeOperationError(context.getNode(), error as Error);
+	}
 	if (failed) {
 		await releaseKeys(context, runKeys);
-		return units
-			.map((unit, unitIndex) => ({ unit, state: states[unitIndex] }))
-			.filter(({ state }) => state !== undefined && 'error' in state)
-			.map(({ unit, state }) => ({
-				itemIndex: unit.itemIndex,
-				error: (state as { error: unknown }).error,
-			}));
+		return units.flatMap((unit, unitIndex) => {
+			const state = states[unitIndex];
+			return state && 'error' in state ? [{ itemIndex: unit.itemIndex, error: state.error }] : [];
+		});
 	}
 	await releaseKeys(context, claimedKeysOf(states.filter((state) => state && 'error' in state)));
 	return outcomes;

@@ -171,6 +171,28 @@ describe('Skip Files Already Submitted', () => {
 		expect(service().requestsTo('/v1/extract').length - firstRunUploads).toBe(12);
 	});
 
+	it("the store failing after the uploads (Detect Same Invoice's claim) releases the run's files: the retry extracts them", async () => {
+		const files = [1, 2].map((seed) => itemWithFile(pdfBytes(2200, 500 + seed)));
+		const bothOptions = guarded({ options: { skipDuplicates: true, detectSameInvoice: true } });
+		service()
+			.on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_f1' } })
+			.on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_f2' } });
+		const store = harness().deduplicator;
+		const record = store.checkProcessedAndRecord.bind(store);
+		store.checkProcessedAndRecord = async (items, scope, contextData, options) => {
+			if (items.some((item) => String(item).startsWith('invoice:')))
+				throw new Error('database is locked');
+			return await record(items, scope, contextData, options);
+		};
+		try {
+			const failed = await harness().run({ parameters: bothOptions, items: files });
+			expect(failed.error()?.message).toContain('database is locked');
+		} finally {
+			store.checkProcessedAndRecord = record;
+		}
+		expect([...store.contexts.values()].flat()).toEqual([]);
+	});
+
 	it('with Continue On Fail the failed file alone is not remembered: running the input again extracts it and skips the others', async () => {
 		const files = [1, 2, 3].map((seed) => itemWithFile(pdfBytes(2200, 300 + seed), `${seed}.pdf`));
 		service()
