@@ -1,8 +1,9 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- benchmark tooling runs in plain Node (it asks git for a measured package's commit), never inside n8n */
 // `npm run bench`: the benchmarks in a real n8n (the e2e harness) against the sandbox,
 // each ours vs the baseline a user would build by hand, measured in the same run. Prints a table and
 // writes bench/results.json. Exits non-zero only when something could not be measured.
 
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -56,9 +57,22 @@ const machine = {
 };
 const argumentValue = (name: string) =>
 	process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
-// `--package-dir=<folder>` (queue mode and --profile): measure that built package folder instead of
-// this repository, e.g. a candidate change to the trigger built elsewhere.
+// `--package-dir=<folder>`: measure that built package folder instead of this repository, e.g. a
+// candidate change to the trigger built elsewhere, or a base commit's month-end figures.
 const packageDir = argumentValue('package-dir');
+/** The package measured, when not this repository: its folder and commit. */
+function measuredPackage(): { package?: { dir: string; commit: string } } {
+	if (!packageDir) return {};
+	let commit = 'unknown';
+	try {
+		commit = execFileSync('git', ['-C', packageDir, 'rev-parse', 'HEAD'], {
+			encoding: 'utf8',
+		}).trim();
+	} catch {
+		// Not a git checkout: the folder alone names it.
+	}
+	return { package: { dir: packageDir, commit } };
+}
 
 // `--profile`: only CPU profiles of the webhook processes (profileWebhooks.ts), written to
 // bench/results-profile.json; `--lazy` with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, `--env=K=V,…`
@@ -106,7 +120,10 @@ if (process.argv.includes('--profile')) {
 }
 
 async function singleProcessBenchmarks(): Promise<void> {
-	const stack = await startStack({ package: 'repo', extraPackages: [await packMinimalTrigger()] });
+	const stack = await startStack({
+		package: packageDir ? { dir: packageDir } : 'repo',
+		extraPackages: [await packMinimalTrigger()],
+	});
 	const sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
 	try {
 		const context: BenchContext = {
@@ -118,7 +135,10 @@ async function singleProcessBenchmarks(): Promise<void> {
 		for (const [name, bench] of [
 			['trigger throughput', triggerThroughput],
 			['batch under a rate limit', rateLimitedBatch],
-			['month-end batch', parallelBatch],
+			[
+				'month-end batch',
+				(benchContext: BenchContext) => parallelBatch(benchContext, { packageDir }),
+			],
 			['upload memory', (benchContext: BenchContext) => uploadMemory(benchContext, uploadRounds)],
 			['footprint', footprint],
 		] as const) {
@@ -168,10 +188,11 @@ process.stdout.write(
 process.stdout.write(
 	`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
 );
-const resultsFile = `results${monthEndOnly ? '-month-end' : ''}${uploadOnly ? '-upload' : ''}${throughputOnly ? '-throughput' : ''}${queueOnly ? '-queue' : ''}.json`;
+// A run of another package (`--package-dir`) writes beside, never over, this repository's results.
+const resultsFile = `results${monthEndOnly ? '-month-end' : ''}${packageDir && !queueOnly ? '-package-dir' : ''}${uploadOnly ? '-upload' : ''}${throughputOnly ? '-throughput' : ''}${queueOnly ? '-queue' : ''}.json`;
 writeFileSync(
 	join(REPO_ROOT, 'bench', resultsFile),
-	`${JSON.stringify({ date: new Date().toISOString(), machine, rows, table }, null, 2)}\n`,
+	`${JSON.stringify({ date: new Date().toISOString(), machine, ...measuredPackage(), rows, table }, null, 2)}\n`,
 );
 if (failure) {
 	process.stderr.write(
