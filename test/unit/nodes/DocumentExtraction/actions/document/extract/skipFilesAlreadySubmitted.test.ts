@@ -179,10 +179,10 @@ describe('Skip Files Already Submitted', () => {
 			.on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, document_id: 'doc_f2' } });
 		const store = harness().deduplicator;
 		const record = store.checkProcessedAndRecord.bind(store);
-		store.checkProcessedAndRecord = async (items, scope, contextData, options) => {
-			if (items.some((item) => String(item).startsWith('invoice:')))
+		store.checkProcessedAndRecord = async (...call: Parameters<typeof record>) => {
+			if (call[0].some((item) => String(item).startsWith('invoice:')))
 				throw new Error('database is locked');
-			return await record(items, scope, contextData, options);
+			return await record(...call);
 		};
 		try {
 			const failed = await harness().run({ parameters: bothOptions, items: files });
