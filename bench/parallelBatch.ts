@@ -12,9 +12,9 @@
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { readFileNode, sandboxControl } from '../local-n8n/index.ts';
+import { readFileNode, REPO_ROOT, sandboxControl } from '../local-n8n/index.ts';
 import type { Credential, NodeSpec, SandboxCredential } from '../local-n8n/index.ts';
-import { TIER_LIMITS } from '../nodes/DocumentExtraction/tierLimits.ts';
+import type { TIER_LIMITS } from '../nodes/DocumentExtraction/tierLimits.ts';
 import type { BenchContext } from './context.ts';
 import { activeWebhookWorkflow, extractNode, httpRequestUploadNode } from './context.ts';
 import { peakRssDuring, waitForSteadyRss } from './rss.ts';
@@ -70,11 +70,10 @@ export function boundMs(documents: number, perMinute: number | null, parallel: n
 }
 
 /**
- * Extract's tier limits in the package measured: this repository's, or with `--package-dir` the
- * built package's (another commit measured by this benchmark).
+ * Extract's tier limits as built into the package measured (`dist`, what n8n loaded): this
+ * repository's, or with `--package-dir` that package's (another commit measured by this benchmark).
  */
-function tierLimitsOf(packageDir: string | undefined): typeof TIER_LIMITS {
-	if (!packageDir) return TIER_LIMITS;
+function tierLimitsOf(packageDir = REPO_ROOT): typeof TIER_LIMITS {
 	const built = createRequire(import.meta.url)(
 		join(packageDir, 'dist', 'nodes', 'DocumentExtraction', 'tierLimits.js'),
 	) as { TIER_LIMITS: typeof TIER_LIMITS };
