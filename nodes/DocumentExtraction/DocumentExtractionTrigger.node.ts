@@ -10,7 +10,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, WEBHOOK_EVENTS } from './constants.ts';
-import { DEFAULT_REPLAY_WINDOW_HOURS } from './delivery/freshness.ts';
+import { DEFAULT_REPLAY_WINDOW_HOURS } from './delivery/signedDelivery.ts';
 import { firstTimeEvents } from './delivery/ignoreDuplicates.ts';
 import { secretFingerprint } from './delivery/signature.ts';
 import { signingKeys, triggerOwnSecret } from './delivery/signingSecret.ts';

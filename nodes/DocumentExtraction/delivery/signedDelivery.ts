@@ -1,18 +1,16 @@
 /**
  * The first steps every signed delivery of the service takes (trigger and Wait for Review): the raw
- * body is verified against the signing secret before it is parsed, so nothing unsigned is ever read,
- * and its signed time must be inside the replay window. A refused delivery costs no credential read
- * beyond the one this process remembers (delivery/signingSecret.ts) and writes nothing.
+ * body is verified against the signing secrets before it is parsed, so nothing unsigned is ever read,
+ * and its signed time must be inside the replay window (docs/spec-decisions.md#n41: a delivery is a
+ * signed body that anyone who saw it can send again; inside the window the trigger's claim of the
+ * event recognises a copy). Pure but for the request it reads; a refused delivery writes nothing.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, SIGNATURE_HEADER } from '../constants.ts';
-import { freshness } from './freshness.ts';
-import { parseJsonObject } from './jsonBody.ts';
+import { SIGNATURE_HEADER } from '../constants.ts';
+import { jsonObject } from '../jsonObject.ts';
 import type { SignatureVerdict } from './signature.ts';
 import { signatureHeader, verifySignature } from './signature.ts';
-import type { SigningKeys } from './signingSecret.ts';
-import { signingKeysOf } from './signingSecret.ts';
 
 export interface Refusal {
 	status: 400 | 401;
@@ -41,21 +39,19 @@ function verdictOf(
 }
 
 /**
- * The verified, fresh payload, or the refusal to answer with. `secretsOf` picks the secrets that may
- * sign it from the credential's keys (by default its signing secret: the account's, D13);
- * `windowHours` is the replay window (docs/spec-decisions.md#n41).
+ * The verified, fresh payload, or the refusal to answer with. `secrets`: those that may sign a
+ * delivery to this address (delivery/signingSecret.ts); `windowHours`: the replay window.
  */
 export async function readSignedDelivery(
 	context: IWebhookFunctions,
-	secretsOf: (keys: SigningKeys) => string[] = (keys) => [keys.signingSecret],
-	windowHours?: number,
+	secrets: string[],
+	windowHours = DEFAULT_REPLAY_WINDOW_HOURS,
 ): Promise<SignedDelivery> {
 	const request = context.getRequestObject();
 	if (request.rawBody === undefined) await request.readRawBody();
 	const rawBody: Buffer = request.rawBody ?? Buffer.alloc(0);
 	const header = signatureHeader(context.getHeaderData() as IDataObject, SIGNATURE_HEADER);
-	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
-	const verdict = verdictOf(rawBody, header, secretsOf(await signingKeysOf(context, credentialId)));
+	const verdict = verdictOf(rawBody, header, secrets);
 	if (verdict !== 'valid') {
 		return {
 			refusal: {
@@ -96,4 +92,49 @@ export function answerWithoutRun(
 ): IWebhookResponseData {
 	context.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true };
+}
+
+/** The default replay window: long enough for the service's three retries with backoff. */
+export const DEFAULT_REPLAY_WINDOW_HOURS = 24;
+
+/** How far a timestamp may be ahead of this machine's clock (clocks disagree a little). */
+export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+const HOUR_MS = 3_600_000;
+
+/** ISO 8601 in UTC, as the contract gives it: `2026-11-02T10:15:00Z` (fractions allowed). */
+const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|\+00:?00)$/;
+
+/** The signed time in ms, or undefined when the body has none in ISO 8601 UTC. */
+export function signedTime(timestamp: unknown): number | undefined {
+	if (typeof timestamp !== 'string' || !ISO_8601_UTC.test(timestamp)) return undefined;
+	const at = Date.parse(timestamp);
+	return Number.isNaN(at) ? undefined : at;
+}
+
+export type Freshness =
+	/** `at`: the signed time; undefined when the body has none (accepted: the claim still holds it). */
+	{ stale: false; at?: number } | { stale: true; reason: string };
+
+/** Whether a delivery signed at `timestamp` may start a run now. */
+export function freshness(
+	timestamp: unknown,
+	windowHours = DEFAULT_REPLAY_WINDOW_HOURS,
+	now = Date.now(),
+): Freshness {
+	const at = signedTime(timestamp);
+	if (at === undefined) return { stale: false };
+	if (at > now + MAX_CLOCK_SKEW_MS) return { stale: true, reason: 'signed in the future' };
+	if (at < now - windowHours * HOUR_MS)
+		return { stale: true, reason: `signed more than ${windowHours} h ago` };
+	return { stale: false, at };
+}
+
+/** A delivery body as a JSON object, or undefined: parsed from the raw bytes that were signed. */
+export function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
+	try {
+		return jsonObject(JSON.parse(rawBody.toString('utf8')));
+	} catch {
+		return undefined;
+	}
 }

@@ -11,7 +11,7 @@
  * one, and a changed secret is read within REMEMBER_SECRET_MS (the service retries what was refused).
  */
 import { createHmac } from 'crypto';
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants.ts';
 import { processMemory } from '../memory/processMemory.ts';
@@ -29,6 +29,11 @@ export interface SigningKeys {
 /** Any n8n context that can read the node's credential (execute, hook and webhook contexts). */
 interface CredentialReader {
 	getCredentials(type: string, itemIndex?: number): Promise<ICredentialDataDecryptedObject>;
+}
+
+/** A webhook's context, as far as reading its node's credential goes. */
+interface DeliveryContext extends CredentialReader {
+	getNode(): INode;
 }
 
 async function readCredential(
@@ -79,11 +84,12 @@ export function triggerOwnSecret(keys: SigningKeys, url: string): string {
 	return createHmac('sha256', keys.triggerKey).update(url).digest('hex');
 }
 
-/** The keys of `credentialId` this process remembers, else read now. */
-export async function signingKeysOf(
-	context: CredentialReader,
-	credentialId: string | undefined,
-): Promise<SigningKeys> {
+/**
+ * The keys of the node's credential for a delivery: those this process remembers, else read now.
+ * Whatever the delivery brings, a credential is read at most once per REMEMBER_SECRET_MS.
+ */
+export async function deliveryKeys(context: DeliveryContext): Promise<SigningKeys> {
+	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
 	return (
 		(credentialId ? rememberedKeys(credentialId) : undefined) ??
 		(await freshSigningKeys(context, credentialId))

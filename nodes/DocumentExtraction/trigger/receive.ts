@@ -1,18 +1,16 @@
 /**
- * A delivery to the trigger, top-down: addressed to this trigger, signed and fresh, subscribed, run.
- * Each step is one call; a delivery that starts no run is answered, logged and counted in this
- * process, and writes nothing (docs/memory.md). Whether the event ran before is decided by the run
- * itself, in the trigger's execution step (delivery/ignoreDuplicates.ts), so n8n answers a delivery
- * that starts a run only once it has queued it: a process dying before that leaves the delivery
- * unanswered, and the service delivers it again.
+ * A delivery to the trigger, top-down (docs/spec-decisions.md#n63): addressed to this trigger, signed
+ * and fresh, subscribed, run. Each step is one call; a delivery that starts no run is answered, logged
+ * and counted in this process, and writes nothing (docs/memory.md). Whether the event ran before is
+ * decided by the run itself, in the trigger's execution step (delivery/ignoreDuplicates.ts), so n8n
+ * answers a delivery that starts a run only once it has queued it: a process dying before that
+ * leaves the delivery unanswered, and the service delivers it again.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { eventOutput } from '../delivery/eventMapping.ts';
-import { DEFAULT_REPLAY_WINDOW_HOURS } from '../delivery/freshness.ts';
 import { answerWithoutRun, readSignedDelivery } from '../delivery/signedDelivery.ts';
-import type { SigningKeys } from '../delivery/signingSecret.ts';
-import { triggerOwnSecret } from '../delivery/signingSecret.ts';
+import { deliveryKeys, triggerOwnSecret } from '../delivery/signingSecret.ts';
 import type { OutputMode } from '../invoice/invoiceMapping.ts';
 import { processMemory } from '../memory/processMemory.ts';
 import {
@@ -21,11 +19,12 @@ import {
 	notAddressedReason,
 	WORKFLOW_DOCUMENTS_WEBHOOK,
 } from './documents.ts';
-import { normalizedEvents, registeredUrl } from './registration.ts';
+import { registeredUrl } from './registration.ts';
 import { isSample } from './sampleEvent.ts';
 import { triggerMemory, triggerMode, triggerScope } from './triggerMemory.ts';
 
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	// 1. Addressed to this trigger: by the address alone, before any credential read.
 	const documents = documentsThatStart(
 		context.getNodeParameter(DOCUMENTS_PARAMETER, ''),
 		context.getNode().typeVersion,
@@ -33,11 +32,12 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const notAddressed = notAddressedReason(documents, context.getWebhookName());
 	if (notAddressed) return startsNothing(context, 200, { started: false, reason: notAddressed });
 
+	// 2. Signed with a secret of this address, and fresh: one call, with the remembered keys.
 	const options = context.getNodeParameter('options', {}) as { replayWindowHours?: number };
 	const delivery = await readSignedDelivery(
 		context,
-		(keys) => webhookSecrets(context, keys),
-		options.replayWindowHours ?? DEFAULT_REPLAY_WINDOW_HOURS,
+		addressSecrets(context, await deliveryKeys(context)),
+		options.replayWindowHours,
 	);
 	if (delivery.refusal)
 		return startsNothing(context, delivery.refusal.status, delivery.refusal.body, {
@@ -45,8 +45,9 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		});
 	const { payload } = delivery;
 
-	const events = normalizedEvents(context.getNodeParameter('events', []));
-	if (typeof payload.event !== 'string' || !events.includes(payload.event))
+	// 3. Subscribed; a sample event only while listening for a test event (N37).
+	const events = context.getNodeParameter('events', []) as unknown;
+	if (!Array.isArray(events) || !events.includes(payload.event))
 		return startsNothing(context, 200, { started: false, reason: 'event not subscribed' });
 	const sample = isSample(payload);
 	if (sample && triggerMode(context) === 'production')
@@ -55,6 +56,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 			reason: 'sample event (test listening only)',
 		});
 
+	// 4. Run: n8n queues it, then answers. Whether this event ran before is the run's first step.
 	const outputMode = context.getNodeParameter('outputMode', 'simplified') as OutputMode;
 	const items = eventOutput(outputMode, payload).map((item) =>
 		sample ? { ...item, sample: true } : item,
@@ -66,12 +68,15 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 }
 
 /**
- * The secrets this webhook's deliveries are signed with: at the workflow's address the account's
+ * The secrets deliveries to this address are signed with: at the workflow's address the account's
  * (D13, the credential's signing secret); at the registered one the trigger's own for that URL
  * (docs/spec-decisions.md#n61; in production n8n's webhook URL, in test listening the test URL this
  * process registered), and the credential's, which registrations made before N61 hold.
  */
-function webhookSecrets(context: IWebhookFunctions, keys: SigningKeys): string[] {
+function addressSecrets(
+	context: IWebhookFunctions,
+	keys: { signingSecret: string; triggerKey: string },
+): string[] {
 	if (context.getWebhookName() === WORKFLOW_DOCUMENTS_WEBHOOK) return [keys.signingSecret];
 	const url =
 		triggerMode(context) === 'test'

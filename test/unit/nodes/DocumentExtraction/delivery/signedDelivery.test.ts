@@ -11,9 +11,15 @@ import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constan
 import { computeSignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import {
 	answerWithoutRun,
+	DEFAULT_REPLAY_WINDOW_HOURS,
+	freshness,
+	MAX_CLOCK_SKEW_MS,
+	parseJsonObject,
 	readSignedDelivery,
+	signedTime,
 } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import {
+	deliveryKeys,
 	REMEMBER_SECRET_MS,
 	rememberedKeys,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
@@ -23,6 +29,18 @@ const CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_1';
 const NEW_CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_2';
 const GENERATED_SECRET = 'whsec_UNITTEST_delivery_generated';
 const T0 = 1_700_000_000_000;
+
+/**
+ * A delivery's first steps as the trigger and Wait for Review take them: the keys this process
+ * remembers (or reads), then verify and check the window with the secrets `secretsOf` picks.
+ */
+async function read(
+	context: IWebhookFunctions,
+	secretsOf: (keys: SigningKeys) => string[] = (keys) => [keys.signingSecret],
+	windowHours?: number,
+) {
+	return await readSignedDelivery(context, secretsOf(await deliveryKeys(context)), windowHours);
+}
 
 /** The secrets the delivery is checked with: `secret` (as the trigger's own), then the credential's. */
 const alsoWith = (secret: string) => (keys: SigningKeys) => [secret, keys.signingSecret];
@@ -120,10 +138,10 @@ afterEach(() => {
 	vi.useRealTimers();
 });
 
-describe('readSignedDelivery', () => {
+describe('readSignedDelivery, after the remembered keys', () => {
 	it("a body signed with the credential's secret: the parsed payload", async () => {
 		const { context, state } = fakeNode();
-		const delivery = await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
+		const delivery = await read(context(signedWith(CREDENTIAL_SECRET)));
 		expect(delivery).toEqual({ payload: EVENT });
 		expect(state.reads).toBe(1);
 	});
@@ -131,41 +149,36 @@ describe('readSignedDelivery', () => {
 	it('the header is found whatever the case of its name, and the first of repeated headers counts', async () => {
 		const { context } = fakeNode();
 		const signature = computeSignature(BODY, CREDENTIAL_SECRET);
-		expect(
-			(await readSignedDelivery(context({ signature, headerName: 'X-Service-Signature' }))).payload,
-		).toEqual(EVENT);
-		expect(
-			(await readSignedDelivery(context({ signature: [signature, 'f'.repeat(64)] }))).payload,
-		).toEqual(EVENT);
-		expect(
-			(await readSignedDelivery(context({ signature: ['f'.repeat(64), signature] }))).refusal
-				?.reason,
-		).toBe('mismatch');
+		expect((await read(context({ signature, headerName: 'X-Service-Signature' }))).payload).toEqual(
+			EVENT,
+		);
+		expect((await read(context({ signature: [signature, 'f'.repeat(64)] }))).payload).toEqual(
+			EVENT,
+		);
+		expect((await read(context({ signature: ['f'.repeat(64), signature] }))).refusal?.reason).toBe(
+			'mismatch',
+		);
 	});
 
 	it('reads the raw body when n8n has not yet, and verifies those bytes', async () => {
 		const { context, state } = fakeNode();
-		const delivery = await readSignedDelivery(
-			context({ ...signedWith(CREDENTIAL_SECRET), lazyBody: true }),
-		);
+		const delivery = await read(context({ ...signedWith(CREDENTIAL_SECRET), lazyBody: true }));
 		expect(delivery.payload).toEqual(EVENT);
 		expect(state.readRawBodyCalls).toBe(1);
 	});
 
 	it('does not read the raw body again when it is already there', async () => {
 		const { context, state } = fakeNode();
-		await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
+		await read(context(signedWith(CREDENTIAL_SECRET)));
 		expect(state.readRawBodyCalls).toBe(0);
 	});
 
 	it('verifies the exact bytes: multibyte UTF-8 signed as bytes verifies, the same text re-encoded does not', async () => {
 		const { context } = fakeNode();
 		const raw = Buffer.from(BODY, 'utf8');
-		expect((await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET, raw)))).payload).toEqual(
-			EVENT,
-		);
+		expect((await read(context(signedWith(CREDENTIAL_SECRET, raw)))).payload).toEqual(EVENT);
 		const latin1 = Buffer.from(BODY, 'latin1');
-		const refused = await readSignedDelivery(
+		const refused = await read(
 			context({ body: latin1, signature: computeSignature(raw, CREDENTIAL_SECRET) }),
 		);
 		expect(refused.refusal?.reason).toBe('mismatch');
@@ -202,22 +215,20 @@ describe('readSignedDelivery', () => {
 			],
 		])('%s', async (_case, delivery: Delivery, reason) => {
 			const { context } = fakeNode();
-			expect(await readSignedDelivery(context(delivery))).toEqual({
+			expect(await read(context(delivery))).toEqual({
 				refusal: { status: 401, body: UNSIGNED, reason },
 			});
 		});
 
 		it('a wrongly signed body that is not JSON: 401, not 400 (the signature is checked before the body is read)', async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery(
-				context({ body: 'not json', signature: 'f'.repeat(64) }),
-			);
+			const delivery = await read(context({ body: 'not json', signature: 'f'.repeat(64) }));
 			expect(delivery.refusal).toEqual({ status: 401, body: UNSIGNED, reason: 'mismatch' });
 		});
 
 		it('no secret at all (credential has none, no fallback): refused as missing, even a body signed with the empty key', async () => {
 			const { context } = fakeNode({ secret: '' });
-			const delivery = await readSignedDelivery(context(signedWith('')), () => ['', '']);
+			const delivery = await read(context(signedWith('')), () => ['', '']);
 			expect(delivery).toEqual({ refusal: { status: 401, body: UNSIGNED, reason: 'missing' } });
 		});
 	});
@@ -232,7 +243,7 @@ describe('readSignedDelivery', () => {
 			['an empty body', ''],
 		])('%s', async (_case, body) => {
 			const { context } = fakeNode();
-			expect(await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET, body)))).toEqual({
+			expect(await read(context(signedWith(CREDENTIAL_SECRET, body)))).toEqual({
 				refusal: { status: 400, body: NOT_AN_OBJECT, reason: 'not a JSON object' },
 			});
 		});
@@ -246,7 +257,7 @@ describe('readSignedDelivery', () => {
 			};
 			request.rawBody = undefined;
 			request.readRawBody = async () => undefined;
-			expect((await readSignedDelivery(ctx)).refusal).toEqual({
+			expect((await read(ctx)).refusal).toEqual({
 				status: 400,
 				body: NOT_AN_OBJECT,
 				reason: 'not a JSON object',
@@ -261,23 +272,22 @@ describe('readSignedDelivery', () => {
 			['has a non-string signingSecret', 12345],
 		])('verifies when the credential %s', async (_case, secret) => {
 			const { context } = fakeNode({ secret });
-			expect(
-				await readSignedDelivery(context(signedWith(GENERATED_SECRET)), alsoWith(GENERATED_SECRET)),
-			).toEqual({ payload: EVENT });
+			expect(await read(context(signedWith(GENERATED_SECRET)), alsoWith(GENERATED_SECRET))).toEqual(
+				{ payload: EVENT },
+			);
 		});
 
 		it("verifies beside the credential's: either one verifies", async () => {
 			const { context } = fakeNode();
 			for (const secret of [GENERATED_SECRET, CREDENTIAL_SECRET])
 				expect(
-					(await readSignedDelivery(context(signedWith(secret)), alsoWith(GENERATED_SECRET)))
-						.payload,
+					(await read(context(signedWith(secret)), alsoWith(GENERATED_SECRET))).payload,
 				).toEqual(EVENT);
 		});
 
 		it('none verifying: 401 with the verdict of the first secret', async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery(
+			const delivery = await read(
 				context(signedWith('whsec_UNITTEST_unknown')),
 				alsoWith(GENERATED_SECRET),
 			);
@@ -286,12 +296,9 @@ describe('readSignedDelivery', () => {
 
 		it("a remembered 'has none' uses the other secret without reading the credential again", async () => {
 			const { context, state } = fakeNode({ secret: '' });
-			await readSignedDelivery(context(signedWith(GENERATED_SECRET)), alsoWith(GENERATED_SECRET));
+			await read(context(signedWith(GENERATED_SECRET)), alsoWith(GENERATED_SECRET));
 			expect(rememberedKeys('cred-1')?.signingSecret).toBe('');
-			const second = await readSignedDelivery(
-				context(signedWith(GENERATED_SECRET)),
-				alsoWith(GENERATED_SECRET),
-			);
+			const second = await read(context(signedWith(GENERATED_SECRET)), alsoWith(GENERATED_SECRET));
 			expect(second.payload).toEqual(EVENT);
 			expect(state.reads).toBe(1);
 		});
@@ -303,15 +310,13 @@ describe('readSignedDelivery', () => {
 		it('signed a minute ago: the payload; signed longer ago than the window, or hours ahead: 400, stale', async () => {
 			const { context } = fakeNode();
 			expect(
-				(await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET, at(T0 - 60_000))))).payload,
+				(await read(context(signedWith(CREDENTIAL_SECRET, at(T0 - 60_000))))).payload,
 			).toMatchObject(EVENT);
 			for (const [signedAt, reason] of [
 				[T0 - 25 * 3_600_000, 'stale: signed more than 24 h ago'],
 				[T0 + 2 * 3_600_000, 'stale: signed in the future'],
 			] as const) {
-				const delivery = await readSignedDelivery(
-					context(signedWith(CREDENTIAL_SECRET, at(signedAt))),
-				);
+				const delivery = await read(context(signedWith(CREDENTIAL_SECRET, at(signedAt))));
 				expect(delivery.refusal?.status).toBe(400);
 				expect(delivery.refusal?.reason).toBe(reason);
 				expect(String(delivery.refusal?.body.error)).toContain('Stale delivery');
@@ -321,15 +326,13 @@ describe('readSignedDelivery', () => {
 		it('the window is the caller’s', async () => {
 			const { context } = fakeNode();
 			const twoHoursAgo = signedWith(CREDENTIAL_SECRET, at(T0 - 2 * 3_600_000));
-			expect((await readSignedDelivery(context(twoHoursAgo), undefined, 1)).refusal?.status).toBe(
-				400,
-			);
-			expect((await readSignedDelivery(context(twoHoursAgo), undefined, 3)).payload).toBeDefined();
+			expect((await read(context(twoHoursAgo), undefined, 1)).refusal?.status).toBe(400);
+			expect((await read(context(twoHoursAgo), undefined, 3)).payload).toBeDefined();
 		});
 
 		it('a stale body with a wrong signature is refused for the signature (401): nothing unsigned is read', async () => {
 			const { context } = fakeNode();
-			const delivery = await readSignedDelivery(
+			const delivery = await read(
 				context(signedWith('whsec_UNITTEST_unknown', at(T0 - 72 * 3_600_000))),
 			);
 			expect(delivery.refusal?.status).toBe(401);
@@ -339,52 +342,40 @@ describe('readSignedDelivery', () => {
 	describe('the remembered secret', () => {
 		it('a second delivery within REMEMBER_SECRET_MS does not read the credential; at REMEMBER_SECRET_MS it is read again', async () => {
 			const { context, state } = fakeNode();
-			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
+			await read(context(signedWith(CREDENTIAL_SECRET)));
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS - 1);
-			expect((await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(
-				EVENT,
-			);
+			expect((await read(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(EVENT);
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
-			expect((await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(
-				EVENT,
-			);
+			expect((await read(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(EVENT);
 			expect(state.reads).toBe(2);
 		});
 
 		it('a new secret in the credential verifies once the remembered keys expire, and is remembered in turn', async () => {
 			const { context, state } = fakeNode();
-			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
+			await read(context(signedWith(CREDENTIAL_SECRET)));
 			state.secret = NEW_CREDENTIAL_SECRET;
 			vi.setSystemTime(T0 + 1);
-			expect(
-				(await readSignedDelivery(context(signedWith(NEW_CREDENTIAL_SECRET)))).refusal?.status,
-			).toBe(401);
+			expect((await read(context(signedWith(NEW_CREDENTIAL_SECRET)))).refusal?.status).toBe(401);
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
-			expect(
-				(await readSignedDelivery(context(signedWith(NEW_CREDENTIAL_SECRET)))).payload,
-			).toEqual(EVENT);
+			expect((await read(context(signedWith(NEW_CREDENTIAL_SECRET)))).payload).toEqual(EVENT);
 			expect(state.reads).toBe(2);
 			expect(rememberedKeys('cred-1')?.signingSecret).toBe(NEW_CREDENTIAL_SECRET);
-			await readSignedDelivery(context(signedWith(NEW_CREDENTIAL_SECRET)));
+			await read(context(signedWith(NEW_CREDENTIAL_SECRET)));
 			expect(state.reads).toBe(2);
 		});
 
 		it('a replaced secret still verifies while remembered, and stops at REMEMBER_SECRET_MS', async () => {
 			const { context, state } = fakeNode();
-			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
+			await read(context(signedWith(CREDENTIAL_SECRET)));
 			state.secret = NEW_CREDENTIAL_SECRET;
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS - 1);
-			expect((await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(
-				EVENT,
-			);
+			expect((await read(context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(EVENT);
 			expect(state.reads).toBe(1);
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
-			expect(
-				(await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)))).refusal?.reason,
-			).toBe('mismatch');
+			expect((await read(context(signedWith(CREDENTIAL_SECRET)))).refusal?.reason).toBe('mismatch');
 			expect(state.reads).toBe(2);
 		});
 
@@ -394,9 +385,7 @@ describe('readSignedDelivery', () => {
 				Array.from(
 					{ length: 1000 },
 					async (_, index) =>
-						await readSignedDelivery(
-							context({ signature: index % 2 ? 'f'.repeat(64) : 'sha256=forged' }),
-						),
+						await read(context({ signature: index % 2 ? 'f'.repeat(64) : 'sha256=forged' })),
 				),
 			);
 			expect(answers.every((answer) => answer.refusal?.status === 401)).toBe(true);
@@ -405,18 +394,18 @@ describe('readSignedDelivery', () => {
 
 		it('a node without a credential id is never remembered: every delivery reads the credential', async () => {
 			const { context, state } = fakeNode({ credentialId: null });
-			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
-			await readSignedDelivery(context(signedWith(CREDENTIAL_SECRET)));
+			await read(context(signedWith(CREDENTIAL_SECRET)));
+			await read(context(signedWith(CREDENTIAL_SECRET)));
 			expect(state.reads).toBe(2);
 		});
 
 		it('is kept per credential id', async () => {
 			const first = fakeNode({ credentialId: 'cred-a' });
 			const second = fakeNode({ credentialId: 'cred-b', secret: NEW_CREDENTIAL_SECRET });
-			await readSignedDelivery(first.context(signedWith(CREDENTIAL_SECRET)));
-			expect(
-				(await readSignedDelivery(second.context(signedWith(NEW_CREDENTIAL_SECRET)))).payload,
-			).toEqual(EVENT);
+			await read(first.context(signedWith(CREDENTIAL_SECRET)));
+			expect((await read(second.context(signedWith(NEW_CREDENTIAL_SECRET)))).payload).toEqual(
+				EVENT,
+			);
 			expect(second.state.reads).toBe(1);
 			expect(rememberedKeys('cred-a')?.signingSecret).toBe(CREDENTIAL_SECRET);
 			expect(rememberedKeys('cred-b')?.signingSecret).toBe(NEW_CREDENTIAL_SECRET);
@@ -443,5 +432,151 @@ describe('answerWithoutRun', () => {
 			['status', 401],
 			['json', UNSIGNED],
 		]);
+	});
+});
+
+// Replays refused (N41): the signed timestamp inside the window and not ahead of the clock; by time
+// only (a copy inside the window is the event's claim's to recognise).
+const NOW = Date.parse('2026-11-26T12:00:00Z');
+const HOUR = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('the signed time', () => {
+	it('reads ISO 8601 in UTC, with or without fractions', () => {
+		expect(signedTime('2026-11-26T12:00:00Z')).toBe(NOW);
+		expect(signedTime('2026-11-26T12:00:00.250Z')).toBe(NOW + 250);
+		expect(signedTime('2026-11-26T12:00:00+00:00')).toBe(NOW);
+	});
+
+	it('none for anything else: missing, another zone, a date only, a number, nonsense', () => {
+		for (const value of [
+			undefined,
+			'',
+			'2026-11-26T13:00:00+01:00',
+			'2026-11-26',
+			'26/11/2026 12:00',
+			NOW,
+			'2026-13-45T99:00:00Z',
+		])
+			expect(signedTime(value), String(value)).toBeUndefined();
+	});
+});
+
+describe('freshness', () => {
+	it(`the default window is ${DEFAULT_REPLAY_WINDOW_HOURS} hours`, () => {
+		expect(freshness(iso(NOW - 23 * HOUR), undefined, NOW)).toEqual({
+			stale: false,
+			at: NOW - 23 * HOUR,
+		});
+		expect(freshness(iso(NOW - 25 * HOUR), undefined, NOW)).toEqual({
+			stale: true,
+			reason: 'signed more than 24 h ago',
+		});
+	});
+
+	it('three days old is stale; so is two hours ahead; a few minutes ahead is clock skew', () => {
+		expect(freshness(iso(NOW - 72 * HOUR), 24, NOW).stale).toBe(true);
+		expect(freshness(iso(NOW + 2 * HOUR), 24, NOW)).toEqual({
+			stale: true,
+			reason: 'signed in the future',
+		});
+		expect(freshness(iso(NOW + MAX_CLOCK_SKEW_MS - 1000), 24, NOW).stale).toBe(false);
+	});
+
+	it('a window set on the trigger', () => {
+		expect(freshness(iso(NOW - 2 * HOUR), 1, NOW).stale).toBe(true);
+		expect(freshness(iso(NOW - 2 * HOUR), 3, NOW).stale).toBe(false);
+	});
+
+	it('without a signed time in ISO 8601 UTC: not stale, no time (the claim still recognises a copy)', () => {
+		expect(freshness(undefined, 24, NOW)).toEqual({ stale: false });
+		expect(freshness('yesterday', 24, NOW)).toEqual({ stale: false });
+	});
+});
+
+// A delivery body read from the raw bytes that were signed: only a JSON object is a payload.
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+
+describe('parseJsonObject', () => {
+	it('gives back a JSON object with its nested values', () => {
+		expect(
+			parseJsonObject(
+				bytes('{"event":"document.verified","confidence":{"final":1},"tags":["a"],"none":null}'),
+			),
+		).toEqual({
+			event: 'document.verified',
+			confidence: { final: 1 },
+			tags: ['a'],
+			none: null,
+		});
+	});
+
+	it('gives back the empty object', () => {
+		expect(parseJsonObject(bytes('{}'))).toEqual({});
+	});
+
+	it('accepts whitespace around the object (JSON allows it)', () => {
+		expect(parseJsonObject(bytes(' \r\n\t{"a":1}\n '))).toEqual({ a: 1 });
+	});
+
+	it.each([
+		['an array', '[{"a":1}]'],
+		['the empty array', '[]'],
+		['null', 'null'],
+		['a number', '42'],
+		['zero', '0'],
+		['a string', '"{\\"a\\":1}"'],
+		['true', 'true'],
+		['false', 'false'],
+	])('refuses %s (valid JSON, not an object)', (_case, text) => {
+		expect(parseJsonObject(bytes(text))).toBeUndefined();
+	});
+
+	it.each([
+		['truncated JSON', '{"a":1'],
+		['a trailing comma', '{"a":1,}'],
+		['single quotes', "{'a':1}"],
+		['two objects', '{"a":1}{"b":2}'],
+		['an object followed by text', '{"a":1} x'],
+		['only whitespace', '   '],
+	])('refuses %s without throwing', (_case, text) => {
+		expect(parseJsonObject(bytes(text))).toBeUndefined();
+	});
+
+	it('refuses the empty body', () => {
+		expect(parseJsonObject(Buffer.alloc(0))).toBeUndefined();
+	});
+
+	it('decodes UTF-8: multibyte characters (2, 3 and 4 bytes) come back intact', () => {
+		const text = '{"vendor":"Müller & Søn – 東京 😀"}';
+		const raw = bytes(text);
+		expect(raw.length).toBeGreaterThan(text.length);
+		expect(parseJsonObject(raw)).toEqual({ vendor: 'Müller & Søn – 東京 😀' });
+	});
+
+	it('decodes \\u escapes, including a surrogate pair', () => {
+		expect(parseJsonObject(bytes('{"v":"\\u00fc\\ud83d\\ude00"}'))).toEqual({ v: 'ü😀' });
+	});
+
+	it('refuses a body that starts with a UTF-8 byte order mark (JSON.parse does not skip it)', () => {
+		const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes('{"a":1}')]);
+		expect(parseJsonObject(withBom)).toBeUndefined();
+	});
+
+	it('invalid UTF-8 inside a string is replaced (U+FFFD), the object is still read', () => {
+		const raw = Buffer.concat([bytes('{"a":"'), Buffer.from([0xff]), bytes('"}')]);
+		expect(parseJsonObject(raw)).toEqual({ a: '\uFFFD' });
+	});
+
+	it('keeps "__proto__" as an own key and does not change the prototype', () => {
+		const parsed = parseJsonObject(bytes('{"__proto__":{"polluted":true}}'));
+		expect(parsed).toBeDefined();
+		expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+		expect(Object.prototype.hasOwnProperty.call(parsed, '__proto__')).toBe(true);
+		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+	});
+
+	it('a duplicated key keeps the last value', () => {
+		expect(parseJsonObject(bytes('{"a":1,"a":2}'))).toEqual({ a: 2 });
 	});
 });

@@ -13,7 +13,7 @@ import {
 	rememberedKeys,
 	rememberKeys,
 	signingKeys,
-	signingKeysOf,
+	deliveryKeys,
 	triggerOwnSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 
@@ -226,15 +226,38 @@ describe('freshSigningSecret', () => {
 	});
 });
 
-describe('signingKeysOf', () => {
-	it('the remembered keys without a read; none remembered: read once and remembered', async () => {
+describe('deliveryKeys', () => {
+	const node = (credentialId?: string) => ({
+		id: 'n1',
+		name: 'Review finished',
+		type: 'trigger',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+		...(credentialId
+			? { credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Document Extraction' } } }
+			: {}),
+	});
+
+	it("the node's credential as this process remembers it; none remembered: read once and remembered", async () => {
 		const { context, getCredentials } = reader({ apiKey: 'k', signingSecret: FAKE_SECRET });
-		expect((await signingKeysOf(context, 'cred-1')).signingSecret).toBe(FAKE_SECRET);
-		expect((await signingKeysOf(context, 'cred-1')).signingSecret).toBe(FAKE_SECRET);
+		const delivery = { ...context, getNode: () => node('cred-1') };
+		expect((await deliveryKeys(delivery)).signingSecret).toBe(FAKE_SECRET);
+		expect((await deliveryKeys(delivery)).signingSecret).toBe(FAKE_SECRET);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
 		rememberSecret('cred-2', OTHER_FAKE_SECRET);
-		expect((await signingKeysOf(context, 'cred-2')).signingSecret).toBe(OTHER_FAKE_SECRET);
+		expect((await deliveryKeys({ ...context, getNode: () => node('cred-2') })).signingSecret).toBe(
+			OTHER_FAKE_SECRET,
+		);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
+	});
+
+	it('a node without a credential id reads every time', async () => {
+		const { context, getCredentials } = reader({ apiKey: 'k', signingSecret: FAKE_SECRET });
+		const delivery = { ...context, getNode: () => node() };
+		await deliveryKeys(delivery);
+		await deliveryKeys(delivery);
+		expect(getCredentials).toHaveBeenCalledTimes(2);
 	});
 });
 
