@@ -525,6 +525,23 @@ export class N8nClient {
 		return decodeExecution(raw);
 	}
 
+	/**
+	 * Retries a failed execution as the editor's "Retry" does (`loadWorkflow: false`: "Retry with
+	 * original workflow"; true: "Retry with currently saved workflow"): n8n runs it again from the node
+	 * that failed, with that node's saved input, as a new execution in mode `retry`. n8n answers once
+	 * the retry has finished; returns the new execution's id.
+	 */
+	async retryExecution(id: string, options: { loadWorkflow?: boolean } = {}): Promise<string> {
+		const retried = await this.call<{ id?: string | number }>(
+			'POST',
+			`/rest/executions/${encodeURIComponent(id)}/retry`,
+			{ loadWorkflow: options.loadWorkflow ?? false },
+		);
+		if (retried?.id === undefined)
+			throw new Error(`retry of execution ${id} returned no execution: ${JSON.stringify(retried)}`);
+		return String(retried.id);
+	}
+
 	/** Polls an execution until it has finished (success/error/canceled/crashed), or `until` says so. */
 	async waitForExecution(
 		id: string,
