@@ -85,6 +85,18 @@ export function triggerOwnSecret(keys: SigningKeys, url: string): string {
 }
 
 /**
+ * The secrets a delivery to this address may be signed with, from the keys of the node's credential
+ * this process remembers: the account's signing secret (D13: a document's own deliveries, Wait for
+ * Review) and, for the trigger's registered `url`, its own secret for it (docs/spec-decisions.md#n61).
+ */
+export async function addressSecrets(context: DeliveryContext, url?: string): Promise<string[]> {
+	const keys = await deliveryKeys(context);
+	return url === undefined
+		? [keys.signingSecret]
+		: [triggerOwnSecret(keys, url), keys.signingSecret];
+}
+
+/**
  * The keys of the node's credential for a delivery: those this process remembers, else read now.
  * Whatever the delivery brings, a credential is read at most once per REMEMBER_SECRET_MS.
  */

@@ -10,7 +10,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { eventOutput } from '../delivery/eventMapping.ts';
 import { answerWithoutRun, readSignedDelivery } from '../delivery/signedDelivery.ts';
-import { deliveryKeys, triggerOwnSecret } from '../delivery/signingSecret.ts';
+import { addressSecrets } from '../delivery/signingSecret.ts';
 import type { OutputMode } from '../invoice/invoiceMapping.ts';
 import { processMemory } from '../memory/processMemory.ts';
 import {
@@ -32,20 +32,19 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const notAddressed = notAddressedReason(documents, context.getWebhookName());
 	if (notAddressed) return startsNothing(context, 200, { started: false, reason: notAddressed });
 
-	// 2. Signed with a secret of this address, and fresh: one call, with the remembered keys.
+	// 2. The secrets of this address, from the credential as this process remembers it.
+	const secrets = await addressSecrets(context, registeredAddress(context));
+
+	// 3. Signed with one of them, and fresh.
 	const options = context.getNodeParameter('options', {}) as { replayWindowHours?: number };
-	const delivery = await readSignedDelivery(
-		context,
-		addressSecrets(context, await deliveryKeys(context)),
-		options.replayWindowHours,
-	);
+	const delivery = await readSignedDelivery(context, secrets, options.replayWindowHours);
 	if (delivery.refusal)
 		return startsNothing(context, delivery.refusal.status, delivery.refusal.body, {
 			refused: refusalReason(delivery.refusal.reason),
 		});
 	const { payload } = delivery;
 
-	// 3. Subscribed; a sample event only while listening for a test event (N37).
+	// 4. Subscribed; a sample event only while listening for a test event (N37).
 	const events = context.getNodeParameter('events', []) as unknown;
 	if (!Array.isArray(events) || !events.includes(payload.event))
 		return startsNothing(context, 200, { started: false, reason: 'event not subscribed' });
@@ -56,7 +55,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 			reason: 'sample event (test listening only)',
 		});
 
-	// 4. Run: n8n queues it, then answers. Whether this event ran before is the run's first step.
+	// 5. Run: n8n queues it, then answers. Whether this event ran before is the run's first step.
 	const outputMode = context.getNodeParameter('outputMode', 'simplified') as OutputMode;
 	const items = eventOutput(outputMode, payload).map((item) =>
 		sample ? { ...item, sample: true } : item,
@@ -68,21 +67,17 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 }
 
 /**
- * The secrets deliveries to this address are signed with: at the workflow's address the account's
- * (D13, the credential's signing secret); at the registered one the trigger's own for that URL
- * (docs/spec-decisions.md#n61; in production n8n's webhook URL, in test listening the test URL this
- * process registered), and the credential's, which registrations made before N61 hold.
+ * The address the service signs with the trigger's own secret (docs/spec-decisions.md#n61): its
+ * registered URL, in production n8n's webhook URL, in test listening the test URL this process
+ * registered; none at the workflow's address, which the account's secret signs (D13).
  */
-function addressSecrets(
-	context: IWebhookFunctions,
-	keys: { signingSecret: string; triggerKey: string },
-): string[] {
-	if (context.getWebhookName() === WORKFLOW_DOCUMENTS_WEBHOOK) return [keys.signingSecret];
+function registeredAddress(context: IWebhookFunctions): string | undefined {
+	if (context.getWebhookName() === WORKFLOW_DOCUMENTS_WEBHOOK) return undefined;
 	const url =
 		triggerMode(context) === 'test'
 			? registeredUrl(triggerMemory(context).registrations)
 			: context.getNodeWebhookUrl('default');
-	return [triggerOwnSecret(keys, url ?? ''), keys.signingSecret];
+	return url ?? '';
 }
 
 /** Deliveries that started no run, by trigger (mode, workflow, node), counted in this process. */

@@ -13,7 +13,7 @@ import type {
 import { eventOutput } from '../../delivery/eventMapping.ts';
 import type { OutputMode } from '../../invoice/invoiceMapping.ts';
 import { answerWithoutRun, readSignedDelivery } from '../../delivery/signedDelivery.ts';
-import { deliveryKeys } from '../../delivery/signingSecret.ts';
+import { addressSecrets } from '../../delivery/signingSecret.ts';
 import { extractOutputNames, outputIndex, outputSettingsFrom } from './extractOutputs.ts';
 import { AWAITED_DOCUMENT_KEY, AWAITED_FILE_KEY, awaitedDocumentValue } from './waitForReview.ts';
 
@@ -41,8 +41,7 @@ export async function receiveReviewResult(
 	context: IWebhookFunctions,
 ): Promise<IWebhookResponseData> {
 	// Signed with the account's secret (D13), the only one the service signs a resume URL's deliveries with.
-	const { signingSecret } = await deliveryKeys(context);
-	const delivery = await readSignedDelivery(context, [signingSecret]);
+	const delivery = await readSignedDelivery(context, await addressSecrets(context));
 	if (delivery.refusal) {
 		context.logger.warn(
 			`Document Extraction: refused a review callback (${delivery.refusal.reason}); the execution keeps waiting`,

@@ -13,6 +13,7 @@ import {
 	rememberedKeys,
 	rememberKeys,
 	signingKeys,
+	addressSecrets,
 	deliveryKeys,
 	triggerOwnSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
@@ -250,6 +251,17 @@ describe('deliveryKeys', () => {
 			OTHER_FAKE_SECRET,
 		);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
+	});
+
+	it("addressSecrets: the account's secret; for a registered URL the trigger's own for it first", async () => {
+		const { context } = reader({ apiKey: 'k', signingSecret: FAKE_SECRET });
+		const delivery = { ...context, getNode: () => node('cred-3') };
+		const url = 'https://n8n.example/webhook/abc/webhook';
+		expect(await addressSecrets(delivery)).toEqual([FAKE_SECRET]);
+		expect(await addressSecrets(delivery, url)).toEqual([
+			triggerOwnSecret(await signingKeys(context), url),
+			FAKE_SECRET,
+		]);
 	});
 
 	it('a node without a credential id reads every time', async () => {
