@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
 
 import {
-	CONTENT_TYPE_BY_KIND,
 	documentIdProblem,
 	documentKind,
 	httpsUrlProblem,
 	uploadFileName,
 } from '../../../../../nodes/DocumentExtraction/actions/validation.ts';
+import { parseMultipart } from '../../../harness/index.ts';
+import {
+	extractParameters,
+	itemWithFile,
+	pseudoRandomBytes,
+	useNodeHarness,
+	VERIFIED,
+} from '../../../harness/fixtures.ts';
+
+const { harness, service } = useNodeHarness();
 
 describe('documentIdProblem (D4)', () => {
 	it.each([
@@ -106,16 +115,31 @@ describe('documentKind (N4: extension first, then MIME type)', () => {
 	])('%j + %j -> unsupported', (fileName, mimeType) => {
 		expect(documentKind(fileName, mimeType)).toBeUndefined();
 	});
+});
 
-	it('every kind has the content type it is uploaded with', () => {
-		expect(CONTENT_TYPE_BY_KIND).toEqual({
-			pdf: 'application/pdf',
-			jpg: 'image/jpeg',
-			png: 'image/png',
-			json: 'application/json',
-			csv: 'text/csv',
-		});
-	});
+describe('the type a file is uploaded with', () => {
+	it.each([
+		['invoice.pdf', 'application/pdf'],
+		['photo.jpeg', 'image/jpeg'],
+		['scan.png', 'image/png'],
+		['invoice.json', 'application/json'],
+		['lines.csv', 'text/csv'],
+	])(
+		'%s that n8n labels application/octet-stream is uploaded as %s, the type the service reads',
+		async (fileName, contentType) => {
+			service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
+			const result = await harness().run({
+				parameters: extractParameters(),
+				items: [itemWithFile(pseudoRandomBytes(2048), fileName, 'application/octet-stream')],
+			});
+			expect(result.error()).toBeUndefined();
+			const [request] = service().requests;
+			const filePart = parseMultipart(request.body, request.headers['content-type']).find(
+				(part) => part.name === 'file',
+			);
+			expect(filePart?.contentType).toBe(contentType);
+		},
+	);
 });
 
 describe('uploadFileName', () => {

@@ -170,6 +170,15 @@ describe('HTTP errors of Extract', () => {
 		expect(service().pending()).toHaveLength(1);
 	});
 
+	it('429 without the option: retried 5 times, the default docs/operations.md promises', async () => {
+		const tooMany = { status: 429, body: '', headers: { 'Retry-After': '0' } };
+		service().on('POST', '/v1/extract', ...Array(6).fill(tooMany), { status: 200, body: VERIFIED });
+		const result = await extractOnce();
+		expect(result.error()?.message).toMatch(/retries ran out/);
+		expect(service().requests).toHaveLength(6);
+		expect(service().pending()).toHaveLength(1);
+	});
+
 	it('429 with "Rate Limit Retries" 0: one request, then the error', async () => {
 		service().on('POST', '/v1/extract', { status: 429, body: '', headers: { 'Retry-After': '0' } });
 		const result = await harness().run(extractOnePdf({ options: { rateLimitRetries: 0 } }));

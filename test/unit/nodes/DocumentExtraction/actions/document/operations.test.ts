@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 
 import {
-	BUILD_BILL_OPERATION,
 	documentOperationExpression,
 	HOLDING_OPERATIONS,
 	INVOICE_OPERATIONS,
@@ -29,10 +28,23 @@ function evaluated(expression: string, parameters: Record<string, string>) {
 }
 
 describe('the invoice operations', () => {
-	it('Build Bill holds nothing back but its items are invoices', () => {
-		expect(HOLDING_OPERATIONS).not.toContain(BUILD_BILL_OPERATION);
-		expect(INVOICE_OPERATIONS).toEqual([...HOLDING_OPERATIONS, BUILD_BILL_OPERATION]);
-	});
+	it.each([
+		['extract', true, true],
+		['checkInvoiceDuplicate', true, true],
+		['buildBill', false, true],
+		['getStatus', false, false],
+	])(
+		'Document → %s: holds invoices not ready to post: %s; its items are invoices: %s',
+		(operation, holds, invoices) => {
+			const parameters = { resource: 'document', operation };
+			expect(evaluated(documentOperationExpression(HOLDING_OPERATIONS), parameters).value).toBe(
+				holds,
+			);
+			expect(evaluated(documentOperationExpression(INVOICE_OPERATIONS), parameters).value).toBe(
+				invoices,
+			);
+		},
+	);
 
 	const nodes: Array<Record<string, string>> = [
 		{},

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-	DEFAULT_RATE_LIMIT_RETRIES,
-	extractSettings,
-} from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/settings.ts';
+import { extractSettings } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/settings.ts';
 import { fakeExecuteContext } from '../../../../../harness/fakeExecuteContext.ts';
 
 const settingsOf = (parameters: Record<string, unknown>) =>
 	extractSettings(fakeExecuteContext({ parameters }).context, 0);
 
 describe("Extract's settings for one item", () => {
-	it('defaults: Simplified, no options, 5 rate-limit retries, nothing held', () => {
+	it('defaults: Simplified, no options, nothing held, and the 5 Rate Limit Retries docs/operations.md promises', () => {
 		expect(settingsOf({ binaryPropertyName: 'data' })).toEqual({
 			binaryPropertyName: 'data',
 			filePattern: false,
@@ -18,13 +15,12 @@ describe("Extract's settings for one item", () => {
 			webhookUrl: undefined,
 			reviewResultsToTrigger: false,
 			keepsFile: false,
-			rateLimitRetries: DEFAULT_RATE_LIMIT_RETRIES,
+			rateLimitRetries: 5,
 			waitForReview: false,
 			skipDuplicates: false,
 			detectSameInvoice: false,
 			holdNotReady: false,
 		});
-		expect(DEFAULT_RATE_LIMIT_RETRIES).toBe(5);
 	});
 
 	it("N40: review results go to this workflow's trigger from version 1.2, unless the option says no", () => {
