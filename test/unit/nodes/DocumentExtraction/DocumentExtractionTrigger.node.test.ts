@@ -2,7 +2,7 @@
 // in a real n8n in test/e2e/trigger.test.ts and test/e2e/trigger-editing.test.ts): HTTPS required,
 // registrations reused across delete (deactivate, publish, restart), a rename, test listening apart,
 // its own secret (N61), none for Sent by This Workflow (N62); and its execution step (N63).
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { forgetProcessMemories } from '../../../../nodes/DocumentExtraction/memory/processMemory.ts';
@@ -10,6 +10,7 @@ import { forgetProcessMemories } from '../../../../nodes/DocumentExtraction/memo
 import { DocumentExtractionTrigger } from '../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { secretFingerprint } from '../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import { STATIC_DATA_KEY } from '../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import { fakeExecuteContext } from '../../harness/fakeExecuteContext.ts';
 import type { Registration } from '../../harness/fakeHookContext.ts';
 import {
 	acceptingRegistrations,
@@ -303,5 +304,21 @@ describe('N40: Documents', () => {
 			await activate(context);
 			expect(registered, JSON.stringify(options)).toHaveLength(1);
 		}
+	});
+});
+
+describe('N63: the run’s first step', () => {
+	it('execute() passes on the items of an event run for the first time, and none of a copy', async () => {
+		const items = [{ json: { event: 'document.verified', document_id: 'doc_exec_1' } }];
+		const first = fakeExecuteContext({ inputItems: items });
+		const run = (fake: ReturnType<typeof fakeExecuteContext>) =>
+			new DocumentExtractionTrigger().execute.call({
+				...fake.context,
+				getMode: () => 'webhook',
+			} as unknown as IExecuteFunctions);
+		expect(await run(first)).toEqual([items]);
+		const copy = fakeExecuteContext({ inputItems: items });
+		copy.context.helpers = first.context.helpers;
+		expect(await run(copy)).toEqual([[]]);
 	});
 });
