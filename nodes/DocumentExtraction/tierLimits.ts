@@ -40,7 +40,7 @@ export const TIER_LIMITS: Readonly<Record<Tier, TierLimits>> = {
 	},
 };
 
-export function isTier(value: unknown): value is Tier {
+function isTier(value: unknown): value is Tier {
 	return typeof value === 'string' && Object.prototype.hasOwnProperty.call(TIER_LIMITS, value);
 }
 

@@ -18,20 +18,19 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
  * keeps the encrypted bytes until they are sent, so one write of a 100 MB buffer would hold a second
  * 100 MB; pieces of this size wait for the socket instead (the size fs streams read in).
  */
-export const MAX_WRITE_BYTES = 64 * 1024;
+const MAX_WRITE_BYTES = 64 * 1024;
 
-/** The same bytes in pieces of at most `maxBytes`: views into each chunk, never copies. */
-export async function* boundedChunks(
+/** The same bytes in pieces of at most MAX_WRITE_BYTES: views into each chunk, never copies. */
+async function* boundedChunks(
 	source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-	maxBytes = MAX_WRITE_BYTES,
 ): AsyncGenerator<Uint8Array> {
 	for await (const chunk of source) {
-		if (chunk.byteLength <= maxBytes) {
+		if (chunk.byteLength <= MAX_WRITE_BYTES) {
 			if (chunk.byteLength > 0) yield chunk;
 			continue;
 		}
-		for (let offset = 0; offset < chunk.byteLength; offset += maxBytes) {
-			yield chunk.subarray(offset, offset + maxBytes);
+		for (let offset = 0; offset < chunk.byteLength; offset += MAX_WRITE_BYTES) {
+			yield chunk.subarray(offset, offset + MAX_WRITE_BYTES);
 		}
 	}
 }
@@ -57,7 +56,7 @@ class ContentFile extends File {
 	}
 }
 
-export function contentFile(
+function contentFile(
 	content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
 	byteLength: number,
 	name: string,
@@ -70,7 +69,7 @@ export function contentFile(
  * How the node reads a stored file: `stream` where n8n streams it from storage, `buffer` where n8n
  * would load it whole anyway (database mode, whose stream is one Buffer) or already holds it (no id).
  */
-export function readMode(binary: Pick<IBinaryData, 'id'>): 'stream' | 'buffer' {
+function readMode(binary: Pick<IBinaryData, 'id'>): 'stream' | 'buffer' {
 	if (!binary.id) return 'buffer';
 	return binary.id.startsWith('database:') ? 'buffer' : 'stream';
 }

@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { NODE_TYPES } from '../../../nodes/DocumentExtraction/nodeTypes.ts';
+import { NODE_TYPES } from './nodeTypes.ts';
 import { STATIC_DATA_KEY } from '../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import { secretFingerprint } from '../../../nodes/DocumentExtraction/delivery/signature.ts';
 

@@ -32,7 +32,7 @@ import type {
 import { vi } from 'vitest';
 
 import { CREDENTIAL_TYPE } from '../../../nodes/DocumentExtraction/constants.ts';
-import { NODE_TYPES } from '../../../nodes/DocumentExtraction/nodeTypes.ts';
+import { NODE_TYPES } from './nodeTypes.ts';
 import { TestCredentialsHelper } from './credentialsHelper.ts';
 import { recordingResponse } from './fakeHookContext.ts';
 import type { MemoryDeduplicator } from './deduplicator.ts';
@@ -50,7 +50,6 @@ export type { FixtureFile, FixtureItem } from './sourceNode.ts';
 export type { BinaryMode } from './runtime.ts';
 export { disposeRuntime } from './runtime.ts';
 
-export { PACKAGE_NAME } from '../../../nodes/DocumentExtraction/nodeTypes.ts';
 export const ACTION_NODE_TYPE = NODE_TYPES.action;
 export { CREDENTIAL_TYPE } from '../../../nodes/DocumentExtraction/constants.ts';
 export const NODE_NAME = 'Document Extraction';

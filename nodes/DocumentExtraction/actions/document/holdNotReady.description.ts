@@ -14,7 +14,7 @@ const DESCRIPTION =
 	'Whether to keep a verified invoice whose ready_to_post is false off the route to your books, so nothing is posted with a missing or unreadable value or a failed check. The reasons are in not_ready_because.';
 
 /** What ready_to_post means, shown on both operations. */
-export const READY_TO_POST_NOTICE =
+const READY_TO_POST_NOTICE =
 	'Every invoice comes out with <b>ready_to_post</b> and <b>not_ready_because</b>: post it only when ready_to_post is true (<a href="https://github.com/document-extraction/n8n-nodes-document-extraction/blob/main/docs/ready-to-post.md" target="_blank">what ready means</a>).';
 
 export function holdNotReadyProperties(whereHeld: string): INodeProperties[] {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
 	fileSizeProblem,
 	formatBytes,
-	isTier,
 	limitsForTier,
 	TIER_LIMITS,
 } from '../../../../nodes/DocumentExtraction/tierLimits.ts';
@@ -31,7 +30,6 @@ describe('tier limits (spec Limits; D20: 1 MB = 1,048,576 bytes; N3)', () => {
 	it.each([undefined, '', 'Pilot', 'platinum', 42, null, 'constructor', 'toString'])(
 		'unknown tier %j -> Pilot limits',
 		(tier) => {
-			expect(isTier(tier)).toBe(false);
 			expect(limitsForTier(tier)).toBe(TIER_LIMITS.pilot);
 			expect(fileSizeProblem(tier, 10 * MIB + 1)).toMatch(/Pilot/);
 		},

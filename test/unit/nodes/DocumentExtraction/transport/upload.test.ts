@@ -10,13 +10,15 @@ import { describe, expect, it } from 'vitest';
 
 import { contentSha256 } from '../../../../../nodes/DocumentExtraction/actions/document/extract/skipFilesAlreadySubmitted.ts';
 import {
-	boundedChunks,
-	contentFile,
 	extractForm,
-	MAX_WRITE_BYTES,
-	readMode,
 	uploadSource,
 } from '../../../../../nodes/DocumentExtraction/transport/upload.ts';
+
+/**
+ * The largest piece the upload hands the HTTP client at once: what fs streams read in. Over TLS a
+ * larger write is held twice (plain and encrypted) until the socket takes it.
+ */
+const PIECE_BYTES = 64 * 1024;
 
 /** A stream of these chunks, as n8n's binary streams are iterated. */
 async function* streamOf(chunks: Uint8Array[]): AsyncGenerator<Uint8Array> {
@@ -35,55 +37,98 @@ function patterned(bytes: number): Buffer {
 	return buffer;
 }
 
-describe('readMode: which stored files are streamed', () => {
+/** n8n's binary helpers as the node sees them, counting how often the stored file is read. */
+function fakeContext(
+	content: Buffer,
+	streamChunks: Uint8Array[] = [content.subarray(0, 1000), content.subarray(1000)],
+) {
+	const reads = { buffer: 0, stream: 0, metadata: 0 };
+	const context = {
+		helpers: {
+			getBinaryMetadata: async () => {
+				reads.metadata++;
+				return { fileSize: content.length };
+			},
+			getBinaryStream: async () => {
+				reads.stream++;
+				return streamOf(streamChunks);
+			},
+			getBinaryDataBuffer: async () => {
+				reads.buffer++;
+				return content;
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	return { context, reads };
+}
+
+const piecesOf = async (file: File) =>
+	await collect(file.stream() as unknown as AsyncIterable<Uint8Array>);
+
+async function uploadedBytes(file: File): Promise<Buffer> {
+	return Buffer.concat(await piecesOf(file));
+}
+
+const binaryWith = (content: Buffer, id?: string): IBinaryData => ({
+	data: id ? 'stored' : content.toString('base64'),
+	mimeType: 'application/pdf',
+	fileName: 'invoice.pdf',
+	...(id ? { id } : {}),
+});
+
+const sourceOf = async (context: IExecuteFunctions, binary: IBinaryData) =>
+	await uploadSource(context, 0, binary, 'invoice.pdf', 'application/pdf');
+
+describe('which stored files are streamed', () => {
 	it.each([
 		['filesystem-v2:workflows/1/executions/2/binary_data/abc', 'stream'],
 		['filesystem:abc', 'stream'],
 		['s3:workflows/1/executions/2/binary_data/abc', 'stream'],
 		// n8n's database manager answers a stream with the whole row in one Buffer.
 		['database:7c0f5f0e-2b7e-4a55-9d0f-7a4f2b1d6c3e', 'buffer'],
-	] as const)('%s → %s', (id, mode) => {
-		expect(readMode({ id })).toBe(mode);
-	});
-
-	it('a file held in the item itself (no id, default mode) is already a buffer', () => {
-		expect(readMode({})).toBe('buffer');
+		// A file held in the item itself (default mode) is already a buffer.
+		[undefined, 'buffer'],
+	] as const)('%s is read as a %s', async (id, mode) => {
+		const content = patterned(3000);
+		const { context, reads } = fakeContext(content);
+		const file = await (await sourceOf(context, binaryWith(content, id))).open();
+		expect((await uploadedBytes(file)).equals(content)).toBe(true);
+		expect({ stream: reads.stream, buffer: reads.buffer }).toEqual(
+			mode === 'stream' ? { stream: 1, buffer: 0 } : { stream: 0, buffer: 1 },
+		);
 	});
 });
 
-describe('boundedChunks', () => {
-	it('cuts one large buffer into pieces of at most the limit that share its memory', async () => {
-		const buffer = patterned(3 * MAX_WRITE_BYTES + 100);
-		const chunks = await collect(boundedChunks([buffer]));
-		expect(chunks.map((chunk) => chunk.byteLength)).toEqual([
-			MAX_WRITE_BYTES,
-			MAX_WRITE_BYTES,
-			MAX_WRITE_BYTES,
+describe('the pieces the HTTP client is handed', () => {
+	it('one large buffer goes in pieces of at most 64 KiB that share its memory', async () => {
+		const content = patterned(3 * PIECE_BYTES + 100);
+		const { context } = fakeContext(content);
+		const pieces = await piecesOf(await (await sourceOf(context, binaryWith(content))).open());
+		expect(pieces.map((piece) => piece.byteLength)).toEqual([
+			PIECE_BYTES,
+			PIECE_BYTES,
+			PIECE_BYTES,
 			100,
 		]);
-		for (const chunk of chunks) expect(chunk.buffer).toBe(buffer.buffer);
-		expect(Buffer.concat(chunks).equals(buffer)).toBe(true);
+		for (const piece of pieces) expect(piece.buffer).toBe(content.buffer);
+		expect(Buffer.concat(pieces).equals(content)).toBe(true);
 	});
 
-	it('passes small chunks of a stream through unchanged, and skips empty ones', async () => {
-		const parts = [patterned(10), Buffer.alloc(0), patterned(MAX_WRITE_BYTES)];
-		const chunks = await collect(boundedChunks(streamOf(parts)));
-		expect(chunks).toHaveLength(2);
-		expect(chunks[0]).toBe(parts[0]);
-		expect(chunks[1].byteLength).toBe(MAX_WRITE_BYTES);
+	it("a stream's small chunks pass through unchanged, its empty ones are skipped", async () => {
+		const chunks = [patterned(10), Buffer.alloc(0), patterned(PIECE_BYTES)];
+		const content = Buffer.concat(chunks);
+		const { context } = fakeContext(content, chunks);
+		const file = await (await sourceOf(context, binaryWith(content, 'filesystem-v2:abc'))).open();
+		const pieces = await piecesOf(file);
+		expect(pieces).toHaveLength(2);
+		expect(pieces[0]).toBe(chunks[0]);
+		expect(pieces[1].byteLength).toBe(PIECE_BYTES);
 	});
 
-	it('honours a smaller limit', async () => {
-		const chunks = await collect(boundedChunks([patterned(10)], 4));
-		expect(chunks.map((chunk) => chunk.byteLength)).toEqual([4, 4, 2]);
-	});
-});
-
-describe('contentFile', () => {
-	it('announces the content size and is encoded into multipart with the exact bytes', async () => {
-		const content = patterned(2 * MAX_WRITE_BYTES + 7);
-		const form = new FormData();
-		form.append('file', contentFile([content], content.length, 'invoice.pdf', 'application/pdf'));
+	it('the form announces the file size and encodes the exact bytes with their type', async () => {
+		const content = patterned(2 * PIECE_BYTES + 7);
+		const { context } = fakeContext(content);
+		const form = await extractForm(await sourceOf(context, binaryWith(content)), undefined);
 		expect((form.get('file') as File).size).toBe(content.length);
 
 		const request = new Request('http://localhost/', { method: 'POST', body: form });
@@ -97,47 +142,15 @@ describe('contentFile', () => {
 	});
 });
 
-/** n8n's binary helpers as the node sees them, counting how often the stored file is read. */
-function fakeContext(content: Buffer) {
-	const reads = { buffer: 0, stream: 0, metadata: 0 };
-	const context = {
-		helpers: {
-			getBinaryMetadata: async () => {
-				reads.metadata++;
-				return { fileSize: content.length };
-			},
-			getBinaryStream: async () => {
-				reads.stream++;
-				return streamOf([content.subarray(0, 1000), content.subarray(1000)]);
-			},
-			getBinaryDataBuffer: async () => {
-				reads.buffer++;
-				return content;
-			},
-		},
-	} as unknown as IExecuteFunctions;
-	return { context, reads };
-}
-
-async function uploadedBytes(file: File): Promise<Buffer> {
-	return Buffer.concat(await collect(file.stream() as unknown as AsyncIterable<Uint8Array>));
-}
-
 describe('uploadSource per binary mode', () => {
-	const content = patterned(5 * MAX_WRITE_BYTES);
-	const binaryWith = (id?: string): IBinaryData => ({
-		data: id ? 'stored' : content.toString('base64'),
-		mimeType: 'application/pdf',
-		fileName: 'invoice.pdf',
-		...(id ? { id } : {}),
-	});
+	const content = patterned(5 * PIECE_BYTES);
 
 	it('database mode: the size from the metadata, the row read at the first open only, then hashed and sent from that one buffer', async () => {
 		const { context, reads } = fakeContext(content);
 		const source = await uploadSource(
 			context,
 			0,
-			binaryWith('database:abc'),
+			binaryWith(content, 'database:abc'),
 			'invoice.pdf',
 			'application/pdf',
 		);
@@ -157,7 +170,7 @@ describe('uploadSource per binary mode', () => {
 		const source = await uploadSource(
 			context,
 			0,
-			binaryWith('filesystem-v2:abc'),
+			binaryWith(content, 'filesystem-v2:abc'),
 			'invoice.pdf',
 			'application/pdf',
 		);
@@ -171,7 +184,13 @@ describe('uploadSource per binary mode', () => {
 
 	it('default mode: the item buffer itself is sent, in views of it', async () => {
 		const { context, reads } = fakeContext(content);
-		const source = await uploadSource(context, 0, binaryWith(), 'invoice.pdf', 'application/pdf');
+		const source = await uploadSource(
+			context,
+			0,
+			binaryWith(content),
+			'invoice.pdf',
+			'application/pdf',
+		);
 		const chunks = await collect(
 			(await source.open()).stream() as unknown as AsyncIterable<Uint8Array>,
 		);

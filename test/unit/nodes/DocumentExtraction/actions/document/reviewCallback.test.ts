@@ -9,7 +9,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { DocumentExtraction } from '../../../../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
-import { NODE_TYPES } from '../../../../../../nodes/DocumentExtraction/nodeTypes.ts';
+import { NODE_TYPES } from '../../../../harness/nodeTypes.ts';
 import { computeSignature } from '../../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import {
 	credentialData,
