@@ -1,6 +1,6 @@
 /**
  * Paces one node run's requests to the tier's per-minute rate on the client side
- * (docs/spec-decisions.md#n43), so that parallel uploads do not run into 429s. At most `perMinute`
+ * (docs/spec-decisions.md#n44), so that parallel uploads do not run into 429s. At most `perMinute`
  * requests start in any 60 seconds (a sliding log: every fixed window of the service then stays
  * within the rate too). When the service's answers carry `X-RateLimit-Limit`, `-Remaining` and
  * `-Reset` (the contract does not show them; the sandbox sends them), that window is followed
