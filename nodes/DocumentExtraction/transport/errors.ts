@@ -103,3 +103,23 @@ export function connectionFailure(
 		description: `Network error: ${code}, after the request was sent. ${NOT_REPEATED}`,
 	};
 }
+
+/**
+ * A wait the service asks for that is longer than the node waits within a run
+ * (docs/spec-decisions.md#n2): when to run again. Only 429s and a lookup's 5xx are retried, and
+ * neither created anything.
+ */
+export function waitTooLong(
+	statusCode: number,
+	operation: string,
+	waitMs: number,
+	maxWaitMs: number,
+	now = Date.now(),
+): { message: string; description: string } {
+	const until = new Date(now + waitMs).toISOString();
+	const minutes = Math.ceil(waitMs / 60_000);
+	return {
+		message: `The service asks to wait ${minutes} minutes before the next request (${statusCode}) while trying to ${operation}`,
+		description: `Run it again after ${until.slice(11, 16)} UTC on ${until.slice(0, 10)}. The node waits at most ${maxWaitMs / 60_000} minutes within a run, so it did not send the request again; nothing was created.`,
+	};
+}

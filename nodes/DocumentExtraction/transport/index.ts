@@ -14,9 +14,9 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants.ts';
-import { adviceForStatus, connectionFailure, serviceErrorText } from './errors.ts';
+import { adviceForStatus, connectionFailure, serviceErrorText, waitTooLong } from './errors.ts';
 import type { PacedStart, RequestPacer } from './pacer.ts';
-import { retryDelayMs } from './retryPolicy.ts';
+import { MAX_RETRY_WAIT_MS, retryAfterMs, retryDelayMs } from './retryPolicy.ts';
 import { jsonObject } from '../jsonObject.ts';
 
 export type ApiContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
@@ -41,13 +41,35 @@ export interface ApiRequest {
 	pacer?: RequestPacer;
 }
 
-/** Waits until the pacer lets a request start. */
-async function pacedStart(pacer: RequestPacer): Promise<PacedStart> {
+/**
+ * Waits until the pacer lets a request start. A run held longer than the node waits (a 429 with a
+ * long Retry-After) sends nothing more.
+ */
+async function pacedStart(
+	context: ApiContext,
+	request: ApiRequest,
+	pacer: RequestPacer,
+): Promise<PacedStart> {
 	for (;;) {
 		const start = pacer.tryStart();
 		if ('sequence' in start) return start;
+		if (start.waitMs > MAX_RETRY_WAIT_MS)
+			throw waitTooLongError(context, request, 429, start.waitMs);
 		await sleep(start.waitMs);
 	}
+}
+
+function waitTooLongError(
+	context: ApiContext,
+	request: ApiRequest,
+	statusCode: number,
+	waitMs: number,
+): NodeApiError {
+	return new NodeApiError(context.getNode(), { retry_after_ms: waitMs } as JsonObject, {
+		itemIndex: request.itemIndex,
+		httpCode: String(statusCode),
+		...waitTooLong(statusCode, request.operation, waitMs, MAX_RETRY_WAIT_MS),
+	});
 }
 
 const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
@@ -141,7 +163,7 @@ export async function apiRequest(context: ApiContext, request: ApiRequest): Prom
 
 	for (let attempt = 1; ; attempt++) {
 		let response: IN8nHttpFullResponse;
-		const start = request.pacer ? await pacedStart(request.pacer) : undefined;
+		const start = request.pacer ? await pacedStart(context, request, request.pacer) : undefined;
 		try {
 			response = await send(context, request, baseURL);
 		} catch (error) {
@@ -172,7 +194,14 @@ export async function apiRequest(context: ApiContext, request: ApiRequest): Prom
 		if (statusCode >= 200 && statusCode < 300) return successBody(context, request, response);
 		const retryable =
 			statusCode === 429 || (request.idempotent && TRANSIENT_STATUS.has(statusCode));
-		if (!retryable || attempt > request.retries) throw statusError(context, request, response);
+		if (!retryable) throw statusError(context, request, response);
+		const askedMs = retryAfterMs(response.headers?.['retry-after']);
+		if (askedMs !== null && askedMs > MAX_RETRY_WAIT_MS) {
+			// The rest of the run would only meet the same refusal.
+			if (statusCode === 429) request.pacer?.hold(askedMs);
+			throw waitTooLongError(context, request, statusCode, askedMs);
+		}
+		if (attempt > request.retries) throw statusError(context, request, response);
 		const waitMs = retryDelayMs(response.headers?.['retry-after'], attempt);
 		if (statusCode === 429) request.pacer?.hold(waitMs);
 		context.logger.info(

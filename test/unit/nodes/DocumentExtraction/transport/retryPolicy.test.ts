@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { retryDelayMs } from '../../../../../nodes/DocumentExtraction/transport/retryPolicy.ts';
+import {
+	retryAfterMs,
+	retryDelayMs,
+} from '../../../../../nodes/DocumentExtraction/transport/retryPolicy.ts';
 
 describe('retryDelayMs (D11)', () => {
 	const now = Date.parse('2024-03-15T12:00:00Z');
@@ -43,5 +46,18 @@ describe('retryDelayMs (D11)', () => {
 		expect(retryDelayMs('3600', 1, 1000, now)).toBe(120_000);
 		expect(retryDelayMs('Sat, 16 Mar 2024 12:00:00 GMT', 1, 1000, now)).toBe(120_000);
 		expect(retryDelayMs(undefined, 20, 1000, now)).toBe(120_000);
+	});
+});
+
+describe('retryAfterMs: the wait asked for, not capped', () => {
+	const now = Date.parse('2024-03-15T12:00:00Z');
+
+	it('seconds and HTTP dates beyond the cap come out whole', () => {
+		expect(retryAfterMs('3600', now)).toBe(3_600_000);
+		expect(retryAfterMs('Sat, 16 Mar 2024 12:00:00 GMT', now)).toBe(86_400_000);
+	});
+
+	it.each([undefined, null, '', 'soon', '-5', {}])('nothing usable in %j: null', (header) => {
+		expect(retryAfterMs(header, now)).toBeNull();
 	});
 });
