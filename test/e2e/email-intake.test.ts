@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n */
-// Every invoice of an email is extracted (issue #32), proven with n8n's own Email Trigger (IMAP)
+// Every invoice of an email is extracted, proven with n8n's own Email Trigger (IMAP)
 // reading a real IMAP server (Dovecot): an email with two PDF invoices, a PNG logo and a calendar
 // invite becomes two extractions, each its own item with the file's name, its binary field and the
 // email's fields; the logo and the invite come out on Skipped Files with their reasons and are never
