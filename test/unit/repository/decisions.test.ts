@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions -- asks git which files the repository holds */
 /**
  * References to the decisions resolve: every `spec-decisions.md#<anchor>` link, in the documents and
