@@ -17,8 +17,17 @@
 // is redone. A lock folder keeps two runs from installing into the same folder at once.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { log, step } from './log.ts';
 import { cleanChildEnv } from './npmEnv.ts';
 import { N8N_VERSION, n8nCacheDir, node24, node24HeadersDir } from './paths.ts';
@@ -127,6 +136,41 @@ function loads(dir: string, nodeBin: string, name: string): boolean {
 	} catch {
 		return false;
 	}
+}
+
+function sqliteVersion(dir: string): string | undefined {
+	try {
+		return (
+			JSON.parse(readFileSync(join(dir, 'node_modules', 'sqlite3', 'package.json'), 'utf8')) as {
+				version: string;
+			}
+		).version;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Copies sqlite3's compiled binding from another complete n8n install beside `dir` that has the
+ * same sqlite3 version: an N-API binary, the same for every Node version, so the copy saves the
+ * compile (1 to 3 minutes where the prebuilt download is unreachable, e.g. the oldest n8n after
+ * the newest). Returns whether the copy loads; the caller rebuilds when it does not.
+ */
+function reuseSqliteBinding(dir: string, nodeBin: string): boolean {
+	const version = sqliteVersion(dir);
+	const parent = dirname(dir);
+	if (!version || !existsSync(parent)) return false;
+	for (const sibling of readdirSync(parent).map((name) => join(parent, name))) {
+		const built = join(sibling, 'node_modules', 'sqlite3', 'build');
+		if (sibling === dir || !readMarker(sibling) || sqliteVersion(sibling) !== version) continue;
+		if (!existsSync(join(built, 'Release', 'node_sqlite3.node'))) continue;
+		cpSync(built, join(dir, 'node_modules', 'sqlite3', 'build'), { recursive: true });
+		if (loads(dir, nodeBin, 'sqlite3')) {
+			log('n8n-install', `sqlite3 ${version}: the binding compiled for ${sibling}, reused`);
+			return true;
+		}
+	}
+	return false;
 }
 
 /** Checks that n8n's native modules load under Node 24 (throws with the reason if not). */
@@ -247,8 +291,9 @@ export async function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 			});
 		}
 
-		// 3. sqlite3: the prebuilt binary if it can be downloaded, else compiled against Node 24's headers.
-		if (!loads(dir, nodeBin, 'sqlite3')) {
+		// 3. sqlite3: the binding of another install with the same sqlite3, else the prebuilt binary
+		// if it can be downloaded, else compiled against Node 24's headers.
+		if (!loads(dir, nodeBin, 'sqlite3') && !reuseSqliteBinding(dir, nodeBin)) {
 			await step(
 				'n8n-install',
 				'npm rebuild sqlite3 (prebuilt binary, or compiled with node-gyp: ~2 min)',

@@ -1,5 +1,4 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- tooling: runs apt-get; plain errors outside any node */
 // The system programs that only some parts of the local runtime use: Postgres, Redis and HAProxy
 // (queue mode: `npm start -- --queue`, the queue e2e tests, the queue benchmarks), Chromium (the
 // editor test in a browser) and Dovecot (the IMAP server n8n's Email Trigger reads in the email
@@ -8,10 +7,11 @@
 // missing, one message names it with the command that installs it on Debian/Ubuntu and on macOS;
 // where root and apt-get are available (CI, the project's build machines) it can be installed instead.
 
-import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { log } from './log.ts';
+import { artifactsDir } from './paths.ts';
+import { run } from './processes.ts';
 
 export type SystemRequirementName = 'postgres' | 'redis' | 'haproxy' | 'chromium' | 'dovecot';
 
@@ -216,16 +216,20 @@ export function canInstallWithApt(): boolean {
 }
 
 /** Installs `requirements` with apt-get (as root). */
-export function installWithApt(requirements: SystemRequirement[]): void {
+export async function installWithApt(requirements: SystemRequirement[]): Promise<void> {
 	if (requirements.length === 0) return;
 	for (const req of requirements)
 		log('setup', `installing Debian package ${req.apt} (${req.purpose}) with apt-get`);
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	execFileSync('apt-get', ['update'], { stdio: 'pipe', timeout: 10 * 60_000, env });
-	execFileSync(
+	// apt-get runs as a child process, so the caller can install other things meanwhile.
+	const options = {
+		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+		logFile: join(artifactsDir(), 'apt-get.log'),
+	};
+	await run('apt-get', ['update'], { ...options, name: 'apt-get-update', timeoutMs: 10 * 60_000 });
+	await run(
 		'apt-get',
 		['install', '-y', '--no-install-recommends', ...requirements.map((r) => r.apt)],
-		{ stdio: 'pipe', timeout: 20 * 60_000, env },
+		{ ...options, name: 'apt-get-install', timeoutMs: 20 * 60_000 },
 	);
 	const stillMissing = requirements.filter((req) => req.locate() === undefined);
 	if (stillMissing.length)
@@ -239,11 +243,14 @@ export function installWithApt(requirements: SystemRequirement[]): void {
  * Makes sure `names` are available for `neededBy`: present, or installed with apt-get where that
  * is possible (root + apt-get); otherwise throws the one message that says how to install them.
  */
-export function ensureRequirements(names: SystemRequirementName[], neededBy: string): void {
+export async function ensureRequirements(
+	names: SystemRequirementName[],
+	neededBy: string,
+): Promise<void> {
 	const missing = missingRequirements(names);
 	if (missing.length === 0) return;
 	if (canInstallWithApt()) {
-		installWithApt(missing);
+		await installWithApt(missing);
 		return;
 	}
 	throw new Error(missingMessage(missing, neededBy));

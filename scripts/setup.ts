@@ -29,27 +29,36 @@ import {
 
 const { values: args } = parseArgs({ options: { tests: { type: 'boolean', default: false } } });
 
+/**
+ * With --tests, the system programs some suites use: apt-get installs the missing ones while n8n
+ * installs (both mostly wait on downloads); elsewhere the suites that need them are named.
+ */
+function systemPrograms(): Promise<void> {
+	const missing = missingRequirements(Object.keys(SYSTEM_REQUIREMENTS) as SystemRequirementName[]);
+	if (missing.length === 0) return Promise.resolve();
+	if (canInstallWithApt()) return installWithApt(missing);
+	say(missingMessage(missing, 'some test suites'));
+	if (process.env.CI === 'true') {
+		process.stderr.write(
+			'CI=true: every suite must run, so a missing system program fails the run.\n',
+		);
+		process.exit(1);
+	}
+	say('Those suites are not run; the summary at the end of `npm test` names them.');
+	return Promise.resolve();
+}
+
 reapStaleProcesses();
 const t0 = Date.now();
+const installingSystemPrograms = args.tests ? systemPrograms() : Promise.resolve();
 const install = await ensureN8n(selectedN8nVersion());
 say(`n8n ${install.version}: ${install.dir} (Node: ${install.node})`);
 if (args.tests) {
+	// After the newest: the oldest reuses its compiled sqlite3 binding where the versions match.
 	const oldest = await ensureN8n(N8N_OLDEST_VERSION);
 	say(`n8n ${oldest.version} (oldest supported, for the compatibility test): ${oldest.dir}`);
-	const missing = missingRequirements(Object.keys(SYSTEM_REQUIREMENTS) as SystemRequirementName[]);
-	if (missing.length > 0 && canInstallWithApt()) {
-		installWithApt(missing);
-	} else if (missing.length > 0) {
-		say(missingMessage(missing, 'some test suites'));
-		if (process.env.CI === 'true') {
-			process.stderr.write(
-				'CI=true: every suite must run, so a missing system program fails the run.\n',
-			);
-			process.exit(1);
-		}
-		say('Those suites are not run; the summary at the end of `npm test` names them.');
-	}
 }
+await installingSystemPrograms;
 const tls = ensureCerts();
 say(`local CA: ${tls.caCertFile}`);
 say(`setup ready in ${Math.round((Date.now() - t0) / 1000)} s`);

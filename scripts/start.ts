@@ -119,7 +119,7 @@ if (Number(process.versions.node.split('.')[0]) < MINIMUM_NODE_MAJOR) {
 // Queue mode needs Postgres, Redis and HAProxy; the single-process demo needs nothing but Node.
 if (args.queue) {
 	try {
-		ensureRequirements(QUEUE_MODE_REQUIREMENTS, '`npm start -- --queue`');
+		await ensureRequirements(QUEUE_MODE_REQUIREMENTS, '`npm start -- --queue`');
 	} catch (error) {
 		process.stderr.write(`${(error as Error).message}\n`);
 		process.exit(1);
