@@ -1,10 +1,13 @@
 import type {
-	IAuthenticateGeneric,
 	Icon,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
+
+import { plainHttpProblem } from '../nodes/DocumentExtraction/transport/baseUrl.ts';
 
 export class DocumentExtractionApi implements ICredentialType {
 	name = 'documentExtractionApi';
@@ -28,7 +31,7 @@ export class DocumentExtractionApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://api.example.com',
 			description:
-				'Address of the service, without a path: the nodes add /v1/extract, /v1/status/… and /webhooks/register. A trailing slash is fine. For the local sandbox: http://127.0.0.1:4010.',
+				'Address of the service, without a path: the nodes add /v1/extract, /v1/status/… and /webhooks/register. A trailing slash is fine. Use https://; plain http only for this machine (localhost, 127.0.0.1, [::1]), e.g. the local sandbox: http://127.0.0.1:4010.',
 		},
 		{
 			displayName: 'API Key',
@@ -71,14 +74,29 @@ export class DocumentExtractionApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'X-API-Key': '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	/**
+	 * The API key goes only into the X-API-Key header, and never over plain http to another machine
+	 * (docs/spec-decisions.md#n64): checked here, where the key is added, for every request the nodes
+	 * and the credential test send.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const { url, baseURL } = requestOptions;
+		const target = URL.canParse(url) ? url : (baseURL ?? '');
+		if (!URL.canParse(target)) {
+			throw new Error(
+				`The Base URL "${String(credentials.baseUrl ?? '')}" is not a valid http(s) address: enter the service address, e.g. https://api.example.com`,
+			);
+		}
+		const problem = plainHttpProblem(new URL(target));
+		if (problem) throw new Error(problem);
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, 'X-API-Key': String(credentials.apiKey ?? '') },
+		};
+	}
 
 	// The spec has no "whoami" operation (docs/spec-decisions.md#d15): a status lookup of an id that cannot exist
 	// answers 401 for a wrong key and 404 for an accepted key, so only 401/403 and errors fail the test.

@@ -14,6 +14,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants.ts';
+import { plainHttpProblem } from './baseUrl.ts';
 import { adviceForStatus, connectionFailure, serviceErrorText, waitTooLong } from './errors.ts';
 import type { PacedStart, RequestPacer } from './pacer.ts';
 import { MAX_RETRY_WAIT_MS, retryAfterMs, retryDelayMs } from './retryPolicy.ts';
@@ -78,8 +79,9 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 async function baseUrlOf(context: ApiContext, itemIndex?: number): Promise<string> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	let url: URL;
 	try {
-		const url = new URL(raw);
+		url = new URL(raw);
 		if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
 	} catch {
 		throw new NodeOperationError(
@@ -91,6 +93,14 @@ async function baseUrlOf(context: ApiContext, itemIndex?: number): Promise<strin
 					'Open the credential and enter the service address, e.g. https://api.example.com.',
 			},
 		);
+	}
+	const problem = plainHttpProblem(url);
+	if (problem) {
+		throw new NodeOperationError(context.getNode(), problem, {
+			itemIndex,
+			description:
+				"Open the Document Extraction API credential and enter the service's https:// address.",
+		});
 	}
 	return raw.replace(/\/+$/, '');
 }

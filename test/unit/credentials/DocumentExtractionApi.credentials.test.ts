@@ -4,11 +4,18 @@
  * displayOptions match, and n8n's permission checks use the same rule (getActiveCredentialTypes).
  * Check Invoice Duplicate calls no API, so it needs none; every other operation does.
  */
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type { IHttpRequestOptions, INode, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { DocumentExtractionApi } from '../../../credentials/DocumentExtractionApi.credentials.ts';
 import { DocumentExtraction } from '../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
-import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, n8nWorkflow, NODE_NAME } from '../harness/index.ts';
+import {
+	ACTION_NODE_TYPE,
+	API_KEY,
+	CREDENTIAL_TYPE,
+	n8nWorkflow,
+	NODE_NAME,
+} from '../harness/index.ts';
 
 const { description } = new DocumentExtraction();
 
@@ -58,4 +65,39 @@ describe('the credential, per operation', () => {
 			expect(activeCredentials(parameters)).toEqual([CREDENTIAL_TYPE]);
 		},
 	);
+});
+
+// Plain http to another machine would carry the key in clear (docs/spec-decisions.md#n64).
+describe("the credential's authentication (also what its Test button sends)", () => {
+	const credential = new DocumentExtractionApi();
+	const authenticate = credential.authenticate as (
+		credentials: Record<string, unknown>,
+		options: IHttpRequestOptions,
+	) => Promise<IHttpRequestOptions>;
+
+	it('adds the key for https and for loopback http', async () => {
+		for (const baseURL of ['https://api.example.com', 'http://127.0.0.1:4010']) {
+			const options = await authenticate(
+				{ baseUrl: baseURL, apiKey: API_KEY },
+				{ baseURL, url: '/v1/status/doc_credentialtest0000000000' },
+			);
+			expect(options.headers?.['X-API-Key']).toBe(API_KEY);
+		}
+	});
+
+	it('refuses to add the key to a plain-http request to another host', async () => {
+		await expect(
+			authenticate(
+				{ baseUrl: 'http://api.example.com', apiKey: API_KEY },
+				{ baseURL: 'http://api.example.com', url: '/v1/status/doc_credentialtest0000000000' },
+			),
+		).rejects.toThrow(/would send the API key unencrypted/);
+		// The request's own address counts, whatever the credential's Base URL says.
+		await expect(
+			authenticate(
+				{ baseUrl: 'https://api.example.com', apiKey: API_KEY },
+				{ url: 'http://api.example.com/v1/extract' },
+			),
+		).rejects.toThrow(/would send the API key unencrypted/);
+	});
 });

@@ -1,10 +1,30 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { randomBytes } from 'crypto';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { API_PATHS, WEBHOOK_EVENTS } from '../../constants.ts';
 import { credentialSigningSecret } from '../../delivery/signingSecret.ts';
 import { httpsUrlProblem } from '../validation.ts';
 import { apiRequest } from '../../transport/index.ts';
+
+/**
+ * Which secret signs the deliveries to the endpoint (docs/spec-decisions.md#n65). From version 1.3 a
+ * new one per registration unless the user chooses otherwise: the credential's signing secret also
+ * verifies the trigger's and Wait for Review's deliveries, so an endpoint holding it could sign
+ * deliveries they accept.
+ */
+type SecretSource = 'generate' | 'enter' | 'credential';
+
+const FROM_VERSION_1_3 = { '@version': [{ _cnd: { gte: 1.3 } }] };
+const BEFORE_VERSION_1_3 = { '@version': [{ _cnd: { lt: 1.3 } }] };
+
+const CREDENTIAL_SECRET_WARNING =
+	"This URL receives your account's Webhook Signing Secret: whoever runs the endpoint can then sign deliveries that your Document Extraction Triggers and Wait for Review accept. Use it only for an endpoint you trust as much as this n8n.";
 
 const properties: INodeProperties[] = [
 	{
@@ -44,13 +64,67 @@ const properties: INodeProperties[] = [
 		description: 'Events to deliver to the URL',
 	},
 	{
+		displayName: 'Signing Secret',
+		name: 'secretSource',
+		type: 'options',
+		options: [
+			{
+				name: 'Enter a Secret',
+				value: 'enter',
+				description:
+					'One you share with the endpoint (saved with the workflow, like any parameter)',
+			},
+			{
+				name: 'Generate a New Secret',
+				value: 'generate',
+				description:
+					'A random secret for this registration only, output once as "secret": give it to the endpoint',
+			},
+			{
+				name: "Use the Credential's Webhook Signing Secret",
+				value: 'credential',
+				description:
+					'Your account signing secret, which also verifies your triggers and Wait for Review',
+			},
+		],
+		default: 'generate',
+		description: 'The secret the service signs every delivery to this URL with (HMAC-SHA256)',
+		displayOptions: { show: FROM_VERSION_1_3 },
+	},
+	{
+		displayName: 'Secret',
+		name: 'secret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		description:
+			'Secret the service signs every delivery with (HMAC-SHA256); the endpoint verifies with it',
+		displayOptions: { show: { ...FROM_VERSION_1_3, secretSource: ['enter'] } },
+	},
+	{
+		displayName: CREDENTIAL_SECRET_WARNING,
+		name: 'credentialSecretWarning',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...FROM_VERSION_1_3, secretSource: ['credential'] } },
+	},
+	{
 		displayName: 'Secret',
 		name: 'secret',
 		type: 'string',
 		typeOptions: { password: true },
 		default: '',
 		description:
-			"Secret the service signs every delivery with (HMAC-SHA256). Leave empty to use the credential's Webhook Signing Secret, which keeps it out of the workflow (a value typed here is saved with the workflow, like any parameter).",
+			"Secret the service signs every delivery with (HMAC-SHA256). Leave empty to use the credential's Webhook Signing Secret (a value typed here is saved with the workflow, like any parameter).",
+		displayOptions: { show: BEFORE_VERSION_1_3 },
+	},
+	{
+		displayName: `${CREDENTIAL_SECRET_WARNING} Enter a Secret here, or add this operation anew: new nodes generate a secret for each registration.`,
+		name: 'credentialSecretWarning',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...BEFORE_VERSION_1_3, secret: [''] } },
 	},
 ];
 
@@ -59,13 +133,52 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+function secretSourceOf(context: IExecuteFunctions, itemIndex: number): SecretSource {
+	if (context.getNode().typeVersion >= 1.3) {
+		return context.getNodeParameter('secretSource', itemIndex) as SecretSource;
+	}
+	// Versions 1 to 1.2: an empty Secret meant the credential's, as saved workflows expect.
+	return context.getNodeParameter('secret', itemIndex, '') ? 'enter' : 'credential';
+}
+
+async function registrationSecret(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	source: SecretSource,
+): Promise<string> {
+	if (source === 'generate') return randomBytes(32).toString('hex');
+	if (source === 'enter') {
+		const secret = context.getNodeParameter('secret', itemIndex, '') as string;
+		if (secret) return secret;
+		throw new NodeOperationError(context.getNode(), 'Secret is empty', {
+			itemIndex,
+			description:
+				'Enter the secret the endpoint verifies with, or choose "Generate a New Secret".',
+		});
+	}
+	const secret = await credentialSigningSecret(context, itemIndex);
+	if (secret) return secret;
+	throw new NodeOperationError(
+		context.getNode(),
+		context.getNode().typeVersion >= 1.3
+			? 'The credential has no Webhook Signing Secret'
+			: 'No secret to sign the deliveries with',
+		{
+			itemIndex,
+			description:
+				context.getNode().typeVersion >= 1.3
+					? 'Choose "Generate a New Secret" (recommended), or set the Webhook Signing Secret in the Document Extraction API credential.'
+					: 'Enter a Secret here, or set the Webhook Signing Secret in the Document Extraction API credential.',
+		},
+	);
+}
+
 export async function execute(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
 	const url = String(context.getNodeParameter('url', itemIndex) ?? '').trim();
 	const events = context.getNodeParameter('events', itemIndex, []) as string[];
-	const secretParameter = context.getNodeParameter('secret', itemIndex, '') as string;
 
 	const urlProblem = httpsUrlProblem(url, 'URL');
 	if (urlProblem) throw new NodeOperationError(context.getNode(), urlProblem, { itemIndex });
@@ -83,14 +196,8 @@ export async function execute(
 		});
 	}
 
-	const secret = secretParameter || (await credentialSigningSecret(context, itemIndex));
-	if (!secret) {
-		throw new NodeOperationError(context.getNode(), 'No secret to sign the deliveries with', {
-			itemIndex,
-			description:
-				'Enter a Secret here, or set the Webhook Signing Secret in the Document Extraction API credential.',
-		});
-	}
+	const source = secretSourceOf(context, itemIndex);
+	const secret = await registrationSecret(context, itemIndex, source);
 
 	const response = await apiRequest(context, {
 		method: 'POST',
@@ -101,12 +208,14 @@ export async function execute(
 		idempotent: false,
 		retries: 3,
 	});
-	// The secret is never part of the output, even if a service echoed it.
-	const json = {
+	// Never a secret the user has elsewhere (typed, or the credential's), even if a service echoed it.
+	// A generated one exists nowhere else: this output is the only way to hand it to the endpoint.
+	const json: IDataObject = {
 		webhook_id: response.webhook_id ?? null,
 		url: response.url ?? url,
 		status: response.status ?? null,
 		events,
 	};
+	if (source === 'generate') json.secret = secret;
 	return [[{ json, pairedItem: { item: itemIndex } }]];
 }

@@ -1,7 +1,14 @@
-/** Webhook > Register through n8n's engine. */
+/**
+ * Webhook > Register through n8n's engine. From node version 1.3 the secret is generated per
+ * registration unless the user chooses another (docs/spec-decisions.md#n65); versions 1 to 1.2 keep
+ * sending the credential's secret when Secret is empty.
+ */
 import { describe, expect, it } from 'vitest';
 
-import { API_KEY, SIGNING_SECRET } from '../../../../harness/index.ts';
+import type { INode } from 'n8n-workflow';
+
+import { DocumentExtraction } from '../../../../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
+import { API_KEY, n8nWorkflow, SIGNING_SECRET } from '../../../../harness/index.ts';
 import type { RecordedRequest } from '../../../../harness/index.ts';
 import { serviceError, useNodeHarness } from '../../../../harness/fixtures.ts';
 
@@ -23,7 +30,7 @@ function jsonBody(request: RecordedRequest): unknown {
 	return JSON.parse(request.body.toString('utf8'));
 }
 
-describe('Webhook > Register', () => {
+describe('Webhook > Register, versions 1 to 1.2', () => {
 	it("with Secret empty: POSTs url, events and the credential's signing secret as JSON; the output has no secret", async () => {
 		service().on('POST', '/webhooks/register', {
 			status: 200,
@@ -177,5 +184,121 @@ describe('Webhook > Register', () => {
 		expect(result.error()?.description).toBe(
 			'The service said: events must be a non-empty subset of document.verified, document.rejected',
 		);
+	});
+});
+
+describe('Webhook > Register, version 1.3: a secret of its own for every endpoint', () => {
+	const registered = { webhook_id: 'wh_0123456789abcdefghij', url: HOOK_URL, status: 'active' };
+
+	const run = async (extra: Record<string, unknown> = {}, credentials = {}) =>
+		await harness().run({
+			parameters: registerParameters(extra),
+			credentials,
+			typeVersion: 1.3,
+		});
+
+	it("by default: a new random secret is sent, output once for the receiver, never the credential's", async () => {
+		service().on('POST', '/webhooks/register', { status: 200, body: registered });
+		service().on('POST', '/webhooks/register', { status: 200, body: registered });
+		const first = await run();
+		const second = await run();
+
+		const sent = service().requests.map((request) => jsonBody(request) as { secret: string });
+		expect(sent[0].secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(sent[1].secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(sent[1].secret).not.toBe(sent[0].secret);
+		expect(first.output()).toEqual([
+			{
+				json: {
+					webhook_id: 'wh_0123456789abcdefghij',
+					url: HOOK_URL,
+					status: 'active',
+					events: ['document.verified', 'document.rejected'],
+					secret: sent[0].secret,
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(second.output()[0].json.secret).toBe(sent[1].secret);
+		for (const request of service().requests) {
+			expect(request.body.includes(SIGNING_SECRET)).toBe(false);
+		}
+		expect(first.everything()).not.toContain(SIGNING_SECRET);
+	});
+
+	it('works with a credential that has no signing secret', async () => {
+		service().on('POST', '/webhooks/register', { status: 200, body: registered });
+		const result = await run({}, { signingSecret: '' });
+		expect(result.error()).toBeUndefined();
+		expect(result.output()[0].json.secret).toMatch(/^[0-9a-f]{64}$/);
+	});
+
+	it('Enter a Secret: that secret is sent and not output', async () => {
+		service().on('POST', '/webhooks/register', { status: 200, body: registered });
+		const result = await run({ secretSource: 'enter', secret: PARAMETER_SECRET });
+
+		expect((jsonBody(service().requests[0]) as { secret: string }).secret).toBe(PARAMETER_SECRET);
+		expect(result.output()[0].json).not.toHaveProperty('secret');
+		expect(result.everything()).not.toContain(PARAMETER_SECRET);
+	});
+
+	it('Enter a Secret left empty: n8n refuses to run the node', async () => {
+		await expect(run({ secretSource: 'enter', secret: '' })).rejects.toThrow(/node has issues/);
+		expect(service().requests).toEqual([]);
+	});
+
+	it("the credential's signing secret only when chosen, and then not output", async () => {
+		service().on('POST', '/webhooks/register', { status: 200, body: registered });
+		const result = await run({ secretSource: 'credential' });
+
+		expect((jsonBody(service().requests[0]) as { secret: string }).secret).toBe(SIGNING_SECRET);
+		expect(result.output()[0].json).not.toHaveProperty('secret');
+		expect(result.everything()).not.toContain(SIGNING_SECRET);
+	});
+
+	it("the credential's, chosen, when the credential has none: refused before any request", async () => {
+		const result = await run({ secretSource: 'credential' }, { signingSecret: '' });
+		expect(result.error()?.message).toBe('The credential has no Webhook Signing Secret');
+		expect(service().requests).toEqual([]);
+	});
+
+	it('a Secret left in the parameters is not sent unless Enter a Secret is chosen', async () => {
+		// What the panel shows is what is sent: the hidden field does not count.
+		service().on('POST', '/webhooks/register', { status: 200, body: registered });
+		await run({ secret: PARAMETER_SECRET });
+		const sent = (jsonBody(service().requests[0]) as { secret: string }).secret;
+		expect(sent).not.toBe(PARAMETER_SECRET);
+		expect(sent).toMatch(/^[0-9a-f]{64}$/);
+	});
+});
+
+describe('Webhook > Register, the panel', () => {
+	const { description } = new DocumentExtraction();
+	const shown = (typeVersion: number, parameters: Record<string, unknown>) =>
+		description.properties
+			.filter((property) =>
+				n8nWorkflow.NodeHelpers.displayParameter(
+					{ resource: 'webhook', operation: 'register', ...parameters },
+					property,
+					{ typeVersion } as INode,
+					description,
+				),
+			)
+			.map((property) => property.name);
+
+	it("1.3 warns where the credential's secret is chosen, and asks for a secret only when entering one", () => {
+		const byDefault = shown(1.3, {});
+		expect(byDefault).toContain('secretSource');
+		expect(byDefault).not.toContain('secret');
+		expect(byDefault).not.toContain('credentialSecretWarning');
+		expect(shown(1.3, { secretSource: 'enter' })).toContain('secret');
+		expect(shown(1.3, { secretSource: 'credential' })).toContain('credentialSecretWarning');
+		expect(shown(1.3, { secretSource: 'credential' })).not.toContain('secret');
+	});
+
+	it("1.2 with Secret empty warns that the credential's secret is sent", () => {
+		expect(shown(1.2, { secret: '' })).toContain('credentialSecretWarning');
+		expect(shown(1.2, { secret: PARAMETER_SECRET })).not.toContain('credentialSecretWarning');
+		expect(shown(1.2, { secret: '' })).not.toContain('secretSource');
 	});
 });
