@@ -37,7 +37,7 @@ export const documentsProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Starts when a document that a Document Extraction node (version 1.2) in this workflow submitted has been reviewed (<a href="https://github.com/document-extraction/n8n-nodes-document-extraction/blob/main/docs/trigger.md#which-documents-start-the-workflow" target="_blank">more</a>)',
+			'Starts for documents a Document Extraction node (1.2) in this workflow submitted. Needs the Webhook Signing Secret in the credential (<a href="https://github.com/document-extraction/n8n-nodes-document-extraction/blob/main/docs/trigger.md#which-documents-start-the-workflow" target="_blank">more</a>)',
 		name: 'documentsThisWorkflowNotice',
 		type: 'notice',
 		default: '',

@@ -1,10 +1,12 @@
 // The Documents parameter as the editor shows it: its default per node version, and one sentence per
 // choice saying which documents start the workflow.
-import type { INodeProperties } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { documentsProperties } from '../../../../../nodes/DocumentExtraction/trigger/documents.description.ts';
 import { documentsThatStart } from '../../../../../nodes/DocumentExtraction/trigger/documents.ts';
+import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
+import { n8nWorkflow } from '../../../harness/index.ts';
 
 /** The property the editor shows for `version` (n8n's @version display rule, as the node uses it). */
 function shownAt(version: number): INodeProperties {
@@ -37,5 +39,42 @@ describe('Documents in the editor', () => {
 			choices.map((choice) => [choice]),
 		);
 		for (const notice of notices) expect(notice.displayName.length).toBeLessThan(300);
+	});
+});
+
+const { description } = new DocumentExtractionTrigger();
+
+/** The notices the panel shows for these parameters (defaults filled in, as the editor does). */
+function notices(parameters: INodeParameters): string[] {
+	const node = { typeVersion: 1.2, parameters } as unknown as INode;
+	const withDefaults =
+		n8nWorkflow.NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			description,
+		) ?? {};
+	return description.properties
+		.filter(
+			(property) =>
+				property.type === 'notice' &&
+				n8nWorkflow.NodeHelpers.displayParameter(withDefaults, property, node, description),
+		)
+		.map((property) => property.displayName);
+}
+
+// n8n's publish check cannot read a credential's fields (docs/spec-decisions.md#n66): the panel says
+// before publishing what Sent by This Workflow needs from the credential.
+describe("the trigger's panel before publishing", () => {
+	it('Sent by This Workflow (the default) says it needs the Webhook Signing Secret', () => {
+		expect(notices({}).some((text) => text.includes('Webhook Signing Secret'))).toBe(true);
+	});
+
+	it('Every Document on the Account does not ask for it', () => {
+		expect(
+			notices({ documents: 'account' }).some((text) => text.includes('Webhook Signing Secret')),
+		).toBe(false);
 	});
 });
