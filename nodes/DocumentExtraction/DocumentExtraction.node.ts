@@ -32,7 +32,8 @@ export class DocumentExtraction implements INodeType {
 		// keeps its earlier behaviour, with the option available.
 		// 1.2: review results also go to this workflow's trigger (docs/spec-decisions.md#n40).
 		// 1.3: every output keeps its place when options are turned on or off, with short labels
-		// (docs/spec-decisions.md#n47); the earlier versions keep their outputs.
+		// (docs/spec-decisions.md#n47); the earlier versions keep their outputs. Webhook → Register
+		// generates a secret per endpoint unless told otherwise (docs/spec-decisions.md#n65).
 		version: [1, 1.1, 1.2, 1.3],
 		defaultVersion: 1.3,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
