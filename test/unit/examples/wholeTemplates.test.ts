@@ -209,6 +209,25 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		expect(reachable(workflow, 'No decision').has(build)).toBe(false);
 	});
 
+	it('asks who decides in every form, so the bill says who and not only to whom it was sent', () => {
+		for (const name of ['Ask approver', 'Remind approver', 'Escalate']) {
+			const fields = (
+				node(workflow, name).parameters.formFields as { values: Array<Record<string, unknown>> }
+			).values;
+			expect(
+				fields.map((field) => field.fieldLabel),
+				name,
+			).toEqual(['Decision', 'Reason', 'Your name']);
+			expect(fields[2].requiredField, name).toBe(true);
+		}
+		const decided = (
+			node(workflow, 'Approval decision').parameters.assignments as {
+				assignments: Array<{ name: string; value: string }>;
+			}
+		).assignments.find((assignment) => assignment.name === 'decided_by');
+		expect(decided?.value).toContain("$json.data['Your name']");
+	});
+
 	it('gives Build Bill the decision and the original, and every outcome reaches the execution', () => {
 		expect(node(workflow, build).parameters).toMatchObject({
 			approval: {
