@@ -24,7 +24,7 @@ const FROM_VERSION_1_3 = { '@version': [{ _cnd: { gte: 1.3 } }] };
 const BEFORE_VERSION_1_3 = { '@version': [{ _cnd: { lt: 1.3 } }] };
 
 const CREDENTIAL_SECRET_WARNING =
-	"This URL receives your account's Webhook Signing Secret: whoever runs the endpoint can then sign deliveries that your Document Extraction Triggers and Wait for Review accept. Use it only for an endpoint you trust as much as this n8n.";
+	"This URL gets your account's Webhook Signing Secret: whoever runs it can sign deliveries that your Document Extraction Triggers and Wait for Review accept. Only for an endpoint you trust as much as this n8n.";
 
 const properties: INodeProperties[] = [
 	{
@@ -120,7 +120,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: BEFORE_VERSION_1_3 },
 	},
 	{
-		displayName: `${CREDENTIAL_SECRET_WARNING} Enter a Secret here, or add this operation anew: new nodes generate a secret for each registration.`,
+		displayName: `${CREDENTIAL_SECRET_WARNING} Enter a Secret, or add the operation anew (new nodes generate one per registration).`,
 		name: 'credentialSecretWarning',
 		type: 'notice',
 		default: '',
