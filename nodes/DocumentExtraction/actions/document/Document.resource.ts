@@ -20,7 +20,9 @@ export const description: INodeProperties[] = [
 				value: 'buildBill',
 				description:
 					'Turn a ready invoice into the exact request body of a Xero or QuickBooks bill, to post with an HTTP Request node',
-				action: 'Build a bill for xero or quick books',
+				// Brand names as their owners spell them (the rule would lowercase them, as in n8n's own nodes' GitHub).
+				// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
+				action: 'Build a bill for Xero or QuickBooks',
 			},
 			{
 				name: 'Check Invoice Duplicate',

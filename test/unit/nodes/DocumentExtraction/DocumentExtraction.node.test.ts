@@ -1,8 +1,16 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code runs in plain Node, never inside n8n */
 /**
  * The secrets: neither the API key nor the signing secret may show up in anything a run leaves behind
- * (output items, errors with their description, cause and stack, the execution's logs).
+ * (output items, errors with their description, cause and stack, the execution's logs). And what the
+ * editor shows of the node: brand names as their owners spell them.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+
+import { DocumentExtractionApi } from '../../../../credentials/DocumentExtractionApi.credentials.ts';
+import { DocumentExtraction } from '../../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
+import { DocumentExtractionTrigger } from '../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 
 import type { MockReply, RunOptions, RunResult } from '../../harness/index.ts';
 import { API_KEY, SIGNING_SECRET } from '../../harness/index.ts';
@@ -179,5 +187,61 @@ describe('Secrets stay out of outputs, errors and logs', () => {
 		service().on('POST', '/v1/extract', { status: 200, body: { ...VERIFIED, echoed: API_KEY } });
 		const result = await harness().run(extractOnePdf({ outputMode: 'raw' }));
 		expect(result.everything()).toContain(API_KEY);
+	});
+});
+
+/** The words the node shows a person: labels, descriptions, hints, option names and n8n's action texts. */
+function shownText(value: unknown, key = ''): string[] {
+	if (typeof value === 'string')
+		return [
+			'displayName',
+			'description',
+			'action',
+			'placeholder',
+			'hint',
+			'message',
+			'alias',
+			'name',
+			'subtitle',
+		].includes(key)
+			? [value]
+			: [];
+	if (Array.isArray(value)) return value.flatMap((entry) => shownText(entry, key));
+	if (value === null || typeof value !== 'object') return [];
+	const object = value as Record<string, unknown>;
+	return Object.entries(object).flatMap(([name, entry]) =>
+		// A parameter's `name` is its key in saved workflows (xeroTenantId), not shown; an option's is.
+		name === 'name' && 'type' in object ? [] : shownText(entry, name),
+	);
+}
+
+describe('What the editor shows of the nodes', () => {
+	const codex = (file: string) =>
+		JSON.parse(
+			readFileSync(join(__dirname, '../../../../nodes/DocumentExtraction', file), 'utf8'),
+		) as unknown;
+	const texts = [
+		...shownText(new DocumentExtraction().description),
+		...shownText(new DocumentExtractionTrigger().description),
+		...shownText({
+			displayName: new DocumentExtractionApi().displayName,
+			properties: new DocumentExtractionApi().properties,
+		}),
+		...shownText(codex('DocumentExtraction.node.json')),
+		...shownText(codex('DocumentExtractionTrigger.node.json')),
+	];
+
+	it("spells Xero and QuickBooks as their owners do, in every text (n8n lists the operations' action texts in its node search)", () => {
+		const brands = texts.flatMap(
+			(text) => text.match(/(?<![\w./-])(xero|quick\s*books?)(?![\w/-])/gi) ?? [],
+		);
+		expect(brands.length, 'the texts name the books at all').toBeGreaterThan(3);
+		const misspelt = texts.filter((text) =>
+			(text.match(/(?<![\w./-])(xero|quick\s*books?)(?![\w/-])/gi) ?? []).some(
+				(brand) => brand !== 'Xero' && brand !== 'QuickBooks',
+			),
+		);
+		expect(misspelt).toEqual([]);
+		expect(texts).toContain('Build a bill for Xero or QuickBooks');
 	});
 });
