@@ -73,7 +73,7 @@ const NEVER_CONNECTED = new Set([
 	'ENETUNREACH',
 ]);
 
-export function neverConnected(code: string): boolean {
+function neverConnected(code: string): boolean {
 	return NEVER_CONNECTED.has(code);
 }
 
