@@ -20,6 +20,7 @@ describe("Extract's settings for one item", () => {
 			skipDuplicates: false,
 			detectSameInvoice: false,
 			holdNotReady: false,
+			layout: 'outputsThatHold',
 		});
 	});
 
