@@ -43,9 +43,6 @@ import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const fixture = useN8nAndSandbox();
 
-/** Extract's outputs with Skip Files Already Submitted and a file pattern, Wait for Review off. */
-const OUTPUTS = ['Verified', 'Needs Review', 'Already Submitted', 'Skipped Files'] as const;
-
 /** A Set node after each output, as a flow routes them (it keeps the item's fields). */
 function routeNode(output: string): NodeSpec {
 	return {
@@ -84,6 +81,14 @@ const fileNames = (items: NodeExecutionItem[]) =>
 
 /** The example this suite runs: Email Trigger (IMAP) → Extract every attachment → a Set node per output. */
 const EXAMPLE = 'invoice-email-intake.workflow.json';
+/** The example's Extract at version 1.3: Same Invoice's place (Detect Same Invoice is off) is unused. */
+const EXAMPLE_OUTPUTS = [
+	'Verified',
+	'Needs Review',
+	'Already Submitted',
+	'Option Off',
+	'Skipped Files',
+] as const;
 const EXTRACT = 'Extract every attachment';
 
 describeNeeding(
@@ -167,7 +172,7 @@ describeNeeding(
 				timeoutMs: 90_000,
 			});
 			expect(execution.status).toBe('success');
-			const out = byOutput(execution, OUTPUTS, EXTRACT);
+			const out = byOutput(execution, EXAMPLE_OUTPUTS, EXTRACT);
 			const extracted = [...out.Verified, ...out['Needs Review']];
 			expect(out.Verified).toHaveLength(1);
 			expect(out['Needs Review']).toHaveLength(1);
@@ -246,7 +251,7 @@ describeNeeding(
 			});
 			const second = executions[1];
 			expect(second.status).toBe('success');
-			const out = byOutput(second, OUTPUTS, EXTRACT);
+			const out = byOutput(second, EXAMPLE_OUTPUTS, EXTRACT);
 			expect(fileNames(out['Already Submitted'])).toEqual(['invoice-1.pdf', 'invoice-2.pdf']);
 			expect(out.Verified).toEqual([]);
 			expect(out['Needs Review']).toEqual([]);
