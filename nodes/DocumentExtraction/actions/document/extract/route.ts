@@ -88,8 +88,11 @@ async function waitForTheReview(
 		itemIndex,
 		DEFAULT_TIMEOUT_MINUTES,
 	) as number;
-	// The file travels on with the result (from version 1.2), after the review or the timeout.
-	const file = settings.keepsFile ? context.getInputData()[itemIndex].binary : undefined;
+	// The file travels on with the result (from version 1.2), after the review or the timeout; one
+	// file of an item with several (a file pattern) alone as `data`, as on the outputs without waiting.
+	const input = settings.keepsFile ? context.getInputData()[itemIndex].binary : undefined;
+	const ofPattern = settings.filePattern ? input?.[settings.binaryPropertyName] : undefined;
+	const file = settings.filePattern ? ofPattern && { data: ofPattern } : input;
 	const onTimeout = timedOutItems(settings.outputMode, response, timeoutMinutes, itemIndex).map(
 		(item) => (file ? { ...item, binary: file } : item),
 	);

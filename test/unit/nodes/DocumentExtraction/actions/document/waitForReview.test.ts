@@ -18,7 +18,9 @@ import {
 import {
 	DOCUMENT_ID,
 	extractParameters,
+	file,
 	NEEDS_REVIEW,
+	pdfBytes,
 	pdfItem,
 	PROCESSING,
 	REVIEW_ID,
@@ -123,6 +125,22 @@ describe('Extract with Wait for Review', () => {
 		);
 		// The upload happened once, in the first run: resuming sends nothing.
 		expect(service().requestsTo('/v1/extract')).toHaveLength(1);
+	});
+
+	it('with a file pattern, the waiting file comes out as data, as on the outputs without waiting', async () => {
+		service().on('POST', '/v1/extract', { status: 200, body: NEEDS_REVIEW });
+		const waiting = await harness().run({
+			parameters: waitParameters({ binaryPropertyName: 'attachment_*', reviewTimeout: 2 }),
+			items: [
+				{ json: { subject: 'Invoices' }, binary: { attachment_0: file(pdfBytes(), 'scan.pdf') } },
+			],
+			typeVersion: 1.3,
+		});
+		expect(waiting.run.status).toBe('waiting');
+		const [, , timedOut] = (await waiting.resumeAfterTimeout()).outputs();
+		expect(timedOut).toHaveLength(1);
+		expect(Object.keys(timedOut[0].binary ?? {})).toEqual(['data']);
+		expect(timedOut[0].binary?.data?.fileName).toBe('scan.pdf');
 	});
 
 	it('after a timeout, a node on Timed Out still reaches the items before Extract through pairedItem', async () => {
