@@ -9,13 +9,21 @@
 // several in flight (Growth's 8; Enterprise's default, held to the run's 64 MiB of files in flight)
 // vs one at a time.
 
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { readFileNode, REPO_ROOT, sandboxControl } from '../local-n8n/index.ts';
-import type { Credential, NodeSpec, SandboxCredential } from '../local-n8n/index.ts';
+import {
+	artifactsDir,
+	readFileNode,
+	REPO_ROOT,
+	sandboxControl,
+	timestampForFiles,
+} from '../local-n8n/index.ts';
+import type { NodeSpec, SandboxCredential } from '../local-n8n/index.ts';
 import type { TIER_LIMITS } from '../nodes/DocumentExtraction/tierLimits.ts';
 import type { BenchContext } from './context.ts';
+import type { CpuProfile } from './cpuProfile.ts';
+import { readProfile, summarize } from './cpuProfile.ts';
 import { activeWebhookWorkflow, extractNode, httpRequestUploadNode } from './context.ts';
 import { peakRssDuring, waitForSteadyRss } from './rss.ts';
 import type { ResultRow } from './stats.ts';
@@ -46,11 +54,17 @@ interface Run {
 	failed: number;
 	created: number;
 	status: number;
+	/** The upload node's own time in n8n's execution data (executionTime), ms. */
+	nodeMs: number | null;
+	/** The run's window on the monotonic clock V8's profiles use, µs. */
+	window: { from: number; to: number };
 }
 
 /** A way of sending the batch; `workflow` is called once per run (a new workflow: Skip Files Already Submitted remembers per workflow). */
 interface Contender {
 	name: string;
+	/** The node that uploads: its time is read from the execution. */
+	node: string;
 	workflow: () => Promise<{ id: string; path: string }>;
 }
 
@@ -106,10 +120,23 @@ function writeDistinctInvoices(folder: string, documents: number): string {
 	return join(folder, 'month-end-*.json');
 }
 
+/** Which parts run (`--month-end-parts=enterprise,growth,memory`, default all). */
+export type MonthEndPart = 'enterprise' | 'growth' | 'memory';
+
+export interface MonthEndOptions {
+	documents?: number;
+	/** `--package-dir`: the built package measured, when not this repository. */
+	packageDir?: string;
+	parts?: MonthEndPart[];
+	/** `--cpu-prof`: n8n runs with V8's CPU profiler during the Enterprise rounds. */
+	cpuProfile?: boolean;
+}
+
 export async function parallelBatch(
 	context: BenchContext,
-	options: { documents?: number; packageDir?: string } = {},
+	options: MonthEndOptions = {},
 ): Promise<ResultRow[]> {
+	const parts = new Set(options.parts ?? ['enterprise', 'growth', 'memory']);
 	const { stack, sandbox } = context;
 	const documents = options.documents ?? 200;
 	const glob = writeDistinctInvoices(stack.n8n.fileAccessDirs[0], documents);
@@ -127,11 +154,20 @@ export async function parallelBatch(
 	const rows: ResultRow[] = [];
 	try {
 		// Enterprise first: its untimed warm-up also warms n8n for Growth's single runs.
-		rows.push(
-			...(await enterpriseRows(context, tier('Enterprise', context.enterprise), glob, documents)),
-		);
-		rows.push(...(await growthRows(context, tier('Growth', context.growth), glob, documents)));
-		rows.push(...(await memoryRows(context, limits.enterprise.parallelUploads)));
+		if (parts.has('enterprise'))
+			rows.push(
+				...(await enterpriseRows(
+					context,
+					tier('Enterprise', context.enterprise),
+					glob,
+					documents,
+					options.cpuProfile === true,
+				)),
+			);
+		if (parts.has('growth'))
+			rows.push(...(await growthRows(context, tier('Growth', context.growth), glob, documents)));
+		if (parts.has('memory'))
+			rows.push(...(await memoryRows(context, limits.enterprise.parallelUploads)));
 	} finally {
 		await sandboxControl(sandbox.url, 'config', { extractLatencyMinMs: 0, extractLatencyMaxMs: 0 });
 	}
@@ -142,36 +178,29 @@ export async function parallelBatch(
 function contenders(context: BenchContext, tier: Tier, glob: string): Record<string, Contender> {
 	const read = readFileNode('Read files', glob);
 	let created = 0;
-	const workflow = (name: string, node: NodeSpec) => () =>
-		activeWebhookWorkflow(context, `bench: month-end ${tier.name}, ${name} (${++created})`, [
-			read,
-			node,
-		]);
-	const extract = (credential: Credential, safe: boolean) =>
-		extractNode(credential, safe ? { options: SAFE_OPTIONS } : {});
+	const contender = (name: string, node: NodeSpec): Contender => ({
+		name,
+		node: String(node.name),
+		workflow: () =>
+			activeWebhookWorkflow(context, `bench: month-end ${tier.name}, ${name} (${++created})`, [
+				read,
+				node,
+			]),
+	});
 	const { apiKey, credential } = tier.credential;
 	return {
-		ours: { name: 'ours, defaults', workflow: workflow('ours', extract(credential, false)) },
-		safe: {
-			name: `ours, ${SAFE_NAME}`,
-			workflow: workflow('ours safe', extract(credential, true)),
-		},
-		http: {
-			name: 'HTTP Request, defaults',
-			workflow: workflow('HTTP Request', httpRequestUploadNode(context.sandbox.url, apiKey)),
-		},
+		ours: contender('ours, defaults', extractNode(credential)),
+		safe: contender(`ours, ${SAFE_NAME}`, extractNode(credential, { options: SAFE_OPTIONS })),
+		http: contender('HTTP Request, defaults', httpRequestUploadNode(context.sandbox.url, apiKey)),
 		// The tier's rate as HTTP Request's batching: a tenth of a minute's requests every 6 s.
-		batched: {
-			name: 'HTTP Request, batching at the rate',
-			workflow: workflow(
-				'HTTP Request batched',
-				httpRequestUploadNode(context.sandbox.url, apiKey, {
-					batching: {
-						batch: { batchSize: Math.max(1, (tier.perMinute ?? 600) / 10), batchInterval: 6_000 },
-					},
-				}),
-			),
-		},
+		batched: contender(
+			'HTTP Request, batching at the rate',
+			httpRequestUploadNode(context.sandbox.url, apiKey, {
+				batching: {
+					batch: { batchSize: Math.max(1, (tier.perMinute ?? 600) / 10), batchInterval: 6_000 },
+				},
+			}),
+		),
 	};
 }
 
@@ -192,7 +221,7 @@ async function growthRows(
 	for (const contender of [all.ours, all.safe, all.http, all.batched]) {
 		// A fresh rate-limit window for every run.
 		await new Promise((resolve) => setTimeout(resolve, 61_000));
-		const run = await timedRun(context, await contender.workflow(), documents);
+		const run = await timedRun(context, contender, await contender.workflow(), documents);
 		runs.push({ contender, run });
 	}
 	const bound = boundMs(documents, tier.perMinute, tier.parallel);
@@ -261,25 +290,31 @@ async function enterpriseRows(
 	tier: Tier,
 	glob: string,
 	documents: number,
+	cpuProfile: boolean,
 ): Promise<ResultRow[]> {
 	const all = contenders(context, tier, glob);
 	const order = [all.ours, all.http, all.safe];
+	const profiler = cpuProfile ? await startProfiling(context) : undefined;
 	const runs = new Map<Contender, Run[]>(order.map((contender) => [contender, []]));
 	const bound = boundMs(documents, tier.perMinute, tier.parallel);
 	// One untimed run of each, so that no round measures n8n's first run of a node.
-	for (const contender of order) await timedRun(context, await contender.workflow(), documents);
+	for (const contender of order)
+		await timedRun(context, contender, await contender.workflow(), documents);
 	for (let round = 0; round < ENTERPRISE_ROUNDS; round++)
 		for (let turn = 0; turn < order.length; turn++) {
 			const contender = order[(round + turn) % order.length];
 			const workflow = await contender.workflow();
 			// Let the previous run's sockets and garbage settle.
 			await new Promise((resolve) => setTimeout(resolve, 3_000));
-			const run = await timedRun(context, workflow, documents);
+			const run = await timedRun(context, contender, workflow, documents);
 			logRun(context, tier, contender, run, documents, bound, round + 1);
 			runs.get(contender)?.push(run);
 		}
+	const profiles = profiler ? await profiler.stop() : undefined;
 	const time = (contender: Contender) =>
 		median((runs.get(contender) ?? []).map((run) => run.elapsedMs));
+	const nodeTime = (contender: Contender) =>
+		median((runs.get(contender) ?? []).flatMap((run) => (run.nodeMs === null ? [] : [run.nodeMs])));
 	const failed = (contender: Contender) =>
 		(runs.get(contender) ?? []).reduce((sum, run) => sum + run.failed, 0);
 	const rounds = (contender: Contender) =>
@@ -332,6 +367,103 @@ async function enterpriseRows(
 			pass: null,
 			notes: `rounds (s): ${rounds(all.safe)}; failed items ${failed(all.safe)}; ratio = defaults' time / the safe settings'`,
 		},
+		{
+			benchmark: label,
+			metric: `the upload node's own time, s (median of ${ENTERPRISE_ROUNDS}), defaults`,
+			ours: nodeTime(all.ours) / 1000,
+			baseline: nodeTime(all.http) / 1000,
+			baselineName: 'the HTTP Request node',
+			ratio: nodeTime(all.ours) / nodeTime(all.http),
+			target: 'info: where the run time goes',
+			pass: null,
+			notes: `n8n's execution data (executionTime): Extract vs HTTP Request; the rest of the run time (reading the files, starting and answering) is n8n's: ours ${seconds(ours - nodeTime(all.ours))}, HTTP Request ${seconds(http - nodeTime(all.http))}; safe settings' Extract ${seconds(nodeTime(all.safe))}`,
+		},
+		...(profiles ? profileRows(context, label, profiles, runs, all) : []),
+	];
+}
+
+/** Restarts n8n with V8's CPU profiler; `stop()` restarts it without, which writes the profiles. */
+async function startProfiling(context: BenchContext) {
+	const { stack } = context;
+	const dir = join(artifactsDir(), 'cpu-profiles', `month-end-${timestampForFiles()}`);
+	mkdirSync(dir, { recursive: true });
+	const before = stack.n8n.env.NODE_OPTIONS;
+	stack.n8n.env.NODE_OPTIONS = `${before ?? ''} --cpu-prof --cpu-prof-dir=${dir}`.trim();
+	await stack.restartN8n();
+	context.progress(`n8n restarted with its CPU profiled into ${dir}`);
+	return {
+		stop: async (): Promise<CpuProfile[]> => {
+			if (before === undefined) delete stack.n8n.env.NODE_OPTIONS;
+			else stack.n8n.env.NODE_OPTIONS = before;
+			await stack.restartN8n();
+			return readdirSync(dir)
+				.filter((file) => file.endsWith('.cpuprofile'))
+				.map((file) => readProfile(join(dir, file)));
+		},
+	};
+}
+
+/**
+ * n8n's CPU during each contender's timed runs (their windows on the profile's clock): busy time per
+ * run, and where ours spends it against HTTP Request's, by package and by function.
+ */
+function profileRows(
+	context: BenchContext,
+	label: string,
+	profiles: CpuProfile[],
+	runs: Map<Contender, Run[]>,
+	all: Record<string, Contender>,
+): ResultRow[] {
+	const of = (contender: Contender) => {
+		const windows = (runs.get(contender) ?? []).map((run) =>
+			summarize(profiles, { ...run.window, count: 40 }),
+		);
+		const sum = (
+			pick: (summary: ReturnType<typeof summarize>) => Array<{ name: string; ms: number }>,
+		) => {
+			const total = new Map<string, number>();
+			for (const summary of windows)
+				for (const entry of pick(summary))
+					total.set(entry.name, (total.get(entry.name) ?? 0) + entry.ms);
+			return [...total.entries()]
+				.map(([name, ms]) => ({ name, ms: ms / windows.length }))
+				.sort((a, b) => b.ms - a.ms);
+		};
+		return {
+			busyMs: median(windows.map((summary) => summary.busyMs)),
+			gcMs: median(windows.map((summary) => summary.gcMs)),
+			byPackage: sum((summary) => summary.inclusiveByPackage),
+			byFunction: sum((summary) => summary.selfByFunction),
+		};
+	};
+	const ours = of(all.ours);
+	const http = of(all.http);
+	const safe = of(all.safe);
+	const list = (entries: Array<{ name: string; ms: number }>, count: number) =>
+		entries
+			.slice(0, count)
+			.map((entry) => `${entry.name} ${entry.ms.toFixed(0)} ms`)
+			.join('; ');
+	for (const [name, summary] of [
+		['ours', ours],
+		['HTTP Request', http],
+		['ours, safe settings', safe],
+	] as const)
+		context.progress(
+			`n8n CPU per run, ${name}: busy ${summary.busyMs.toFixed(0)} ms (GC ${summary.gcMs.toFixed(0)}); under packages: ${list(summary.byPackage, 8)}; self: ${list(summary.byFunction, 12)}`,
+		);
+	return [
+		{
+			benchmark: label,
+			metric: `n8n's busy CPU per run, ms (median, profiled rounds)`,
+			ours: ours.busyMs,
+			baseline: http.busyMs,
+			baselineName: 'HTTP Request, defaults',
+			ratio: ours.busyMs / http.busyMs,
+			target: 'info: where the run time goes',
+			pass: null,
+			notes: `under packages, ours: ${list(ours.byPackage, 6)}; HTTP Request: ${list(http.byPackage, 6)}; ours' top self time: ${list(ours.byFunction, 8)}; safe settings busy ${safe.busyMs.toFixed(0)} ms`,
+		},
 	];
 }
 
@@ -351,21 +483,40 @@ function logRun(
 
 async function timedRun(
 	context: BenchContext,
+	contender: Contender,
 	workflow: { id: string; path: string },
 	documents: number,
 ): Promise<Run> {
 	const { stack, sandbox } = context;
 	const createdBefore = (await sandboxControl<{ documents: unknown[] }>(sandbox.url, 'state'))
 		.documents.length;
+	const from = monotonicUs();
 	const started = Date.now();
 	const answer = await stack.client.callWebhook(workflow.path, { json: {}, timeoutMs: 900_000 });
 	const elapsedMs = Date.now() - started;
+	const to = monotonicUs();
 	const items = Array.isArray(answer.json) ? (answer.json as Array<Record<string, unknown>>) : [];
 	const succeeded = items.filter((item) => typeof item.document_id === 'string').length;
 	const created =
 		(await sandboxControl<{ documents: unknown[] }>(sandbox.url, 'state')).documents.length -
 		createdBefore;
-	return { elapsedMs, succeeded, failed: documents - succeeded, created, status: answer.status };
+	// A new workflow per run: its one execution is this run's.
+	const [execution] = await stack.client.waitForExecutions(workflow.id, 1);
+	const nodeMs = execution?.data.resultData.runData[contender.node]?.[0]?.executionTime ?? null;
+	return {
+		elapsedMs,
+		succeeded,
+		failed: documents - succeeded,
+		created,
+		status: answer.status,
+		nodeMs,
+		window: { from, to },
+	};
+}
+
+/** CLOCK_MONOTONIC in µs: the clock of V8's profile timestamps (bench/cpuProfile.ts). */
+function monotonicUs(): number {
+	return Number(process.hrtime.bigint() / 1000n);
 }
 
 /**

@@ -21,6 +21,7 @@ import { rateLimitedBatch } from './rateLimitedBatch.ts';
 import type { ResultRow } from './stats.ts';
 import { renderTable } from './stats.ts';
 import { packMinimalTrigger } from './minimalTrigger.ts';
+import type { MonthEndPart } from './parallelBatch.ts';
 import { parallelBatch } from './parallelBatch.ts';
 import type { QueueSetting } from './queueMode.ts';
 import { queueModeBenchmarks } from './queueMode.ts';
@@ -39,7 +40,8 @@ const uploadOnly = process.argv.includes('--upload');
 // `--targets=ours,minimal,…` only those settings and targets, `--throughput-rounds=N` its rounds
 // (development runs; a full run measures all, 3 rounds).
 const throughputOnly = process.argv.includes('--throughput');
-// `--month-end`: only the month-end batch (parallelBatch.ts).
+// `--month-end`: only the month-end batch (parallelBatch.ts); `--month-end-parts=enterprise,growth,memory`
+// only those parts of it, `--cpu-prof` with n8n's CPU profiled during the Enterprise rounds.
 const monthEndOnly = process.argv.includes('--month-end');
 const roundsArgument = process.argv.find((argument) => argument.startsWith('--rounds='));
 const uploadRounds = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : undefined;
@@ -60,6 +62,7 @@ const argumentValue = (name: string) =>
 // `--package-dir=<folder>`: measure that built package folder instead of this repository, e.g. a
 // candidate change to the trigger built elsewhere, or a base commit's month-end figures.
 const packageDir = argumentValue('package-dir');
+const monthEndParts = argumentValue('month-end-parts')?.split(',') as MonthEndPart[] | undefined;
 /** The package measured, when not this repository: its folder and commit. */
 function measuredPackage(): { package?: { dir: string; commit: string } } {
 	if (!packageDir) return {};
@@ -137,7 +140,12 @@ async function singleProcessBenchmarks(): Promise<void> {
 			['batch under a rate limit', rateLimitedBatch],
 			[
 				'month-end batch',
-				(benchContext: BenchContext) => parallelBatch(benchContext, { packageDir }),
+				(benchContext: BenchContext) =>
+					parallelBatch(benchContext, {
+						packageDir,
+						parts: monthEndParts,
+						cpuProfile: process.argv.includes('--cpu-prof'),
+					}),
 			],
 			['upload memory', (benchContext: BenchContext) => uploadMemory(benchContext, uploadRounds)],
 			['footprint', footprint],
@@ -189,7 +197,7 @@ process.stdout.write(
 	`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
 );
 // A run of another package (`--package-dir`) writes beside, never over, this repository's results.
-const resultsFile = `results${monthEndOnly ? '-month-end' : ''}${packageDir && !queueOnly ? '-package-dir' : ''}${uploadOnly ? '-upload' : ''}${throughputOnly ? '-throughput' : ''}${queueOnly ? '-queue' : ''}.json`;
+const resultsFile = `results${monthEndOnly ? '-month-end' : ''}${monthEndParts ? `-${monthEndParts.join('-')}` : ''}${process.argv.includes('--cpu-prof') ? '-cpu-prof' : ''}${packageDir && !queueOnly ? '-package-dir' : ''}${uploadOnly ? '-upload' : ''}${throughputOnly ? '-throughput' : ''}${queueOnly ? '-queue' : ''}.json`;
 writeFileSync(
 	join(REPO_ROOT, 'bench', resultsFile),
 	`${JSON.stringify({ date: new Date().toISOString(), machine, ...measuredPackage(), rows, table }, null, 2)}\n`,
