@@ -61,10 +61,11 @@ function readMarker(dir: string): Marker | undefined {
 	}
 }
 
-function installedN8nVersion(dir: string): string | undefined {
+/** The version of the package `name` installed in `dir`, if any. */
+function installedVersion(dir: string, name: string): string | undefined {
 	try {
 		return (
-			JSON.parse(readFileSync(join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as {
+			JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as {
 				version: string;
 			}
 		).version;
@@ -138,18 +139,6 @@ function loads(dir: string, nodeBin: string, name: string): boolean {
 	}
 }
 
-function sqliteVersion(dir: string): string | undefined {
-	try {
-		return (
-			JSON.parse(readFileSync(join(dir, 'node_modules', 'sqlite3', 'package.json'), 'utf8')) as {
-				version: string;
-			}
-		).version;
-	} catch {
-		return undefined;
-	}
-}
-
 /**
  * Copies sqlite3's compiled binding from another complete n8n install beside `dir` that has the
  * same sqlite3 version: an N-API binary, the same for every Node version, so the copy saves the
@@ -157,12 +146,13 @@ function sqliteVersion(dir: string): string | undefined {
  * the newest). Returns whether the copy loads; the caller rebuilds when it does not.
  */
 function reuseSqliteBinding(dir: string, nodeBin: string): boolean {
-	const version = sqliteVersion(dir);
+	const version = installedVersion(dir, 'sqlite3');
 	const parent = dirname(dir);
 	if (!version || !existsSync(parent)) return false;
 	for (const sibling of readdirSync(parent).map((name) => join(parent, name))) {
 		const built = join(sibling, 'node_modules', 'sqlite3', 'build');
-		if (sibling === dir || !readMarker(sibling) || sqliteVersion(sibling) !== version) continue;
+		if (sibling === dir || !readMarker(sibling) || installedVersion(sibling, 'sqlite3') !== version)
+			continue;
 		if (!existsSync(join(built, 'Release', 'node_sqlite3.node'))) continue;
 		cpSync(built, join(dir, 'node_modules', 'sqlite3', 'build'), { recursive: true });
 		if (loads(dir, nodeBin, 'sqlite3')) {
@@ -210,7 +200,7 @@ export async function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 		return (
 			marker?.version === version &&
 			marker.nodeVersion === nodeVersion &&
-			installedN8nVersion(dir) === version &&
+			installedVersion(dir, 'n8n') === version &&
 			existsSync(result.bin)
 		);
 	};
@@ -310,7 +300,7 @@ export async function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 		}
 
 		verifyNativeModules(dir, nodeBin);
-		if (installedN8nVersion(dir) !== version)
+		if (installedVersion(dir, 'n8n') !== version)
 			throw new Error(`n8n ${version} was not installed in ${dir}`);
 		const marker: Marker = { version, nodeVersion, installedAt: new Date().toISOString() };
 		writeFileSync(join(dir, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
