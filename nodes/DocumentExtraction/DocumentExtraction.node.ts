@@ -38,7 +38,7 @@ export class DocumentExtraction implements INodeType {
 		defaultVersion: 1.3,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Extract structured invoice data (vendor, dates, amounts, line items) from PDF, JPG, PNG, JSON or CSV files, check review status, and register webhooks',
+			'Extract invoice data (vendor, dates, amounts, line items) from PDF, JPG, PNG, JSON or CSV files, catch duplicate invoices and build Xero or QuickBooks bills',
 		defaults: { name: 'Document Extraction' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
