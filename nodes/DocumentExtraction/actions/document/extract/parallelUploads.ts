@@ -278,7 +278,9 @@ async function uploadFiles(
 ): Promise<void> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE, 0);
 	const bytes = new ByteBudget(MAX_BYTES_IN_FLIGHT);
-	const pacer = new RequestPacer(limitsForTier(credentials.tier).requestsPerMinute);
+	// One at a time, the service's own answers pace the run (429 and its Retry-After).
+	const pacer =
+		parallel > 1 ? new RequestPacer(limitsForTier(credentials.tier).requestsPerMinute) : undefined;
 	const uploading = states.map((state) =>
 		state && 'prepared' in state && 'file' in state.prepared ? state.prepared : undefined,
 	);

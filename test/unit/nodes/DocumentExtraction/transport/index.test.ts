@@ -447,7 +447,7 @@ describe('Retry-After beyond the 2-minute cap', () => {
 		expect(harness().waits).toEqual([]);
 	});
 
-	it('Extract, two files with Continue On Fail: the second is not sent either (the run is held)', async () => {
+	it('Extract one at a time, two files with Continue On Fail: the first fails at once saying when, the second is still tried', async () => {
 		service().on('POST', '/v1/extract', tooManyFor('900'), { status: 200, body: VERIFIED });
 		const result = await harness().run({
 			parameters: extractParameters(),
@@ -455,15 +455,15 @@ describe('Retry-After beyond the 2-minute cap', () => {
 			continueOnFail: true,
 		});
 
-		const errors = result
-			.outputs()
-			.flat()
-			.map((item) => item.json.error);
-		expect(errors).toHaveLength(2);
-		for (const message of errors)
-			expect(message).toMatch(/^The service asks to wait 15 minutes before the next request/);
-		expect(service().requests).toHaveLength(1);
-		expect(service().pending()).toHaveLength(1);
+		const [verified, needsReview] = result.outputs();
+		expect(needsReview.map((item) => [item.pairedItem, item.json.error])).toEqual([
+			[
+				{ item: 0 },
+				expect.stringMatching(/^The service asks to wait 15 minutes before the next request/),
+			],
+		]);
+		expect(verified.map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
+		expect(service().requests).toHaveLength(2);
 		expect(harness().waits).toEqual([]);
 	});
 
