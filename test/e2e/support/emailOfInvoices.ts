@@ -9,6 +9,7 @@ import {
 	actionNode,
 	nodeItems,
 	extractParameters,
+	log,
 	sandboxControl,
 	sandboxState,
 	webhookWorkflow,
@@ -113,9 +114,11 @@ export function extractOutputs(
 }
 
 /** The error Extract failed with, in a failed execution. */
-export function extractError(execution: DecodedExecution): { message?: string } | undefined {
+export function extractError(
+	execution: DecodedExecution,
+): { message?: string; description?: string } | undefined {
 	return execution.data.resultData?.runData?.Extract?.at(-1)?.error as
-		| { message?: string }
+		| { message?: string; description?: string }
 		| undefined;
 }
 
@@ -179,7 +182,10 @@ export async function expectRetryStrandsNothing(
 	await failUploadAfter(runs.sandboxUrl, failing - 1);
 	const failed = await runs.send(files);
 	expect(failed.status).toBe('error');
-	expect(extractError(failed)?.message).toMatch(/\(500\)/);
+	const error = extractError(failed);
+	expect(error?.message).toMatch(/\(500\)/);
+	// What the person reads before retrying, for the report beside what the retry then does.
+	log('retry', `the failed execution says: ${error?.message} | ${error?.description ?? ''}`);
 
 	const before = await documentCount(runs.sandboxUrl);
 	const retried = await runs.retry(failed);
