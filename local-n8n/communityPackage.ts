@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // The package as a user gets it: built, packed with `npm pack` exactly as a release is, and
 // installed into an n8n user folder the way n8n documents manual installation
 // (https://docs.n8n.io/integrations/community-nodes/installation/manual-install/): `npm install`
@@ -62,6 +62,20 @@ export async function packPackage(dir = REPO_ROOT): Promise<PackedPackage> {
 	const tarball = join(dest, info[0].filename.replace(/^@/, '').replace('/', '-'));
 	if (!existsSync(tarball)) throw new Error(`npm pack did not produce ${tarball}`);
 	log('package', `packed ${info[0].files.length} files into ${tarball}`);
+	return { name, version, tarball };
+}
+
+/**
+ * Where a whole test run keeps the package it built and packed once (test/e2e/support/packOnce.ts,
+ * vitest's global setup of the e2e project): the tarball's path. Unset, every stack packs its own.
+ */
+export const PACKED_ONCE_VARIABLE = 'E2E_PACKED_TARBALL';
+
+/** This repository's package as packed once for the run, if the run did (PACKED_ONCE_VARIABLE). */
+export function packedOnce(): PackedPackage | undefined {
+	const tarball = process.env[PACKED_ONCE_VARIABLE];
+	if (!tarball || !existsSync(tarball)) return undefined;
+	const { name, version } = readPackageJson(REPO_ROOT);
 	return { name, version, tarball };
 }
 

@@ -17,6 +17,7 @@ import { reapStaleProcesses, stopAll } from './processes.ts';
 import {
 	buildPackage,
 	makeProbePackage,
+	packedOnce,
 	packPackage,
 	type PackedPackage,
 } from './communityPackage.ts';
@@ -24,7 +25,8 @@ import { ensureCerts, type TlsMaterial } from './tls.ts';
 
 export interface StackOptions {
 	/**
-	 * Which package to pack and install: 'repo' (this repository, built first), 'probe' (a
+	 * Which package to pack and install: 'repo' (this repository, built first, or the tarball the
+	 * test run packed once: `packedOnce()`), 'probe' (a
 	 * throwaway package made by the harness), { dir } (any package folder, already built), or
 	 * 'none' (start n8n without installing a package).
 	 */
@@ -102,7 +104,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 		const tls = ensureCerts();
 		const dir = packageDir(options.package ?? 'repo');
 		let packed: PackedPackage | undefined;
-		if (dir) {
+		if (dir === REPO_ROOT) packed = packedOnce();
+		if (dir && !packed) {
 			if (dir === REPO_ROOT && options.build !== false) await buildPackage(dir);
 			if (!existsSync(join(dir, 'package.json'))) throw new Error(`no package.json in ${dir}`);
 			packed = await packPackage(dir);

@@ -22,9 +22,14 @@ export default defineConfig({
 				test: {
 					name: 'e2e',
 					include: ['test/e2e/**/*.test.ts'],
+					// Builds and packs the package once for the run; every file's n8n installs that tarball.
+					globalSetup: ['test/e2e/support/packOnce.ts'],
 					testTimeout: 300_000,
 					hookTimeout: 900_000,
-					// One fork runs the e2e files one after another: each starts its own n8n.
+					// One fork runs the e2e files one after another: each starts its own n8n (a queue file
+					// five, with Postgres, Redis and HAProxy). On the 2-core machines CI and development
+					// use, a second file beside it only slows both: an n8n start is CPU-bound, and files
+					// that time deliveries fail when the machine is saturated.
 					poolOptions: { forks: { singleFork: true } },
 				},
 			},
