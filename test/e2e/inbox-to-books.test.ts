@@ -1,0 +1,559 @@
+// The whole template "Invoices from email to Xero, with approval" as a person imports it, in a real
+// n8n, with a real IMAP server (Dovecot) for the invoices, a real SMTP server for the approver's
+// emails and the Xero stand-in for the books. One email with four invoices (one at or under the
+// threshold, three above) and a logo: the small invoice is booked at once while the three wait, each
+// in its own execution; the approver approves one (answering its form twice), rejects one with a
+// reason and leaves the third, which is reminded, escalated and ends undecided. Exactly two bills,
+// each with its own PDF attached byte for byte and the decision in its History & Notes; every
+// outcome on its execution. The same email again: nothing uploaded, asked or booked twice. A vendor
+// name with markup stays text in the approver's emails and form. A scan that needs a reviewer waits
+// in its execution with its file and, after the verdict and the approval, is booked with it. The
+// QuickBooks template: a small and an approved invoice, each bill with its original and its Memo.
+
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+	eventually,
+	executedNodes,
+	loadExampleWorkflows,
+	nodeJson,
+	registerSecret,
+	sandboxControl,
+	sandboxState,
+	withCredentialsByName,
+	type Credential,
+	type DecodedExecution,
+} from '../../local-n8n/index.ts';
+import {
+	connectedOAuth2Credential,
+	startQuickBooksStandIn,
+	startXeroStandIn,
+	withSettings,
+	type QuickBooksStandIn,
+	type XeroStandIn,
+} from '../../local-n8n/accounting/index.ts';
+import {
+	composeMessage,
+	createSmtpCredential,
+	invoicePdf,
+	logoPng,
+	startImapServer,
+	startMailServer,
+	type ImapServer,
+	type MailMessage,
+	type MailServer,
+	type MessageAttachment,
+} from '../../local-n8n/mail/index.ts';
+import { answerForm, formLink, mailAbout, openForm } from './support/approvalForms.ts';
+import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
+import { describeNeeding } from './support/requirements.ts';
+import { sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+
+const TEMPLATE = 'invoices-email-to-xero-with-approval.workflow.json';
+const APPROVER = 'manager@example.test';
+/** What the approver types in the form's "Your name": the bill says who, not only to whom it was sent. */
+const NAME = 'Maria Manager';
+const DECIDED_BY = `${NAME} <${APPROVER}>`;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const ESCALATION = 'director@example.test';
+/** n8n's wait tracker looks for ended waits once a minute; three waits of 1.5 minutes in a row. */
+const SILENT_PATH_MS = 10 * 60_000;
+
+const fixture = useN8nAndSandbox();
+
+const MARKUP_VENDOR = '<a href="https://evil.example">Pay here</a> Ltd';
+
+/** An extracted invoice as the sandbox hands it out for the next upload. */
+function invoice(vendor: string, invoiceNo: string, subtotal: number, tax: number) {
+	return {
+		header: { vendor, date: '2026-11-02', invoice_no: invoiceNo },
+		amounts: { subtotal, tax, total: subtotal + tax },
+		line_items: [
+			{
+				description: 'Paper A4 <80 g>',
+				quantity: 10,
+				unit_price: subtotal / 20,
+				amount: subtotal / 2,
+			},
+			{ description: 'Toner', quantity: 1, unit_price: subtotal / 2, amount: subtotal / 2 },
+		],
+	};
+}
+
+const INVOICES = {
+	small: invoice('Small Parts Ltd', 'SMALL-1', 200, 38),
+	approve: invoice(MARKUP_VENDOR, 'APPROVE-1', 1250, 237.5),
+	reject: invoice('Globex Corporation', 'REJECT-1', 2000, 380),
+	silent: invoice('Initech LLC', 'SILENT-1', 3000, 570),
+};
+
+const PDFS: MessageAttachment[] = ['a', 'b', 'c', 'd'].map((letter) => ({
+	fileName: `invoice-${letter}.pdf`,
+	contentType: 'application/pdf',
+	content: invoicePdf([`Scanned invoice ${letter}`, `Page 1 of 1 (${letter})`]),
+}));
+
+let imap: ImapServer;
+let mail: MailServer;
+let xero: XeroStandIn;
+let workflowId = '';
+
+/** The mailbox, the approver's mail server and their credentials, for one template. */
+async function mailCredentials(): Promise<Credential[]> {
+	const client = fixture.stack.client;
+	imap = await startImapServer();
+	registerSecret(imap.password);
+	fixture.secrets.push(imap.password);
+	mail = await startMailServer();
+	return [
+		fixture.credential,
+		await client.createCredential(`IMAP (invoices)`, 'imap', {
+			user: imap.user,
+			password: imap.password,
+			host: imap.host,
+			port: imap.port,
+			secure: false,
+			allowUnauthorizedCerts: false,
+		}),
+		await createSmtpCredential(client, mail),
+	];
+}
+
+/** Imports `file` with `settings`, its credentials matched by name, and publishes it. */
+async function publishTemplate(
+	file: string,
+	settings: Record<string, string>,
+	credentials: Credential[],
+): Promise<string> {
+	const client = fixture.stack.client;
+	const template = loadExampleWorkflows().find((entry) => entry.file === file);
+	if (!template) throw new Error(`examples/${file} is missing`);
+	const configured = withSettings(template.workflow, settings);
+	const created = await client.createWorkflow(withCredentialsByName(configured, credentials));
+	await client.activateWorkflow(created.id);
+	await imap.waitForMailboxOpened();
+	return created.id;
+}
+
+async function stopTemplate() {
+	if (workflowId) await fixture.stack.client.deactivateWorkflow(workflowId).catch(() => undefined);
+	workflowId = '';
+	await imap?.stop();
+	await mail?.stop();
+}
+
+const email = (messageId: string) =>
+	composeMessage({
+		from: 'Accounts <billing@suppliers.example>',
+		to: 'invoices@example.com',
+		subject: 'Invoices November',
+		messageId,
+		text: 'Please find our invoices attached.',
+		attachments: [...PDFS, { fileName: 'logo.png', contentType: 'image/png', content: logoPng() }],
+	});
+
+/** Every execution of the template (the email's and each attachment's), decoded, oldest first. */
+async function executions(): Promise<DecodedExecution[]> {
+	const client = fixture.stack.client;
+	const summaries = await client.listExecutions(workflowId);
+	const decoded = await Promise.all(summaries.map((summary) => client.getExecution(summary.id)));
+	return decoded.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** The execution that extracted `invoiceNo` (its "Extract invoice" put it on some output). */
+function executionOf(all: DecodedExecution[], invoiceNo: string): DecodedExecution | undefined {
+	return all.find((execution) =>
+		[0, 1, 2, 3, 4, 5].some((output) =>
+			nodeJson(execution, 'Extract invoice', { output }).some(
+				(json) => json.invoice_no === invoiceNo,
+			),
+		),
+	);
+}
+
+async function settledExecutionOf(invoiceNo: string, timeoutMs = 60_000) {
+	return (await eventually(
+		`the execution of ${invoiceNo} to finish`,
+		async () => executionOf(await executions(), invoiceNo),
+		(execution) => execution?.status === 'success',
+		timeoutMs,
+	)) as DecodedExecution;
+}
+
+const customData = (execution: DecodedExecution) =>
+	execution.raw.customData as Record<string, string> | undefined;
+
+const billNumbered = (invoiceNo: string) =>
+	xero.documents.filter((document) => document.InvoiceNumber === invoiceNo);
+
+/** The file name whose upload became `invoiceNo`, from its execution. */
+function fileOf(execution: DecodedExecution): string {
+	return String(nodeJson(execution, 'Extract invoice')[0]?.file_name);
+}
+
+describeNeeding(
+	['dovecot'],
+	'From the inbox to Xero, each invoice approved on its own (the template, with real mail servers)',
+	() => {
+		beforeAll(async () => {
+			const credentials = await mailCredentials();
+			xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+			credentials.push(
+				await connectedOAuth2Credential(
+					fixture.stack.client,
+					'xeroOAuth2Api',
+					'Xero account',
+					STAND_IN_ACCESS_TOKEN,
+				),
+			);
+			workflowId = await publishTemplate(
+				TEMPLATE,
+				{
+					xero_api_url: xero.url,
+					xero_tenant_id: 'tenant',
+					approver_email: APPROVER,
+					escalation_email: ESCALATION,
+					from_email: 'invoices@example.test',
+					approval_threshold: '1000',
+					answer_within_minutes: '1.5',
+				},
+				credentials,
+			);
+		});
+
+		afterAll(async () => {
+			await stopTemplate();
+			await xero?.close();
+		});
+
+		it(
+			'four invoices in one email: the small one booked at once, one approved, one rejected with a reason, one escalated; two bills, each with its original and its decision',
+			async () => {
+				const client = fixture.stack.client;
+				const documentsBefore = (await sandboxState(fixture.sandbox.url)).documents.length;
+				for (const data of Object.values(INVOICES))
+					await sandboxControl(fixture.sandbox.url, 'next-extraction', { data });
+				await sandboxControl(fixture.sandbox.url, 'next-confidence', {
+					confidence: [0.99, 0.99, 0.99, 0.99],
+				});
+				imap.deliver(email('first@suppliers.example'));
+
+				// The small invoice is booked while the three above the threshold wait for the approver.
+				const asks = await mail.waitForMessages(
+					(message) =>
+						message.subject.startsWith('Approve or reject: ') && message.to.includes(APPROVER),
+					3,
+					120_000,
+				);
+				const ask = (invoiceNo: string) =>
+					asks.find((message) => message.subject.includes(invoiceNo)) as MailMessage;
+				for (const invoiceNo of ['APPROVE-1', 'REJECT-1', 'SILENT-1'])
+					expect(ask(invoiceNo)).toBeDefined();
+				const small = await settledExecutionOf('SMALL-1');
+				expect(billNumbered('SMALL-1')).toHaveLength(1);
+				const waiting = (await executions()).filter((execution) => execution.status === 'waiting');
+				expect(waiting.length).toBeGreaterThanOrEqual(3);
+				expect(executedNodes(small)).not.toContain('Ask approver');
+
+				// One execution per attachment; the logo never uploaded.
+				const all = await executions();
+				const logo = all.find((execution) =>
+					nodeJson(execution, 'Not an invoice').some((json) => json.file_name === 'logo.png'),
+				);
+				expect(logo, 'the logo on Skipped Files').toBeDefined();
+				const uploaded = (await sandboxState(fixture.sandbox.url)).documents.slice(documentsBefore);
+				expect(uploaded.map((document) => document.fileName).sort()).toEqual(
+					PDFS.map((file) => file.fileName),
+				);
+
+				// Supplier text stays text: the vendor's markup is shown, never a live link.
+				const details = (
+					await mail.waitForMessages(mailAbout('APPROVE-1', 'Invoice to approve: ', APPROVER))
+				)[0];
+				for (const message of [details, ask('APPROVE-1')]) {
+					expect(
+						message.links.some((link) => link.includes('evil.example')),
+						message.subject,
+					).toBe(false);
+					expect(message.html, message.subject).not.toContain('<a href="https://evil.example"');
+					expect(message.html, message.subject).toMatch(/(&lt;|&#60;)a href=/);
+				}
+				const approveLink = formLink(ask('APPROVE-1'));
+				const form = await openForm(client, approveLink);
+				expect(form.status).toBe(200);
+				expect(form.html).not.toContain('<a href="https://evil.example"');
+
+				// Approve, and click again at once and later: n8n takes one answer (the second, while the
+				// first runs, is refused as "running already"; afterwards "No action required").
+				expect((await answerForm(client, approveLink, 'Approve', '', NAME)).status).toBe(200);
+				const atOnce = await answerForm(client, approveLink, 'Reject', 'changed my mind', NAME);
+				expect(
+					atOnce.status === 409 || atOnce.html.includes('No action required'),
+					`${atOnce.status} ${atOnce.html.slice(0, 200)}`,
+				).toBe(true);
+				const reason = 'Toner was not ordered; ask Globex for a corrected invoice';
+				expect(
+					(await answerForm(client, formLink(ask('REJECT-1')), 'Reject', reason, NAME)).status,
+				).toBe(200);
+
+				const approved = await settledExecutionOf('APPROVE-1');
+				const later = await answerForm(client, approveLink, 'Reject', 'changed my mind', NAME);
+				expect(later.html).toContain('No action required');
+				const rejected = await settledExecutionOf('REJECT-1');
+				expect(billNumbered('APPROVE-1')).toHaveLength(1);
+				expect(billNumbered('REJECT-1')).toEqual([]);
+				expect(executedNodes(rejected)).not.toContain('Create bill in Xero');
+				expect(customData(rejected)).toMatchObject({
+					outcome: 'rejected',
+					decision: 'rejected',
+					decided_by: DECIDED_BY,
+					reason,
+				});
+				expect(customData(approved)).toMatchObject({
+					outcome: 'booked',
+					decision: 'approved',
+					decided_by: DECIDED_BY,
+				});
+				expect(customData(small)).toMatchObject({
+					outcome: 'booked',
+					decision: 'under the threshold',
+				});
+
+				// Each bill: its own PDF byte for byte, and the decision in its History & Notes.
+				for (const [invoiceNo, execution] of [
+					['SMALL-1', small],
+					['APPROVE-1', approved],
+				] as const) {
+					const [bill] = billNumbered(invoiceNo);
+					const file = PDFS.find((pdf) => pdf.fileName === fileOf(execution));
+					const attached = xero.attachments.filter((attachment) => attachment.ownerId === bill.id);
+					expect(
+						attached.map((attachment) => attachment.fileName),
+						invoiceNo,
+					).toEqual([file?.fileName]);
+					expect(attached[0].bytes.equals(file?.content as Buffer), invoiceNo).toBe(true);
+					const notes = xero.history.filter((note) => note.ownerId === bill.id);
+					expect(notes, invoiceNo).toHaveLength(1);
+					expect(nodeJson(execution, 'Posted to Xero')[0]).toMatchObject({
+						original_attached: true,
+						decision_on_bill: true,
+					});
+				}
+				const noteOf = (invoiceNo: string) =>
+					xero.history.find((note) => note.ownerId === billNumbered(invoiceNo)[0].id)?.Details;
+				expect(noteOf('SMALL-1')).toMatch(/^Under the approval threshold \(238 at or under 1000\)/);
+				expect(noteOf('APPROVE-1')).toMatch(
+					new RegExp(`^Approved by ${escapeRegExp(DECIDED_BY)} on \\d{4}-\\d{2}-\\d{2}T`),
+				);
+				expect(billNumbered('APPROVE-1')[0].Contact.Name).toBe(MARKUP_VENDOR);
+
+				// The third: a reminder, then the escalation address, then no decision; nothing booked.
+				await mail.waitForMessages(
+					mailAbout('SILENT-1', 'Reminder: approve or reject: ', APPROVER),
+					1,
+					SILENT_PATH_MS / 2,
+				);
+				await mail.waitForMessages(
+					mailAbout('SILENT-1', 'Escalated: approve or reject: ', ESCALATION),
+					1,
+					SILENT_PATH_MS / 2,
+				);
+				const silent = await settledExecutionOf('SILENT-1', SILENT_PATH_MS / 2);
+				expect(executedNodes(silent)).toEqual(
+					expect.arrayContaining(['Remind approver', 'Escalate', 'No decision']),
+				);
+				expect(customData(silent)).toMatchObject({
+					outcome: 'no decision',
+					escalated_to: ESCALATION,
+				});
+				expect(billNumbered('SILENT-1')).toEqual([]);
+				expect(xero.documents).toHaveLength(2);
+				fixture.expectNoSecretIn(small, 'a secret in an execution');
+			},
+			SILENT_PATH_MS * 1.5,
+		);
+
+		it('the same email again: nothing uploaded, asked or booked twice', async () => {
+			const documentsBefore = (await sandboxState(fixture.sandbox.url)).documents.length;
+			const mailsBefore = mail.messages().length;
+			const executionsBefore = (await executions()).length;
+			imap.deliver(email('again@suppliers.example'));
+			// The email's execution and one per attachment (four invoices and the logo).
+			const all = await eventually(
+				'the second email and its attachments to finish',
+				executions,
+				(list) =>
+					list.length >= executionsBefore + 6 &&
+					list.every((execution) => execution.status !== 'running' && execution.status !== 'new'),
+				90_000,
+			);
+			const fresh = all.slice(executionsBefore);
+			const sameFile = fresh.flatMap((execution) => nodeJson(execution, 'Already submitted'));
+			expect(sameFile.map((json) => json.file_name).sort()).toEqual(
+				PDFS.map((file) => file.fileName),
+			);
+			for (const execution of fresh.filter((e) => executedNodes(e).includes('Each attachment')))
+				expect(['already submitted', 'not an invoice']).toContain(customData(execution)?.outcome);
+			await sleep(fixture.settleMs);
+			expect((await sandboxState(fixture.sandbox.url)).documents).toHaveLength(documentsBefore);
+			expect(mail.messages()).toHaveLength(mailsBefore);
+			expect(xero.documents).toHaveLength(2);
+		});
+
+		it('an invoice that needs a reviewer waits with its file; after the verdict it goes through the approval and is booked with its original', async () => {
+			const client = fixture.stack.client;
+			const scan: MessageAttachment = {
+				fileName: 'blurry-scan.pdf',
+				contentType: 'application/pdf',
+				content: invoicePdf(['Blurry scan', 'Page 1 of 1 (e)']),
+			};
+			await sandboxControl(fixture.sandbox.url, 'next-extraction', {
+				data: invoice('Umbrella Office Ltd', 'REVIEW-1', 1500, 285),
+			});
+			await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: 0.7 });
+			imap.deliver(
+				composeMessage({
+					from: 'Accounts <billing@suppliers.example>',
+					to: 'invoices@example.com',
+					subject: 'A scanned invoice',
+					messageId: 'scan@suppliers.example',
+					text: 'Scanned, sorry.',
+					attachments: [scan],
+				}),
+			);
+			const inReview = await eventually(
+				'the scan in review',
+				async () =>
+					(await sandboxState(fixture.sandbox.url)).documents.find(
+						(document) => document.fileName === scan.fileName,
+					),
+				(document) => document?.reviewId !== undefined,
+				90_000,
+			);
+			const waiting = await eventually(
+				'its execution waiting for the review',
+				async () =>
+					(await executions()).find(
+						(execution) =>
+							execution.status === 'waiting' &&
+							nodeJson(execution, 'Each attachment').some(
+								(json) => json.subject === 'A scanned invoice',
+							),
+					),
+				(execution) => execution !== undefined,
+			);
+			expect(executedNodes(waiting as DecodedExecution)).not.toContain('Settings');
+			await sandboxControl(fixture.sandbox.url, `reviews/${inReview!.reviewId}/approve`, {});
+
+			const [ask] = await mail.waitForMessages(
+				mailAbout('REVIEW-1', 'Approve or reject: ', APPROVER),
+				1,
+				120_000,
+			);
+			expect((await answerForm(client, formLink(ask), 'Approve', '', NAME)).status).toBe(200);
+			const booked = await settledExecutionOf('REVIEW-1');
+			expect(booked.id).toBe((waiting as DecodedExecution).id);
+			const [bill] = billNumbered('REVIEW-1');
+			const attached = xero.attachments.filter((attachment) => attachment.ownerId === bill.id);
+			expect(attached.map((attachment) => attachment.fileName)).toEqual([scan.fileName]);
+			expect(attached[0].bytes.equals(scan.content as Buffer)).toBe(true);
+			expect(xero.history.find((note) => note.ownerId === bill.id)?.Details).toMatch(
+				/^Approved by /,
+			);
+			expect(customData(booked)).toMatchObject({ outcome: 'booked', decision: 'approved' });
+		});
+	},
+);
+
+describeNeeding(
+	['dovecot'],
+	'From the inbox to QuickBooks, with approval (the template, with real mail servers)',
+	() => {
+		let quickBooks: QuickBooksStandIn;
+		const QUICKBOOKS_PDFS = PDFS.slice(0, 2).map((file) => ({
+			...file,
+			fileName: file.fileName.replace('invoice-', 'qb-invoice-'),
+			content: Buffer.concat([file.content as Buffer, Buffer.from('% QuickBooks\n')]),
+		}));
+
+		beforeAll(async () => {
+			const credentials = await mailCredentials();
+			quickBooks = await startQuickBooksStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+			credentials.push(
+				await connectedOAuth2Credential(
+					fixture.stack.client,
+					'quickBooksOAuth2Api',
+					'QuickBooks account',
+					STAND_IN_ACCESS_TOKEN,
+				),
+			);
+			workflowId = await publishTemplate(
+				'invoices-email-to-quickbooks-with-approval.workflow.json',
+				{
+					quickbooks_api_url: quickBooks.url,
+					quickbooks_realm_id: '9130',
+					quickbooks_expense_account_id: '7',
+					quickbooks_tax_account_id: '8',
+					approver_email: APPROVER,
+					escalation_email: ESCALATION,
+					from_email: 'invoices@example.test',
+					approval_threshold: '1000',
+					answer_within_minutes: '5',
+				},
+				credentials,
+			);
+		});
+
+		afterAll(async () => {
+			await stopTemplate();
+			await quickBooks?.close();
+		});
+
+		it('an invoice under the threshold and an approved one: two bills, each with its original and the decision in its Memo', async () => {
+			const client = fixture.stack.client;
+			for (const data of [
+				invoice('Small Parts Ltd', 'QB-SMALL-1', 200, 38),
+				invoice('Globex Corporation', 'QB-BIG-1', 1250, 237.5),
+			])
+				await sandboxControl(fixture.sandbox.url, 'next-extraction', { data });
+			await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: [0.99, 0.99] });
+			imap.deliver(
+				composeMessage({
+					from: 'Accounts <billing@suppliers.example>',
+					to: 'invoices@example.com',
+					subject: 'Invoices for QuickBooks',
+					messageId: 'quickbooks@suppliers.example',
+					text: 'Attached.',
+					attachments: QUICKBOOKS_PDFS,
+				}),
+			);
+			const [ask] = await mail.waitForMessages(
+				mailAbout('QB-BIG-1', 'Approve or reject: ', APPROVER),
+				1,
+				120_000,
+			);
+			const small = await settledExecutionOf('QB-SMALL-1');
+			expect((await answerForm(client, formLink(ask), 'Approve', 'ok', NAME)).status).toBe(200);
+			const big = await settledExecutionOf('QB-BIG-1');
+
+			expect(quickBooks.transactions.map((bill) => bill.DocNumber).sort()).toEqual([
+				'QB-BIG-1',
+				'QB-SMALL-1',
+			]);
+			for (const [invoiceNo, execution, memo] of [
+				['QB-SMALL-1', small, /^Under the approval threshold \(238 at or under 1000\)/],
+				['QB-BIG-1', big, new RegExp(`^Approved by ${escapeRegExp(DECIDED_BY)} on .+: ok$`)],
+			] as const) {
+				const bill = quickBooks.transactions.find((entry) => entry.DocNumber === invoiceNo);
+				expect(String(bill?.PrivateNote).split('\n')[0], invoiceNo).toMatch(memo);
+				const file = QUICKBOOKS_PDFS.find((pdf) => pdf.fileName === fileOf(execution));
+				const attached = quickBooks.attachments.filter((entry) => entry.ownerId === bill?.Id);
+				expect(
+					attached.map((entry) => entry.fileName),
+					invoiceNo,
+				).toEqual([file?.fileName]);
+				expect(attached[0].bytes.equals(file?.content as Buffer), invoiceNo).toBe(true);
+				expect(customData(execution)).toMatchObject({ outcome: 'booked' });
+			}
+		});
+	},
+);
