@@ -129,14 +129,50 @@ export interface UnsettledAdvice {
 	description: string;
 }
 
-/** Claims `keys` in this workflow's store; a store that never settles is a node error. */
+/** One claim written for every run of this process that asked while it was forming. */
+interface Batch {
+	keys: Set<string>;
+	askers: Array<{
+		keys: string[];
+		resolve: (claimed: Claimed) => void;
+		reject: (error: unknown) => void;
+	}>;
+}
+
+/**
+ * How long a claim waits for others of this process to join it. A burst of executions (a stream of
+ * deliveries, a month-end of emails) then writes the workflow's row once per batch instead of once
+ * each: their writes no longer replace one another's, which made every claim of a burst go round
+ * again (a thousand deliveries at once never settled).
+ */
+const GATHER_MS = 25;
+
+/** Batches still gathering, by workflow. */
+const gathering = new Map<string, Batch>();
+
+/**
+ * Claims `keys` in this workflow's store, together with the claims other runs of this process ask
+ * for at the same moment; a store that never settles is a node error. Among runs of one batch, the
+ * first to ask for a key claims it; later ones learn it was claimed concurrently.
+ */
 export async function claimKeys(
 	context: IExecuteFunctions,
 	keys: string[],
 	unsettled: UnsettledAdvice,
 ): Promise<Claimed> {
+	const workflowId = context.getWorkflow().id ?? '';
+	let batch = gathering.get(workflowId);
+	const claimed = new Promise<Claimed>((resolve, reject) => {
+		if (!batch) {
+			batch = { keys: new Set(), askers: [] };
+			gathering.set(workflowId, batch);
+			void claimBatch(context, workflowId, batch);
+		}
+		for (const key of keys) batch.keys.add(key);
+		batch.askers.push({ keys: [...new Set(keys)], resolve, reject });
+	});
 	try {
-		return await claimAll(workflowStore(context), keys, n8nClock);
+		return await claimed;
 	} catch (error) {
 		const description =
 			error instanceof UnsettledClaim
@@ -146,6 +182,35 @@ export async function claimKeys(
 			message: unsettled.message,
 			description,
 		});
+	}
+}
+
+async function claimBatch(
+	context: IExecuteFunctions,
+	workflowId: string,
+	batch: Batch,
+): Promise<void> {
+	await n8nClock.sleep(GATHER_MS);
+	gathering.delete(workflowId);
+	let claimed: Claimed;
+	try {
+		claimed = await claimAll(workflowStore(context), [...batch.keys], n8nClock);
+	} catch (error) {
+		for (const asker of batch.askers) asker.reject(error);
+		return;
+	}
+	const given = new Set<string>();
+	for (const asker of batch.askers) {
+		const own: Claimed = { won: new Set(), already: new Set(), concurrent: new Set() };
+		for (const key of asker.keys) {
+			if (claimed.already.has(key)) own.already.add(key);
+			else if (claimed.concurrent.has(key) || given.has(key)) own.concurrent.add(key);
+			else {
+				own.won.add(key);
+				given.add(key);
+			}
+		}
+		asker.resolve(own);
 	}
 }
 

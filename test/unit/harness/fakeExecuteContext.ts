@@ -64,6 +64,7 @@ export function fakeExecuteContext(options: FakeOptions = {}): FakeExecuteContex
 			tier: 'pilot',
 			...options.credentials,
 		}),
+		getWorkflow: () => ({ id: 'workflow-1', name: 'Fake', active: true }),
 		getWorkflowStaticData: () => staticData,
 		getExecuteData: () => executeData,
 		getExecutionId: () => 'exec-1',

@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Claimed, KeyStore } from '../../../../../nodes/DocumentExtraction/memory/claims.ts';
-import { claimAll } from '../../../../../nodes/DocumentExtraction/memory/claims.ts';
+import { claimAll, claimKeys } from '../../../../../nodes/DocumentExtraction/memory/claims.ts';
+import { fakeExecuteContext } from '../../../harness/fakeExecuteContext.ts';
 
 const SETTLE = 1000;
 
@@ -314,5 +315,32 @@ describe('claiming keys on a last-writer-wins store', () => {
 		const b = claimAll(stalledFirstWrite, ['sha256:same'], claimClock('b'), SETTLE);
 		await clock.runAll();
 		expect([await a, await b].filter((claimed) => claimed.won.size === 1)).toHaveLength(2);
+	});
+});
+
+describe('claims of one process at the same moment', () => {
+	it('join one batch: the workflow row is written once for all of them, and a key asked twice is won by the first only', async () => {
+		const fake = fakeExecuteContext();
+		const record = fake.context.helpers.checkProcessedAndRecord;
+		let writes = 0;
+		fake.context.helpers.checkProcessedAndRecord = async (...call) => {
+			writes++;
+			return await record(...call);
+		};
+		const advice = { message: 'Could not claim', description: 'Run again.' };
+		const [first, copy, other] = await Promise.all([
+			claimKeys(fake.context, ['event:a'], advice),
+			claimKeys(fake.context, ['event:a'], advice),
+			claimKeys(fake.context, ['event:b'], advice),
+		]);
+		expect([first.won, copy.won, copy.concurrent, other.won]).toEqual([
+			new Set(['event:a']),
+			new Set(),
+			new Set(['event:a']),
+			new Set(['event:b']),
+		]);
+		// One claim (record, settle, confirm) for the three runs; only their keys stay.
+		expect(writes).toBe(2);
+		expect([...fake.store].sort()).toEqual(['event:a', 'event:b']);
 	});
 });
