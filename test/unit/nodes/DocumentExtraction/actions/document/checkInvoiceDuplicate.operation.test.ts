@@ -132,10 +132,11 @@ describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () =>
 			'invoice:globex|G 7|2000',
 			'invoice:hooli|H 1|1000',
 		]);
-		expect(harness().waits).toHaveLength(1);
+		const settles = () => harness().waits.filter((ms) => ms >= 1000);
+		expect(settles()).toHaveLength(1);
 		// The same document again: everything known, nothing to confirm.
 		await check([reviewed('doc_1', 'Hooli', 'H-1', 10)]);
-		expect(harness().waits).toHaveLength(1);
+		expect(settles()).toHaveLength(1);
 	});
 });
 

@@ -273,14 +273,14 @@ describe('Skip Files Already Submitted', () => {
 		for (let i = 0; i < 4; i++)
 			service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
 		await harness().run({ parameters: guarded(), items: files });
-		const [settle, ...more] = harness().waits;
-		expect(more).toEqual([]);
-		expect(settle).toBeGreaterThan(0);
+		// The claim's settle delay (a short wait gathers the claims of this process first).
+		const settles = () => harness().waits.filter((ms) => ms >= 1000);
+		expect(settles()).toEqual([1000]);
 		const stored = [...harness().deduplicator.contexts.values()].flat();
 		expect(stored.sort()).toEqual(contents.map((content) => `sha256:${sha256(content)}`).sort());
 
 		await harness().run({ parameters: guarded(), items: files });
-		expect(harness().waits).toEqual([settle]);
+		expect(settles()).toEqual([1000]);
 		expect(service().requestsTo('/v1/extract')).toHaveLength(4);
 	});
 
