@@ -3,9 +3,10 @@
 // The editor in a real browser (Debian's Chromium, installed by the harness when missing, driven by
 // playwright-core): log in to the local n8n, open a new workflow, find "Document Extraction" in the
 // node panel, add the action node, and check that its resources, operations and credential type
-// render, and that Check Invoice Duplicate asks for no credential. Screenshots go to test/artifacts/ (the last state is saved on failure too).
+// render, that Check Invoice Duplicate asks for no credential, and that the canvas shows every
+// output label of a version 1.3 node whole (N47). Screenshots go to test/artifacts/ (the last state is saved on failure too).
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -98,6 +99,57 @@ async function dropdownOptions(target: Page, parameter: string): Promise<string[
 		.poll(async () => await target.getByRole('option').count(), { timeout: 10_000 })
 		.toBe(0);
 	return labels;
+}
+
+/** A Document Extraction node of `typeVersion` for the output-label check, in row `row` of the canvas. */
+function outputsNode(
+	name: string,
+	typeVersion: number,
+	row: number,
+	parameters: Record<string, unknown>,
+) {
+	return {
+		id: `node-${row}`,
+		name,
+		type: 'n8n-nodes-document-extraction.documentExtraction',
+		typeVersion,
+		position: [0, row * 800] as [number, number],
+		parameters: { resource: 'document', ...parameters },
+	};
+}
+
+/**
+ * The output labels n8n's canvas shows for each node, in output order, and whether each is cut (its
+ * text wider than the box n8n gives it, which n8n ends with "…").
+ */
+async function outputLabels(
+	target: Page,
+	nodeNames: string[],
+): Promise<Record<string, Array<{ text: string; cut: boolean }>>> {
+	const shown: Record<string, Array<{ text: string; cut: boolean }>> = {};
+	for (const name of nodeNames) {
+		const handles = target.locator(
+			`[data-test-id="canvas-node-output-handle"][data-node-name="${name}"]`,
+		);
+		shown[name] = await handles.evaluateAll((elements) =>
+			elements
+				.map((element) => {
+					const label = element.querySelector('[class*="outputLabel"]') as unknown as {
+						textContent: string | null;
+						scrollWidth: number;
+						clientWidth: number;
+					} | null;
+					return {
+						index: Number(element.getAttribute('data-index')),
+						text: label?.textContent?.trim() ?? '',
+						cut: label ? label.scrollWidth > label.clientWidth : false,
+					};
+				})
+				.sort((a, b) => a.index - b.index)
+				.map(({ text, cut }) => ({ text, cut })),
+		);
+	}
+	return shown;
 }
 
 describeNeeding(['chromium'], 'The editor in a real browser', () => {
@@ -265,5 +317,114 @@ describeNeeding(['chromium'], 'The editor in a real browser', () => {
 			)
 		).click();
 		await visible(credentialSelects, 'the credential select of Extract');
+	});
+	it('shows every output label of a new node (1.3) whole on the canvas; a node saved at 1.2 keeps its outputs', async () => {
+		const credential = (await fixture.stack.client.listCredentials()).find(
+			(candidate) => candidate.name === CREDENTIAL_NAME,
+		);
+		const nodes = [
+			outputsNode('Extract 1.3', 1.3, 0, {
+				operation: 'extract',
+				binaryPropertyName: 'attachment_*',
+				options: { skipDuplicates: true, detectSameInvoice: true },
+			}),
+			outputsNode('Extract and wait 1.3', 1.3, 1, {
+				operation: 'extract',
+				binaryPropertyName: 'attachment_*',
+				waitForReview: true,
+				options: { skipDuplicates: true },
+			}),
+			outputsNode('Check 1.3', 1.3, 2, { operation: 'checkInvoiceDuplicate' }),
+			outputsNode('Build Bill 1.3', 1.3, 3, { operation: 'buildBill' }),
+			outputsNode('Extract 1.2', 1.2, 4, {
+				operation: 'extract',
+				binaryPropertyName: 'attachment_*',
+				options: { skipDuplicates: true, detectSameInvoice: true },
+			}),
+		];
+		const expected: Record<string, string[]> = {
+			'Extract 1.3': ['Verified', 'Needs Review', 'Same File', 'Same Invoice', 'Skipped Files'],
+			'Extract and wait 1.3': [
+				'Verified',
+				'Rejected',
+				'Timed Out',
+				'Not Ready',
+				'Same File',
+				'Skipped Files',
+			],
+			'Check 1.3': ['New Invoice', 'Same Invoice', 'Not Ready'],
+			'Build Bill 1.3': ['Bill', 'Cannot Book'],
+			'Extract 1.2': [
+				'Verified',
+				'Needs Review',
+				'Already Submitted',
+				'Possible Duplicate',
+				'Skipped Files',
+			],
+		};
+		// Every output connected: n8n gives a connected output's label its narrowest width.
+		const targets = nodes.flatMap((node) =>
+			expected[node.name].map((label, index) => ({
+				id: `${node.id}-${index}`,
+				name: `${node.name}: ${label}`,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [node.position[0] + 420, node.position[1] + index * 120] as [number, number],
+				parameters: {},
+			})),
+		);
+		const connections = Object.fromEntries(
+			nodes.map((node) => [
+				node.name,
+				{
+					main: expected[node.name].map((label) => [
+						{ node: `${node.name}: ${label}`, type: 'main', index: 0 },
+					]),
+				},
+			]),
+		);
+		const workflow = await fixture.stack.client.createWorkflow({
+			name: 'Output labels',
+			nodes: [...nodes, ...targets].map((node) =>
+				node.type === 'n8n-nodes-base.noOp' || !credential
+					? node
+					: {
+							...node,
+							credentials: { documentExtractionApi: { id: credential.id, name: credential.name } },
+						},
+			),
+			connections,
+		});
+
+		page = await page.context().newPage();
+		await page.setViewportSize({ width: 1800, height: 1400 });
+		await page.goto(`${fixture.stack.n8n.baseUrl}/workflow/${workflow.id}`);
+		await visible(
+			page.locator('[data-test-id="canvas-node-output-handle"][data-node-name="Extract 1.3"]'),
+			'the outputs of "Extract 1.3" on the canvas',
+			60_000,
+		);
+		await page.waitForTimeout(1000);
+		mkdirSync(artifacts, { recursive: true });
+		await page.screenshot({ path: join(artifacts, 'editor-output-labels.png') });
+
+		const shown = await outputLabels(page, Object.keys(expected));
+		writeFileSync(join(artifacts, 'editor-output-labels.json'), JSON.stringify(shown, null, 1));
+		for (const [node, labels] of Object.entries(expected)) {
+			expect(
+				shown[node].map((label) => label.text),
+				`the outputs of ${node}`,
+			).toEqual(labels);
+			if (node.endsWith('1.3'))
+				expect(
+					shown[node].filter((label) => label.cut).map((label) => label.text),
+					`labels of ${node} cut on the canvas`,
+				).toEqual([]);
+		}
+		// The check can fail: the longer labels a 1.2 node keeps are cut.
+		expect(shown['Extract 1.2'].filter((label) => label.cut).map((label) => label.text)).toEqual([
+			'Already Submitted',
+			'Possible Duplicate',
+		]);
 	});
 });
