@@ -3,6 +3,7 @@
  * error messages that say what to do, and retries that never duplicate a document.
  */
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -76,8 +77,28 @@ function waitTooLongError(
 const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+/**
+ * The credential, read once per node run and context: every read costs n8n a database query and a
+ * decryption, and a month-end run made two per upload (the address, then the API key).
+ */
+const credentialOfRun = new WeakMap<ApiContext, Promise<ICredentialDataDecryptedObject>>();
+
+async function runCredential(
+	context: ApiContext,
+	itemIndex?: number,
+): Promise<ICredentialDataDecryptedObject> {
+	let credential = credentialOfRun.get(context);
+	if (!credential) {
+		credential = context.getCredentials(CREDENTIAL_TYPE, itemIndex);
+		credentialOfRun.set(context, credential);
+		// A failed read is not kept: the next request reads again.
+		credential.catch(() => credentialOfRun.delete(context));
+	}
+	return await credential;
+}
+
 async function baseUrlOf(context: ApiContext, itemIndex?: number): Promise<string> {
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	const credentials = await runCredential(context, itemIndex);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	let url: URL;
 	try {
@@ -117,17 +138,29 @@ async function send(
 	request: ApiRequest,
 	baseURL: string,
 ): Promise<IN8nHttpFullResponse> {
-	return (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
-		method: request.method,
-		baseURL,
-		url: request.path,
-		body: request.body ? await request.body() : undefined,
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		disableFollowRedirect: true,
-		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-	})) as IN8nHttpFullResponse;
+	const stored = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	const credentialsDecrypted = {
+		id: stored?.id ?? '',
+		name: stored?.name ?? '',
+		type: CREDENTIAL_TYPE,
+		data: await runCredential(context, request.itemIndex),
+	};
+	return (await context.helpers.httpRequestWithAuthentication.call(
+		context,
+		CREDENTIAL_TYPE,
+		{
+			method: request.method,
+			baseURL,
+			url: request.path,
+			body: request.body ? await request.body() : undefined,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		},
+		{ credentialsDecrypted },
+	)) as IN8nHttpFullResponse;
 }
 
 /** The error for an answer that is not a success and is not retried. */
