@@ -140,20 +140,22 @@ interface Batch {
 }
 
 /**
- * How long a claim waits for others of this process to join it. A burst of executions (a stream of
- * deliveries, a month-end of emails) then writes the workflow's row once per batch instead of once
- * each: their writes no longer replace one another's, which made every claim of a burst go round
- * again (a thousand deliveries at once never settled).
+ * How long a claim waits for others of this process to join it, after the batch before it ended.
+ * One batch at a time per workflow and process: a burst of executions (a stream of deliveries, a
+ * month-end of emails) writes the workflow's row from one claim at a time instead of one each, so
+ * their writes do not replace one another's (a thousand deliveries claimed one by one never
+ * settled), and every batch settles in one round unless another process writes the row.
  */
 const GATHER_MS = 25;
 
-/** Batches still gathering, by workflow. */
+/** The batch still gathering, and the one being claimed, by workflow. */
 const gathering = new Map<string, Batch>();
+const claiming = new Map<string, Promise<void>>();
 
 /**
  * Claims `keys` in this workflow's store, together with the claims other runs of this process ask
- * for at the same moment; a store that never settles is a node error. Among runs of one batch, the
- * first to ask for a key claims it; later ones learn it was claimed concurrently.
+ * for meanwhile; a store that never settles is a node error. Among runs of one batch, the first to
+ * ask for a key claims it; later ones learn it was claimed concurrently.
  */
 export async function claimKeys(
 	context: IExecuteFunctions,
@@ -161,12 +163,17 @@ export async function claimKeys(
 	unsettled: UnsettledAdvice,
 ): Promise<Claimed> {
 	const workflowId = context.getWorkflow().id ?? '';
-	let batch = gathering.get(workflowId);
 	const claimed = new Promise<Claimed>((resolve, reject) => {
+		let batch = gathering.get(workflowId);
 		if (!batch) {
 			batch = { keys: new Set(), askers: [] };
 			gathering.set(workflowId, batch);
-			void claimBatch(context, workflowId, batch);
+			const after = claiming.get(workflowId) ?? Promise.resolve();
+			const run = claimBatch(context, workflowId, batch, after);
+			claiming.set(workflowId, run);
+			void run.finally(() => {
+				if (claiming.get(workflowId) === run) claiming.delete(workflowId);
+			});
 		}
 		for (const key of keys) batch.keys.add(key);
 		batch.askers.push({ keys: [...new Set(keys)], resolve, reject });
@@ -189,7 +196,9 @@ async function claimBatch(
 	context: IExecuteFunctions,
 	workflowId: string,
 	batch: Batch,
+	after: Promise<void>,
 ): Promise<void> {
+	await after;
 	await n8nClock.sleep(GATHER_MS);
 	gathering.delete(workflowId);
 	let claimed: Claimed;

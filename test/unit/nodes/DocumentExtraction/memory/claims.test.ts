@@ -343,4 +343,36 @@ describe('claims of one process at the same moment', () => {
 		expect(writes).toBe(2);
 		expect([...fake.store].sort()).toEqual(['event:a', 'event:b']);
 	});
+
+	it('one batch at a time: runs that ask while a batch is being claimed wait for it and join the next, so the row has one writer of this process', async () => {
+		const fake = fakeExecuteContext();
+		const calls: string[] = [];
+		const { checkProcessedAndRecord, removeProcessed } = fake.context.helpers;
+		fake.context.helpers.checkProcessedAndRecord = async (...call) => {
+			calls.push(
+				`record ${call[0].filter((value) => !String(value).startsWith('run:')).join(',')}`,
+			);
+			return await checkProcessedAndRecord(...call);
+		};
+		fake.context.helpers.removeProcessed = async (...call) => {
+			calls.push('remove token');
+			return await removeProcessed(...call);
+		};
+		const advice = { message: 'Could not claim', description: 'Run again.' };
+		const first = claimKeys(fake.context, ['event:a'], advice);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		const later = [
+			claimKeys(fake.context, ['event:b'], advice),
+			claimKeys(fake.context, ['event:c'], advice),
+		];
+		await Promise.all([first, ...later]);
+		expect(calls).toEqual([
+			'record event:a',
+			'record event:a',
+			'remove token',
+			'record event:b,event:c',
+			'record event:b,event:c',
+			'remove token',
+		]);
+	});
 });
