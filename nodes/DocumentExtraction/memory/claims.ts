@@ -17,7 +17,8 @@ const SCOPE = 'workflow';
  */
 export const REMEMBERED_KEYS = 100_000;
 
-const STORE_OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: REMEMBERED_KEYS };
+/** One more than remembered: a claim's token, while it is there, never pushes a key out. */
+const STORE_OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: REMEMBERED_KEYS + 1 };
 
 /**
  * Long enough for every writer that read the row before our write to have written too (a read and

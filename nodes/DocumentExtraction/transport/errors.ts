@@ -32,7 +32,7 @@ const tierSummary = Object.values(TIER_LIMITS)
  * (docs/spec-decisions.md#n19): never Retry On Fail, which would upload the file again.
  */
 const NOT_REPEATED =
-	'The service may already have received the request and acted on it, so the node did not send it again. Do not turn on "Retry On Fail" for this node: a repeated upload makes a second document (and, downstream, a second bill). Check whether it arrived (for an upload: its review result, the trigger, or the service\'s dashboard), and run the node again only if it did not.';
+	'The service may already have received the request and acted on it, so the node did not send it again. Do not turn on "Retry On Fail" for this node: a repeated upload makes a second document (and, downstream, a second bill). Retrying this execution in n8n uploads every file of this node\'s run again, those already sent too: the flow then gets each invoice once, and the service may hold a second document for a file it had already received.';
 
 /** What the status means and what the user can do about it. `idempotent`: repeating the request cannot create anything twice. */
 export function adviceForStatus(statusCode: number, operation: string, idempotent = true): string {
