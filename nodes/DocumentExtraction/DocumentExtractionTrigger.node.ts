@@ -12,7 +12,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, WEBHOOK_EVENTS } from './constants.ts';
 import { DEFAULT_REPLAY_WINDOW_HOURS } from './delivery/signedDelivery.ts';
 import { firstTimeEvents } from './delivery/ignoreDuplicates.ts';
-import { secretFingerprint } from './delivery/signature.ts';
+import { secretFingerprint } from './delivery/signedDelivery.ts';
 import { signingKeys, triggerOwnSecret } from './delivery/signingSecret.ts';
 import { outputModeProperty } from './invoice/outputMode.description.ts';
 import { NODE_NAMES } from './nodeTypes.ts';

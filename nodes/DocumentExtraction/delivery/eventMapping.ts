@@ -42,3 +42,12 @@ export function eventFields(payload: IDataObject): IDataObject {
 export function eventOutput(mode: OutputMode, payload: IDataObject): IDataObject[] {
 	return invoiceOutput(mode, payload, eventFields(payload), payload.data ?? null);
 }
+
+/**
+ * A sample event (the trigger's own, sent while listening for a test event). Only the mark counts: the
+ * service never sends `sample`, and a real document whose id happens to start with the sample prefix
+ * must still run in production.
+ */
+export function isSample(payload: IDataObject): boolean {
+	return payload.sample === true;
+}

@@ -9,7 +9,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { claimKeys } from '../memory/claims.ts';
-import { isSample } from '../trigger/sampleEvent.ts';
+import { isSample } from './eventMapping.ts';
 import { triggerMode } from '../trigger/triggerMemory.ts';
 
 /**

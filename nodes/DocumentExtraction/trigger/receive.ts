@@ -8,7 +8,7 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { eventOutput } from '../delivery/eventMapping.ts';
+import { eventOutput, isSample } from '../delivery/eventMapping.ts';
 import { answerWithoutRun, readSignedDelivery } from '../delivery/signedDelivery.ts';
 import { addressSecrets } from '../delivery/signingSecret.ts';
 import type { OutputMode } from '../invoice/invoiceMapping.ts';
@@ -20,7 +20,6 @@ import {
 	WORKFLOW_DOCUMENTS_WEBHOOK,
 } from './documents.ts';
 import { registeredUrl } from './registration.ts';
-import { isSample } from './sampleEvent.ts';
 import { triggerMemory, triggerMode, triggerScope } from './triggerMemory.ts';
 
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {

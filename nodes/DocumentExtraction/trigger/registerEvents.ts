@@ -7,7 +7,7 @@
 import type { IHookFunctions } from 'n8n-workflow';
 
 import { API_PATHS } from '../constants.ts';
-import { secretFingerprint } from '../delivery/signature.ts';
+import { secretFingerprint } from '../delivery/signedDelivery.ts';
 import { apiRequest } from '../transport/index.ts';
 import type { HeldRegistration } from './registration.ts';
 import { missingEvents, withRegistration } from './registration.ts';

@@ -9,7 +9,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { SIGNATURE_HEADER } from '../constants.ts';
-import { computeSignature } from '../delivery/signature.ts';
+import { computeSignature } from '../delivery/signedDelivery.ts';
 
 export const SAMPLE_DOCUMENT_PREFIX = 'doc_sample_';
 
@@ -45,14 +45,6 @@ export function samplePayload(event: string, now = new Date()): IDataObject {
 			line_items: [{ description: 'Sample item', quantity: 1, unit_price: 100, amount: 100 }],
 		},
 	};
-}
-
-/**
- * Only the mark counts: the service never sends `sample`, and a real document whose id happens to
- * start with the sample prefix must still run in production.
- */
-export function isSample(payload: IDataObject): boolean {
-	return payload.sample === true;
 }
 
 /** Posts the sample to `testUrl` shortly, without holding up the listening that n8n is starting. */

@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { NODE_TYPES } from './nodeTypes.ts';
 import { STATIC_DATA_KEY } from '../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
-import { secretFingerprint } from '../../../nodes/DocumentExtraction/delivery/signature.ts';
+import { secretFingerprint } from '../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 
 /** The credential's data: API key 'k' and the given signing secret ('' = none). */
 export const credentialData = (signingSecret: string) => ({

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { forgetProcessMemories } from '../../../../nodes/DocumentExtraction/memory/processMemory.ts';
 
 import { DocumentExtractionTrigger } from '../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
-import { secretFingerprint } from '../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import { secretFingerprint } from '../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import { STATIC_DATA_KEY } from '../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import { fakeExecuteContext } from '../../harness/fakeExecuteContext.ts';
 import type { Registration } from '../../harness/fakeHookContext.ts';

@@ -2,15 +2,19 @@
 // The first steps of every signed delivery: verified against the secret before anything is parsed,
 // fresh by its signed time, with the credential's keys remembered for REMEMBER_SECRET_MS
 // (delivery/signingSecret.ts) whatever the deliveries bring.
+import { createHmac } from 'node:crypto';
+
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
 
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
-import { computeSignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
 import {
 	answerWithoutRun,
+	computeSignature,
+	signatureHeader,
+	verifySignature,
 	DEFAULT_REPLAY_WINDOW_HOURS,
 	freshness,
 	MAX_CLOCK_SKEW_MS,
@@ -578,5 +582,88 @@ describe('parseJsonObject', () => {
 
 	it('a duplicated key keeps the last value', () => {
 		expect(parseJsonObject(bytes('{"a":1,"a":2}'))).toEqual({ a: 2 });
+	});
+});
+
+// The signature itself (spec Events > Signature).
+const SIGNATURE_SECRET = 'whsec_test_1234567890';
+const SIGNED_BODY =
+	'{"event":"document.verified","document_id":"doc_abc","data":{"amounts":{"total":297.5}}}';
+const GOOD_SIGNATURE = createHmac('sha256', SIGNATURE_SECRET).update(SIGNED_BODY).digest('hex');
+
+describe('computeSignature (spec: lowercase hex HMAC-SHA256 of the raw body)', () => {
+	it('matches a published HMAC-SHA256 test vector', () => {
+		expect(computeSignature('The quick brown fox jumps over the lazy dog', 'key')).toBe(
+			'f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8',
+		);
+	});
+
+	it('a Buffer and the same text sign alike; any byte changes it', () => {
+		expect(computeSignature(Buffer.from(SIGNED_BODY), SIGNATURE_SECRET)).toBe(GOOD_SIGNATURE);
+		expect(computeSignature(`${SIGNED_BODY} `, SIGNATURE_SECRET)).not.toBe(GOOD_SIGNATURE);
+		expect(computeSignature(SIGNED_BODY, `${SIGNATURE_SECRET}x`)).not.toBe(GOOD_SIGNATURE);
+	});
+});
+
+describe('verifySignature', () => {
+	it('valid: the exact digest, for text or raw bytes, and the first of repeated headers', () => {
+		expect(verifySignature(SIGNED_BODY, GOOD_SIGNATURE, SIGNATURE_SECRET)).toBe('valid');
+		expect(verifySignature(Buffer.from(SIGNED_BODY), GOOD_SIGNATURE, SIGNATURE_SECRET)).toBe(
+			'valid',
+		);
+		expect(verifySignature(SIGNED_BODY, [GOOD_SIGNATURE, 'ignored'], SIGNATURE_SECRET)).toBe(
+			'valid',
+		);
+	});
+
+	it.each([[undefined], [''], [[]]])('missing: %j', (header) => {
+		expect(
+			verifySignature(SIGNED_BODY, header as string | string[] | undefined, SIGNATURE_SECRET),
+		).toBe('missing');
+	});
+
+	it.each([
+		['uppercase hex', GOOD_SIGNATURE.toUpperCase()],
+		['sha256= prefix', `sha256=${GOOD_SIGNATURE}`],
+		['too short', GOOD_SIGNATURE.slice(0, 63)],
+		['too long', `${GOOD_SIGNATURE}0`],
+		['not hex', `${GOOD_SIGNATURE.slice(0, 63)}g`],
+		['whitespace', ` ${GOOD_SIGNATURE}`],
+	])('malformed: %s', (_label, header) => {
+		expect(verifySignature(SIGNED_BODY, header, SIGNATURE_SECRET)).toBe('malformed');
+	});
+
+	it('mismatch: another secret, another body, one digit off', () => {
+		expect(
+			verifySignature(SIGNED_BODY, computeSignature(SIGNED_BODY, 'other'), SIGNATURE_SECRET),
+		).toBe('mismatch');
+		expect(
+			verifySignature(SIGNED_BODY.replace('297.5', '297.6'), GOOD_SIGNATURE, SIGNATURE_SECRET),
+		).toBe('mismatch');
+		const oneOff = GOOD_SIGNATURE.slice(0, -1) + (GOOD_SIGNATURE.endsWith('0') ? '1' : '0');
+		expect(verifySignature(SIGNED_BODY, oneOff, SIGNATURE_SECRET)).toBe('mismatch');
+	});
+});
+
+describe('signatureHeader (compared case-insensitively)', () => {
+	it.each(['X-Service-Signature', 'x-service-signature', 'X-SERVICE-SIGNATURE'])(
+		'finds %s',
+		(name) => {
+			expect(
+				signatureHeader(
+					{ 'content-type': 'application/json', [name]: GOOD_SIGNATURE },
+					'x-service-signature',
+				),
+			).toBe(GOOD_SIGNATURE);
+		},
+	);
+
+	it('takes the first of an array; ignores non-strings and absence', () => {
+		expect(
+			signatureHeader({ 'x-service-signature': [GOOD_SIGNATURE, 'b'] }, 'X-Service-Signature'),
+		).toBe(GOOD_SIGNATURE);
+		expect(signatureHeader({ 'x-service-signature': 42 }, 'x-service-signature')).toBeUndefined();
+		expect(signatureHeader({ 'x-service-signature': [1] }, 'x-service-signature')).toBeUndefined();
+		expect(signatureHeader({ 'x-other': GOOD_SIGNATURE }, 'x-service-signature')).toBeUndefined();
 	});
 });

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
-import { computeSignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import { computeSignature } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import {
 	signingKeys,
 	triggerOwnSecret,

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
 
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
-import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
 import { registerMissingEvents } from '../../../../../nodes/DocumentExtraction/trigger/registerEvents.ts';
 import { STATIC_DATA_KEY } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';

@@ -5,15 +5,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
 
 import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
-import { verifySignature } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import { verifySignature } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import {
 	signingKeys,
 	triggerOwnSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
-import {
-	isSample,
-	samplePayload,
-} from '../../../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
+import { isSample } from '../../../../../nodes/DocumentExtraction/delivery/eventMapping.ts';
+import { samplePayload } from '../../../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
 import { credentialData, fakeNode, silentLogger } from '../../../harness/fakeHookContext.ts';
 
 afterEach(() => {

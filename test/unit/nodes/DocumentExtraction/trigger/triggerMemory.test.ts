@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
 
-import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
 import type { TriggerMemory } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DocumentExtraction } from '../../../../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { NODE_TYPES } from '../../../../harness/nodeTypes.ts';
-import { computeSignature } from '../../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import { computeSignature } from '../../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import {
 	credentialData,
 	fakeNode,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { computeSignature } from '../../../../../../nodes/DocumentExtraction/delivery/signature.ts';
+import { computeSignature } from '../../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import {
 	actionNode,
 	NODE_NAME,
