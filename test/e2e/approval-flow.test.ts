@@ -212,7 +212,8 @@ describe('Approval by a manager, in a real n8n with a real SMTP server', () => {
 			'Invoice to approve: Acme Supplies GmbH, INV-APPROVE-1, 2026-10-12, 1,487.50, 3 lines',
 		);
 		expect(details.attachments).toEqual(['above.json']);
-		expect(details.html).toContain('<td>Paper A4 &lt;80 g&gt;</td>');
+		// Numeric references: n8n's Send and Wait turns named ones back into markup (N43).
+		expect(details.html).toContain('<td>Paper A4 &#x3C;80 g&#x3E;</td>');
 		expect(details.html).toContain('<td align="right">1,000.00</td>');
 
 		expect(ask.html).toContain('| Toner | 2 | 100.00 | 200.00 |');

@@ -118,8 +118,8 @@ describe('Never a wrong bill: both examples in a real n8n against the Xero and Q
 			{ quickbooks_tax_account_id: '88' },
 		));
 		xeroCredential = workflows.xero.credential;
-		// Both examples' triggers register their HTTPS URLs with the sandbox on activation.
-		await fixture.waitForTriggerRegistrations(2);
+		// The example's trigger (Sent by This Workflow) registers nothing (N62): review results come to
+		// the workflow's own address, which Extract gives each document.
 	});
 
 	beforeEach(() => {

@@ -61,8 +61,8 @@ describe('Invoices arriving later (trigger, Wait for Review) are checked against
 			xero_api_url: xero.url,
 			xero_tenant_id: 'stand-in-tenant',
 		}));
-		// The example's trigger registers its HTTPS URL with the sandbox on activation.
-		await fixture.waitForTriggerRegistrations(1);
+		// The example's trigger (Sent by This Workflow) registers nothing (N62): review results come to
+		// the workflow's own address, which Extract gives each document.
 	});
 
 	afterAll(async () => {

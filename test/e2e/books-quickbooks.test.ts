@@ -80,8 +80,8 @@ describe('Verified invoices into QuickBooks Online, in a real n8n', () => {
 			quickbooks_expense_account_id: '7',
 			quickbooks_tax_account_id: '88',
 		}));
-		// The example's trigger registers its HTTPS URL with the sandbox on activation.
-		await fixture.waitForTriggerRegistrations(1);
+		// The example's trigger (Sent by This Workflow) registers nothing (N62): review results come to
+		// the workflow's own address, which Extract gives each document.
 	});
 
 	beforeEach(() => {
