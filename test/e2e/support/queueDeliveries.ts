@@ -48,7 +48,11 @@ export async function allExecutions(
 	return await client.listExecutions(workflowId, { limit: Number.POSITIVE_INFINITY });
 }
 
-/** Document id → how many executions of the workflow ran it (every execution must be a success). */
+/**
+ * Document id → how many executions of the workflow ran it, and `total` such runs (every execution
+ * must be a success). A copy the trigger recognises still makes an execution, which stops at the
+ * trigger with no item (N63): it is no run.
+ */
 export async function runsPerDocument(
 	client: N8nClient,
 	workflowId: string,
@@ -56,15 +60,18 @@ export async function runsPerDocument(
 	const list = await allExecutions(client, workflowId);
 	const runs = new Map<string, number>();
 	let failed = 0;
+	let total = 0;
 	for (const summary of list) {
 		if (summary.status !== 'success') failed++;
 		const execution = await client.getExecution(summary.id);
-		for (const item of nodeJson(execution, TRIGGER_NODE)) {
+		const items = nodeJson(execution, TRIGGER_NODE);
+		if (items.length > 0) total++;
+		for (const item of items) {
 			const id = String(item.document_id ?? item.documentId ?? '');
 			runs.set(id, (runs.get(id) ?? 0) + 1);
 		}
 	}
-	return { runs, total: list.length, failed };
+	return { runs, total, failed };
 }
 
 /** `documentIds` without any execution. */
