@@ -35,7 +35,7 @@ export async function firstTimeEvents(context: IExecuteFunctions): Promise<INode
 	if (options.ignoreDuplicates === false) return items;
 	const mode = triggerMode(context);
 	const keys = items.map((item) => eventKey(mode, item.json));
-	const { won } = await claimKeys(
+	const claimed = await claimKeys(
 		context,
 		keys.filter((key): key is string => key !== undefined),
 		{
@@ -44,11 +44,14 @@ export async function firstTimeEvents(context: IExecuteFunctions): Promise<INode
 				'Retry this execution: the event runs unless another execution has run it meanwhile.',
 		},
 	);
-	const ignored = new Set(keys.filter((key) => key !== undefined && !won.has(key)));
+	// An event another process claimed at the same moment runs here too: under a database stall both
+	// claims can conclude the other won, and an event must never be lost (a copy is the lesser harm).
+	const runs = (key: string) => claimed.won.has(key) || (claimed.contested?.has(key) ?? false);
+	const ignored = new Set(keys.filter((key) => key !== undefined && !runs(key)));
 	for (const key of ignored)
 		context.logger.info(`Document Extraction Trigger: ignored a duplicate ${key}`);
 	return items.filter((_item, index) => {
 		const key = keys[index];
-		return key === undefined || won.has(key);
+		return key === undefined || runs(key);
 	});
 }
