@@ -34,6 +34,11 @@ function documentKey(documentId: string): string {
 	return `document:${documentId}`;
 }
 
+/** The keys one invoice is remembered by: its identity, and its document when it has one. */
+export function invoiceKeys({ identity, documentId }: SeenInvoice): string[] {
+	return documentId ? [identity.key, documentKey(documentId)] : [identity.key];
+}
+
 /**
  * Claims every invoice of the run at once and says, for each (same order), who saw it first;
  * undefined: this one. Within the run the first in input order is the one seen first. Returns the
@@ -43,9 +48,7 @@ export async function firstSightings(
 	context: IExecuteFunctions,
 	invoices: SeenInvoice[],
 ): Promise<{ sightings: Array<FirstSeen | undefined>; claimedKeys: string[] }> {
-	const keys = invoices.flatMap(({ identity, documentId }) =>
-		documentId ? [identity.key, documentKey(documentId)] : [identity.key],
-	);
+	const keys = invoices.flatMap(invoiceKeys);
 	const claimed = await claimKeys(context, keys, {
 		message: 'Could not check whether these invoices were seen before',
 		description: 'Run the execution again.',

@@ -18,7 +18,7 @@ import { claimKeys, releaseKeys } from '../../../memory/claims.ts';
 import { limitsForTier } from '../../../tierLimits.ts';
 import { RequestPacer } from '../../../transport/pacer.ts';
 import type { SeenInvoice, Sighting } from '../sameInvoice.ts';
-import { firstSightings } from '../sameInvoice.ts';
+import { firstSightings, invoiceKeys } from '../sameInvoice.ts';
 import type { Prepared, Submitted } from './extractSteps.ts';
 import { finishItem, prepareItemFile } from './extractSteps.ts';
 import { matchingFields } from './inputFiles.ts';
@@ -364,14 +364,10 @@ async function sameInvoices(
 		const state = states[unitIndex] as { claimedKeys: string[] };
 		state.claimedKeys = [
 			...state.claimedKeys,
-			...claimedKeys.filter((key) => ownKey(key, seen[i])),
+			...invoiceKeys(seen[i]).filter((key) => claimedKeys.includes(key)),
 		];
 	});
 	return sightings;
-}
-
-function ownKey(key: string, invoice: SeenInvoice): boolean {
-	return key === invoice.identity.key || key === `document:${invoice.documentId}`;
 }
 
 /** Routes every answer in input order. */
