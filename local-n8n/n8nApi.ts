@@ -486,18 +486,19 @@ export class N8nClient {
 		// By id, the last listing winning: an execution whose status changed while the pages were read
 		// can be listed twice.
 		const listed = new Map<string, ExecutionSummary>();
-		// n8n from 2.41 pages with an opaque `cursor` (its answer's `nextCursor`, null on the last page)
-		// and refuses `lastId`; earlier versions page by `lastId`. At most 100 per page in both.
-		let cursor: string | undefined;
+		// n8n from 2.41 answers with an opaque `nextCursor` and refuses `lastId`; earlier versions page
+		// by `lastId`. 2.41 orders a page by start time but its cursor continues below the last row's
+		// id, so executions that started out of id order (queue mode) fall between pages: it is paged
+		// here by start time instead (`startedBefore` is inclusive, hence the listing by id).
+		let startedBefore: string | undefined;
 		let lastId: string | undefined;
 		while (listed.size < limit) {
-			const pageSize = Math.min(100, limit - listed.size);
+			const known = listed.size;
 			const query: Record<string, string> = {
-				filter: JSON.stringify(filter),
-				limit: String(pageSize),
+				filter: JSON.stringify(startedBefore ? { ...filter, startedBefore } : filter),
+				limit: '100',
 			};
-			if (cursor) query.cursor = cursor;
-			else if (lastId) query.lastId = lastId;
+			if (lastId) query.lastId = lastId;
 			const answer = await this.call<{ results: ExecutionSummary[]; nextCursor?: string | null }>(
 				'GET',
 				'/rest/executions',
@@ -505,12 +506,17 @@ export class N8nClient {
 				{ query },
 			);
 			for (const summary of answer.results) listed.set(summary.id, summary);
+			const last = answer.results.at(-1);
 			if ('nextCursor' in answer) {
-				if (!answer.nextCursor) break;
-				cursor = answer.nextCursor;
+				if (!answer.nextCursor || !last?.startedAt) break;
+				if (listed.size === known)
+					throw new Error(
+						`more than 100 executions of workflow ${workflowId} started at ${last.startedAt}: cannot page by start time`,
+					);
+				startedBefore = last.startedAt;
 			} else {
-				if (answer.results.length < pageSize) break;
-				lastId = answer.results[answer.results.length - 1].id;
+				if (answer.results.length < 100 || !last) break;
+				lastId = last.id;
 			}
 		}
 		return [...listed.values()].slice(0, limit);

@@ -16,6 +16,19 @@ import {
 import { parseNotRunTitle } from './e2e/support/notRun.ts';
 
 type Counts = { passed: number; failed: number; skipped: number };
+type FileTime = { file: string; seconds: number };
+
+/** How many of the slowest files the closing lines name: where CI's time budget goes. */
+const SLOWEST_FILES = 12;
+
+function slowestReport(times: FileTime[]): string {
+	const total = times.reduce((sum, time) => sum + time.seconds, 0);
+	const slowest = times.toSorted((a, b) => b.seconds - a.seconds).slice(0, SLOWEST_FILES);
+	const lines = [`\nSlowest test files (${Math.round(total)} s in all ${times.length} files):`];
+	for (const { file, seconds } of slowest)
+		lines.push(`  ${String(Math.round(seconds)).padStart(5)} s  ${file}`);
+	return `${lines.join('\n')}\n`;
+}
 type NotRun = { file: string; suite: string; missing: SystemRequirementName[] };
 
 /** The suites of a module that describeNeeding() did not run, with what they lack. */
@@ -52,6 +65,7 @@ function notRunReport(notRun: NotRun[]): string {
 export default class SummaryLineReporter implements Reporter {
 	private counts: Counts | undefined;
 	private notRun: NotRun[] = [];
+	private times: FileTime[] = [];
 
 	onTestRunEnd(
 		testModules: ReadonlyArray<TestModule>,
@@ -61,6 +75,10 @@ export default class SummaryLineReporter implements Reporter {
 		let failed = unhandledErrors.length;
 		let skipped = 0;
 		this.notRun = [];
+		this.times = testModules.map((testModule) => ({
+			file: relative(process.cwd(), testModule.moduleId),
+			seconds: testModule.diagnostic().duration / 1000,
+		}));
 		for (const testModule of testModules) {
 			let testsInModule = 0;
 			for (const test of testModule.children.allTests()) {
@@ -81,6 +99,7 @@ export default class SummaryLineReporter implements Reporter {
 		if (!this.counts) return;
 		const { passed } = this.counts;
 		let { failed, skipped } = this.counts;
+		if (this.times.length > 1) process.stdout.write(slowestReport(this.times));
 		if (this.notRun.length > 0) process.stdout.write(notRunReport(this.notRun));
 		if (process.env.CI === 'true' && skipped > 0) {
 			process.stdout.write(

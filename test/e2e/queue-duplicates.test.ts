@@ -1,18 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Copies of one event across n8n's webhook processes (queue mode: 2 webhook processes behind HAProxy,
 // 2 workers, Postgres, Redis). 100 signed events, each delivered 3 times:
-//   (i)   one copy after the other, alternating between the two webhook processes → measured (the
-//         wanted result is one run per event; n8n 2.40.7 runs some second copies again: n8n saves
-//         the trigger's memory only after the answer, so a copy sent the moment the answer arrives
-//         can reach the other process before the save); the same with the copies spaced 5, 20, 50,
-//         200 and 1000 ms apart → measured, the size of that window;
+//   (i)   one copy after the other, alternating between the two webhook processes, back to back and
+//         spaced 5, 20, 50, 200 and 1000 ms apart;
 //   (ii)  the 3 copies at the same moment through the load balancer hashing X-Service-Signature
-//         (copies carry the same body, hence the same signature, hence reach the same process) →
-//         one run per event;
-//   (iii) the 3 copies at the same moment straight to different webhook processes → measured: the
-//         trigger's memory of accepted deliveries is the workflow's static data, which n8n saves
-//         after the answer, last writer wins, and an in-process map; n8n offers webhook code no
-//         shared atomic store, so concurrent copies on two processes can both run.
+//         (same body, same signature, same process) → one run per event;
+//   (iii) the 3 copies at the same moment straight to different webhook processes.
+// Every copy makes an execution; the event's claim in the workflow's deduplication store, made in the
+// trigger's execution step on whichever worker runs it (docs/memory.md), lets one of them run. Where
+// two workers' claims contend through a database stall both run (a copy is the lesser harm), so (i)
+// and (iii) measure duplicate runs rather than forbid them.
 // Every mode: no event lost, every run a success. The figures go to the log (and docs/queue-mode.md).
 
 import { afterAll, expect, it } from 'vitest';

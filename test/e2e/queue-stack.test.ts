@@ -242,16 +242,19 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
 		expect(executions.length).toBeGreaterThan(5);
 		const secrets = [account.apiKey, account.signingSecret, stack.sharedEnv.N8N_ENCRYPTION_KEY];
 		let scannedChars = 0;
+		// A redelivered copy makes an execution that stops at the trigger with no item: no document.
+		let withDocuments = 0;
 		for (const { id } of executions) {
 			const text = JSON.stringify(await stack.client.call('GET', `/rest/executions/${id}`));
 			scannedChars += text.length;
-			expect(text, `execution ${id}`).toContain('document_id');
+			if (text.includes('document_id')) withDocuments++;
 			expect(
 				secrets.filter((secret) => text.includes(secret)),
 				`execution ${id}`,
 			).toEqual([]);
 			expect(secretsIn(text), `execution ${id}`).toEqual([]);
 		}
+		expect(withDocuments).toBeGreaterThan(5);
 		expect(Number(stack.sql('select count(*) from execution_data'))).toBe(executions.length);
 		const rows = stack.sql('select "executionId", "workflowData", data from execution_data');
 		expect(secrets.filter((secret) => rows.includes(secret))).toEqual([]);
