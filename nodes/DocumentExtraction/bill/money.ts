@@ -1,6 +1,8 @@
 /**
- * Money for the books, in whole cents (integers) taken from the decimal text of each number: no
- * floating-point sum ever decides a cent. Pure: unit- and property-tested without n8n.
+ * Money to the cent. For the books, whole cents (integers) taken from the decimal text of each
+ * number: no floating-point sum ever decides a cent. For the invoice's own checks (does subtotal +
+ * tax make the total?), the extracted numbers compared within a cent. Pure: unit- and
+ * property-tested without n8n.
  */
 
 /** How many decimals the number has as written (1.5e-7 has 8). */
@@ -70,4 +72,12 @@ export function spreadTax(taxCents: number, lineCents: number[]): number[] {
 		left -= 1n;
 	}
 	return shares.map((share) => Number(share.cents));
+}
+
+/** One cent, plus floating-point noise: what an invoice's own arithmetic may be off by. */
+const CENT_TOLERANCE = 0.01 + 1e-9;
+
+/** Whether two amounts as extracted (floating point) agree at the precision of an invoice. */
+export function withinACent(a: number, b: number): boolean {
+	return Math.abs(a - b) <= CENT_TOLERANCE;
 }

@@ -8,10 +8,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { withinACent } from './cents.ts';
 import { invoiceCurrency } from './invoiceCurrency.ts';
 import { invoiceSummary } from './invoiceSummary.ts';
 import { readyToPost } from './readyToPost.ts';
+import { withinACent } from '../bill/money.ts';
 import { fieldsOf } from '../jsonObject.ts';
 
 export type OutputMode = 'simplified' | 'splitLineItems' | 'raw';

@@ -6,9 +6,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { withinACent } from './cents.ts';
 import { invoiceCurrency } from './invoiceCurrency.ts';
 import type { LineItem, SimplifiedInvoice } from './invoiceMapping.ts';
+import { withinACent } from '../bill/money.ts';
 import { fieldsOf, jsonObject } from '../jsonObject.ts';
 
 export interface ReadyToPost {
