@@ -8,8 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from './constants.ts';
-import { NODE_NAMES } from './nodeTypes.ts';
+import { CREDENTIAL_TYPE, NODE_NAMES } from './constants.ts';
 import * as document from './actions/document/Document.resource.ts';
 import {
 	OUTPUT_LAYOUT_PROPERTY,

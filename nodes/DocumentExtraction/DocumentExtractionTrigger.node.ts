@@ -9,13 +9,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, WEBHOOK_EVENTS } from './constants.ts';
+import { CREDENTIAL_TYPE, NODE_NAMES, WEBHOOK_EVENTS } from './constants.ts';
 import { DEFAULT_REPLAY_WINDOW_HOURS } from './delivery/signedDelivery.ts';
 import { firstTimeEvents } from './delivery/ignoreDuplicates.ts';
 import { secretFingerprint } from './delivery/signedDelivery.ts';
 import { signingKeys, triggerOwnSecret } from './delivery/signingSecret.ts';
 import { outputModeProperty } from './invoice/outputMode.description.ts';
-import { NODE_NAMES } from './nodeTypes.ts';
 import { receiveDelivery } from './trigger/receive.ts';
 import { registerMissingEvents } from './trigger/registerEvents.ts';
 import { missingEvents, normalizedEvents } from './trigger/registration.ts';

@@ -1,5 +1,5 @@
 /** The package's node types as workflows reference them: the package name, a dot, the node's name. */
-import { NODE_NAMES } from '../../../nodes/DocumentExtraction/nodeTypes.ts';
+import { NODE_NAMES } from '../../../nodes/DocumentExtraction/constants.ts';
 
 export const PACKAGE_NAME = 'n8n-nodes-document-extraction';
 

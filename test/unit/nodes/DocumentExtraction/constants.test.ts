@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DocumentExtraction } from '../../../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { DocumentExtractionTrigger } from '../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
-import { NODE_NAMES } from '../../../../nodes/DocumentExtraction/nodeTypes.ts';
+import { NODE_NAMES } from '../../../../nodes/DocumentExtraction/constants.ts';
 import { NODE_TYPES } from '../../harness/nodeTypes.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
