@@ -248,7 +248,10 @@ async function claimFiles(
 		}
 		if (sha256 === undefined || !claimed) return;
 		const key = fileKey(sha256);
-		if (claimed.already.has(key) || claimed.concurrent.has(key)) {
+		// A file contested with another process is uploaded: a second extraction is cheaper than a
+		// file both runs put on Already Submitted without its data.
+		const otherRun = claimed.concurrent.has(key) && !claimed.contested?.has(key);
+		if (claimed.already.has(key) || otherRun) {
 			const first: FirstSubmission = {
 				by: claimed.already.has(key) ? 'earlierRun' : 'concurrentRun',
 			};

@@ -316,6 +316,48 @@ describe('claiming keys on a last-writer-wins store', () => {
 		await clock.runAll();
 		expect([await a, await b].filter((claimed) => claimed.won.size === 1)).toHaveLength(2);
 	});
+
+	it('the other window: a third writer stalled for longer than the settle delay can make both contenders conclude the other won', async () => {
+		// A writes [a, k]; B's write, from an older read, replaces it with [b, k]; a writer of another
+		// key read [a, k] meanwhile and writes it back only after A looked (no a: concurrent) and
+		// before B looks (no b: concurrent). Neither claimed k: claimKeys reports it as contested.
+		const clock = new Clock();
+		const row = new LastWriterWinsRow(clock, () => 5);
+		row.row = [];
+		const claimClock = (name: string) => ({
+			sleep: async (ms: number) => await clock.sleep(ms),
+			token: () => name,
+		});
+		/** A store whose first record reads and writes at the given times. */
+		const firstAt = (readAt: number, writeAt: number, thenReadAt?: number): KeyStore => {
+			let calls = 0;
+			return {
+				record: async (values) =>
+					calls++ === 0
+						? await row.store({ readAt, writeAt }).record(values)
+						: await row
+								.store(thenReadAt ? { readAt: thenReadAt, writeAt: thenReadAt + 5 } : undefined)
+								.record(values),
+				remove: async (values) => await row.store().remove(values),
+			};
+		};
+		const a = claimAll(firstAt(0, 5), ['sha256:same'], claimClock('a'), SETTLE);
+		const bStore = firstAt(1, 8, 1200);
+		const b = claimAll(bStore, ['sha256:same'], claimClock('b'), SETTLE);
+		const other = claimAll(
+			row.store({ readAt: 6, writeAt: 1100 }),
+			['sha256:other'],
+			claimClock('u'),
+			SETTLE,
+		).catch((error: Error) => error);
+		await clock.runAll();
+		expect([(await a).concurrent, (await b).concurrent]).toEqual([
+			new Set(['sha256:same']),
+			new Set(['sha256:same']),
+		]);
+		expect([(await a).won.size, (await b).won.size]).toEqual([0, 0]);
+		await other;
+	});
 });
 
 describe('claims of one process at the same moment', () => {
@@ -342,6 +384,30 @@ describe('claims of one process at the same moment', () => {
 		// One claim (record, settle, confirm) for the three runs; only their keys stay.
 		expect(writes).toBe(2);
 		expect([...fake.store].sort()).toEqual(['event:a', 'event:b']);
+	});
+
+	it('a key the store shows claimed by another process while this batch claimed it is contested: the first asker of the batch gets it, later ones only as concurrent', async () => {
+		const fake = fakeExecuteContext();
+		const { checkProcessedAndRecord } = fake.context.helpers;
+		let calls = 0;
+		fake.context.helpers.checkProcessedAndRecord = async (...call) => {
+			// Before the confirming write, another process's write replaced the row: event:a is there,
+			// this batch's token is not.
+			if (calls++ === 1)
+				for (const value of [...fake.store]) if (value.startsWith('run:')) fake.store.delete(value);
+			return await checkProcessedAndRecord(...call);
+		};
+		const advice = { message: 'Could not claim', description: 'Run again.' };
+		const [first, copy] = await Promise.all([
+			claimKeys(fake.context, ['event:a'], advice),
+			claimKeys(fake.context, ['event:a'], advice),
+		]);
+		expect([first.won, first.contested, copy.contested, copy.concurrent]).toEqual([
+			new Set(),
+			new Set(['event:a']),
+			new Set(),
+			new Set(['event:a']),
+		]);
 	});
 
 	it('one batch at a time: runs that ask while a batch is being claimed wait for it and join the next, so the row has one writer of this process', async () => {

@@ -284,6 +284,33 @@ describe('Skip Files Already Submitted', () => {
 		expect(service().requestsTo('/v1/extract')).toHaveLength(4);
 	});
 
+	it('a file another process claimed at the same moment, when neither claim can tell which won, is uploaded: a second extraction is cheaper than a lost invoice', async () => {
+		const content = pdfBytes(2100, 17);
+		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
+		const { deduplicator } = harness();
+		const record = deduplicator.checkProcessedAndRecord.bind(deduplicator);
+		let calls = 0;
+		// Before the confirming write, another process's write replaced the row: the file's key is
+		// there, this run's token is not (docs/memory.md, the window a database stall leaves).
+		deduplicator.checkProcessedAndRecord = async (items, scope, contextData) => {
+			if (calls++ === 1)
+				for (const [context, values] of deduplicator.contexts)
+					deduplicator.contexts.set(
+						context,
+						values.filter((value) => !value.startsWith('run:')),
+					);
+			return await record(items, scope, contextData);
+		};
+		try {
+			const result = await harness().run({ parameters: guarded(), items: [itemWithFile(content)] });
+			expect(service().requestsTo('/v1/extract')).toHaveLength(1);
+			expect(result.output(undefined, 0)).toHaveLength(1);
+			expect(result.output(undefined, 2)).toEqual([]);
+		} finally {
+			deduplicator.checkProcessedAndRecord = record;
+		}
+	});
+
 	it('a failed upload removes its claim with the content, so a later attempt claims anew', async () => {
 		const same = pdfBytes(2100, 15);
 		service().on('POST', '/v1/extract', {
