@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { plainHttpProblem } from '../nodes/DocumentExtraction/transport/baseUrl.ts';
+import { plainHttpProblem } from '../nodes/DocumentExtraction/transport/index.ts';
 
 export class DocumentExtractionApi implements ICredentialType {
 	name = 'documentExtractionApi';

@@ -15,7 +15,6 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants.ts';
-import { plainHttpProblem } from './baseUrl.ts';
 import { adviceForStatus, connectionFailure, serviceErrorText, waitTooLong } from './errors.ts';
 import type { PacedStart, RequestPacer } from './pacer.ts';
 import { MAX_RETRY_WAIT_MS, retryAfterMs, retryDelayMs } from './retryPolicy.ts';
@@ -95,6 +94,25 @@ async function runCredential(
 		credential.catch(() => credentialOfRun.delete(context));
 	}
 	return await credential;
+}
+
+/** localhost, 127.0.0.0/8 and [::1], as WHATWG URL parsing writes them (lowercase, IPv4 normalised). */
+function isLoopback(hostname: string): boolean {
+	return (
+		hostname === 'localhost' ||
+		hostname === '[::1]' ||
+		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+	);
+}
+
+/**
+ * Why a request to `url` must not carry the API key, or null when it may: over https, or over plain
+ * http only to this machine (the local sandbox), where it never crosses a network
+ * (docs/spec-decisions.md#n64). The credential's authenticate asks the same.
+ */
+export function plainHttpProblem(url: URL): string | null {
+	if (url.protocol !== 'http:' || isLoopback(url.hostname)) return null;
+	return `The Base URL "${url.origin}" would send the API key unencrypted: use the service's https:// address (plain http is only for this machine: localhost, 127.0.0.1 or [::1], e.g. the local sandbox)`;
 }
 
 async function baseUrlOf(context: ApiContext, itemIndex?: number): Promise<string> {
