@@ -14,7 +14,7 @@ import { createHmac } from 'crypto';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants.ts';
-import { processMemory } from '../memory/processMemory.ts';
+import { RecentMemory } from '../memory/recentMemory.ts';
 
 export const REMEMBER_SECRET_MS = 10_000;
 
@@ -109,7 +109,7 @@ export async function deliveryKeys(context: DeliveryContext): Promise<SigningKey
 }
 
 /** Keys by credential id. */
-const recentlyRead = processMemory<SigningKeys>({ maxEntries: 1000, ttlMs: REMEMBER_SECRET_MS });
+const recentlyRead = new RecentMemory<SigningKeys>({ maxEntries: 1000, ttlMs: REMEMBER_SECRET_MS });
 
 /** The keys read for `credentialId` less than REMEMBER_SECRET_MS ago. */
 export function rememberedKeys(credentialId: string, now = Date.now()): SigningKeys | undefined {

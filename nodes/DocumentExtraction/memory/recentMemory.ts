@@ -1,8 +1,8 @@
 /**
- * A bounded memory held by this n8n process only, with an optional expiry: for what may be lost on a
- * restart but must be answered fast (copies of a delivery arriving at the same moment, a credential
- * read a few seconds ago, secrets seen before). The oldest entries are forgotten first; a read or a
- * write of an entry makes it the newest.
+ * A bounded memory held by this n8n process only (module level), with an optional expiry: for what
+ * may be lost on a restart but must be answered fast (a credential read a few seconds ago, deliveries
+ * that started no run, a test listener's registrations). The oldest entries are forgotten first; a
+ * read or a write of an entry makes it the newest.
  */
 export interface RecentMemoryLimits {
 	maxEntries: number;
@@ -35,24 +35,7 @@ export class RecentMemory<V> {
 		this.forgetOldest(now);
 	}
 
-	/** Stores `key` and says whether it was new (absent or expired): the first of several copies wins. */
-	addIfNew(key: string, value: V, now = Date.now()): boolean {
-		if (this.get(key, now) !== undefined) return false;
-		this.set(key, value, now);
-		return true;
-	}
-
-	/** The entries that have not expired, oldest first. */
-	*entries(now = Date.now()): Generator<[string, V]> {
-		for (const [key, entry] of this.stored) {
-			if (!this.expired(entry.at, now)) yield [key, entry.value];
-		}
-	}
-
-	clear(): void {
-		this.stored.clear();
-	}
-
+	/** How many entries it holds now, expired ones not yet dropped included: the bound, as seen. */
 	get size(): number {
 		return this.stored.size;
 	}

@@ -12,7 +12,7 @@ import { eventOutput, isSample } from '../delivery/eventMapping.ts';
 import { answerWithoutRun, readSignedDelivery } from '../delivery/signedDelivery.ts';
 import { addressSecrets } from '../delivery/signingSecret.ts';
 import type { OutputMode } from '../invoice/invoiceMapping.ts';
-import { processMemory } from '../memory/processMemory.ts';
+import { RecentMemory } from '../memory/recentMemory.ts';
 import {
 	DOCUMENTS_PARAMETER,
 	documentsThatStart,
@@ -80,7 +80,7 @@ function registeredAddress(context: IWebhookFunctions): string | undefined {
 }
 
 /** Deliveries that started no run, by trigger (mode, workflow, node), counted in this process. */
-const notStartedCounts = processMemory<number>({ maxEntries: 1000 });
+const notStartedCounts = new RecentMemory<number>({ maxEntries: 1000 });
 
 /**
  * Answers a delivery that starts no run (`body` with `received: true` for a 200), logged with how many

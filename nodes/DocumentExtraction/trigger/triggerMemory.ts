@@ -8,7 +8,7 @@
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { processMemory } from '../memory/processMemory.ts';
+import { RecentMemory } from '../memory/recentMemory.ts';
 import type { HeldRegistration } from './registration.ts';
 
 export type TriggerMode = 'production' | 'test';
@@ -24,7 +24,7 @@ export const STATIC_DATA_KEY = 'documentExtractionTrigger';
 type Context = IHookFunctions | IWebhookFunctions;
 
 /** Test listeners' memories by workflow and node; a process listens for few of them at a time. */
-const testMemories = processMemory<TriggerMemory>({ maxEntries: 1000 });
+const testMemories = new RecentMemory<TriggerMemory>({ maxEntries: 1000 });
 
 /** n8n runs test hooks, test webhooks and their executions in mode 'manual'; production in others. */
 export function triggerMode(context: { getMode?: () => string }): TriggerMode {

@@ -3,9 +3,7 @@
 // registrations reused across delete (deactivate, publish, restart), a rename, test listening apart,
 // its own secret (N61), none for Sent by This Workflow (N62); and its execution step (N63).
 import type { IDataObject, IExecuteFunctions, IHookFunctions } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
-
-import { forgetProcessMemories } from '../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+import { describe, expect, it } from 'vitest';
 
 import { DocumentExtractionTrigger } from '../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { secretFingerprint } from '../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
@@ -48,6 +46,7 @@ function hookContext(options: Options = {}) {
 	const staticData = options.staticData ?? {};
 	const registered = options.registered ?? [];
 	const nodeName = options.nodeName ?? 'Review finished';
+	// A workflow of its own unless the test shares one: what this process remembers never carries over.
 	const workflowId = options.workflowId ?? `wf-lifecycle-${++workflowCounter}`;
 	const context = {
 		getMode: () => options.mode ?? 'trigger',
@@ -96,10 +95,6 @@ function held(staticData: Record<string, IDataObject>) {
 		)?.registrations ?? []
 	);
 }
-
-afterEach(() => {
-	forgetProcessMemories();
-});
 
 describe('trigger lifecycle', () => {
 	it('refuses to activate on an http webhook URL, saying how to fix it, without calling the service', async () => {

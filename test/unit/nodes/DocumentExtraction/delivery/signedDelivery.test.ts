@@ -7,8 +7,6 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
-
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import {
 	answerWithoutRun,
@@ -22,12 +20,11 @@ import {
 	readSignedDelivery,
 	signedTime,
 } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
-import {
-	deliveryKeys,
-	REMEMBER_SECRET_MS,
-	rememberedKeys,
-} from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
+import type * as SigningSecretModule from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 import type { SigningKeys } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
+
+// Loaded anew for every test, as a newly started n8n process loads it: no keys remembered.
+let { deliveryKeys, REMEMBER_SECRET_MS, rememberedKeys } = {} as typeof SigningSecretModule;
 
 const CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_1';
 const NEW_CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_2';
@@ -132,13 +129,16 @@ const signedWith = (secret: string, body: string | Buffer = BODY): Delivery => (
 	signature: computeSignature(body, secret),
 });
 
-beforeEach(() => {
+beforeEach(async () => {
+	vi.resetModules();
+	({ deliveryKeys, REMEMBER_SECRET_MS, rememberedKeys } = await import(
+		'../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts'
+	));
 	vi.useFakeTimers();
 	vi.setSystemTime(T0);
 });
 
 afterEach(() => {
-	forgetProcessMemories();
 	vi.useRealTimers();
 });
 

@@ -1,12 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- made-up test signing secrets, never real ones */
 // The credential's Webhook Signing Secret, and this process's short memory of it (REMEMBER_SECRET_MS).
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-
-import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
-import {
+import type * as SigningSecretModule from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
+
+let {
 	credentialSigningSecret,
 	freshSigningKeys,
 	REMEMBER_SECRET_MS,
@@ -16,7 +16,23 @@ import {
 	addressSecrets,
 	deliveryKeys,
 	triggerOwnSecret,
-} from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
+} = {} as typeof SigningSecretModule;
+
+/** Loads the module as a newly started n8n process does: a fresh module graph, nothing remembered. */
+async function startProcess(): Promise<void> {
+	vi.resetModules();
+	({
+		credentialSigningSecret,
+		freshSigningKeys,
+		REMEMBER_SECRET_MS,
+		rememberedKeys,
+		rememberKeys,
+		signingKeys,
+		addressSecrets,
+		deliveryKeys,
+		triggerOwnSecret,
+	} = await import('../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts'));
+}
 
 const FAKE_SECRET = 'whsec_UNITTEST_signing_secret_1';
 const OTHER_FAKE_SECRET = 'whsec_UNITTEST_signing_secret_2';
@@ -33,11 +49,14 @@ const rememberedSecret = (credentialId: string, now?: number) =>
 	rememberedKeys(credentialId, now)?.signingSecret;
 const rememberSecret = (credentialId: string, signingSecret: string, now?: number) =>
 	rememberKeys(credentialId, { signingSecret, triggerKey: '' }, now);
-const freshSigningSecret = async (context: Parameters<typeof freshSigningKeys>[0], id?: string) =>
-	(await freshSigningKeys(context, id)).signingSecret;
+const freshSigningSecret = async (
+	context: Parameters<typeof SigningSecretModule.freshSigningKeys>[0],
+	id?: string,
+) => (await freshSigningKeys(context, id)).signingSecret;
+
+beforeEach(startProcess);
 
 afterEach(() => {
-	forgetProcessMemories();
 	vi.useRealTimers();
 });
 
@@ -162,10 +181,11 @@ describe('rememberedSecret / rememberSecret', () => {
 		expect(rememberedSecret('cred-1000', T0 + 1)).toBe('whsec_UNITTEST_many_1000');
 	});
 
-	it('a restart (forgetProcessMemories) forgets every credential', () => {
+	it('a restart forgets every credential', async () => {
 		rememberSecret('cred-1', FAKE_SECRET, T0);
 		rememberSecret('cred-none', '', T0);
-		forgetProcessMemories();
+		expect(rememberedSecret('cred-1', T0 + 1)).toBe(FAKE_SECRET);
+		await startProcess();
 		expect(rememberedSecret('cred-1', T0 + 1)).toBeUndefined();
 		expect(rememberedSecret('cred-none', T0 + 1)).toBeUndefined();
 	});

@@ -39,24 +39,10 @@ describe('RecentMemory: bounded, this process only, with expiry', () => {
 		expect(memory.get('a', Number.MAX_SAFE_INTEGER)).toBe('x');
 	});
 
-	it('addIfNew: the first of several copies wins; an expired one is new again', () => {
-		const memory = new RecentMemory<true>({ maxEntries: 10, ttlMs: 100 });
-		expect(memory.addIfNew('k', true, 0)).toBe(true);
-		expect(memory.addIfNew('k', true, 50)).toBe(false);
-		expect(memory.addIfNew('k', true, 100)).toBe(true);
-	});
-
 	it('expired entries are dropped when a newer one is stored, so the map does not grow with them', () => {
 		const memory = new RecentMemory<true>({ maxEntries: 100, ttlMs: 10 });
 		for (let i = 0; i < 50; i++) memory.set(`old${i}`, true, 0);
 		memory.set('new', true, 20);
 		expect(memory.size).toBe(1);
-	});
-
-	it('clear forgets everything', () => {
-		const memory = new RecentMemory<number>({ maxEntries: 10 });
-		memory.set('a', 1);
-		memory.clear();
-		expect(memory.get('a')).toBeUndefined();
 	});
 });

@@ -10,19 +10,32 @@
  * forged-deliveries.test.ts, replays.test.ts and documents-per-workflow.test.ts.
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
+import type * as TriggerNodeModule from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import { computeSignature } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import {
 	signingKeys,
 	triggerOwnSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
-import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
-import { saveTriggerMemory } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+import type * as TriggerMemoryModule from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import { credentialData, fakeNode, recordingResponse } from '../../../harness/fakeHookContext.ts';
 import { n8nCore } from '../../../harness/n8nModules.ts';
+
+// The trigger and its memories, loaded anew for every test as a newly started n8n process loads them:
+// nothing remembered, nothing counted.
+let { DocumentExtractionTrigger } = {} as typeof TriggerNodeModule;
+let { saveTriggerMemory } = {} as typeof TriggerMemoryModule;
+beforeEach(async () => {
+	vi.resetModules();
+	({ DocumentExtractionTrigger } = await import(
+		'../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts'
+	));
+	({ saveTriggerMemory } = await import(
+		'../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts'
+	));
+});
 
 const URL = 'https://n8n.example/webhook/abc/webhook';
 const TEST_URL = 'https://n8n.example/webhook-test/abc/webhook';
@@ -57,7 +70,6 @@ interface Delivery {
 
 let workflowCounter = 0;
 let workflowId = 'wf-0';
-afterEach(() => forgetProcessMemories());
 
 async function deliver(delivery: Delivery) {
 	const { answer, response } = recordingResponse();

@@ -4,8 +4,6 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
-
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
@@ -114,7 +112,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	forgetProcessMemories();
 	vi.useRealTimers();
 });
 

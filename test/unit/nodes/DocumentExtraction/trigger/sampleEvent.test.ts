@@ -2,8 +2,6 @@
 import type { IHookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
-
 import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
 import { verifySignature } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import {
@@ -16,7 +14,6 @@ import { credentialData, fakeNode, silentLogger } from '../../../harness/fakeHoo
 
 afterEach(() => {
 	vi.useRealTimers();
-	forgetProcessMemories();
 });
 
 describe('the sample event', () => {

@@ -1,20 +1,23 @@
 // Where the trigger keeps what it knows: production in the workflow's global static data under the
 // node id, test listening in this process only.
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
-
-import { forgetProcessMemories } from '../../../../../nodes/DocumentExtraction/memory/processMemory.ts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
+import type * as TriggerMemoryModule from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 import type { TriggerMemory } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
-import {
-	saveTriggerMemory,
-	STATIC_DATA_KEY,
-	triggerMemory,
-	triggerMode,
-	triggerScope,
-} from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
+
+let { saveTriggerMemory, STATIC_DATA_KEY, triggerMemory, triggerMode, triggerScope } =
+	{} as typeof TriggerMemoryModule;
+
+/** Loads the module as a newly started n8n process does: a fresh module graph, nothing remembered. */
+async function startProcess(): Promise<void> {
+	vi.resetModules();
+	({ saveTriggerMemory, STATIC_DATA_KEY, triggerMemory, triggerMode, triggerScope } = await import(
+		'../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts'
+	));
+}
 
 const URL = 'https://n8n.example/webhook/abc/webhook';
 
@@ -68,7 +71,7 @@ const registration = (overrides: Partial<HeldRegistration> = {}): HeldRegistrati
 const stored = (staticData: Record<string, IDataObject>) =>
 	staticData.global?.[STATIC_DATA_KEY] as IDataObject | undefined;
 
-afterEach(() => forgetProcessMemories());
+beforeEach(startProcess);
 
 describe('triggerMode', () => {
 	it("'manual' (test hooks and test webhooks) is test", () => {
@@ -245,14 +248,15 @@ describe('test memory ("Listen for test event")', () => {
 		).toEqual(['wh_production']);
 	});
 
-	it("a restart (forgetProcessMemories) forgets every test listener's memory, not production's", () => {
+	it("a restart forgets every test listener's memory, not production's", async () => {
 		const staticData: Record<string, IDataObject> = {};
 		saveTriggerMemory(hookContext({ staticData }).context, { registrations: [registration()] });
 		saveTriggerMemory(hookContext({ mode: 'manual' }).context, { registrations: [registration()] });
 		saveTriggerMemory(hookContext({ mode: 'manual', workflowId: 'wf-2' }).context, {
 			registrations: [registration()],
 		});
-		forgetProcessMemories();
+		expect(triggerMemory(hookContext({ mode: 'manual' }).context).registrations).toHaveLength(1);
+		await startProcess();
 		expect(triggerMemory(hookContext({ mode: 'manual' }).context)).toEqual({ registrations: [] });
 		expect(triggerMemory(hookContext({ mode: 'manual', workflowId: 'wf-2' }).context)).toEqual({
 			registrations: [],
