@@ -18,7 +18,7 @@ export interface HeldRegistration {
 }
 
 /** At most this many registrations are remembered per node (the oldest are forgotten first). */
-export const MAX_HELD_REGISTRATIONS = 50;
+const MAX_HELD_REGISTRATIONS = 50;
 
 export function normalizedEvents(events: unknown): string[] {
 	return Array.isArray(events)
@@ -27,11 +27,7 @@ export function normalizedEvents(events: unknown): string[] {
 }
 
 /** The events that registrations for `url` made with one of the secrets `fingerprints` deliver. */
-export function coveredEvents(
-	held: HeldRegistration[],
-	url: string,
-	fingerprints: string[],
-): Set<string> {
+function coveredEvents(held: HeldRegistration[], url: string, fingerprints: string[]): Set<string> {
 	const covered = new Set<string>();
 	for (const registration of held) {
 		if (registration.url === url && fingerprints.includes(registration.secretFingerprint)) {
@@ -57,12 +53,14 @@ export function registeredUrl(held: HeldRegistration[]): string | undefined {
 	return held[held.length - 1]?.url;
 }
 
-/** Appends `registration`, keeping at most `limit` (a new array: n8n notices a replaced value). */
+/**
+ * Appends `registration`, keeping at most MAX_HELD_REGISTRATIONS (a new array: n8n notices a replaced
+ * value).
+ */
 export function withRegistration(
 	held: HeldRegistration[],
 	registration: HeldRegistration,
-	limit = MAX_HELD_REGISTRATIONS,
 ): HeldRegistration[] {
 	const next = [...held, registration];
-	return next.length > limit ? next.slice(next.length - limit) : next;
+	return next.slice(Math.max(0, next.length - MAX_HELD_REGISTRATIONS));
 }

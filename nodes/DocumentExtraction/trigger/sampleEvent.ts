@@ -11,13 +11,13 @@ import { sleep } from 'n8n-workflow';
 import { SIGNATURE_HEADER } from '../constants.ts';
 import { computeSignature } from '../delivery/signedDelivery.ts';
 
-export const SAMPLE_DOCUMENT_PREFIX = 'doc_sample_';
+const SAMPLE_DOCUMENT_PREFIX = 'doc_sample_';
 
 /** Lets n8n finish setting up the test webhook before the sample arrives. */
 const SAMPLE_DELAY_MS = 1_500;
 
 /** A sample event of the first chosen kind, shaped as the service delivers it. */
-export function samplePayload(event: string, now = new Date()): IDataObject {
+function samplePayload(event: string, now = new Date()): IDataObject {
 	const documentId = `${SAMPLE_DOCUMENT_PREFIX}${randomBytes(8).toString('hex')}`;
 	const common: IDataObject = {
 		event,

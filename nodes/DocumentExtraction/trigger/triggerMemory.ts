@@ -11,14 +11,17 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { RecentMemory } from '../memory/recentMemory.ts';
 import type { HeldRegistration } from './registration.ts';
 
-export type TriggerMode = 'production' | 'test';
+type TriggerMode = 'production' | 'test';
 
-export interface TriggerMemory {
+interface TriggerMemory {
 	/** Everything the service holds for this node, oldest first. `delete` keeps it (the service cannot unregister). */
 	registrations: HeldRegistration[];
 }
 
-/** The key in the workflow's global static data. */
+/**
+ * The key in the workflow's global static data: a contract with the workflows users have saved, which
+ * hold their production registrations under it.
+ */
 export const STATIC_DATA_KEY = 'documentExtractionTrigger';
 
 type Context = IHookFunctions | IWebhookFunctions;

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
 import {
-	MAX_HELD_REGISTRATIONS,
 	missingEvents,
 	registeredUrl,
 	withRegistration,
@@ -49,11 +48,11 @@ describe('registration helpers', () => {
 		expect(registeredUrl([])).toBeUndefined();
 	});
 
-	it(`withRegistration keeps the newest ${MAX_HELD_REGISTRATIONS} and returns a new list`, () => {
+	it('withRegistration keeps the newest 50 and returns a new list', () => {
 		let list: HeldRegistration[] = [];
-		for (let index = 0; index < MAX_HELD_REGISTRATIONS + 5; index++)
+		for (let index = 0; index < 55; index++)
 			list = withRegistration(list, held(URL, [], `f${index}`));
-		expect(list).toHaveLength(MAX_HELD_REGISTRATIONS);
+		expect(list).toHaveLength(50);
 		expect(list[0].secretFingerprint).toBe('f5');
 	});
 });

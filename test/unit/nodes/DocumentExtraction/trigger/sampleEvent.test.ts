@@ -1,5 +1,5 @@
 // The sample event (docs/spec-decisions.md#n37), and the hook that sends it.
-import type { IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { DocumentExtractionTrigger } from '../../../../../nodes/DocumentExtraction/DocumentExtractionTrigger.node.ts';
@@ -9,16 +9,36 @@ import {
 	triggerOwnSecret,
 } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 import { isSample } from '../../../../../nodes/DocumentExtraction/delivery/eventMapping.ts';
-import { samplePayload } from '../../../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
+import { sendSampleEvent } from '../../../../../nodes/DocumentExtraction/trigger/sampleEvent.ts';
 import { credentialData, fakeNode, silentLogger } from '../../../harness/fakeHookContext.ts';
 
 afterEach(() => {
 	vi.useRealTimers();
 });
 
+/** The sample of `event` as sendSampleEvent posts it. */
+async function postedSample(event: string): Promise<IDataObject> {
+	const bodies: string[] = [];
+	const context = {
+		logger: silentLogger(),
+		helpers: {
+			httpRequest: async (request: { body: string }) => {
+				bodies.push(request.body);
+				return '';
+			},
+		},
+	} as unknown as IHookFunctions;
+	vi.useFakeTimers({ toFake: ['setTimeout'] });
+	sendSampleEvent(context, 'https://n8n.example/webhook-test/abc/webhook', event, 'whsec_UNITTEST');
+	await vi.advanceTimersByTimeAsync(2_000);
+	vi.useRealTimers();
+	expect(bodies).toHaveLength(1);
+	return JSON.parse(bodies[0]) as IDataObject;
+}
+
 describe('the sample event', () => {
-	it('is shaped like the service delivers it and clearly marked', () => {
-		const verified = samplePayload('document.verified');
+	it('is shaped like the service delivers it and clearly marked', async () => {
+		const verified = await postedSample('document.verified');
 		expect(verified).toMatchObject({
 			event: 'document.verified',
 			sample: true,
@@ -29,7 +49,7 @@ describe('the sample event', () => {
 			header: { vendor: 'Sample Supplies Ltd' },
 			amounts: { total: 119 },
 		});
-		expect(samplePayload('document.rejected')).toMatchObject({
+		expect(await postedSample('document.rejected')).toMatchObject({
 			event: 'document.rejected',
 			sample: true,
 			reason: expect.stringContaining('Sample'),

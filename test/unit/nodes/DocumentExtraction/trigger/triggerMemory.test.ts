@@ -6,7 +6,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { secretFingerprint } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import type { HeldRegistration } from '../../../../../nodes/DocumentExtraction/trigger/registration.ts';
 import type * as TriggerMemoryModule from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
-import type { TriggerMemory } from '../../../../../nodes/DocumentExtraction/trigger/triggerMemory.ts';
 
 let { saveTriggerMemory, STATIC_DATA_KEY, triggerMemory, triggerMode, triggerScope } =
 	{} as typeof TriggerMemoryModule;
@@ -100,7 +99,7 @@ describe('production memory', () => {
 
 	it('is saved in global static data under STATIC_DATA_KEY by node id, and read back', () => {
 		const { context, staticData } = hookContext();
-		const memory: TriggerMemory = { registrations: [registration()] };
+		const memory = { registrations: [registration()] };
 		saveTriggerMemory(context, memory);
 		expect(STATIC_DATA_KEY).toBe('documentExtractionTrigger');
 		expect(stored(staticData)).toEqual({ 'node-id-1': memory });
