@@ -12,7 +12,7 @@ function text(value: unknown): string | null {
 }
 
 /** The event's own fields, flat. */
-export function eventFields(payload: IDataObject): IDataObject {
+function eventFields(payload: IDataObject): IDataObject {
 	const confidence =
 		typeof payload.confidence === 'object' && payload.confidence !== null
 			? (payload.confidence as IDataObject)

@@ -15,9 +15,10 @@ import { triggerMode } from '../trigger/triggerMemory.ts';
 /**
  * The claim key of an event item: production and test listening apart (docs/spec-decisions.md#n30),
  * undefined for an item that names no event or document, and for the sample event (test listening
- * only, a new document each time).
+ * only, a new document each time). Users' deduplication stores hold these keys: a changed format
+ * would run every past event again.
  */
-export function eventKey(mode: 'production' | 'test', item: IDataObject): string | undefined {
+function eventKey(mode: 'production' | 'test', item: IDataObject): string | undefined {
 	const { event, document_id: documentId } = item;
 	if (typeof event !== 'string' || typeof documentId !== 'string' || documentId === '')
 		return undefined;

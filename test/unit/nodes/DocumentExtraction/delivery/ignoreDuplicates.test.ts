@@ -3,10 +3,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import {
-	eventKey,
-	firstTimeEvents,
-} from '../../../../../nodes/DocumentExtraction/delivery/ignoreDuplicates.ts';
+import { firstTimeEvents } from '../../../../../nodes/DocumentExtraction/delivery/ignoreDuplicates.ts';
 import { fakeExecuteContext } from '../../../harness/fakeExecuteContext.ts';
 
 const event = (documentId: string, extra: IDataObject = {}): INodeExecutionData => ({
@@ -40,19 +37,28 @@ function run(
 
 const ids = (items: INodeExecutionData[]) => items.map((item) => item.json.document_id);
 
-describe('the event key', () => {
-	it('names the mode, the event and the document; production and test listening apart', () => {
-		expect(eventKey('production', event('doc_1').json)).toBe(
-			'event:production:document.verified:doc_1',
-		);
-		expect(eventKey('test', event('doc_1').json)).toBe('event:test:document.verified:doc_1');
+describe("the event key, as the workflow's deduplication store keeps it (past runs depend on it)", () => {
+	it('names the mode, the event and the document; production and test listening apart', async () => {
+		const production = run([event('doc_1')]);
+		await production.output();
+		expect([...production.store]).toEqual(['event:production:document.verified:doc_1']);
+		const test = run([event('doc_1')], { mode: 'manual' });
+		await test.output();
+		expect([...test.store]).toEqual(['event:test:document.verified:doc_1']);
 	});
 
-	it('none without an event or a document, and none for the sample event', () => {
-		expect(eventKey('production', { document_id: 'doc_1' })).toBeUndefined();
-		expect(eventKey('production', { event: 'document.verified', document_id: '' })).toBeUndefined();
-		expect(eventKey('production', { event: 'document.verified', document_id: 7 })).toBeUndefined();
-		expect(eventKey('test', event('doc_sample_1', { sample: true }).json)).toBeUndefined();
+	it('none without an event or a document, and none for the sample event: they go on, unclaimed', async () => {
+		const unnamed = run(
+			[
+				{ json: { document_id: 'doc_1' } },
+				{ json: { event: 'document.verified', document_id: '' } },
+				{ json: { event: 'document.verified', document_id: 7 } },
+				event('doc_sample_1', { sample: true }),
+			],
+			{ mode: 'manual' },
+		);
+		expect(await unnamed.output()).toHaveLength(4);
+		expect([...unnamed.store]).toEqual([]);
 	});
 });
 
