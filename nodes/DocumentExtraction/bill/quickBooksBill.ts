@@ -17,7 +17,7 @@ import { bookedQuantity } from './lineQuantity.ts';
 import { fromCents, moneyText } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
 
-export const QUICKBOOKS_ATTACHMENT_TYPES = [
+const QUICKBOOKS_ATTACHMENT_TYPES = [
 	'ai',
 	'csv',
 	'doc',

@@ -18,7 +18,7 @@ import { bookedQuantity } from './lineQuantity.ts';
 import { fromCents, spreadTax } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
 
-export const XERO_ATTACHMENT_TYPES = [
+const XERO_ATTACHMENT_TYPES = [
 	'7z',
 	'bmp',
 	'csv',

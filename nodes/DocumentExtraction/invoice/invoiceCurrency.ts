@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { fieldsOf } from '../jsonObject.ts';
 
 /** Where a currency is read from: the extracted-data object itself, its header, its amounts. */
-export const CURRENCY_SOURCES: ReadonlyArray<readonly string[]> = [
+const CURRENCY_SOURCES: ReadonlyArray<readonly string[]> = [
 	['currency'],
 	['header', 'currency'],
 	['amounts', 'currency'],

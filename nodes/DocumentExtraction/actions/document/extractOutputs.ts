@@ -47,9 +47,9 @@ export interface ExtractOutputSettings {
 export type OutputLayout = 'outputsThatHold' | 'fixedPlaces';
 
 /** The hidden parameter that carries the layout: only version 1.3 and later have it. */
-export const OUTPUT_LAYOUT_PARAMETER = 'outputLayout';
+const OUTPUT_LAYOUT_PARAMETER = 'outputLayout';
 
-export const FIXED_PLACES_FROM_VERSION = 1.3;
+const FIXED_PLACES_FROM_VERSION = 1.3;
 
 /**
  * Read like any parameter (execute, each item, the review callback, the outputs expression): n8n fills

@@ -23,10 +23,10 @@ export interface ExtractSettings extends ExtractOutputSettings {
 export const DEFAULT_RATE_LIMIT_RETRIES = 5;
 
 /** The node version from which the input item's file travels on with its result. */
-export const KEEPS_FILE_FROM = 1.2;
+const KEEPS_FILE_FROM = 1.2;
 
 /** The node version from which review results go to this workflow's trigger unless the option says no. */
-export const REVIEW_RESULTS_TO_TRIGGER_FROM = 1.2;
+const REVIEW_RESULTS_TO_TRIGGER_FROM = 1.2;
 
 export function extractSettings(context: IExecuteFunctions, itemIndex: number): ExtractSettings {
 	const options = context.getNodeParameter('options', itemIndex, {}) as {
