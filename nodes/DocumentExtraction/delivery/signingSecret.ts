@@ -16,6 +16,10 @@ import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants.ts';
 import { RecentMemory } from '../memory/recentMemory.ts';
 
+/**
+ * How long this process keeps what it read from the credential: the time a changed signing secret
+ * may take to count, as docs/spec-decisions.md#n61 tells users.
+ */
 export const REMEMBER_SECRET_MS = 10_000;
 
 /** What verifying a delivery needs from the credential. The API key itself is not kept. */
@@ -100,7 +104,7 @@ export async function addressSecrets(context: DeliveryContext, url?: string): Pr
  * The keys of the node's credential for a delivery: those this process remembers, else read now.
  * Whatever the delivery brings, a credential is read at most once per REMEMBER_SECRET_MS.
  */
-export async function deliveryKeys(context: DeliveryContext): Promise<SigningKeys> {
+async function deliveryKeys(context: DeliveryContext): Promise<SigningKeys> {
 	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
 	return (
 		(credentialId ? rememberedKeys(credentialId) : undefined) ??
@@ -112,12 +116,8 @@ export async function deliveryKeys(context: DeliveryContext): Promise<SigningKey
 const recentlyRead = new RecentMemory<SigningKeys>({ maxEntries: 1000, ttlMs: REMEMBER_SECRET_MS });
 
 /** The keys read for `credentialId` less than REMEMBER_SECRET_MS ago. */
-export function rememberedKeys(credentialId: string, now = Date.now()): SigningKeys | undefined {
-	return recentlyRead.get(credentialId, now);
-}
-
-export function rememberKeys(credentialId: string, keys: SigningKeys, now = Date.now()): void {
-	recentlyRead.set(credentialId, keys, now);
+function rememberedKeys(credentialId: string): SigningKeys | undefined {
+	return recentlyRead.get(credentialId);
 }
 
 /** Credential reads under way, by credential id. */
@@ -128,7 +128,7 @@ const readsInFlight = new Map<string, Promise<SigningKeys>>();
  * credential is under way wait for that read instead of starting their own: when the remembered keys
  * expire under load, every delivery in flight would otherwise read the credential at once.
  */
-export async function freshSigningKeys(
+async function freshSigningKeys(
 	context: CredentialReader,
 	credentialId?: string,
 ): Promise<SigningKeys> {
@@ -139,6 +139,6 @@ export async function freshSigningKeys(
 		readsInFlight.set(credentialId, reading);
 	}
 	const keys = await reading;
-	rememberKeys(credentialId, keys);
+	recentlyRead.set(credentialId, keys);
 	return keys;
 }

@@ -21,10 +21,9 @@ import {
 	signedTime,
 } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import type * as SigningSecretModule from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
-import type { SigningKeys } from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 
 // Loaded anew for every test, as a newly started n8n process loads it: no keys remembered.
-let { deliveryKeys, REMEMBER_SECRET_MS, rememberedKeys } = {} as typeof SigningSecretModule;
+let { addressSecrets, REMEMBER_SECRET_MS } = {} as typeof SigningSecretModule;
 
 const CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_1';
 const NEW_CREDENTIAL_SECRET = 'whsec_UNITTEST_delivery_credential_2';
@@ -32,19 +31,17 @@ const GENERATED_SECRET = 'whsec_UNITTEST_delivery_generated';
 const T0 = 1_700_000_000_000;
 
 /**
- * A delivery's first steps as the trigger and Wait for Review take them: the keys this process
- * remembers (or reads), then verify and check the window with the secrets `secretsOf` picks.
+ * A delivery's first steps as the trigger and Wait for Review take them: the secrets of the node's
+ * credential as this process remembers (or reads) them, after `extraSecrets` (as the trigger puts
+ * its own secret first), then verify and check the window.
  */
-async function read(
-	context: IWebhookFunctions,
-	secretsOf: (keys: SigningKeys) => string[] = (keys) => [keys.signingSecret],
-	windowHours?: number,
-) {
-	return await readSignedDelivery(context, secretsOf(await deliveryKeys(context)), windowHours);
+async function read(context: IWebhookFunctions, extraSecrets: string[] = [], windowHours?: number) {
+	return await readSignedDelivery(
+		context,
+		[...extraSecrets, ...(await addressSecrets(context))],
+		windowHours,
+	);
 }
-
-/** The secrets the delivery is checked with: `secret` (as the trigger's own), then the credential's. */
-const alsoWith = (secret: string) => (keys: SigningKeys) => [secret, keys.signingSecret];
 
 const UNSIGNED = { error: 'Invalid or missing X-Service-Signature' };
 const NOT_AN_OBJECT = { error: 'Body is not a JSON object' };
@@ -131,7 +128,7 @@ const signedWith = (secret: string, body: string | Buffer = BODY): Delivery => (
 
 beforeEach(async () => {
 	vi.resetModules();
-	({ deliveryKeys, REMEMBER_SECRET_MS, rememberedKeys } = await import(
+	({ addressSecrets, REMEMBER_SECRET_MS } = await import(
 		'../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts'
 	));
 	vi.useFakeTimers();
@@ -232,7 +229,7 @@ describe('readSignedDelivery, after the remembered keys', () => {
 
 		it('no secret at all (credential has none, no fallback): refused as missing, even a body signed with the empty key', async () => {
 			const { context } = fakeNode({ secret: '' });
-			const delivery = await read(context(signedWith('')), () => ['', '']);
+			const delivery = await read(context(signedWith('')), ['']);
 			expect(delivery).toEqual({ refusal: { status: 401, body: UNSIGNED, reason: 'missing' } });
 		});
 	});
@@ -276,33 +273,31 @@ describe('readSignedDelivery, after the remembered keys', () => {
 			['has a non-string signingSecret', 12345],
 		])('verifies when the credential %s', async (_case, secret) => {
 			const { context } = fakeNode({ secret });
-			expect(await read(context(signedWith(GENERATED_SECRET)), alsoWith(GENERATED_SECRET))).toEqual(
-				{ payload: EVENT },
-			);
+			expect(await read(context(signedWith(GENERATED_SECRET)), [GENERATED_SECRET])).toEqual({
+				payload: EVENT,
+			});
 		});
 
 		it("verifies beside the credential's: either one verifies", async () => {
 			const { context } = fakeNode();
 			for (const secret of [GENERATED_SECRET, CREDENTIAL_SECRET])
-				expect(
-					(await read(context(signedWith(secret)), alsoWith(GENERATED_SECRET))).payload,
-				).toEqual(EVENT);
+				expect((await read(context(signedWith(secret)), [GENERATED_SECRET])).payload).toEqual(
+					EVENT,
+				);
 		});
 
 		it('none verifying: 401 with the verdict of the first secret', async () => {
 			const { context } = fakeNode();
-			const delivery = await read(
-				context(signedWith('whsec_UNITTEST_unknown')),
-				alsoWith(GENERATED_SECRET),
-			);
+			const delivery = await read(context(signedWith('whsec_UNITTEST_unknown')), [
+				GENERATED_SECRET,
+			]);
 			expect(delivery.refusal).toEqual({ status: 401, body: UNSIGNED, reason: 'mismatch' });
 		});
 
 		it("a remembered 'has none' uses the other secret without reading the credential again", async () => {
 			const { context, state } = fakeNode({ secret: '' });
-			await read(context(signedWith(GENERATED_SECRET)), alsoWith(GENERATED_SECRET));
-			expect(rememberedKeys('cred-1')?.signingSecret).toBe('');
-			const second = await read(context(signedWith(GENERATED_SECRET)), alsoWith(GENERATED_SECRET));
+			await read(context(signedWith(GENERATED_SECRET)), [GENERATED_SECRET]);
+			const second = await read(context(signedWith(GENERATED_SECRET)), [GENERATED_SECRET]);
 			expect(second.payload).toEqual(EVENT);
 			expect(state.reads).toBe(1);
 		});
@@ -366,8 +361,8 @@ describe('readSignedDelivery, after the remembered keys', () => {
 			vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
 			expect((await read(context(signedWith(NEW_CREDENTIAL_SECRET)))).payload).toEqual(EVENT);
 			expect(state.reads).toBe(2);
-			expect(rememberedKeys('cred-1')?.signingSecret).toBe(NEW_CREDENTIAL_SECRET);
-			await read(context(signedWith(NEW_CREDENTIAL_SECRET)));
+			vi.setSystemTime(T0 + 2 * REMEMBER_SECRET_MS - 1);
+			expect((await read(context(signedWith(NEW_CREDENTIAL_SECRET)))).payload).toEqual(EVENT);
 			expect(state.reads).toBe(2);
 		});
 
@@ -410,9 +405,11 @@ describe('readSignedDelivery, after the remembered keys', () => {
 			expect((await read(second.context(signedWith(NEW_CREDENTIAL_SECRET)))).payload).toEqual(
 				EVENT,
 			);
-			expect(second.state.reads).toBe(1);
-			expect(rememberedKeys('cred-a')?.signingSecret).toBe(CREDENTIAL_SECRET);
-			expect(rememberedKeys('cred-b')?.signingSecret).toBe(NEW_CREDENTIAL_SECRET);
+			expect((await read(first.context(signedWith(CREDENTIAL_SECRET)))).payload).toEqual(EVENT);
+			expect((await read(second.context(signedWith(NEW_CREDENTIAL_SECRET)))).payload).toEqual(
+				EVENT,
+			);
+			expect([first.state.reads, second.state.reads]).toEqual([1, 1]);
 		});
 	});
 });

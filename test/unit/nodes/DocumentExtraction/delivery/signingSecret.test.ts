@@ -6,32 +6,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import type * as SigningSecretModule from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 
-let {
-	credentialSigningSecret,
-	freshSigningKeys,
-	REMEMBER_SECRET_MS,
-	rememberedKeys,
-	rememberKeys,
-	signingKeys,
-	addressSecrets,
-	deliveryKeys,
-	triggerOwnSecret,
-} = {} as typeof SigningSecretModule;
+let { credentialSigningSecret, REMEMBER_SECRET_MS, signingKeys, addressSecrets, triggerOwnSecret } =
+	{} as typeof SigningSecretModule;
 
 /** Loads the module as a newly started n8n process does: a fresh module graph, nothing remembered. */
 async function startProcess(): Promise<void> {
 	vi.resetModules();
-	({
-		credentialSigningSecret,
-		freshSigningKeys,
-		REMEMBER_SECRET_MS,
-		rememberedKeys,
-		rememberKeys,
-		signingKeys,
-		addressSecrets,
-		deliveryKeys,
-		triggerOwnSecret,
-	} = await import('../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts'));
+	({ credentialSigningSecret, REMEMBER_SECRET_MS, signingKeys, addressSecrets, triggerOwnSecret } =
+		await import('../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts'));
 }
 
 const FAKE_SECRET = 'whsec_UNITTEST_signing_secret_1';
@@ -43,16 +25,6 @@ function reader(credentials: ICredentialDataDecryptedObject) {
 	>(async () => credentials);
 	return { context: { getCredentials }, getCredentials };
 }
-
-// The remembered keys, read and written by their signing secret (what these tests are about).
-const rememberedSecret = (credentialId: string, now?: number) =>
-	rememberedKeys(credentialId, now)?.signingSecret;
-const rememberSecret = (credentialId: string, signingSecret: string, now?: number) =>
-	rememberKeys(credentialId, { signingSecret, triggerKey: '' }, now);
-const freshSigningSecret = async (
-	context: Parameters<typeof SigningSecretModule.freshSigningKeys>[0],
-	id?: string,
-) => (await freshSigningKeys(context, id)).signingSecret;
 
 beforeEach(startProcess);
 
@@ -111,144 +83,10 @@ describe('credentialSigningSecret', () => {
 	});
 });
 
-describe('rememberedSecret / rememberSecret', () => {
-	const T0 = 1_700_000_000_000;
-
-	it('REMEMBER_SECRET_MS is 10 seconds', () => {
-		expect(REMEMBER_SECRET_MS).toBe(10_000);
-	});
-
-	it('nothing is remembered for an unknown credential', () => {
-		expect(rememberedSecret('cred-unknown', T0)).toBeUndefined();
-	});
-
-	it('remembers up to 1 ms before REMEMBER_SECRET_MS; at exactly REMEMBER_SECRET_MS it is gone', () => {
-		rememberSecret('cred-1', FAKE_SECRET, T0);
-		expect(rememberedSecret('cred-1', T0)).toBe(FAKE_SECRET);
-		expect(rememberedSecret('cred-1', T0 + REMEMBER_SECRET_MS - 1)).toBe(FAKE_SECRET);
-		expect(rememberedSecret('cred-1', T0 + REMEMBER_SECRET_MS)).toBeUndefined();
-	});
-
-	it('once expired, it stays forgotten even when asked with an earlier time', () => {
-		rememberSecret('cred-1', FAKE_SECRET, T0);
-		expect(rememberedSecret('cred-1', T0 + REMEMBER_SECRET_MS)).toBeUndefined();
-		expect(rememberedSecret('cred-1', T0 + 1)).toBeUndefined();
-	});
-
-	it('a clock that went back counts as expired (and the entry is dropped)', () => {
-		rememberSecret('cred-1', FAKE_SECRET, T0);
-		expect(rememberedSecret('cred-1', T0 - 1)).toBeUndefined();
-		expect(rememberedSecret('cred-1', T0)).toBeUndefined();
-	});
-
-	it('\'\' is remembered as "the credential has none", distinct from nothing remembered', () => {
-		rememberSecret('cred-none', '', T0);
-		expect(rememberedSecret('cred-none', T0 + 1)).toBe('');
-		expect(rememberedSecret('cred-none', T0 + 1)).not.toBeUndefined();
-		expect(rememberedSecret('cred-none', T0 + REMEMBER_SECRET_MS)).toBeUndefined();
-	});
-
-	it('remembering again replaces the secret and restarts the period', () => {
-		rememberSecret('cred-1', FAKE_SECRET, T0);
-		rememberSecret('cred-1', OTHER_FAKE_SECRET, T0 + 9_000);
-		expect(rememberedSecret('cred-1', T0 + REMEMBER_SECRET_MS)).toBe(OTHER_FAKE_SECRET);
-		expect(rememberedSecret('cred-1', T0 + 9_000 + REMEMBER_SECRET_MS - 1)).toBe(OTHER_FAKE_SECRET);
-		expect(rememberedSecret('cred-1', T0 + 9_000 + REMEMBER_SECRET_MS)).toBeUndefined();
-	});
-
-	it('keeps credentials apart by id', () => {
-		rememberSecret('cred-1', FAKE_SECRET, T0);
-		rememberSecret('cred-2', OTHER_FAKE_SECRET, T0);
-		expect(rememberedSecret('cred-1', T0 + 1)).toBe(FAKE_SECRET);
-		expect(rememberedSecret('cred-2', T0 + 1)).toBe(OTHER_FAKE_SECRET);
-	});
-
-	it('without a time, uses the current clock', () => {
-		vi.useFakeTimers();
-		vi.setSystemTime(T0);
-		rememberSecret('cred-1', FAKE_SECRET);
-		vi.setSystemTime(T0 + REMEMBER_SECRET_MS - 1);
-		expect(rememberedSecret('cred-1')).toBe(FAKE_SECRET);
-		vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
-		expect(rememberedSecret('cred-1')).toBeUndefined();
-	});
-
-	it('keeps at most 1000 credentials, forgetting the oldest first', () => {
-		for (let index = 0; index <= 1000; index++)
-			rememberSecret(`cred-${index}`, `whsec_UNITTEST_many_${index}`, T0);
-		expect(rememberedSecret('cred-0', T0 + 1)).toBeUndefined();
-		expect(rememberedSecret('cred-1', T0 + 1)).toBe('whsec_UNITTEST_many_1');
-		expect(rememberedSecret('cred-1000', T0 + 1)).toBe('whsec_UNITTEST_many_1000');
-	});
-
-	it('a restart forgets every credential', async () => {
-		rememberSecret('cred-1', FAKE_SECRET, T0);
-		rememberSecret('cred-none', '', T0);
-		expect(rememberedSecret('cred-1', T0 + 1)).toBe(FAKE_SECRET);
-		await startProcess();
-		expect(rememberedSecret('cred-1', T0 + 1)).toBeUndefined();
-		expect(rememberedSecret('cred-none', T0 + 1)).toBeUndefined();
-	});
-});
-
-describe('freshSigningSecret', () => {
-	it('deliveries arriving during a read of the same credential share that read, and the secret is remembered', async () => {
-		let finish: (credentials: ICredentialDataDecryptedObject) => void = () => undefined;
-		const getCredentials = vi.fn(
-			async () =>
-				await new Promise<ICredentialDataDecryptedObject>((resolve) => (finish = resolve)),
-		);
-		const context = { getCredentials };
-		const reads = Array.from(
-			{ length: 10 },
-			async () => await freshSigningSecret(context, 'cred-1'),
-		);
-		finish({ signingSecret: FAKE_SECRET });
-		expect(await Promise.all(reads)).toEqual(Array(10).fill(FAKE_SECRET));
-		expect(getCredentials).toHaveBeenCalledTimes(1);
-		expect(rememberedSecret('cred-1')).toBe(FAKE_SECRET);
-	});
-
-	it('a read after the shared one has finished reads again (a new secret is seen at once)', async () => {
-		const { context, getCredentials } = reader({ signingSecret: FAKE_SECRET });
-		expect(await freshSigningSecret(context, 'cred-1')).toBe(FAKE_SECRET);
-		getCredentials.mockResolvedValue({ signingSecret: OTHER_FAKE_SECRET });
-		expect(await freshSigningSecret(context, 'cred-1')).toBe(OTHER_FAKE_SECRET);
-		expect(getCredentials).toHaveBeenCalledTimes(2);
-		expect(rememberedSecret('cred-1')).toBe(OTHER_FAKE_SECRET);
-	});
-
-	it('other credentials are read on their own; without an id nothing is shared or remembered', async () => {
-		const { context, getCredentials } = reader({ signingSecret: FAKE_SECRET });
-		await Promise.all([
-			freshSigningSecret(context, 'cred-1'),
-			freshSigningSecret(context, 'cred-2'),
-			freshSigningSecret(context),
-			freshSigningSecret(context),
-		]);
-		expect(getCredentials).toHaveBeenCalledTimes(4);
-		expect(rememberedSecret('cred-2')).toBe(FAKE_SECRET);
-	});
-
-	it('a failed read fails every delivery waiting for it, and the next delivery reads again', async () => {
-		const getCredentials = vi.fn(async (): Promise<ICredentialDataDecryptedObject> => {
-			throw new Error('credential unavailable');
-		});
-		const context = { getCredentials };
-		const results = await Promise.allSettled([
-			freshSigningSecret(context, 'cred-1'),
-			freshSigningSecret(context, 'cred-1'),
-		]);
-		expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
-		expect(getCredentials).toHaveBeenCalledTimes(1);
-		getCredentials.mockResolvedValue({ signingSecret: FAKE_SECRET });
-		expect(await freshSigningSecret(context, 'cred-1')).toBe(FAKE_SECRET);
-		expect(rememberedSecret('cred-1')).toBe(FAKE_SECRET);
-	});
-});
-
-describe('deliveryKeys', () => {
-	const node = (credentialId?: string) => ({
+/** A delivery to a node whose credential (id `credentialId`, none when undefined) holds `credentials`. */
+function delivery(credentials: ICredentialDataDecryptedObject, credentialId?: string) {
+	const { context, getCredentials } = reader(credentials);
+	const node = {
 		id: 'n1',
 		name: 'Review finished',
 		type: 'trigger',
@@ -258,38 +96,162 @@ describe('deliveryKeys', () => {
 		...(credentialId
 			? { credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Document Extraction' } } }
 			: {}),
+	};
+	return { context: { ...context, getNode: () => node }, getCredentials };
+}
+
+/** The account's signing secret a delivery is checked with, as addressSecrets gives it. */
+const secretOf = async (context: Parameters<typeof SigningSecretModule.addressSecrets>[0]) =>
+	(await addressSecrets(context))[0];
+
+describe('the remembered credential (REMEMBER_SECRET_MS), as deliveries see it', () => {
+	const T0 = 1_700_000_000_000;
+
+	beforeEach(() => {
+		vi.useFakeTimers();
+		vi.setSystemTime(T0);
 	});
 
-	it("the node's credential as this process remembers it; none remembered: read once and remembered", async () => {
-		const { context, getCredentials } = reader({ apiKey: 'k', signingSecret: FAKE_SECRET });
-		const delivery = { ...context, getNode: () => node('cred-1') };
-		expect((await deliveryKeys(delivery)).signingSecret).toBe(FAKE_SECRET);
-		expect((await deliveryKeys(delivery)).signingSecret).toBe(FAKE_SECRET);
+	it('REMEMBER_SECRET_MS is 10 seconds', () => {
+		expect(REMEMBER_SECRET_MS).toBe(10_000);
+	});
+
+	it('read once, then remembered up to 1 ms before REMEMBER_SECRET_MS; at exactly REMEMBER_SECRET_MS read again', async () => {
+		const { context, getCredentials } = delivery({ signingSecret: FAKE_SECRET }, 'cred-1');
+		expect(await secretOf(context)).toBe(FAKE_SECRET);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
-		rememberSecret('cred-2', OTHER_FAKE_SECRET);
-		expect((await deliveryKeys({ ...context, getNode: () => node('cred-2') })).signingSecret).toBe(
-			OTHER_FAKE_SECRET,
+		vi.setSystemTime(T0 + REMEMBER_SECRET_MS - 1);
+		expect(await secretOf(context)).toBe(FAKE_SECRET);
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+		vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
+		getCredentials.mockResolvedValue({ signingSecret: OTHER_FAKE_SECRET });
+		expect(await secretOf(context)).toBe(OTHER_FAKE_SECRET);
+		expect(getCredentials).toHaveBeenCalledTimes(2);
+	});
+
+	it('what is read again is remembered for a new period', async () => {
+		const { context, getCredentials } = delivery({ signingSecret: FAKE_SECRET }, 'cred-1');
+		await secretOf(context);
+		vi.setSystemTime(T0 + REMEMBER_SECRET_MS);
+		await secretOf(context);
+		vi.setSystemTime(T0 + 2 * REMEMBER_SECRET_MS - 1);
+		await secretOf(context);
+		expect(getCredentials).toHaveBeenCalledTimes(2);
+	});
+
+	it('a clock that went back counts as expired: the credential is read again', async () => {
+		const { context, getCredentials } = delivery({ signingSecret: FAKE_SECRET }, 'cred-1');
+		await secretOf(context);
+		vi.setSystemTime(T0 - 1);
+		await secretOf(context);
+		expect(getCredentials).toHaveBeenCalledTimes(2);
+	});
+
+	it('\'\' is remembered as "the credential has none", not read again', async () => {
+		const { context, getCredentials } = delivery({ apiKey: 'k' }, 'cred-none');
+		expect(await addressSecrets(context)).toEqual(['']);
+		vi.setSystemTime(T0 + 1);
+		expect(await addressSecrets(context)).toEqual(['']);
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+	});
+
+	it('keeps credentials apart by id', async () => {
+		const first = delivery({ signingSecret: FAKE_SECRET }, 'cred-1');
+		const second = delivery({ signingSecret: OTHER_FAKE_SECRET }, 'cred-2');
+		for (let round = 0; round < 2; round++) {
+			expect(await secretOf(first.context)).toBe(FAKE_SECRET);
+			expect(await secretOf(second.context)).toBe(OTHER_FAKE_SECRET);
+		}
+		expect([
+			first.getCredentials.mock.calls.length,
+			second.getCredentials.mock.calls.length,
+		]).toEqual([1, 1]);
+	});
+
+	it('keeps at most 1000 credentials, forgetting the oldest first', async () => {
+		const deliveries = Array.from({ length: 1001 }, (_, index) =>
+			delivery({ signingSecret: `whsec_UNITTEST_many_${index}` }, `cred-${index}`),
 		);
-		expect(getCredentials).toHaveBeenCalledTimes(1);
-	});
-
-	it("addressSecrets: the account's secret; for a registered URL the trigger's own for it first", async () => {
-		const { context } = reader({ apiKey: 'k', signingSecret: FAKE_SECRET });
-		const delivery = { ...context, getNode: () => node('cred-3') };
-		const url = 'https://n8n.example/webhook/abc/webhook';
-		expect(await addressSecrets(delivery)).toEqual([FAKE_SECRET]);
-		expect(await addressSecrets(delivery, url)).toEqual([
-			triggerOwnSecret(await signingKeys(context), url),
-			FAKE_SECRET,
-		]);
+		for (const { context } of deliveries) await secretOf(context);
+		await secretOf(deliveries[1].context);
+		await secretOf(deliveries[1000].context);
+		await secretOf(deliveries[0].context);
+		expect(deliveries.slice(0, 2).map((d) => d.getCredentials.mock.calls.length)).toEqual([2, 1]);
+		expect(deliveries[1000].getCredentials).toHaveBeenCalledTimes(1);
 	});
 
 	it('a node without a credential id reads every time', async () => {
-		const { context, getCredentials } = reader({ apiKey: 'k', signingSecret: FAKE_SECRET });
-		const delivery = { ...context, getNode: () => node() };
-		await deliveryKeys(delivery);
-		await deliveryKeys(delivery);
+		const { context, getCredentials } = delivery({ signingSecret: FAKE_SECRET });
+		await secretOf(context);
+		await secretOf(context);
 		expect(getCredentials).toHaveBeenCalledTimes(2);
+	});
+
+	it('a restart forgets every credential', async () => {
+		const { context, getCredentials } = delivery({ signingSecret: FAKE_SECRET }, 'cred-1');
+		await secretOf(context);
+		await secretOf(context);
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+		await startProcess();
+		await secretOf(context);
+		expect(getCredentials).toHaveBeenCalledTimes(2);
+	});
+});
+
+describe('reading the credential for deliveries', () => {
+	it('deliveries arriving during a read of the same credential share that read, and the secret is remembered', async () => {
+		let finish: (credentials: ICredentialDataDecryptedObject) => void = () => undefined;
+		const { context, getCredentials } = delivery({}, 'cred-1');
+		getCredentials.mockImplementation(
+			async () =>
+				await new Promise<ICredentialDataDecryptedObject>((resolve) => (finish = resolve)),
+		);
+		const reads = Array.from({ length: 10 }, async () => await secretOf(context));
+		finish({ signingSecret: FAKE_SECRET });
+		expect(await Promise.all(reads)).toEqual(Array(10).fill(FAKE_SECRET));
+		expect(await secretOf(context)).toBe(FAKE_SECRET);
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+	});
+
+	it('other credentials are read on their own; without an id nothing is shared or remembered', async () => {
+		const { context, getCredentials } = reader({ signingSecret: FAKE_SECRET });
+		const withNode = (credentialId?: string) => ({
+			...context,
+			getNode: delivery({}, credentialId).context.getNode,
+		});
+		await Promise.all([
+			secretOf(withNode('cred-1')),
+			secretOf(withNode('cred-2')),
+			secretOf(withNode()),
+			secretOf(withNode()),
+		]);
+		expect(getCredentials).toHaveBeenCalledTimes(4);
+		await secretOf(withNode('cred-2'));
+		expect(getCredentials).toHaveBeenCalledTimes(4);
+		await secretOf(withNode());
+		expect(getCredentials).toHaveBeenCalledTimes(5);
+	});
+
+	it('a failed read fails every delivery waiting for it, and the next delivery reads again', async () => {
+		const { context, getCredentials } = delivery({}, 'cred-1');
+		getCredentials.mockRejectedValue(new Error('credential unavailable'));
+		const results = await Promise.allSettled([secretOf(context), secretOf(context)]);
+		expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+		getCredentials.mockResolvedValue({ signingSecret: FAKE_SECRET });
+		expect(await secretOf(context)).toBe(FAKE_SECRET);
+		expect(await secretOf(context)).toBe(FAKE_SECRET);
+		expect(getCredentials).toHaveBeenCalledTimes(2);
+	});
+
+	it("addressSecrets: the account's secret; for a registered URL the trigger's own for it first", async () => {
+		const { context } = delivery({ apiKey: 'k', signingSecret: FAKE_SECRET }, 'cred-3');
+		const url = 'https://n8n.example/webhook/abc/webhook';
+		expect(await addressSecrets(context)).toEqual([FAKE_SECRET]);
+		expect(await addressSecrets(context, url)).toEqual([
+			triggerOwnSecret(await signingKeys(context), url),
+			FAKE_SECRET,
+		]);
 	});
 });
 
