@@ -34,13 +34,13 @@ export function computeSignature(rawBody: Buffer | string, secret: string): stri
 	return createHmac('sha256', secret).update(rawBody).digest('hex');
 }
 
-export type SignatureVerdict = 'valid' | 'missing' | 'malformed' | 'mismatch';
+type SignatureVerdict = 'valid' | 'missing' | 'malformed' | 'mismatch';
 
 /**
  * Checks a received header value. Only the exact lowercase 64-hex form of the spec is valid:
  * prefixes ("sha256=") and uppercase hex are refused as malformed.
  */
-export function verifySignature(
+function verifySignature(
 	rawBody: Buffer | string,
 	received: string | string[] | undefined,
 	secret: string,
@@ -53,10 +53,7 @@ export function verifySignature(
 }
 
 /** The header's value, whatever the case of its name. */
-export function signatureHeader(
-	headers: Record<string, unknown>,
-	name: string,
-): string | undefined {
+function signatureHeader(headers: Record<string, unknown>, name: string): string | undefined {
 	const wanted = name.toLowerCase();
 	for (const [key, value] of Object.entries(headers)) {
 		if (key.toLowerCase() !== wanted) continue;
@@ -66,7 +63,7 @@ export function signatureHeader(
 	return undefined;
 }
 
-export interface Refusal {
+interface Refusal {
 	status: 400 | 401;
 	body: IDataObject;
 	/**
@@ -76,7 +73,7 @@ export interface Refusal {
 	reason: Exclude<SignatureVerdict, 'valid'> | 'not a JSON object' | `stale: ${string}`;
 }
 
-export type SignedDelivery =
+type SignedDelivery =
 	| { payload: IDataObject; refusal?: undefined }
 	| { payload?: undefined; refusal: Refusal };
 
@@ -152,7 +149,7 @@ export function answerWithoutRun(
 export const DEFAULT_REPLAY_WINDOW_HOURS = 24;
 
 /** How far a timestamp may be ahead of this machine's clock (clocks disagree a little). */
-export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 const HOUR_MS = 3_600_000;
 
@@ -160,22 +157,19 @@ const HOUR_MS = 3_600_000;
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|\+00:?00)$/;
 
 /** The signed time in ms, or undefined when the body has none in ISO 8601 UTC. */
-export function signedTime(timestamp: unknown): number | undefined {
+function signedTime(timestamp: unknown): number | undefined {
 	if (typeof timestamp !== 'string' || !ISO_8601_UTC.test(timestamp)) return undefined;
 	const at = Date.parse(timestamp);
 	return Number.isNaN(at) ? undefined : at;
 }
 
-export type Freshness =
+type Freshness =
 	/** `at`: the signed time; undefined when the body has none (accepted: the claim still holds it). */
 	{ stale: false; at?: number } | { stale: true; reason: string };
 
 /** Whether a delivery signed at `timestamp` may start a run now. */
-export function freshness(
-	timestamp: unknown,
-	windowHours = DEFAULT_REPLAY_WINDOW_HOURS,
-	now = Date.now(),
-): Freshness {
+function freshness(timestamp: unknown, windowHours: number): Freshness {
+	const now = Date.now();
 	const at = signedTime(timestamp);
 	if (at === undefined) return { stale: false };
 	if (at > now + MAX_CLOCK_SKEW_MS) return { stale: true, reason: 'signed in the future' };
@@ -185,7 +179,7 @@ export function freshness(
 }
 
 /** A delivery body as a JSON object, or undefined: parsed from the raw bytes that were signed. */
-export function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
+function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
 	try {
 		return jsonObject(JSON.parse(rawBody.toString('utf8')));
 	} catch {

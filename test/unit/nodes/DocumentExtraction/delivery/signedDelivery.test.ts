@@ -11,14 +11,8 @@ import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constan
 import {
 	answerWithoutRun,
 	computeSignature,
-	signatureHeader,
-	verifySignature,
 	DEFAULT_REPLAY_WINDOW_HOURS,
-	freshness,
-	MAX_CLOCK_SKEW_MS,
-	parseJsonObject,
 	readSignedDelivery,
-	signedTime,
 } from '../../../../../nodes/DocumentExtraction/delivery/signedDelivery.ts';
 import type * as SigningSecretModule from '../../../../../nodes/DocumentExtraction/delivery/signingSecret.ts';
 
@@ -442,68 +436,90 @@ const NOW = Date.parse('2026-11-26T12:00:00Z');
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** What a delivery of `body`, signed with the credential's secret, comes to (`windowHours`: the trigger's). */
+async function readSigned(body: string | Buffer, windowHours?: number) {
+	const { context } = fakeNode();
+	return await read(context(signedWith(CREDENTIAL_SECRET, body)), [], windowHours);
+}
+
+/** What a delivery signed at `timestamp` comes to, at NOW. */
+async function signedAt(timestamp: unknown, windowHours?: number) {
+	vi.setSystemTime(NOW);
+	return await readSigned(JSON.stringify({ ...EVENT, timestamp }), windowHours);
+}
+
 describe('the signed time', () => {
-	it('reads ISO 8601 in UTC, with or without fractions', () => {
-		expect(signedTime('2026-11-26T12:00:00Z')).toBe(NOW);
-		expect(signedTime('2026-11-26T12:00:00.250Z')).toBe(NOW + 250);
-		expect(signedTime('2026-11-26T12:00:00+00:00')).toBe(NOW);
+	it('reads ISO 8601 in UTC, with or without fractions, to the millisecond', async () => {
+		for (const old of [
+			'2026-11-25T11:59:59Z',
+			'2026-11-25T11:59:59.750Z',
+			'2026-11-25T11:59:59+00:00',
+		])
+			expect((await signedAt(old)).refusal?.reason, old).toBe('stale: signed more than 24 h ago');
+		expect((await signedAt('2026-11-25T12:00:00.250Z')).payload).toBeDefined();
+		// A millisecond past the 5 minutes a clock may be ahead; without its fraction it would not be.
+		expect((await signedAt('2026-11-26T12:05:00.001Z')).refusal?.reason).toBe(
+			'stale: signed in the future',
+		);
 	});
 
-	it('none for anything else: missing, another zone, a date only, a number, nonsense', () => {
+	it('none for anything else (missing, another zone, a date only, a number, nonsense): not stale', async () => {
 		for (const value of [
 			undefined,
 			'',
-			'2026-11-26T13:00:00+01:00',
-			'2026-11-26',
-			'26/11/2026 12:00',
-			NOW,
+			'2026-11-22T13:00:00+01:00',
+			'2026-11-22',
+			'22/11/2026 12:00',
+			NOW - 72 * HOUR,
 			'2026-13-45T99:00:00Z',
+			'yesterday',
 		])
-			expect(signedTime(value), String(value)).toBeUndefined();
+			expect((await signedAt(value)).payload, String(value)).toBeDefined();
 	});
 });
 
-describe('freshness', () => {
-	it(`the default window is ${DEFAULT_REPLAY_WINDOW_HOURS} hours`, () => {
-		expect(freshness(iso(NOW - 23 * HOUR), undefined, NOW)).toEqual({
-			stale: false,
-			at: NOW - 23 * HOUR,
-		});
-		expect(freshness(iso(NOW - 25 * HOUR), undefined, NOW)).toEqual({
-			stale: true,
-			reason: 'signed more than 24 h ago',
+describe('the replay window', () => {
+	it(`the default window is ${DEFAULT_REPLAY_WINDOW_HOURS} hours`, async () => {
+		expect((await signedAt(iso(NOW - 23 * HOUR))).payload).toBeDefined();
+		expect((await signedAt(iso(NOW - 24 * HOUR))).payload).toBeDefined();
+		expect((await signedAt(iso(NOW - 25 * HOUR))).refusal).toEqual({
+			status: 400,
+			body: {
+				error: 'Stale delivery: signed more than 24 h ago; a copy of an old delivery is not run',
+			},
+			reason: 'stale: signed more than 24 h ago',
 		});
 	});
 
-	it('three days old is stale; so is two hours ahead; a few minutes ahead is clock skew', () => {
-		expect(freshness(iso(NOW - 72 * HOUR), 24, NOW).stale).toBe(true);
-		expect(freshness(iso(NOW + 2 * HOUR), 24, NOW)).toEqual({
-			stale: true,
-			reason: 'signed in the future',
-		});
-		expect(freshness(iso(NOW + MAX_CLOCK_SKEW_MS - 1000), 24, NOW).stale).toBe(false);
+	it('three days old is stale; so is two hours ahead; up to 5 minutes ahead is clock skew', async () => {
+		expect((await signedAt(iso(NOW - 72 * HOUR))).refusal?.status).toBe(400);
+		expect((await signedAt(iso(NOW + 2 * HOUR))).refusal?.reason).toBe(
+			'stale: signed in the future',
+		);
+		expect((await signedAt(iso(NOW + 5 * 60_000))).payload).toBeDefined();
+		expect((await signedAt(iso(NOW + 5 * 60_000 + 1))).refusal?.reason).toBe(
+			'stale: signed in the future',
+		);
 	});
 
-	it('a window set on the trigger', () => {
-		expect(freshness(iso(NOW - 2 * HOUR), 1, NOW).stale).toBe(true);
-		expect(freshness(iso(NOW - 2 * HOUR), 3, NOW).stale).toBe(false);
-	});
-
-	it('without a signed time in ISO 8601 UTC: not stale, no time (the claim still recognises a copy)', () => {
-		expect(freshness(undefined, 24, NOW)).toEqual({ stale: false });
-		expect(freshness('yesterday', 24, NOW)).toEqual({ stale: false });
+	it('a window set on the trigger', async () => {
+		expect((await signedAt(iso(NOW - 2 * HOUR), 1)).refusal?.status).toBe(400);
+		expect((await signedAt(iso(NOW - 2 * HOUR), 3)).payload).toBeDefined();
 	});
 });
 
 // A delivery body read from the raw bytes that were signed: only a JSON object is a payload.
 const bytes = (text: string) => Buffer.from(text, 'utf8');
+const NOT_AN_OBJECT_REFUSAL = { status: 400, body: NOT_AN_OBJECT, reason: 'not a JSON object' };
 
-describe('parseJsonObject', () => {
-	it('gives back a JSON object with its nested values', () => {
+describe('the signed body as a JSON object', () => {
+	it('gives back a JSON object with its nested values', async () => {
 		expect(
-			parseJsonObject(
-				bytes('{"event":"document.verified","confidence":{"final":1},"tags":["a"],"none":null}'),
-			),
+			(
+				await readSigned(
+					'{"event":"document.verified","confidence":{"final":1},"tags":["a"],"none":null}',
+				)
+			).payload,
 		).toEqual({
 			event: 'document.verified',
 			confidence: { final: 1 },
@@ -512,12 +528,12 @@ describe('parseJsonObject', () => {
 		});
 	});
 
-	it('gives back the empty object', () => {
-		expect(parseJsonObject(bytes('{}'))).toEqual({});
+	it('gives back the empty object', async () => {
+		expect((await readSigned('{}')).payload).toEqual({});
 	});
 
-	it('accepts whitespace around the object (JSON allows it)', () => {
-		expect(parseJsonObject(bytes(' \r\n\t{"a":1}\n '))).toEqual({ a: 1 });
+	it('accepts whitespace around the object (JSON allows it)', async () => {
+		expect((await readSigned(' \r\n\t{"a":1}\n ')).payload).toEqual({ a: 1 });
 	});
 
 	it.each([
@@ -529,8 +545,8 @@ describe('parseJsonObject', () => {
 		['a string', '"{\\"a\\":1}"'],
 		['true', 'true'],
 		['false', 'false'],
-	])('refuses %s (valid JSON, not an object)', (_case, text) => {
-		expect(parseJsonObject(bytes(text))).toBeUndefined();
+	])('refuses %s (valid JSON, not an object)', async (_case, text) => {
+		expect((await readSigned(text)).refusal).toEqual(NOT_AN_OBJECT_REFUSAL);
 	});
 
 	it.each([
@@ -540,45 +556,41 @@ describe('parseJsonObject', () => {
 		['two objects', '{"a":1}{"b":2}'],
 		['an object followed by text', '{"a":1} x'],
 		['only whitespace', '   '],
-	])('refuses %s without throwing', (_case, text) => {
-		expect(parseJsonObject(bytes(text))).toBeUndefined();
+	])('refuses %s without throwing', async (_case, text) => {
+		expect((await readSigned(text)).refusal).toEqual(NOT_AN_OBJECT_REFUSAL);
 	});
 
-	it('refuses the empty body', () => {
-		expect(parseJsonObject(Buffer.alloc(0))).toBeUndefined();
-	});
-
-	it('decodes UTF-8: multibyte characters (2, 3 and 4 bytes) come back intact', () => {
+	it('decodes UTF-8: multibyte characters (2, 3 and 4 bytes) come back intact', async () => {
 		const text = '{"vendor":"Müller & Søn – 東京 😀"}';
 		const raw = bytes(text);
 		expect(raw.length).toBeGreaterThan(text.length);
-		expect(parseJsonObject(raw)).toEqual({ vendor: 'Müller & Søn – 東京 😀' });
+		expect((await readSigned(raw)).payload).toEqual({ vendor: 'Müller & Søn – 東京 😀' });
 	});
 
-	it('decodes \\u escapes, including a surrogate pair', () => {
-		expect(parseJsonObject(bytes('{"v":"\\u00fc\\ud83d\\ude00"}'))).toEqual({ v: 'ü😀' });
+	it('decodes \\u escapes, including a surrogate pair', async () => {
+		expect((await readSigned('{"v":"\\u00fc\\ud83d\\ude00"}')).payload).toEqual({ v: 'ü😀' });
 	});
 
-	it('refuses a body that starts with a UTF-8 byte order mark (JSON.parse does not skip it)', () => {
+	it('refuses a body that starts with a UTF-8 byte order mark (JSON.parse does not skip it)', async () => {
 		const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes('{"a":1}')]);
-		expect(parseJsonObject(withBom)).toBeUndefined();
+		expect((await readSigned(withBom)).refusal).toEqual(NOT_AN_OBJECT_REFUSAL);
 	});
 
-	it('invalid UTF-8 inside a string is replaced (U+FFFD), the object is still read', () => {
+	it('invalid UTF-8 inside a string is replaced (U+FFFD), the object is still read', async () => {
 		const raw = Buffer.concat([bytes('{"a":"'), Buffer.from([0xff]), bytes('"}')]);
-		expect(parseJsonObject(raw)).toEqual({ a: '\uFFFD' });
+		expect((await readSigned(raw)).payload).toEqual({ a: '\uFFFD' });
 	});
 
-	it('keeps "__proto__" as an own key and does not change the prototype', () => {
-		const parsed = parseJsonObject(bytes('{"__proto__":{"polluted":true}}'));
+	it('keeps "__proto__" as an own key and does not change the prototype', async () => {
+		const parsed = (await readSigned('{"__proto__":{"polluted":true}}')).payload;
 		expect(parsed).toBeDefined();
 		expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
 		expect(Object.prototype.hasOwnProperty.call(parsed, '__proto__')).toBe(true);
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 	});
 
-	it('a duplicated key keeps the last value', () => {
-		expect(parseJsonObject(bytes('{"a":1,"a":2}'))).toEqual({ a: 2 });
+	it('a duplicated key keeps the last value', async () => {
+		expect((await readSigned('{"a":1,"a":2}')).payload).toEqual({ a: 2 });
 	});
 });
 
@@ -602,21 +614,22 @@ describe('computeSignature (spec: lowercase hex HMAC-SHA256 of the raw body)', (
 	});
 });
 
-describe('verifySignature', () => {
-	it('valid: the exact digest, for text or raw bytes, and the first of repeated headers', () => {
-		expect(verifySignature(SIGNED_BODY, GOOD_SIGNATURE, SIGNATURE_SECRET)).toBe('valid');
-		expect(verifySignature(Buffer.from(SIGNED_BODY), GOOD_SIGNATURE, SIGNATURE_SECRET)).toBe(
-			'valid',
-		);
-		expect(verifySignature(SIGNED_BODY, [GOOD_SIGNATURE, 'ignored'], SIGNATURE_SECRET)).toBe(
-			'valid',
-		);
+/** Why a delivery of SIGNED_BODY with the signature header `header` (under `name`) is refused, if it is. */
+async function signatureVerdict(header: unknown, name = 'X-Service-Signature', body = SIGNED_BODY) {
+	const { context } = fakeNode({ secret: SIGNATURE_SECRET });
+	const delivery = { body, signature: header as string | string[], headerName: name };
+	const result = await read(context(header === undefined ? { body } : delivery));
+	return result.refusal?.reason ?? 'valid';
+}
+
+describe('the signature header', () => {
+	it('valid: the exact digest, and the first of repeated headers', async () => {
+		expect(await signatureVerdict(GOOD_SIGNATURE)).toBe('valid');
+		expect(await signatureVerdict([GOOD_SIGNATURE, 'ignored'])).toBe('valid');
 	});
 
-	it.each([[undefined], [''], [[]]])('missing: %j', (header) => {
-		expect(
-			verifySignature(SIGNED_BODY, header as string | string[] | undefined, SIGNATURE_SECRET),
-		).toBe('missing');
+	it.each([[undefined], [''], [[]]])('missing: %j', async (header) => {
+		expect(await signatureVerdict(header)).toBe('missing');
 	});
 
 	it.each([
@@ -626,41 +639,29 @@ describe('verifySignature', () => {
 		['too long', `${GOOD_SIGNATURE}0`],
 		['not hex', `${GOOD_SIGNATURE.slice(0, 63)}g`],
 		['whitespace', ` ${GOOD_SIGNATURE}`],
-	])('malformed: %s', (_label, header) => {
-		expect(verifySignature(SIGNED_BODY, header, SIGNATURE_SECRET)).toBe('malformed');
+	])('malformed: %s', async (_label, header) => {
+		expect(await signatureVerdict(header)).toBe('malformed');
 	});
 
-	it('mismatch: another secret, another body, one digit off', () => {
+	it('mismatch: another secret, another body, one digit off', async () => {
+		expect(await signatureVerdict(computeSignature(SIGNED_BODY, 'other'))).toBe('mismatch');
 		expect(
-			verifySignature(SIGNED_BODY, computeSignature(SIGNED_BODY, 'other'), SIGNATURE_SECRET),
-		).toBe('mismatch');
-		expect(
-			verifySignature(SIGNED_BODY.replace('297.5', '297.6'), GOOD_SIGNATURE, SIGNATURE_SECRET),
+			await signatureVerdict(GOOD_SIGNATURE, undefined, SIGNED_BODY.replace('297.5', '297.6')),
 		).toBe('mismatch');
 		const oneOff = GOOD_SIGNATURE.slice(0, -1) + (GOOD_SIGNATURE.endsWith('0') ? '1' : '0');
-		expect(verifySignature(SIGNED_BODY, oneOff, SIGNATURE_SECRET)).toBe('mismatch');
+		expect(await signatureVerdict(oneOff)).toBe('mismatch');
 	});
-});
 
-describe('signatureHeader (compared case-insensitively)', () => {
 	it.each(['X-Service-Signature', 'x-service-signature', 'X-SERVICE-SIGNATURE'])(
-		'finds %s',
-		(name) => {
-			expect(
-				signatureHeader(
-					{ 'content-type': 'application/json', [name]: GOOD_SIGNATURE },
-					'x-service-signature',
-				),
-			).toBe(GOOD_SIGNATURE);
+		'is found as %s',
+		async (name) => {
+			expect(await signatureVerdict(GOOD_SIGNATURE, name)).toBe('valid');
 		},
 	);
 
-	it('takes the first of an array; ignores non-strings and absence', () => {
-		expect(
-			signatureHeader({ 'x-service-signature': [GOOD_SIGNATURE, 'b'] }, 'X-Service-Signature'),
-		).toBe(GOOD_SIGNATURE);
-		expect(signatureHeader({ 'x-service-signature': 42 }, 'x-service-signature')).toBeUndefined();
-		expect(signatureHeader({ 'x-service-signature': [1] }, 'x-service-signature')).toBeUndefined();
-		expect(signatureHeader({ 'x-other': GOOD_SIGNATURE }, 'x-service-signature')).toBeUndefined();
+	it('ignores non-strings and other headers', async () => {
+		expect(await signatureVerdict(42)).toBe('missing');
+		expect(await signatureVerdict([1])).toBe('missing');
+		expect(await signatureVerdict(GOOD_SIGNATURE, 'x-other')).toBe('missing');
 	});
 });
