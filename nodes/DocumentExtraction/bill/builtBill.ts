@@ -20,10 +20,7 @@ export interface CheckedInvoice {
 	reasons: string[];
 }
 
-export function checkedInvoice(
-	invoice: BillableInvoice,
-	settings: CurrencySettings,
-): CheckedInvoice {
+function checkedInvoice(invoice: BillableInvoice, settings: CurrencySettings): CheckedInvoice {
 	const currency = billCurrency(invoice.currency, settings);
 	const { exact, reasons } = exactInvoice(invoice);
 	if (currency.reason) reasons.unshift(currency.reason);

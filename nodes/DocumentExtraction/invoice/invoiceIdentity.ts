@@ -72,7 +72,7 @@ export function normaliseInvoiceNumber(invoiceNumber: string | null | undefined)
 }
 
 /** Whole cents of a total, from its decimal text (no floating-point drift); null when unknown. */
-export function totalCents(total: number | null | undefined): number | null {
+function totalCents(total: number | null | undefined): number | null {
 	if (typeof total !== 'number' || !Number.isFinite(total)) return null;
 	return Math.round(Number(total.toFixed(6)) * 100);
 }

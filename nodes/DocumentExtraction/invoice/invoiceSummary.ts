@@ -22,7 +22,7 @@ export interface InvoiceSummary {
 }
 
 /** A table cell longer than this is cut with "…": the whole text stays in line_items. */
-export const MAX_DESCRIPTION_LENGTH = 80;
+const MAX_DESCRIPTION_LENGTH = 80;
 
 /** One line of text: a vendor or description with line breaks or tabs would break a line or a table row. */
 function oneLine(text: string): string {
@@ -107,7 +107,7 @@ function characterReference(character: string): string {
 }
 
 /** Supplier text as text in HTML (in an element or an attribute). */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, characterReference);
 }
 

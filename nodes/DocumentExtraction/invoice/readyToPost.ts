@@ -31,7 +31,7 @@ function hasText(value: string | null): boolean {
 }
 
 /** The contract's date format, and a day that exists. */
-export function isInvoiceDate(value: string): boolean {
+function isInvoiceDate(value: string): boolean {
 	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
 	if (!match) return false;
 	const [year, month, day] = match.slice(1).map(Number);

@@ -11,7 +11,7 @@ import { formatBytes } from '../../../tierLimits.ts';
 import { documentKind, SUPPORTED_TYPES_LABEL } from '../../validation.ts';
 
 /** Below this, a JPG or PNG is a logo or a signature image, not a page of an invoice. */
-export const SMALLEST_INVOICE_IMAGE_BYTES = 20 * 1024;
+const SMALLEST_INVOICE_IMAGE_BYTES = 20 * 1024;
 
 /** Input fields longer than this (an email's body) are not copied onto each file's item. */
 const LONGEST_SOURCE_TEXT = 1000;

@@ -4,7 +4,6 @@ import {
 	invoiceIdentity,
 	normaliseInvoiceNumber,
 	normaliseVendor,
-	totalCents,
 } from '../../../../../nodes/DocumentExtraction/invoice/invoiceIdentity.ts';
 
 describe('normaliseVendor', () => {
@@ -89,7 +88,9 @@ describe('invoiceIdentity', () => {
 	});
 
 	it('reads totals by their decimals', () => {
-		expect(totalCents(1487.5)).toBe(148750);
-		expect(totalCents(Number.NaN)).toBeNull();
+		const identity = (total: number) =>
+			invoiceIdentity({ vendor: 'Acme', invoice_no: 'INV-1', total })!.total_cents;
+		expect(identity(1487.5)).toBe(148750);
+		expect(identity(Number.NaN)).toBeNull();
 	});
 });

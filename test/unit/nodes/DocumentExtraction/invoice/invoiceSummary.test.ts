@@ -5,10 +5,7 @@ import {
 	invoiceOutput,
 	simplifyInvoice,
 } from '../../../../../nodes/DocumentExtraction/invoice/invoiceMapping.ts';
-import {
-	invoiceSummary,
-	MAX_DESCRIPTION_LENGTH,
-} from '../../../../../nodes/DocumentExtraction/invoice/invoiceSummary.ts';
+import { invoiceSummary } from '../../../../../nodes/DocumentExtraction/invoice/invoiceSummary.ts';
 
 const ACME = {
 	header: { vendor: 'Acme Supplies GmbH', date: '2026-11-02', invoice_no: 'INV-0042' },
@@ -141,13 +138,13 @@ describe('invoiceSummary', () => {
 		expect(rows[2]).toBe('| A \\| B C\\\\ | 1 | 1.00 | 1.00 |');
 	});
 
-	it('shortens a long description in the tables with an ellipsis', () => {
+	it('shortens a long description in the tables to at most 80 characters, with an ellipsis', () => {
 		const long = 'Consulting services '.repeat(20).trim();
 		const result = invoiceSummary(
 			withLines([{ description: long, quantity: 1, unit_price: 1, amount: 1 }]),
 		);
 		const cell = (result.lines_markdown ?? '').split('\n')[2].split(' | ')[0].slice(2);
-		expect(cell.length).toBeLessThanOrEqual(MAX_DESCRIPTION_LENGTH);
+		expect(cell.length).toBeLessThanOrEqual(80);
 		expect(cell.endsWith('…')).toBe(true);
 		expect(long.startsWith(cell.slice(0, -1))).toBe(true);
 	});

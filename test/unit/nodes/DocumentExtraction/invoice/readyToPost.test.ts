@@ -5,10 +5,7 @@ import {
 	invoiceOutput,
 	simplifyInvoice,
 } from '../../../../../nodes/DocumentExtraction/invoice/invoiceMapping.ts';
-import {
-	isInvoiceDate,
-	readyToPost,
-} from '../../../../../nodes/DocumentExtraction/invoice/readyToPost.ts';
+import { readyToPost } from '../../../../../nodes/DocumentExtraction/invoice/readyToPost.ts';
 
 const COMPLETE = {
 	header: { vendor: 'Acme Supplies GmbH', date: '2026-03-15', invoice_no: 'INV-42' },
@@ -97,8 +94,11 @@ describe('readyToPost', () => {
 			['2026-02-29', false],
 			['2026-3-15', false],
 			['2026-03-15T00:00:00Z', false],
-		])('isInvoiceDate(%j) = %j', (value, expected) => {
-			expect(isInvoiceDate(value)).toBe(expected);
+		])('the date %j is a date of the form YYYY-MM-DD: %j', (date, accepted) => {
+			const extracted = changed((invoice) => ({ ...invoice, header: { ...invoice.header, date } }));
+			if (accepted)
+				expect(verdict(extracted)).toEqual({ ready_to_post: true, not_ready_because: [] });
+			else expectOnlyReason(extracted, /is not a date of the form YYYY-MM-DD/);
 		});
 	});
 

@@ -4,7 +4,6 @@ import {
 	isFilePattern,
 	matchingFields,
 	notAnInvoiceBecause,
-	SMALLEST_INVOICE_IMAGE_BYTES,
 	sourceFields,
 } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/inputFiles.ts';
 
@@ -38,14 +37,15 @@ describe('the files of an item', () => {
 		expect(notAnInvoiceBecause({ mimeType: 'text/plain' })).toMatch(/^The file without a name/);
 	});
 
-	it('skips empty files and images too small to be an invoice page; keeps PDFs of any size', () => {
+	it('skips empty files and images under 20 KB (too small to be an invoice page); keeps PDFs of any size', () => {
 		expect(notAnInvoiceBecause({ fileName: 'a.pdf', bytes: 0 })).toBe('"a.pdf" is empty.');
 		expect(notAnInvoiceBecause({ fileName: 'logo.png', bytes: 3_200 })).toBe(
 			'"logo.png" is an image of 3.1 KB, too small to be an invoice page (a logo or a signature image).',
 		);
-		expect(
-			notAnInvoiceBecause({ fileName: 'scan.jpg', bytes: SMALLEST_INVOICE_IMAGE_BYTES }),
-		).toBeUndefined();
+		expect(notAnInvoiceBecause({ fileName: 'scan.jpg', bytes: 20 * 1024 - 1 })).toMatch(
+			/too small to be an invoice page/,
+		);
+		expect(notAnInvoiceBecause({ fileName: 'scan.jpg', bytes: 20 * 1024 })).toBeUndefined();
 		expect(notAnInvoiceBecause({ fileName: 'tiny.pdf', bytes: 900 })).toBeUndefined();
 		expect(notAnInvoiceBecause({ fileName: 'logo.png' })).toBeUndefined();
 	});
