@@ -67,7 +67,8 @@ function isConcurrentFirstWrite(error: unknown): boolean {
  * Claims `keys` with one token. Round 1 sorts out the keys already there; after each settle delay
  * the run writes token and open keys again: token there → the open keys are its own; token gone →
  * keys present now were won by the writer that replaced the row, keys absent were clobbered and are
- * claimed anew by this very write. The token is removed at the end.
+ * claimed anew by this very write. The token is removed at the end. The store and the clock are
+ * parameters (the boundary): the nodes pass n8n's, the tests a simulated store of racing writers.
  */
 export async function claimAll(
 	store: KeyStore,
