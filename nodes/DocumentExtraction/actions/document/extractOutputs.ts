@@ -156,7 +156,7 @@ interface OutputRule<Output extends string = ExtractOutput> {
 }
 
 /** From 1.3, the label of a place whose option is off while a later one is on: nothing comes out there. */
-export const UNUSED_OUTPUT_LABEL = 'Option Off';
+const UNUSED_OUTPUT_LABEL = 'Option Off';
 
 const VERIFIED_OUTPUT: OutputRule = {
 	output: 'verified',

@@ -13,7 +13,6 @@ import {
 	nodeOutputCount,
 	outputIndex,
 	outputSettingsFrom,
-	UNUSED_OUTPUT_LABEL,
 } from '../../../../../../nodes/DocumentExtraction/actions/document/extractOutputs.ts';
 import {
 	extractParameters,
@@ -26,6 +25,9 @@ import {
 	VERIFIED,
 } from '../../../../harness/fixtures.ts';
 import { outputNames, savedActionNode } from '../../../../harness/savedActionNode.ts';
+
+/** The label n8n shows on an output whose option is off (from 1.3): nothing comes out there. */
+const OPTION_OFF = 'Option Off';
 
 const { harness, service } = useNodeHarness();
 
@@ -178,17 +180,11 @@ describe('Extract outputs from version 1.3: every output keeps its place (N47)',
 		const intake = { ...extractParameters(), binaryPropertyName: 'attachment_*' };
 		const before = namesAt13(intake);
 		const after = namesAt13(OPTIONS['Detect Same Invoice'](intake));
-		expect(before).toEqual([
-			'Verified',
-			'Needs Review',
-			UNUSED_OUTPUT_LABEL,
-			UNUSED_OUTPUT_LABEL,
-			'Skipped Files',
-		]);
+		expect(before).toEqual(['Verified', 'Needs Review', OPTION_OFF, OPTION_OFF, 'Skipped Files']);
 		expect(after).toEqual([
 			'Verified',
 			'Needs Review',
-			UNUSED_OUTPUT_LABEL,
+			OPTION_OFF,
 			'Same Invoice',
 			'Skipped Files',
 		]);
@@ -208,7 +204,7 @@ describe('Extract outputs from version 1.3: every output keeps its place (N47)',
 				// At most one place changes (the option's own: unused <-> its output); every other
 				// output that was there is still at its index.
 				expect(moved.length, `${name}: ${JSON.stringify(moved)}`).toBeLessThanOrEqual(1);
-				for (const [, was, is] of moved) expect([was, is], name).toContain(UNUSED_OUTPUT_LABEL);
+				for (const [, was, is] of moved) expect([was, is], name).toContain(OPTION_OFF);
 			}
 		},
 	);
@@ -225,7 +221,7 @@ describe('Extract outputs from version 1.3: every output keeps its place (N47)',
 				names[failedItemOutput({ resource: 'document', operation: 'extract', ...settings })],
 			).toBe(settings.waitForReview ? 'Rejected' : 'Needs Review');
 			expect(names).not.toContain(undefined);
-			if (names.length > 2) expect(names.at(-1)).not.toBe(UNUSED_OUTPUT_LABEL);
+			if (names.length > 2) expect(names.at(-1)).not.toBe(OPTION_OFF);
 		},
 	);
 
