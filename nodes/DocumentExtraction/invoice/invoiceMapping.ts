@@ -73,7 +73,7 @@ export function asNumber(value: unknown): number | null {
 	return Number.isFinite(parsed) ? parsed : null;
 }
 
-export function mapLineItems(value: unknown): LineItem[] {
+function mapLineItems(value: unknown): LineItem[] {
 	if (!Array.isArray(value)) return [];
 	return value.map((entry) => {
 		const line = fieldsOf(entry);
@@ -86,9 +86,7 @@ export function mapLineItems(value: unknown): LineItem[] {
 	});
 }
 
-export function invoiceChecks(
-	invoice: Omit<SimplifiedInvoice, 'checks' | 'currency'>,
-): InvoiceChecks {
+function invoiceChecks(invoice: Omit<SimplifiedInvoice, 'checks' | 'currency'>): InvoiceChecks {
 	const { subtotal, tax, total, line_items: lines } = invoice;
 
 	const subtotalPlusTax =
