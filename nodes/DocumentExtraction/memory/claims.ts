@@ -55,7 +55,7 @@ export interface Claimed {
 }
 
 /** The row kept changing under concurrent writers for every round. */
-export class UnsettledClaim extends Error {}
+class UnsettledClaim extends Error {}
 
 /** A first INSERT of the store's row that lost to a concurrent one (primary key), worth retrying. */
 function isConcurrentFirstWrite(error: unknown): boolean {
