@@ -98,7 +98,7 @@ export async function parallelUploadsOf(context: IExecuteFunctions): Promise<num
 }
 
 /** Waits in arrival order for a share of a fixed budget; a share above the budget takes all of it. */
-export class ByteBudget {
+class ByteBudget {
 	private inUse = 0;
 	private readonly waiting: Array<{ bytes: number; go: () => void }> = [];
 

@@ -1,13 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
 /**
  * Month-end batches (N44) through n8n's engine: Extract uploads several documents at once, never more
- * than Parallel Uploads (the tier's default without the option), and still outputs in input order
- * with each item's pairedItem; one failing document fails alone with Continue On Fail; the same file
- * twice in a batch is uploaded once.
+ * than Parallel Uploads (the tier's default without the option) nor 64 MiB of files at once, and still
+ * outputs in input order with each item's pairedItem; one failing document fails alone with Continue
+ * On Fail; the same file twice in a batch is uploaded once.
  */
 import { describe, expect, it } from 'vitest';
 
-import { ByteBudget } from '../../../../../../../nodes/DocumentExtraction/actions/document/extract/parallelUploads.ts';
 import {
 	extractParameters,
 	file,
@@ -30,7 +29,7 @@ function serviceWithLatency(
 	latencyMs: (fileName: string) => number,
 	status: (fileName: string) => number = () => 200,
 ) {
-	const seen = { inFlight: 0, mostInFlight: 0 };
+	const seen = { inFlight: 0, mostInFlight: 0, bytesInFlight: 0, mostBytesInFlight: 0 };
 	service().answerEach('POST', '/v1/extract', count, async (body, headers) => {
 		const [part] = parseMultipart(body, headers['content-type']).filter(
 			(entry) => entry.name === 'file',
@@ -38,8 +37,11 @@ function serviceWithLatency(
 		const fileName = String(part.filename);
 		seen.inFlight++;
 		seen.mostInFlight = Math.max(seen.mostInFlight, seen.inFlight);
+		seen.bytesInFlight += body.length;
+		seen.mostBytesInFlight = Math.max(seen.mostBytesInFlight, seen.bytesInFlight);
 		await sleep(latencyMs(fileName));
 		seen.inFlight--;
+		seen.bytesInFlight -= body.length;
 		const code = status(fileName);
 		return code === 200
 			? { status: 200, body: { ...VERIFIED, document_id: `doc_${fileName.replace('.pdf', '')}` } }
@@ -151,21 +153,23 @@ describe('Parallel Uploads', () => {
 	});
 });
 
-describe('ByteBudget', () => {
-	it('never holds more than its budget; a larger share waits its turn, then goes alone', async () => {
-		const budget = new ByteBudget(100);
-		let inUse = 0;
-		let most = 0;
-		const use = async (bytes: number) =>
-			await budget.use(bytes, async () => {
-				inUse += Math.min(bytes, 100);
-				most = Math.max(most, inUse);
-				await sleep(5);
-				inUse -= Math.min(bytes, 100);
-			});
-		await Promise.all([use(40), use(40), use(40), use(250), use(10), use(60)]);
-		expect(most).toBeLessThanOrEqual(100);
-		expect(most).toBeGreaterThanOrEqual(80);
+describe('Files in flight', () => {
+	it('at most 64 MiB of files at once, whatever Parallel Uploads says', async () => {
+		const seen = serviceWithLatency(3, () => 500);
+		const size = 22 * 1024 * 1024;
+		// Three files of 22 MiB: any two fit in 64 MiB, all three do not.
+		const big = (seed: number) =>
+			itemWithFile(
+				Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(size, seed)]),
+				`big${seed}.pdf`,
+			);
+		const result = await harness().run({
+			parameters: extractParameters({ options: { parallelUploads: 3 } }),
+			items: [1, 2, 3].map(big),
+			credentials: { tier: 'enterprise' },
+		});
+		expect(result.outputs()[0]).toHaveLength(3);
+		expect(seen.mostBytesInFlight).toBeLessThanOrEqual(64 * 1024 * 1024);
 	});
 });
 
