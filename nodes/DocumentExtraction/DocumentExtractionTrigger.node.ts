@@ -10,9 +10,8 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, NODE_NAMES, WEBHOOK_EVENTS } from './constants.ts';
-import { DEFAULT_REPLAY_WINDOW_HOURS } from './delivery/signedDelivery.ts';
 import { firstTimeEvents } from './delivery/ignoreDuplicates.ts';
-import { secretFingerprint } from './delivery/signedDelivery.ts';
+import { DEFAULT_REPLAY_WINDOW_HOURS, secretFingerprint } from './delivery/signedDelivery.ts';
 import { signingKeys, triggerOwnSecret } from './delivery/signingSecret.ts';
 import { outputModeProperty } from './invoice/outputMode.description.ts';
 import { receiveDelivery } from './trigger/receive.ts';
