@@ -14,6 +14,7 @@ import { expect, it } from 'vitest';
 import {
 	actionNode,
 	eventually,
+	executionError,
 	extractParameters,
 	readFileNode,
 	REPO_ROOT,
@@ -48,6 +49,16 @@ async function settledRuns(workflowId: string, atLeast: number) {
 		180_000,
 	);
 	await new Promise((resolve) => setTimeout(resolve, 3_000));
+	// Every execution succeeds: a copy the claim recognised stops at the trigger, it does not fail.
+	const failures: string[] = [];
+	for (const summary of await client.listExecutions(workflowId, {
+		limit: Number.POSITIVE_INFINITY,
+	}))
+		if (summary.status !== 'success')
+			failures.push(
+				`execution ${summary.id} ${summary.status}: ${executionError(await client.getExecution(summary.id))?.message ?? '(no error)'}`,
+			);
+	expect(failures).toEqual([]);
 	return await runsPerDocument(client, workflowId);
 }
 

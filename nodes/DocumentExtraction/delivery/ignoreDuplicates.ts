@@ -45,14 +45,11 @@ export async function firstTimeEvents(context: IExecuteFunctions): Promise<INode
 				'Retry this execution: the event runs unless another execution has run it meanwhile.',
 		},
 	);
-	// An event another process claimed at the same moment runs here too: under a database stall both
-	// claims can conclude the other won, and an event must never be lost (a copy is the lesser harm).
-	const runs = (key: string) => claimed.won.has(key) || (claimed.contested?.has(key) ?? false);
-	const ignored = new Set(keys.filter((key) => key !== undefined && !runs(key)));
+	const ignored = new Set(keys.filter((key) => key !== undefined && !claimed.won.has(key)));
 	for (const key of ignored)
 		context.logger.info(`Document Extraction Trigger: ignored a duplicate ${key}`);
 	return items.filter((_item, index) => {
 		const key = keys[index];
-		return key === undefined || runs(key);
+		return key === undefined || claimed.won.has(key);
 	});
 }

@@ -47,11 +47,6 @@ export interface Claimed {
 	already: Set<string>;
 	/** Keys another execution claimed while this one was claiming. */
 	concurrent: Set<string>;
-	/**
-	 * Of `concurrent`, those another process wrote at the same moment: under a database stall both
-	 * writers can conclude the other won, so a caller that must lose nothing treats these as its own.
-	 */
-	contested?: Set<string>;
 }
 
 /** The row kept changing under concurrent writers for every round. */
@@ -217,20 +212,11 @@ async function claimBatch(
 	}
 	const given = new Set<string>();
 	for (const asker of batch.askers) {
-		const own: Claimed = {
-			won: new Set(),
-			already: new Set(),
-			concurrent: new Set(),
-			contested: new Set(),
-		};
+		const own: Claimed = { won: new Set(), already: new Set(), concurrent: new Set() };
 		for (const key of asker.keys) {
 			if (claimed.already.has(key)) own.already.add(key);
-			else if (given.has(key)) own.concurrent.add(key);
-			else if (claimed.concurrent.has(key)) {
-				own.concurrent.add(key);
-				own.contested!.add(key);
-				given.add(key);
-			} else {
+			else if (claimed.concurrent.has(key) || given.has(key)) own.concurrent.add(key);
+			else {
 				own.won.add(key);
 				given.add(key);
 			}

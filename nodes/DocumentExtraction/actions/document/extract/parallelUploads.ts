@@ -248,10 +248,7 @@ async function claimFiles(
 		}
 		if (sha256 === undefined || !claimed) return;
 		const key = fileKey(sha256);
-		// A file contested with another process is uploaded: a second extraction is cheaper than a
-		// file both runs put on Already Submitted without its data.
-		const otherRun = claimed.concurrent.has(key) && !claimed.contested?.has(key);
-		if (claimed.already.has(key) || otherRun) {
+		if (claimed.already.has(key) || claimed.concurrent.has(key)) {
 			const first: FirstSubmission = {
 				by: claimed.already.has(key) ? 'earlierRun' : 'concurrentRun',
 			};

@@ -55,7 +55,7 @@ function alreadySubmittedMessage(fileName: string, first: FirstSubmission): stri
 				? `"${fileName}" has the same content as "${first.fileName}" in this run (document ${first.documentId}); ${notAgain}.`
 				: `"${fileName}" has the same content as "${first.fileName}" in this run; ${notAgain}.`;
 		case 'concurrentRun':
-			return `"${fileName}" has the same content as a file another execution of this workflow submitted at the same moment; ${notAgain}. Its result is on that execution's output.`;
+			return `"${fileName}" has the same content as a file another execution of this workflow submitted at the same moment; ${notAgain}. Its result is on that execution's output; if it is not there, turn Skip Files Already Submitted off for one run to extract it again.`;
 		case 'earlierRun':
 			return `"${fileName}" has the same content as a file an earlier execution of this workflow submitted; ${notAgain}. Its result is on that execution's output; if that execution was stopped before passing it on (n8n restarted), turn Skip Files Already Submitted off for one run to extract it again.`;
 	}

@@ -81,6 +81,24 @@ describe('the first time an event runs', () => {
 		expect(outputs.map((items) => items.length).sort()).toEqual([0, 1]);
 	});
 
+	it('a copy whose event another process claimed while this one was claiming stops with no items: one run between the processes', async () => {
+		const copy = run([event('doc_8')]);
+		const { checkProcessedAndRecord } = copy.context.helpers;
+		let calls = 0;
+		// Before this run's confirming write, the other process's write replaced the row with its own
+		// claim of the event: the key is there, this run's token is not.
+		copy.context.helpers.checkProcessedAndRecord = async (...call) => {
+			if (calls++ === 1)
+				for (const value of [...copy.store])
+					if (!value.startsWith('event:')) copy.store.delete(value);
+			return await checkProcessedAndRecord(...call);
+		};
+		expect(await copy.output()).toEqual([]);
+		expect(copy.logs.join('\n')).toContain(
+			'ignored a duplicate event:production:document.verified:doc_8',
+		);
+	});
+
 	it('another event of the same document, or another document, is new', async () => {
 		const first = run([event('doc_3')]);
 		await first.output();

@@ -320,7 +320,7 @@ describe('claiming keys on a last-writer-wins store', () => {
 	it('the other window: a third writer stalled for longer than the settle delay can make both contenders conclude the other won', async () => {
 		// A writes [a, k]; B's write, from an older read, replaces it with [b, k]; a writer of another
 		// key read [a, k] meanwhile and writes it back only after A looked (no a: concurrent) and
-		// before B looks (no b: concurrent). Neither claimed k: claimKeys reports it as contested.
+		// before B looks (no b: concurrent). Neither claimed k: the window docs/memory.md states.
 		const clock = new Clock();
 		const row = new LastWriterWinsRow(clock, () => 5);
 		row.row = [];
@@ -386,28 +386,31 @@ describe('claims of one process at the same moment', () => {
 		expect([...fake.store].sort()).toEqual(['event:a', 'event:b']);
 	});
 
-	it('a key the store shows claimed by another process while this batch claimed it is contested: the first asker of the batch gets it, later ones only as concurrent', async () => {
+	it('a key another process won while this batch claimed it is concurrent for every asker of the batch: none runs it again', async () => {
 		const fake = fakeExecuteContext();
 		const { checkProcessedAndRecord } = fake.context.helpers;
 		let calls = 0;
 		fake.context.helpers.checkProcessedAndRecord = async (...call) => {
-			// Before the confirming write, another process's write replaced the row: event:a is there,
-			// this batch's token is not.
+			// Before the confirming write, another process's write replaced the row with its own
+			// claim of event:a: this batch's token and event:b are gone.
 			if (calls++ === 1)
-				for (const value of [...fake.store]) if (value.startsWith('run:')) fake.store.delete(value);
+				for (const value of [...fake.store]) if (value !== 'event:a') fake.store.delete(value);
 			return await checkProcessedAndRecord(...call);
 		};
 		const advice = { message: 'Could not claim', description: 'Run again.' };
-		const [first, copy] = await Promise.all([
+		const [first, copy, other] = await Promise.all([
 			claimKeys(fake.context, ['event:a'], advice),
 			claimKeys(fake.context, ['event:a'], advice),
+			claimKeys(fake.context, ['event:b'], advice),
 		]);
-		expect([first.won, first.contested, copy.contested, copy.concurrent]).toEqual([
+		expect([first.won, first.concurrent, copy.won, copy.concurrent]).toEqual([
 			new Set(),
 			new Set(['event:a']),
 			new Set(),
 			new Set(['event:a']),
 		]);
+		// event:b, absent after the other write, is claimed anew by this batch and won.
+		expect(other.won).toEqual(new Set(['event:b']));
 	});
 
 	it('one batch at a time: runs that ask while a batch is being claimed wait for it and join the next, so the row has one writer of this process', async () => {

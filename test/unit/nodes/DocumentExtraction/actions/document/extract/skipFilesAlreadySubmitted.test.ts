@@ -284,14 +284,13 @@ describe('Skip Files Already Submitted', () => {
 		expect(service().requestsTo('/v1/extract')).toHaveLength(4);
 	});
 
-	it('a file another process claimed at the same moment, when neither claim can tell which won, is uploaded: a second extraction is cheaper than a lost invoice', async () => {
+	it('a file another process claimed at the same moment is not uploaded twice: it comes out on Already Submitted, submitted concurrently', async () => {
 		const content = pdfBytes(2100, 17);
-		service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
 		const { deduplicator } = harness();
 		const record = deduplicator.checkProcessedAndRecord.bind(deduplicator);
 		let calls = 0;
-		// Before the confirming write, another process's write replaced the row: the file's key is
-		// there, this run's token is not (docs/memory.md, the window a database stall leaves).
+		// Before the confirming write, another process's write replaced the row with its own claim of
+		// the file: the key is there, this run's token is not.
 		deduplicator.checkProcessedAndRecord = async (items, scope, contextData) => {
 			if (calls++ === 1)
 				for (const [context, values] of deduplicator.contexts)
@@ -303,9 +302,12 @@ describe('Skip Files Already Submitted', () => {
 		};
 		try {
 			const result = await harness().run({ parameters: guarded(), items: [itemWithFile(content)] });
-			expect(service().requestsTo('/v1/extract')).toHaveLength(1);
-			expect(result.output(undefined, 0)).toHaveLength(1);
-			expect(result.output(undefined, 2)).toEqual([]);
+			expect(service().requestsTo('/v1/extract')).toHaveLength(0);
+			const [sameFile] = result.output(undefined, 2);
+			expect(sameFile.json).toMatchObject({ duplicate: true, submitted_concurrently: true });
+			expect(String(sameFile.json.message)).toMatch(
+				/another execution .* at the same moment.*turn Skip Files Already Submitted off for one run/,
+			);
 		} finally {
 			deduplicator.checkProcessedAndRecord = record;
 		}
