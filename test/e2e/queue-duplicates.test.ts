@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Copies of one event across n8n's webhook processes (queue mode: 2 webhook processes behind HAProxy,
-// 2 workers, Postgres, Redis). 100 signed events, each delivered 3 times:
+// 2 workers, Postgres, Redis). 50 signed events, each delivered 3 times:
 //   (i)   one copy after the other, alternating between the two webhook processes, back to back and
 //         spaced 5, 20, 50, 200 and 1000 ms apart;
 //   (ii)  the 3 copies at the same moment through the load balancer hashing X-Service-Signature
@@ -36,14 +36,14 @@ import {
 	type QueueFixture,
 } from './support/queueFixture.ts';
 
-const EVENTS = 100;
+const EVENTS = 50;
 const COPIES = 3;
 /** Events in flight at once (each with its copies sent together). */
 const PARALLEL_EVENTS = 10;
 const SETTLE_MS = 5_000;
 /** Window (i): pauses between the copies of one event, and the events sent per pause. */
 const SPACINGS_MS = [5, 20, 50, 200, 1000];
-const SPACED_EVENTS = 20;
+const SPACED_EVENTS = 10;
 
 let fixture: QueueFixture;
 let stack: QueueStack;
