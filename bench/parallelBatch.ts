@@ -34,7 +34,7 @@ const LATENCY_MIN_MS = 1_000;
 const LATENCY_MAX_MS = 3_000;
 const MEAN_LATENCY_MS = (LATENCY_MIN_MS + LATENCY_MAX_MS) / 2;
 /** Enterprise runs take seconds and wait for no rate window: its figures are medians of these rounds. */
-const ENTERPRISE_ROUNDS = 5;
+const ENTERPRISE_ROUNDS = 9;
 /** What an accounts-payable team turns on so that nothing is extracted or paid twice. */
 const SAFE_OPTIONS = { skipDuplicates: true, detectSameInvoice: true };
 const SAFE_NAME = 'Skip Files Already Submitted + Detect Same Invoice on';

@@ -78,11 +78,11 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * The credential, read once per node run and context: every read costs n8n a database query and a
- * decryption, and a month-end run made two per upload (the address, then the API key).
+ * decryption, and a month-end run made three per file (its tier, the address, then the API key).
  */
 const credentialOfRun = new WeakMap<ApiContext, Promise<ICredentialDataDecryptedObject>>();
 
-async function runCredential(
+export async function runCredential(
 	context: ApiContext,
 	itemIndex?: number,
 ): Promise<ICredentialDataDecryptedObject> {

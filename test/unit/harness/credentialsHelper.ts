@@ -39,6 +39,9 @@ export class TestCredentialsHelper extends n8nWorkflow.ICredentialsHelper {
 	/** Credential types whose `authenticate` was applied, in order (to assert it ran). */
 	readonly authenticated: string[] = [];
 
+	/** Decrypted reads of stored credentials (each is a database query and a decryption in n8n). */
+	reads = 0;
+
 	constructor(types: ICredentialType[]) {
 		super();
 		for (const type of types) this.#types.set(type.name, type);
@@ -87,6 +90,7 @@ export class TestCredentialsHelper extends n8nWorkflow.ICredentialsHelper {
 		nodeCredentials: INodeCredentialsDetails,
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
+		this.reads++;
 		const data = await (await this.getCredentials(nodeCredentials, type)).getData();
 		const withDefaults = n8nWorkflow.NodeHelpers.getNodeParameters(
 			this.getCredentialsProperties(type),

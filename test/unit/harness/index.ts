@@ -444,6 +444,7 @@ export async function setupHarness(): Promise<Harness> {
 		reset() {
 			waits.length = 0;
 			credentialsHelper.authenticated.length = 0;
+			credentialsHelper.reads = 0;
 			deduplicator.contexts.clear();
 			for (const key of Object.keys(staticData)) delete staticData[key];
 		},

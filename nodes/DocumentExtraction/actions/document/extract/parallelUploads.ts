@@ -11,11 +11,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../../constants.ts';
 import { invoiceIdentity } from '../../../invoice/invoiceIdentity.ts';
 import { simplifyInvoice } from '../../../invoice/invoiceMapping.ts';
 import { claimKeys, releaseKeys } from '../../../memory/claims.ts';
 import { limitsForTier } from '../../../tierLimits.ts';
+import { runCredential } from '../../../transport/index.ts';
 import { RequestPacer } from '../../../transport/pacer.ts';
 import type { SeenInvoice, Sighting } from '../sameInvoice.ts';
 import { firstSightings, invoiceKeys } from '../sameInvoice.ts';
@@ -93,7 +93,7 @@ export async function parallelUploadsOf(context: IExecuteFunctions): Promise<num
 	const options = context.getNodeParameter('options', 0, {}) as { parallelUploads?: number };
 	if (typeof options.parallelUploads === 'number' && options.parallelUploads >= 1)
 		return Math.floor(options.parallelUploads);
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE, 0);
+	const credentials = await runCredential(context, 0);
 	return limitsForTier(credentials.tier).parallelUploads;
 }
 
@@ -276,7 +276,7 @@ async function uploadFiles(
 	fail: (unitIndex: number, error: unknown, claimedKeys?: string[]) => void,
 	stopped: () => boolean,
 ): Promise<void> {
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE, 0);
+	const credentials = await runCredential(context, 0);
 	const bytes = new ByteBudget(MAX_BYTES_IN_FLIGHT);
 	// One at a time, the service's own answers pace the run (429 and its Retry-After).
 	const pacer =

@@ -5,8 +5,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../../constants.ts';
 import { fileSizeProblem } from '../../../tierLimits.ts';
+import { runCredential } from '../../../transport/index.ts';
 import type { UploadSource } from '../../../transport/upload.ts';
 import { uploadSource } from '../../../transport/upload.ts';
 import {
@@ -65,7 +65,7 @@ export async function prepareFile(
 			description: 'Check the step that produced it: the download or read may have failed.',
 		});
 	}
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	const credentials = await runCredential(context, itemIndex);
 	const sizeProblem = fileSizeProblem(credentials.tier, source.byteLength);
 	if (sizeProblem) {
 		throw new NodeOperationError(context.getNode(), `"${fileName}" is too large for your tier`, {

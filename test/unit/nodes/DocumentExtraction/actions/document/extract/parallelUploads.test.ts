@@ -91,6 +91,15 @@ describe('Parallel Uploads', () => {
 		expect(result.outputs()[0]).toHaveLength(3);
 	});
 
+	it('a run of 20 files reads the credential once (each read is a database query and a decryption in n8n)', async () => {
+		for (let i = 0; i < 20; i++)
+			service().on('POST', '/v1/extract', { status: 200, body: VERIFIED });
+		const items = Array.from({ length: 20 }, (_, i) => itemWithFile(pdfBytes(1500, 600 + i)));
+		await harness().run({ parameters: extractParameters(), items });
+		expect(service().requestsTo('/v1/extract')).toHaveLength(20);
+		expect(harness().credentialsHelper.reads).toBe(1);
+	});
+
 	it('with Continue On Fail, one document that fails is alone on Needs Review with its pairedItem; the others go on', async () => {
 		serviceWithLatency(
 			5,
