@@ -187,6 +187,18 @@ async function naiveRace(seed: number, contenders: number): Promise<number> {
 
 const errorsOf = (race: Race) => race.results.filter((result) => result instanceof Error).length;
 
+/** An empty row whose calls take 5 ms unless a test stalls them, and claims with named tokens. */
+function stallScene() {
+	const clock = new Clock();
+	const row = new LastWriterWinsRow(clock, () => 5);
+	row.row = [];
+	const claimClock = (name: string) => ({
+		sleep: async (ms: number) => await clock.sleep(ms),
+		token: () => name,
+	});
+	return { clock, row, claimClock };
+}
+
 describe('claiming keys on a last-writer-wins store', () => {
 	it('the store reproduces the problem: one record call per execution lets several of 10 simultaneous executions upload', async () => {
 		const uploads = await Promise.all(
@@ -296,13 +308,7 @@ describe('claiming keys on a last-writer-wins store', () => {
 	});
 
 	it('the remaining window: a write stalled for longer than the settle delay lets a second execution win', async () => {
-		const clock = new Clock();
-		const row = new LastWriterWinsRow(clock, () => 5);
-		row.row = [];
-		const claimClock = (name: string) => ({
-			sleep: async (ms: number) => await clock.sleep(ms),
-			token: () => name,
-		});
+		const { clock, row, claimClock } = stallScene();
 		let call = 0;
 		const stalledFirstWrite: KeyStore = {
 			record: async (values) =>
@@ -321,13 +327,7 @@ describe('claiming keys on a last-writer-wins store', () => {
 		// A writes [a, k]; B's write, from an older read, replaces it with [b, k]; a writer of another
 		// key read [a, k] meanwhile and writes it back only after A looked (no a: concurrent) and
 		// before B looks (no b: concurrent). Neither claimed k: the window docs/memory.md states.
-		const clock = new Clock();
-		const row = new LastWriterWinsRow(clock, () => 5);
-		row.row = [];
-		const claimClock = (name: string) => ({
-			sleep: async (ms: number) => await clock.sleep(ms),
-			token: () => name,
-		});
+		const { clock, row, claimClock } = stallScene();
 		/** A store whose first record reads and writes at the given times. */
 		const firstAt = (readAt: number, writeAt: number, thenReadAt?: number): KeyStore => {
 			let calls = 0;
