@@ -40,7 +40,7 @@ let fixture: QueueFixture;
 /** Waits until every execution of `workflowId` has finished, then the runs per document. */
 async function settledRuns(workflowId: string, atLeast: number) {
 	const { client } = fixture.stack;
-	await eventually(
+	const executions = await eventually(
 		`${atLeast} finished executions of ${workflowId}`,
 		async () => await client.listExecutions(workflowId, { limit: Number.POSITIVE_INFINITY }),
 		(list) =>
@@ -51,9 +51,7 @@ async function settledRuns(workflowId: string, atLeast: number) {
 	await new Promise((resolve) => setTimeout(resolve, 3_000));
 	// Every execution succeeds: a copy the claim recognised stops at the trigger, it does not fail.
 	const failures: string[] = [];
-	for (const summary of await client.listExecutions(workflowId, {
-		limit: Number.POSITIVE_INFINITY,
-	}))
+	for (const summary of executions)
 		if (summary.status !== 'success')
 			failures.push(
 				`execution ${summary.id} ${summary.status}: ${executionError(await client.getExecution(summary.id))?.message ?? '(no error)'}`,

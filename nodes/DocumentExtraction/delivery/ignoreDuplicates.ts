@@ -36,7 +36,7 @@ export async function firstTimeEvents(context: IExecuteFunctions): Promise<INode
 	if (options.ignoreDuplicates === false) return items;
 	const mode = triggerMode(context);
 	const keys = items.map((item) => eventKey(mode, item.json));
-	const claimed = await claimKeys(
+	const { won } = await claimKeys(
 		context,
 		keys.filter((key): key is string => key !== undefined),
 		{
@@ -45,11 +45,11 @@ export async function firstTimeEvents(context: IExecuteFunctions): Promise<INode
 				'Retry this execution: the event runs unless another execution has run it meanwhile.',
 		},
 	);
-	const ignored = new Set(keys.filter((key) => key !== undefined && !claimed.won.has(key)));
+	const ignored = new Set(keys.filter((key) => key !== undefined && !won.has(key)));
 	for (const key of ignored)
 		context.logger.info(`Document Extraction Trigger: ignored a duplicate ${key}`);
 	return items.filter((_item, index) => {
 		const key = keys[index];
-		return key === undefined || claimed.won.has(key);
+		return key === undefined || won.has(key);
 	});
 }

@@ -6,6 +6,7 @@
  * got there first). Time is virtual and every delay comes from a seeded generator, so each
  * interleaving is reproducible; thousands of them run in a second.
  */
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Claimed, KeyStore } from '../../../../../nodes/DocumentExtraction/memory/claims.ts';
@@ -360,6 +361,17 @@ describe('claiming keys on a last-writer-wins store', () => {
 	});
 });
 
+const advice = { message: 'Could not claim', description: 'Run again.' };
+
+/** Three runs of one process asking at once: two for event:a, one for event:b. */
+async function askTogether(context: IExecuteFunctions): Promise<Claimed[]> {
+	return await Promise.all([
+		claimKeys(context, ['event:a'], advice),
+		claimKeys(context, ['event:a'], advice),
+		claimKeys(context, ['event:b'], advice),
+	]);
+}
+
 describe('claims of one process at the same moment', () => {
 	it('join one batch: the workflow row is written once for all of them, and a key asked twice is won by the first only', async () => {
 		const fake = fakeExecuteContext();
@@ -369,12 +381,7 @@ describe('claims of one process at the same moment', () => {
 			writes++;
 			return await record(...call);
 		};
-		const advice = { message: 'Could not claim', description: 'Run again.' };
-		const [first, copy, other] = await Promise.all([
-			claimKeys(fake.context, ['event:a'], advice),
-			claimKeys(fake.context, ['event:a'], advice),
-			claimKeys(fake.context, ['event:b'], advice),
-		]);
+		const [first, copy, other] = await askTogether(fake.context);
 		expect([first.won, copy.won, copy.concurrent, other.won]).toEqual([
 			new Set(['event:a']),
 			new Set(),
@@ -397,12 +404,7 @@ describe('claims of one process at the same moment', () => {
 				for (const value of [...fake.store]) if (value !== 'event:a') fake.store.delete(value);
 			return await checkProcessedAndRecord(...call);
 		};
-		const advice = { message: 'Could not claim', description: 'Run again.' };
-		const [first, copy, other] = await Promise.all([
-			claimKeys(fake.context, ['event:a'], advice),
-			claimKeys(fake.context, ['event:a'], advice),
-			claimKeys(fake.context, ['event:b'], advice),
-		]);
+		const [first, copy, other] = await askTogether(fake.context);
 		expect([first.won, first.concurrent, copy.won, copy.concurrent]).toEqual([
 			new Set(),
 			new Set(['event:a']),
@@ -427,7 +429,6 @@ describe('claims of one process at the same moment', () => {
 			calls.push('remove token');
 			return await removeProcessed(...call);
 		};
-		const advice = { message: 'Could not claim', description: 'Run again.' };
 		const first = claimKeys(fake.context, ['event:a'], advice);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		const later = [
