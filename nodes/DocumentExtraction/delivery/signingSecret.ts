@@ -107,18 +107,16 @@ export async function addressSecrets(context: DeliveryContext, url?: string): Pr
 async function deliveryKeys(context: DeliveryContext): Promise<SigningKeys> {
 	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
 	return (
-		(credentialId ? rememberedKeys(credentialId) : undefined) ??
+		(credentialId ? recentlyRead.get(credentialId) : undefined) ??
 		(await freshSigningKeys(context, credentialId))
 	);
 }
 
-/** Keys by credential id. */
+/**
+ * Keys by credential id, read less than REMEMBER_SECRET_MS ago: spares a database query and a
+ * decryption per delivery, and bounds how long a changed secret takes to count.
+ */
 const recentlyRead = new RecentMemory<SigningKeys>({ maxEntries: 1000, ttlMs: REMEMBER_SECRET_MS });
-
-/** The keys read for `credentialId` less than REMEMBER_SECRET_MS ago. */
-function rememberedKeys(credentialId: string): SigningKeys | undefined {
-	return recentlyRead.get(credentialId);
-}
 
 /** Credential reads under way, by credential id. */
 const readsInFlight = new Map<string, Promise<SigningKeys>>();
