@@ -8,6 +8,10 @@
 // 2 decimals, a negative total, a currency the company does not use, a transaction in another
 // currency than its vendor's, an unknown vendor, an attachment of a type or size QuickBooks does not
 // take (attachmentRules.ts). A refused body gets QuickBooks' 400 Fault and is recorded as refused.
+// Queries: vendors by DisplayName, bills and vendor credits by DocNumber (each as the query language
+// writes it; another query is refused). Every write honours the requestid query parameter (Intuit's
+// idempotent requests: a retry with the same requestid is not processed twice), and `loseAnswers(n)`
+// makes the next n writes happen with their answer lost (504).
 // `GET /__standin/requests` lists every request.
 
 import { createServer, type ServerResponse } from 'node:http';
@@ -20,7 +24,7 @@ import {
 	quickBooksVendorCreditSchema,
 	quickBooksVendorSchema,
 } from './quickBooksBillSchema.ts';
-import { listenLocally, receive, schemaErrors, send } from './standInHttp.ts';
+import { WriteAnswers, listenLocally, receive, schemaErrors, send } from './standInHttp.ts';
 import type { StandInRequest } from './standInHttp.ts';
 
 export interface QuickBooksVendor {
@@ -33,7 +37,7 @@ export interface QuickBooksVendor {
 export interface QuickBooksTransaction {
 	entity: 'Bill' | 'VendorCredit';
 	Id: string;
-	VendorRef: { value: string };
+	VendorRef: { value: string; name?: string };
 	CurrencyRef: { value: string };
 	Line: Array<{ Amount: number; Description?: string }>;
 	DocNumber?: string;
@@ -48,6 +52,8 @@ export interface QuickBooksStandIn {
 	vendors: QuickBooksVendor[];
 	transactions: QuickBooksTransaction[];
 	attachments: StoredAttachment[];
+	/** The next `count` answers to writes (made or replayed) are lost: 504 instead. */
+	loseAnswers(count: number): void;
 	close(): Promise<void>;
 }
 
@@ -80,11 +86,28 @@ function fault(res: ServerResponse, errors: string[]): void {
 }
 
 /** `select * from Vendor where DisplayName = 'O\'Brien & Co'` → the name, quotes unescaped. */
-function displayNameQueried(query: string): string | undefined {
-	const match = /^select \* from Vendor where DisplayName = '((?:[^'\\]|\\.)*)'$/i.exec(
-		query.trim(),
-	);
-	return match ? match[1].replace(/\\(.)/g, '$1') : undefined;
+/** A bill or vendor credit as QuickBooks answers it: unpaid (its balance the total). */
+function asAnswered(transaction: QuickBooksTransaction): Record<string, unknown> {
+	const answer: Record<string, unknown> = { ...transaction, Balance: transaction.TotalAmt };
+	delete answer.entity;
+	return answer;
+}
+
+/** The entity and the one `Field = 'text'` condition of a query the stand-in answers. */
+function queried(
+	query: string,
+): { entity: 'Vendor' | 'Bill' | 'VendorCredit'; field: string; text: string } | undefined {
+	const match =
+		/^select \* from (Vendor|Bill|VendorCredit) where (DisplayName|DocNumber) = '((?:[^'\\]|\\.)*)'$/i.exec(
+			query.trim(),
+		);
+	if (!match) return undefined;
+	const entity = (['Vendor', 'Bill', 'VendorCredit'] as const).find(
+		(name) => name.toLowerCase() === match[1].toLowerCase(),
+	)!;
+	const field = match[2];
+	if ((entity === 'Vendor') !== (field.toLowerCase() === 'displayname')) return undefined;
+	return { entity, field, text: match[3].replace(/\\(.)/g, '$1') };
 }
 
 /**
@@ -163,12 +186,14 @@ export async function startQuickBooksStandIn(
 	const homeCurrency = options.homeCurrency ?? 'EUR';
 	const currencies = [homeCurrency, ...(options.currencies ?? ['EUR', 'USD', 'GBP'])];
 	let nextId = 100;
+	const writes = new WriteAnswers();
 
 	function upload(
 		res: ServerResponse,
 		entry: StandInRequest,
 		raw: Buffer,
 		contentType: string | undefined,
+		requestId: string | undefined,
 	) {
 		const parts = multipartParts(raw, contentType);
 		const metadataPart = parts.find((part) => /^file_metadata_\w+$/.test(part.name));
@@ -237,7 +262,7 @@ export async function startQuickBooksStandIn(
 			contentType: attachable.ContentType,
 			bytes: Buffer.from(contentPart.data),
 		});
-		return send(res, 200, {
+		return writes.answer(res, requestId, 200, {
 			AttachableResponse: [
 				{ Attachable: { ...attachable, Id: String(nextId++), Size: contentPart.data.length } },
 			],
@@ -289,23 +314,35 @@ export async function startQuickBooksStandIn(
 			entry.tenantId = route[1];
 			const resource = route[2];
 			if (resource === 'query' && req.method === 'GET') {
-				const name = displayNameQueried(url.searchParams.get('query') ?? '');
-				if (name === undefined) {
+				const query = queried(url.searchParams.get('query') ?? '');
+				if (query === undefined) {
 					entry.errors.push(`unsupported query: ${url.searchParams.get('query')}`);
 					return send(res, 400, {
 						Fault: { type: 'QueryParserError', Error: [{ Message: 'Error parsing query' }] },
 					});
 				}
 				entry.accepted = true;
-				const found = vendors.filter((vendor) => vendor.DisplayName === name);
+				const found: unknown[] =
+					query.entity === 'Vendor'
+						? vendors.filter((vendor) => vendor.DisplayName === query.text)
+						: transactions
+								.filter(
+									({ entity, DocNumber }) => entity === query.entity && DocNumber === query.text,
+								)
+								.map(asAnswered);
 				return send(res, 200, {
 					QueryResponse:
-						found.length > 0 ? { Vendor: found, startPosition: 1, maxResults: found.length } : {},
+						found.length > 0
+							? { [query.entity]: found, startPosition: 1, maxResults: found.length }
+							: {},
 				});
 			}
 			if (req.method !== 'POST')
 				return send(res, 405, { Fault: { Error: [{ Message: 'Method not allowed' }] } });
-			if (resource === 'upload') return upload(res, entry, raw, req.headers['content-type']);
+			const requestId = url.searchParams.get('requestid') ?? undefined;
+			if (writes.replay(res, entry, requestId)) return;
+			if (resource === 'upload')
+				return upload(res, entry, raw, req.headers['content-type'], requestId);
 			const validate =
 				resource === 'vendor'
 					? validateVendor
@@ -342,7 +379,7 @@ export async function startQuickBooksStandIn(
 					CurrencyRef: { value: currency },
 				};
 				vendors.push(vendor);
-				return send(res, 200, { Vendor: vendor });
+				return writes.answer(res, requestId, 200, { Vendor: vendor });
 			}
 			const transaction = body as {
 				VendorRef: { value: string };
@@ -367,15 +404,23 @@ export async function startQuickBooksStandIn(
 				...transaction,
 				entity,
 				Id: String(nextId++),
+				// QuickBooks answers a reference with the name it refers to.
+				VendorRef: { value: transaction.VendorRef.value, name: vendor!.DisplayName },
 				CurrencyRef: { value: transaction.CurrencyRef?.value ?? homeCurrency },
 				TotalAmt: total,
 			};
 			transactions.push(stored);
-			const answer: Record<string, unknown> = { ...stored, Balance: total };
-			delete answer.entity;
-			return send(res, 200, { [entity]: answer });
+			return writes.answer(res, requestId, 200, { [entity]: asAnswered(stored) });
 		})().catch((error: unknown) => send(res, 500, { Message: String(error) }));
 	});
 	const { url, close } = await listenLocally(server, options.port);
-	return { url, requests, vendors, transactions, attachments, close };
+	return {
+		url,
+		requests,
+		vendors,
+		transactions,
+		attachments,
+		loseAnswers: (count) => writes.loseAnswers(count),
+		close,
+	};
 }

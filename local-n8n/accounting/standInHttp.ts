@@ -15,6 +15,8 @@ export interface StandInRequest {
 	/** Schema errors; empty when the body is valid. */
 	errors: string[];
 	accepted: boolean;
+	/** Answered from an earlier write with the same idempotency key: nothing written again. */
+	replayed?: boolean;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -88,4 +90,42 @@ export async function listenLocally(
 		port: address.port,
 		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};
+}
+
+/**
+ * The answers to writes, as the books keep them for idempotent retries (Xero's Idempotency-Key
+ * header, QuickBooks' requestid query parameter): a write sent again with a key already answered
+ * gets that answer and changes nothing. `loseAnswers(n)`: the next n answers to writes (made or
+ * replayed) are lost on the way back and become 504, as when a gateway times out.
+ */
+export class WriteAnswers {
+	private readonly answered = new Map<string, { status: number; body: unknown }>();
+	private lost = 0;
+
+	loseAnswers(count: number): void {
+		this.lost = count;
+	}
+
+	/** Sends the answer already given to a write with `key`; false when there is none. */
+	replay(res: ServerResponse, entry: StandInRequest, key: string | undefined): boolean {
+		const earlier = key === undefined ? undefined : this.answered.get(key);
+		if (!earlier) return false;
+		entry.replayed = true;
+		this.deliver(res, earlier.status, earlier.body);
+		return true;
+	}
+
+	/** Sends a write's answer, kept under `key`. */
+	answer(res: ServerResponse, key: string | undefined, status: number, body: unknown): void {
+		if (key !== undefined) this.answered.set(key, { status, body });
+		this.deliver(res, status, body);
+	}
+
+	private deliver(res: ServerResponse, status: number, body: unknown): void {
+		if (this.lost > 0) {
+			this.lost--;
+			return send(res, 504, { Message: 'Gateway Timeout' });
+		}
+		send(res, status, body);
+	}
 }

@@ -14,6 +14,11 @@
 // - `PUT|POST /api.xro/2.0/(Invoices|CreditNotes)/{id}/History`: notes for History & Notes
 //   (developer.xero.com/documentation/api/history-and-notes: `Details` at most 250 characters);
 //   refused for an unknown document, a note that is empty or too long.
+// - `GET /api.xro/2.0/(Invoices|CreditNotes)?where=…`: the documents matching a `where` of
+//   `Field=="text"` conditions joined by AND (Type, Contact.Name, InvoiceNumber, CreditNoteNumber,
+//   Status); another filter is refused, so a template asking what Xero would not answer fails here.
+// - Every write honours the Idempotency-Key header (Xero's OpenAPI: a retry with the same key is not
+//   processed twice), and `loseAnswers(n)` makes the next n writes happen with their answer lost (504).
 // An invalid request gets Xero's 400 ValidationException and is recorded as refused, so a test sees
 // both. Every request is kept: `GET /__standin/requests` lists them, `DELETE` clears them.
 
@@ -22,7 +27,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { XERO_ATTACHMENTS, extensionOf, type StoredAttachment } from './attachmentRules.ts';
 import { decimalPlaces, fromCents, roundScaled, scaled, toCents } from './cents.ts';
-import { listenLocally, receive, schemaErrors, send } from './standInHttp.ts';
+import { WriteAnswers, listenLocally, receive, schemaErrors, send } from './standInHttp.ts';
 import type { StandInRequest } from './standInHttp.ts';
 import { xeroCreditNotesRequestSchema, xeroInvoicesRequestSchema } from './xeroInvoiceSchema.ts';
 
@@ -51,6 +56,8 @@ export interface XeroStandIn {
 	attachments: StoredAttachment[];
 	/** History & Notes entries added, in order. */
 	history: XeroHistoryNote[];
+	/** The next `count` answers to writes (made or replayed) are lost: 504 instead. */
+	loseAnswers(count: number): void;
 	close(): Promise<void>;
 }
 
@@ -172,6 +179,24 @@ export function xeroDocumentErrors(
 	return errors;
 }
 
+const WHERE_FIELDS = ['Type', 'Contact.Name', 'InvoiceNumber', 'CreditNoteNumber', 'Status'];
+
+/** The `Field=="text"` conditions of a `where` joined by AND; undefined for any other filter. */
+export function xeroWhereConditions(where: string): Array<[string, string]> | undefined {
+	const condition = /([A-Za-z.]+)\s*==\s*"((?:[^"\\]|\\.)*)"\s*(?:AND\s+|$)/y;
+	const conditions: Array<[string, string]> = [];
+	let at = 0;
+	const text = where.trim();
+	while (at < text.length) {
+		condition.lastIndex = at;
+		const match = condition.exec(text);
+		if (!match || !WHERE_FIELDS.includes(match[1])) return undefined;
+		conditions.push([match[1], match[2].replace(/\\(.)/g, '$1')]);
+		at = condition.lastIndex;
+	}
+	return conditions.length > 0 ? conditions : undefined;
+}
+
 function validationException(res: ServerResponse, errors: string[]): void {
 	send(res, 400, {
 		ErrorNumber: 10,
@@ -187,6 +212,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 	const contacts: Array<{ ContactID: string; Name: string }> = [];
 	const attachments: StoredAttachment[] = [];
 	const history: XeroHistoryNote[] = [];
+	const writes = new WriteAnswers();
 	const baseCurrency = options.baseCurrency ?? 'EUR';
 	const currencies = [baseCurrency, ...(options.currencies ?? ['EUR', 'USD', 'GBP'])];
 
@@ -207,6 +233,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		fileName: string,
 		contentType: string | undefined,
 		bytes: Buffer,
+		key: string | undefined,
 	) {
 		const owner = documents.find((document) => document.kind === kind && document.id === id);
 		if (!owner) {
@@ -232,7 +259,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		}
 		entry.accepted = true;
 		attachments.push({ ownerId: id, ownerType: kind, fileName, contentType: contentType!, bytes });
-		return send(res, 200, {
+		return writes.answer(res, key, 200, {
 			Attachments: [
 				{
 					AttachmentID: randomUUID(),
@@ -250,6 +277,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		kind: 'Invoices' | 'CreditNotes',
 		id: string,
 		body: unknown,
+		key: string | undefined,
 	) {
 		if (!documents.some((document) => document.kind === kind && document.id === id)) {
 			entry.errors.push(`no ${kind} ${id}`);
@@ -284,9 +312,40 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 			DateUTC,
 		}));
 		history.push(...added);
-		return send(res, 200, {
+		return writes.answer(res, key, 200, {
 			HistoryRecords: added.map(({ Details }) => ({ Details, DateUTC, User: 'System Generated' })),
 		});
+	}
+
+	/** As Xero answers a read: the fields it was given, its id under InvoiceID or CreditNoteID. */
+	function asAnswered(document: XeroDocument): Record<string, unknown> {
+		const idField = document.kind === 'Invoices' ? 'InvoiceID' : 'CreditNoteID';
+		const fields: Record<string, unknown> = { ...document, [idField]: document.id };
+		delete fields.kind;
+		delete fields.id;
+		return fields;
+	}
+
+	function find(
+		res: ServerResponse,
+		entry: StandInRequest,
+		kind: 'Invoices' | 'CreditNotes',
+		url: URL,
+	) {
+		const conditions = xeroWhereConditions(url.searchParams.get('where') ?? '');
+		if (!conditions) {
+			entry.errors.push(`unsupported where: ${url.searchParams.get('where')}`);
+			return validationException(res, entry.errors);
+		}
+		entry.accepted = true;
+		const value = (document: XeroDocument, field: string) =>
+			field === 'Contact.Name' ? document.Contact.Name : String(document[field] ?? '');
+		const found = documents.filter(
+			(document) =>
+				document.kind === kind &&
+				conditions.every(([field, expected]) => value(document, field) === expected),
+		);
+		return send(res, 200, { Status: 'OK', [kind]: found.map(asAnswered) });
 	}
 
 	const server = createServer((req, res) => {
@@ -323,7 +382,10 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 					Detail: 'AuthorizationUnsuccessful',
 				});
 			}
-			if (attachmentRoute && (req.method === 'PUT' || req.method === 'POST')) {
+			const key = req.headers['idempotency-key'] as string | undefined;
+			const writing = req.method === 'PUT' || req.method === 'POST';
+			if (writing && writes.replay(res, entry, key)) return;
+			if (attachmentRoute && writing) {
 				return attach(
 					res,
 					entry,
@@ -332,6 +394,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 					decodeURIComponent(attachmentRoute[3]),
 					req.headers['content-type'],
 					raw,
+					key,
 				);
 			}
 			const historyRoute = /^\/api\.xro\/2\.0\/(Invoices|CreditNotes)\/([^/]+)\/History$/.exec(
@@ -344,6 +407,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 					historyRoute[1] as 'Invoices' | 'CreditNotes',
 					historyRoute[2],
 					body,
+					key,
 				);
 			const kind =
 				path === '/api.xro/2.0/Invoices'
@@ -351,7 +415,8 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 					: path === '/api.xro/2.0/CreditNotes'
 						? 'CreditNotes'
 						: undefined;
-			if (!kind || (req.method !== 'POST' && req.method !== 'PUT'))
+			if (kind && req.method === 'GET') return find(res, entry, kind, url);
+			if (!kind || !writing)
 				return send(res, 404, { Message: `The stand-in has no ${req.method} ${path}` });
 			const validate = kind === 'Invoices' ? validateInvoices : validateCreditNotes;
 			if (!validate(body)) {
@@ -405,14 +470,8 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 				documents.push(record);
 				return record;
 			});
-			const idField = kind === 'Invoices' ? 'InvoiceID' : 'CreditNoteID';
-			const answer = stored.map((document) => {
-				const fields: Record<string, unknown> = { ...document, [idField]: document.id };
-				delete fields.kind;
-				delete fields.id;
-				return fields;
-			});
-			return send(res, 200, { Status: 'OK', [kind]: answer });
+			const answer = stored.map(asAnswered);
+			return writes.answer(res, key, 200, { Status: 'OK', [kind]: answer });
 		})().catch((error: unknown) => send(res, 500, { Message: String(error) }));
 	});
 	return {
@@ -422,5 +481,6 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		contacts,
 		attachments,
 		history,
+		loseAnswers: (count) => writes.loseAnswers(count),
 	};
 }

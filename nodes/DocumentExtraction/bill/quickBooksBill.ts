@@ -13,6 +13,7 @@ import { attachmentOf } from './attachment.ts';
 import { billBuilder, isUnset, readyBill } from './builtBill.ts';
 import type { CurrencySettings } from './currency.ts';
 import type { ExactInvoice } from './exactInvoice.ts';
+import { idempotencyKeys, quickBooksLiteral, quickBooksLookupQuery } from './booksGuard.ts';
 import { bookedQuantity } from './lineQuantity.ts';
 import { fromCents, moneyText } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
@@ -104,7 +105,6 @@ export const buildQuickBooksBill = billBuilder<QuickBooksSettings>(
 			if (!exact.creditNote && settings.paymentTermsDays !== undefined)
 				transaction.DueDate = addDays(exact.date, settings.paymentTermsDays);
 		}
-		const escaped = vendorName.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
 		return readyBill(
 			base,
 			{
@@ -114,8 +114,15 @@ export const buildQuickBooksBill = billBuilder<QuickBooksSettings>(
 				entity: exact.creditNote ? 'vendorcredit' : 'bill',
 				expected_total: fromCents(exact.total),
 				vendor_name: vendorName,
-				vendor_query: `select * from Vendor where DisplayName = '${escaped}'`,
+				vendor_query: `select * from Vendor where DisplayName = ${quickBooksLiteral(vendorName)}`,
 				bill: transaction,
+				// Sent as requestid on each write: a retry writes nothing twice.
+				idempotency_keys: idempotencyKeys(
+					'quickBooks',
+					{ ...invoice, creditNote: exact.creditNote },
+					['vendor', 'bill', 'attachment'],
+				),
+				lookup_query: quickBooksLookupQuery(exact.creditNote, String(transaction.DocNumber)),
 				approval_note: note,
 			},
 			attachment,

@@ -14,6 +14,7 @@ import { attachmentOf } from './attachment.ts';
 import { billBuilder, isUnset, readyBill } from './builtBill.ts';
 import type { CurrencySettings } from './currency.ts';
 import type { ExactInvoice } from './exactInvoice.ts';
+import { idempotencyKeys, xeroLookupWhere } from './booksGuard.ts';
 import { bookedQuantity } from './lineQuantity.ts';
 import { fromCents, spreadTax } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
@@ -89,9 +90,10 @@ export const buildXeroBill = billBuilder<XeroSettings>(
 			exact.lines.map((line) => line.cents),
 		);
 		const withTax = exact.tax !== 0;
+		const contactName = shorten(oneLine(invoice.vendor), NAME_MAX);
 		const document: IDataObject = {
 			Type: exact.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY',
-			Contact: { Name: shorten(oneLine(invoice.vendor), NAME_MAX) },
+			Contact: { Name: contactName },
 			// Left out, Xero books the organisation's base currency.
 			...(base.currency ? { CurrencyCode: base.currency } : {}),
 			LineAmountTypes: withTax ? 'Exclusive' : 'NoTax',
@@ -124,6 +126,13 @@ export const buildXeroBill = billBuilder<XeroSettings>(
 					total: fromCents(exact.total),
 				},
 				xero_request: { [endpoint]: [document] },
+				// Sent as Idempotency-Key on the create, the attachment and the note: a retry writes nothing twice.
+				idempotency_keys: idempotencyKeys('xero', { ...invoice, creditNote: exact.creditNote }, [
+					'bill',
+					'attachment',
+					'history',
+				]),
+				lookup_where: xeroLookupWhere(exact.creditNote, contactName, number),
 				approval_note: note,
 				// PUT /{endpoint}/{id}/History once the bill exists: Xero shows it under History & Notes.
 				xero_history: note

@@ -267,3 +267,29 @@ describe('QuickBooks stand-in: currencies, vendor credits, attachments', () => {
 		).toBe(400);
 	});
 });
+
+describe('QuickBooks stand-in: idempotent writes, lost answers, finding a bill', () => {
+	it('makes a write whose answer was lost once; the retry with its requestid gets the answer; a bill is found by its number', async () => {
+		const vendor = (await call('POST', '/vendor', { DisplayName: "O'Brien Supplies" })).json.Vendor;
+		quickBooks.loseAnswers(1);
+		const body = { VendorRef: { value: vendor.Id }, DocNumber: "INV-'9'", Line: [line] };
+		expect((await call('POST', '/bill?requestid=de-q-bill', body)).status).toBe(504);
+		const retried = await call('POST', '/bill?requestid=de-q-bill', body);
+		expect(retried.status).toBe(200);
+		const stored = quickBooks.transactions.filter((bill) => bill.DocNumber === "INV-'9'");
+		expect(stored).toHaveLength(1);
+		expect(retried.json.Bill.Id).toBe(stored[0].Id);
+		const query = encodeURIComponent("select * from Bill where DocNumber = 'INV-\\'9\\''");
+		const found = (await call('GET', `/query?query=${query}`)).json.QueryResponse as {
+			Bill?: Array<{ Id: string; VendorRef: { value: string; name: string } }>;
+		};
+		expect(found.Bill).toEqual([
+			expect.objectContaining({
+				Id: stored[0].Id,
+				VendorRef: { value: vendor.Id, name: "O'Brien Supplies" },
+			}),
+		]);
+		const none = encodeURIComponent("select * from VendorCredit where DocNumber = 'INV-\\'9\\''");
+		expect((await call('GET', `/query?query=${none}`)).json.QueryResponse).toEqual({});
+	});
+});

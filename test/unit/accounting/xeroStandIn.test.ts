@@ -343,3 +343,46 @@ describe('Xero stand-in: History & Notes', () => {
 		expect(xero.history.filter((entry) => entry.ownerId === id)).toHaveLength(1);
 	});
 });
+
+describe('Xero stand-in: idempotent writes, lost answers, finding a bill', () => {
+	const bill = (number: string, name = 'Acme "Quoted" Ltd') => ({
+		Invoices: [
+			{ Type: 'ACCPAY', Contact: { Name: name }, InvoiceNumber: number, LineItems: [line] },
+		],
+	});
+
+	it('makes a write whose answer was lost once; the retry with its Idempotency-Key gets the answer', async () => {
+		const keyed = { ...AUTH, 'idempotency-key': 'de-lost-once-bill' };
+		xero.loseAnswers(1);
+		expect((await post(bill('LOST-1'), keyed)).status).toBe(504);
+		const retried = await post(bill('LOST-1'), keyed);
+		expect(retried.status).toBe(200);
+		const stored = xero.documents.filter((document) => document.InvoiceNumber === 'LOST-1');
+		expect(stored).toHaveLength(1);
+		expect(retried.json.Invoices[0].InvoiceID).toBe(stored[0].id);
+		expect(xero.requests.at(-1)?.replayed).toBe(true);
+		// Without the key, the same retry is a second bill, as in Xero.
+		expect((await post(bill('LOST-1'))).status).toBe(200);
+		expect(xero.documents.filter((document) => document.InvoiceNumber === 'LOST-1')).toHaveLength(
+			2,
+		);
+	});
+
+	it('finds a bill by supplier and number with a where filter; refuses a filter it does not know', async () => {
+		await post(bill('FIND-1'));
+		await post(bill('FIND-1', 'Someone Else'));
+		const where =
+			'Type=="ACCPAY" AND Contact.Name=="Acme \\"Quoted\\" Ltd" AND InvoiceNumber=="FIND-1"';
+		const found = await fetch(
+			`${xero.url}/api.xro/2.0/Invoices?where=${encodeURIComponent(where)}`,
+			{ headers: AUTH },
+		);
+		const body = (await found.json()) as { Invoices: Array<{ Contact: { Name: string } }> };
+		expect(body.Invoices.map((invoice) => invoice.Contact.Name)).toEqual(['Acme "Quoted" Ltd']);
+		const refused = await fetch(
+			`${xero.url}/api.xro/2.0/Invoices?where=${encodeURIComponent('Total>100')}`,
+			{ headers: AUTH },
+		);
+		expect(refused.status).toBe(400);
+	});
+});

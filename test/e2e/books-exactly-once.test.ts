@@ -1,0 +1,304 @@
+// One bill per invoice at the books themselves, whatever n8n remembers (docs/accounting.md#exactly-once),
+// for both email-to-books templates in a real n8n with a real IMAP server and the stand-ins:
+// - The books store the bill and every answer is lost (504, through all of Create's tries): the
+//   execution fails; retried as the editor retries it, the create goes again with the same
+//   idempotency key and the books answer with the bill they hold: one bill, with its original.
+// - The same invoice through a freshly imported copy of the template (a new workflow, its memory
+//   empty): the books are asked first, the invoice comes out on "Already in the books" naming the
+//   bill, and no second bill is made.
+
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+	eventually,
+	executedNodes,
+	loadExampleWorkflows,
+	nodeJson,
+	registerSecret,
+	sandboxControl,
+	withCredentialsByName,
+	type Credential,
+	type DecodedExecution,
+} from '../../local-n8n/index.ts';
+import {
+	connectedOAuth2Credential,
+	startQuickBooksStandIn,
+	startXeroStandIn,
+	withSettings,
+	type QuickBooksStandIn,
+	type XeroStandIn,
+} from '../../local-n8n/accounting/index.ts';
+import {
+	composeMessage,
+	createSmtpCredential,
+	invoicePdf,
+	startImapServer,
+	startMailServer,
+	type ImapServer,
+	type MailServer,
+} from '../../local-n8n/mail/index.ts';
+import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
+import { describeNeeding } from './support/requirements.ts';
+import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+
+const TEMPLATES = {
+	xero: 'invoices-email-to-xero-with-approval.workflow.json',
+	quickBooks: 'invoices-email-to-quickbooks-with-approval.workflow.json',
+};
+
+const fixture = useN8nAndSandbox();
+
+let imap: ImapServer;
+let mail: MailServer;
+let mailCredentials: Credential[];
+/** How many workflows have published on the mailbox: each opens it once more. */
+let published = 0;
+
+beforeAll(async () => {
+	imap = await startImapServer();
+	registerSecret(imap.password);
+	fixture.secrets.push(imap.password);
+	mail = await startMailServer();
+	const client = fixture.stack.client;
+	mailCredentials = [
+		fixture.credential,
+		await client.createCredential('IMAP (invoices)', 'imap', {
+			user: imap.user,
+			password: imap.password,
+			host: imap.host,
+			port: imap.port,
+			secure: false,
+			allowUnauthorizedCerts: false,
+		}),
+		await createSmtpCredential(client, mail),
+	];
+});
+
+afterAll(async () => {
+	await imap?.stop();
+	await mail?.stop();
+});
+
+/** A small invoice (under the approval threshold: booked without asking). */
+function smallInvoice(vendor: string, invoiceNo: string) {
+	return {
+		header: { vendor, date: '2026-11-02', invoice_no: invoiceNo },
+		amounts: { subtotal: 200, tax: 38, total: 238 },
+		line_items: [{ description: 'Toner', quantity: 2, unit_price: 100, amount: 200 }],
+	};
+}
+
+/** Imports the template as a new workflow with `settings` and publishes it; its id. */
+async function importAndPublish(
+	file: string,
+	settings: Record<string, string>,
+	books: Credential,
+): Promise<string> {
+	const client = fixture.stack.client;
+	const template = loadExampleWorkflows().find((entry) => entry.file === file);
+	if (!template) throw new Error(`examples/${file} is missing`);
+	const configured = withSettings(template.workflow, {
+		approval_threshold: '1000',
+		from_email: 'invoices@example.test',
+		...settings,
+	});
+	const created = await client.createWorkflow(
+		withCredentialsByName(configured, [...mailCredentials, books]),
+	);
+	await client.activateWorkflow(created.id);
+	await imap.waitForMailboxOpened(++published);
+	return created.id;
+}
+
+/** Sends one email with the invoice's PDF; the invoice's own execution once it has ended. */
+async function sendAndSettle(
+	workflowId: string,
+	invoiceNo: string,
+	data: object,
+): Promise<DecodedExecution> {
+	const client = fixture.stack.client;
+	const before = new Set((await client.listExecutions(workflowId)).map((summary) => summary.id));
+	await sandboxControl(fixture.sandbox.url, 'next-extraction', { data });
+	await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: [0.99] });
+	imap.deliver(
+		composeMessage({
+			from: 'Accounts <billing@suppliers.example>',
+			to: 'invoices@example.com',
+			subject: `Invoice ${invoiceNo}`,
+			messageId: `${invoiceNo}-${workflowId}@suppliers.example`,
+			text: 'Attached.',
+			attachments: [
+				{
+					fileName: `${invoiceNo}.pdf`,
+					contentType: 'application/pdf',
+					content: invoicePdf([`Invoice ${invoiceNo}`]),
+				},
+			],
+		}),
+	);
+	return (await eventually(
+		`the execution of ${invoiceNo} to end`,
+		async () => {
+			const summaries = await client.listExecutions(workflowId);
+			const fresh = summaries.filter((summary) => !before.has(summary.id));
+			const decoded = await Promise.all(fresh.map((summary) => client.getExecution(summary.id)));
+			return decoded.find((execution) => executedNodes(execution).includes('Each attachment'));
+		},
+		(execution) => execution !== undefined && ['success', 'error'].includes(execution.status),
+		120_000,
+	)) as DecodedExecution;
+}
+
+const outcome = (execution: DecodedExecution) =>
+	(execution.raw.customData as Record<string, string> | undefined)?.outcome;
+
+describeNeeding(['dovecot'], 'Exactly once at the books: Xero (the template)', () => {
+	let xero: XeroStandIn;
+	let books: Credential;
+	const workflows: string[] = [];
+	const bills = (invoiceNo: string) =>
+		xero.documents.filter((document) => document.InvoiceNumber === invoiceNo);
+	const settings = () => ({ xero_api_url: xero.url, xero_tenant_id: 'tenant' });
+
+	beforeAll(async () => {
+		xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+		books = await connectedOAuth2Credential(
+			fixture.stack.client,
+			'xeroOAuth2Api',
+			'Xero account',
+			STAND_IN_ACCESS_TOKEN,
+		);
+	});
+
+	afterAll(async () => {
+		for (const id of workflows)
+			await fixture.stack.client.deactivateWorkflow(id).catch(() => undefined);
+		await xero?.close();
+	});
+
+	it('the bill stored and its answer lost on every try: the retried execution books nothing twice and attaches the original', async () => {
+		const client = fixture.stack.client;
+		workflows.push(await importAndPublish(TEMPLATES.xero, settings(), books));
+		xero.loseAnswers(3);
+		const failed = await sendAndSettle(
+			workflows[0],
+			'LOST-X-1',
+			smallInvoice('Acme Ltd', 'LOST-X-1'),
+		);
+		expect(failed.status).toBe('error');
+		expect(bills('LOST-X-1')).toHaveLength(1);
+		const creates = xero.requests.filter((request) => /\/Invoices\?unitdp=4$/.test(request.path));
+		expect(creates.map((request) => request.replayed ?? false)).toEqual([false, true, true]);
+
+		const retried = await client.getExecution(await client.retryExecution(failed.id));
+		expect(retried.status).toBe('success');
+		expect(outcome(retried)).toBe('booked');
+		expect(bills('LOST-X-1')).toHaveLength(1);
+		const [bill] = bills('LOST-X-1');
+		expect(xero.attachments.filter((attachment) => attachment.ownerId === bill.id)).toHaveLength(1);
+		expect(xero.history.filter((note) => note.ownerId === bill.id)).toHaveLength(1);
+	});
+
+	it('the same invoice through a freshly imported copy of the template: "Already in the books", naming the bill', async () => {
+		await fixture.stack.client.deactivateWorkflow(workflows[0]);
+		workflows.push(await importAndPublish(TEMPLATES.xero, settings(), books));
+		const [bill] = bills('LOST-X-1');
+		// Written differently, as a second scan may read it: the same supplier and number.
+		const again = await sendAndSettle(
+			workflows[1],
+			'LOST-X-1',
+			smallInvoice('Acme Ltd', 'LOST-X-1'),
+		);
+		expect(again.status).toBe('success');
+		expect(outcome(again)).toBe('already in the books');
+		const [already] = nodeJson(again, 'Already in the books');
+		expect(already).toMatchObject({ existing_bill_id: bill.id, invoice_no: 'LOST-X-1' });
+		expect(String(already.reason)).toContain(bill.id);
+		expect(executedNodes(again)).not.toContain('Create bill in Xero');
+		expect(bills('LOST-X-1')).toHaveLength(1);
+	});
+});
+
+describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the template)', () => {
+	let quickBooks: QuickBooksStandIn;
+	let books: Credential;
+	const workflows: string[] = [];
+	const bills = (invoiceNo: string) =>
+		quickBooks.transactions.filter((bill) => bill.DocNumber === invoiceNo);
+	const settings = () => ({
+		quickbooks_api_url: quickBooks.url,
+		quickbooks_realm_id: '9130',
+		quickbooks_expense_account_id: '7',
+		quickbooks_tax_account_id: '8',
+	});
+
+	beforeAll(async () => {
+		quickBooks = await startQuickBooksStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+		books = await connectedOAuth2Credential(
+			fixture.stack.client,
+			'quickBooksOAuth2Api',
+			'QuickBooks account',
+			STAND_IN_ACCESS_TOKEN,
+		);
+	});
+
+	afterAll(async () => {
+		for (const id of workflows)
+			await fixture.stack.client.deactivateWorkflow(id).catch(() => undefined);
+		await quickBooks?.close();
+	});
+
+	it('the vendor and the bill stored, every answer lost: the retried execution makes one vendor and one bill with its original', async () => {
+		const client = fixture.stack.client;
+		workflows.push(await importAndPublish(TEMPLATES.quickBooks, settings(), books));
+		quickBooks.loseAnswers(3);
+		const failed = await sendAndSettle(
+			workflows[0],
+			'LOST-Q-1',
+			smallInvoice('Initech LLC', 'LOST-Q-1'),
+		);
+		expect(failed.status).toBe('error');
+		// The vendor's create was the write that lost its answers; the retry goes on from there.
+		expect(quickBooks.vendors.map((vendor) => vendor.DisplayName)).toEqual(['Initech LLC']);
+
+		const retried = await client.getExecution(await client.retryExecution(failed.id));
+		expect(retried.status).toBe('success');
+		expect(outcome(retried)).toBe('booked');
+		expect(quickBooks.vendors).toHaveLength(1);
+		expect(bills('LOST-Q-1')).toHaveLength(1);
+		const [bill] = bills('LOST-Q-1');
+		expect(
+			quickBooks.attachments.filter((attachment) => attachment.ownerId === bill.Id),
+		).toHaveLength(1);
+
+		// A bill's own answer lost too: retried, still one bill.
+		quickBooks.loseAnswers(3);
+		const second = await sendAndSettle(
+			workflows[0],
+			'LOST-Q-2',
+			smallInvoice('Initech LLC', 'LOST-Q-2'),
+		);
+		expect(second.status).toBe('error');
+		expect(bills('LOST-Q-2')).toHaveLength(1);
+		const again = await client.getExecution(await client.retryExecution(second.id));
+		expect(outcome(again)).toBe('booked');
+		expect(bills('LOST-Q-2')).toHaveLength(1);
+	});
+
+	it('the same invoice through a freshly imported copy of the template: "Already in the books", naming the bill', async () => {
+		await fixture.stack.client.deactivateWorkflow(workflows[0]);
+		workflows.push(await importAndPublish(TEMPLATES.quickBooks, settings(), books));
+		const [bill] = bills('LOST-Q-1');
+		const again = await sendAndSettle(
+			workflows[1],
+			'LOST-Q-1',
+			smallInvoice('Initech LLC', 'LOST-Q-1'),
+		);
+		expect(again.status).toBe('success');
+		expect(outcome(again)).toBe('already in the books');
+		expect(nodeJson(again, 'Already in the books')[0]).toMatchObject({
+			existing_bill_id: bill.Id,
+		});
+		expect(executedNodes(again)).not.toContain('Create bill in QuickBooks');
+		expect(bills('LOST-Q-1')).toHaveLength(1);
+	});
+});
