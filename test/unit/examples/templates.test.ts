@@ -15,6 +15,7 @@ interface ExampleNode {
 	name: string;
 	type: string;
 	typeVersion: number;
+	parameters: Record<string, unknown>;
 }
 
 const examples = readdirSync(EXAMPLES)
@@ -59,6 +60,31 @@ describe('the examples as n8n templates', () => {
 				),
 			),
 		).toBe(true);
+	});
+
+	it('compares the absolute total with the approval threshold: a credit note of -1,428.00 is approved too', () => {
+		const comparisons = examples.flatMap(({ file, nodes }) =>
+			nodes
+				.filter((node) => node.type === 'n8n-nodes-base.if')
+				.flatMap(
+					(node) =>
+						(node.parameters.conditions as { conditions: Array<Record<string, unknown>> })
+							.conditions,
+				)
+				.filter((condition) => JSON.stringify(condition).includes('approval_threshold'))
+				.map((condition) => ({ file, condition })),
+		);
+		expect(comparisons.map(({ file }) => file).sort()).toEqual([
+			'invoice-approval-by-manager.workflow.json',
+			'invoices-email-to-quickbooks-with-approval.workflow.json',
+			'invoices-email-to-xero-with-approval.workflow.json',
+		]);
+		for (const { file, condition } of comparisons)
+			expect(condition, file).toMatchObject({
+				leftValue: '={{ Math.abs($json.total) }}',
+				operator: { type: 'number', operation: 'gt' },
+				rightValue: '={{ $json.approval_threshold }}',
+			});
 	});
 
 	it.each(examples)("$file uses this package's nodes at their newest versions", ({ nodes }) => {

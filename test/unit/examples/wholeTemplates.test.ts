@@ -228,25 +228,6 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		expect(decided?.value).toContain("$json.data['Your name']");
 	});
 
-	it("shows supplier text as text: no raw summary or lines in the approver's emails and forms", () => {
-		// n8n's Send and Wait decodes &lt; &gt; &amp; &quot; before sending: numeric entities stay text.
-		const sendAndWait = ['Ask approver', 'Remind approver', 'Escalate'];
-		for (const name of [...sendAndWait, 'Send invoice to approver', 'Send invoice to escalation']) {
-			const parameters = node(workflow, name).parameters as Record<string, unknown> & {
-				options: Record<string, unknown>;
-			};
-			const texts = [
-				String(parameters.message ?? parameters.html),
-				String(parameters.options.responseFormDescription ?? ''),
-			];
-			for (const text of texts) {
-				expect(text, name).not.toMatch(/\.summary \}\}/);
-				if (sendAndWait.includes(name)) expect(text, name).not.toMatch(/\.lines_html \}\}/);
-			}
-			expect(texts[0], name).toContain(".replace(/</g, '&#60;')");
-		}
-	});
-
 	it('gives Build Bill the decision and the original, and every outcome reaches the execution', () => {
 		expect(node(workflow, build).parameters).toMatchObject({
 			approval: {
