@@ -16,7 +16,10 @@ interface ExampleNode {
 	type: string;
 	typeVersion: number;
 	parameters: Record<string, unknown>;
+	retryOnFail?: boolean;
 }
+
+type NamedValues = { parameters: Array<{ name: string; value: string }> } | undefined;
 
 const examples = readdirSync(EXAMPLES)
 	.filter((file) => file.endsWith('.workflow.json'))
@@ -85,6 +88,33 @@ describe('the examples as n8n templates', () => {
 				operator: { type: 'number', operation: 'gt' },
 				rightValue: '={{ $json.approval_threshold }}',
 			});
+	});
+
+	it('calls the books with Retry On Fail, and every write with the idempotency key Build Bill made for it', () => {
+		const calls = examples.flatMap(({ file, nodes }) =>
+			nodes
+				.filter((node) =>
+					['xeroOAuth2Api', 'quickBooksOAuth2Api'].includes(
+						String(node.parameters.nodeCredentialType),
+					),
+				)
+				.map((node) => ({ file, node })),
+		);
+		expect(new Set(calls.map(({ file }) => file)).size).toBe(4);
+		for (const { file, node } of calls) {
+			const where = `${file}: ${node.name}`;
+			expect(node.retryOnFail, where).toBe(true);
+			if (node.parameters.method === 'GET') continue;
+			const key =
+				node.parameters.nodeCredentialType === 'xeroOAuth2Api'
+					? (node.parameters.headerParameters as NamedValues)?.parameters.find(
+							({ name }) => name === 'Idempotency-Key',
+						)
+					: (node.parameters.queryParameters as NamedValues)?.parameters.find(
+							({ name }) => name === 'requestid',
+						);
+			expect(key?.value, where).toMatch(/idempotency_keys\.(vendor|bill|attachment|history) \}\}$/);
+		}
 	});
 
 	it.each(examples)("$file uses this package's nodes at their newest versions", ({ nodes }) => {
