@@ -9,6 +9,8 @@ import { randomBytes } from 'crypto';
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { triggerMode } from '../trigger/triggerMemory.ts';
+
 const SCOPE = 'workflow';
 
 /**
@@ -49,8 +51,8 @@ export interface Claimed {
 	concurrent: Set<string>;
 }
 
-/** The row kept changing under concurrent writers for every round. */
-class UnsettledClaim extends Error {}
+/** A failed claim whose keys could not be removed either: a retry finds them. */
+class ClaimKept extends Error {}
 
 /** A first INSERT of the store's row that lost to a concurrent one (primary key), worth retrying. */
 function isConcurrentFirstWrite(error: unknown): boolean {
@@ -62,8 +64,9 @@ function isConcurrentFirstWrite(error: unknown): boolean {
  * Claims `keys` with one token. Round 1 sorts out the keys already there; after each settle delay
  * the run writes token and open keys again: token there → the open keys are its own; token gone →
  * keys present now were won by the writer that replaced the row, keys absent were clobbered and are
- * claimed anew by this very write. The token is removed at the end. The store and the clock are
- * parameters (the boundary): the nodes pass n8n's, the tests a simulated store of racing writers.
+ * claimed anew by this very write. The token is removed at the end; a claim that fails removes it
+ * and the keys nobody had before it and no other writer won, so a retry claims them anew. The store
+ * and the clock are parameters (the boundary): the nodes pass n8n's, the tests a simulated store.
  */
 export async function claimAll(
 	store: KeyStore,
@@ -76,47 +79,62 @@ export async function claimAll(
 	if (open.length === 0) return claimed;
 	const token = `run:${clock.token()}`;
 	let firstWrite = true;
-	for (let round = 0; round < MAX_ROUNDS && open.length > 0; round++) {
-		const seen = await store.record([token, ...open]);
-		if (seen === 'conflict') {
-			await clock.sleep(Math.round(settleMs / 4));
-			continue;
+	const rounds = async (): Promise<Claimed> => {
+		for (let round = 0; round < MAX_ROUNDS && open.length > 0; round++) {
+			const seen = await store.record([token, ...open]);
+			if (seen === 'conflict') {
+				await clock.sleep(Math.round(settleMs / 4));
+				continue;
+			}
+			if (firstWrite) {
+				for (const key of open) if (seen.has(key)) claimed.already.add(key);
+				firstWrite = false;
+			} else if (seen.has(token)) {
+				for (const key of open) claimed.won.add(key);
+				open = [];
+				break;
+			} else {
+				for (const key of open) if (seen.has(key)) claimed.concurrent.add(key);
+			}
+			open = open.filter((key) => !claimed.already.has(key) && !claimed.concurrent.has(key));
+			if (open.length > 0) await clock.sleep(settleMs);
 		}
-		if (firstWrite) {
-			for (const key of open) if (seen.has(key)) claimed.already.add(key);
-			firstWrite = false;
-		} else if (seen.has(token)) {
-			for (const key of open) claimed.won.add(key);
-			open = [];
-			break;
-		} else {
-			for (const key of open) if (seen.has(key)) claimed.concurrent.add(key);
-		}
-		open = open.filter((key) => !claimed.already.has(key) && !claimed.concurrent.has(key));
-		if (open.length > 0) await clock.sleep(settleMs);
-	}
-	await store.remove([token]);
-	if (open.length > 0) throw new UnsettledClaim(`${open.length} keys never settled`);
-	return claimed;
+		if (open.length > 0)
+			throw new Error(`it kept changing under concurrent executions for ${MAX_ROUNDS} rounds`);
+		await store.remove([token]);
+		return claimed;
+	};
+	return await rounds().catch(async (error: Error) => {
+		// Before the first answer, which keys were someone else's is unknown: only the token is ours.
+		const written = firstWrite ? [] : [...claimed.won, ...open];
+		await store.remove([token, ...written]).catch(() => {
+			throw new ClaimKept(error.message, { cause: error });
+		});
+		throw error;
+	});
 }
 
-/** n8n's deduplication store of this workflow (scope "workflow"). */
+/**
+ * n8n's deduplication store of this workflow (scope "workflow"). A manual (editor) run's keys are
+ * stored with `test:` before them, so a test and production never take the other's for seen before;
+ * production keys stay as users' stores hold them.
+ */
 function workflowStore(context: IExecuteFunctions): KeyStore {
+	const prefix = triggerMode(context) === 'test' ? 'test:' : '';
+	const stored = (values: string[]) => values.map((value) => prefix + value);
 	return {
 		record: async (values) => {
-			try {
-				const { processed } = await context.helpers.checkProcessedAndRecord(
-					values,
-					SCOPE,
-					STORE_OPTIONS,
-				);
-				return new Set(processed.map(String));
-			} catch (error) {
-				if (isConcurrentFirstWrite(error)) return 'conflict';
-				throw new NodeOperationError(context.getNode(), error as Error);
-			}
+			const recorded = await context.helpers
+				.checkProcessedAndRecord(stored(values), SCOPE, STORE_OPTIONS)
+				.catch((error: Error) => {
+					if (!isConcurrentFirstWrite(error)) throw error;
+				});
+			return recorded
+				? new Set(recorded.processed.map((value) => String(value).slice(prefix.length)))
+				: 'conflict';
 		},
-		remove: async (values) => await context.helpers.removeProcessed(values, SCOPE, STORE_OPTIONS),
+		remove: async (values) =>
+			await context.helpers.removeProcessed(stored(values), SCOPE, STORE_OPTIONS),
 	};
 }
 
@@ -125,20 +143,18 @@ const n8nClock: ClaimClock = {
 	token: () => randomBytes(12).toString('hex'),
 };
 
-/** What a caller says when the store never settled: the error's message and what the user can do. */
-export interface UnsettledAdvice {
+/** What a claimant says when its claim fails; `ifKept`: what a retry does if its keys stay. */
+export interface ClaimAdvice {
 	message: string;
 	description: string;
+	ifKept: string;
 }
 
-/** One claim written for every run of this process that asked while it was forming. */
-interface Batch {
-	keys: Set<string>;
-	askers: Array<{
-		keys: string[];
-		resolve: (claimed: Claimed) => void;
-		reject: (error: unknown) => void;
-	}>;
+/** A run of this process asking for keys; a batch is the askers its one claim is written for. */
+interface Asker {
+	keys: string[];
+	resolve: (claimed: Claimed) => void;
+	reject: (error: unknown) => void;
 }
 
 /**
@@ -150,68 +166,70 @@ interface Batch {
  */
 const GATHER_MS = 25;
 
-/** The batch still gathering, and the one being claimed, by workflow. */
-const gathering = new Map<string, Batch>();
+/** The batch still gathering, and the one being claimed, by workflow and mode. */
+const gathering = new Map<string, Asker[]>();
 const claiming = new Map<string, Promise<void>>();
+
+/** The keys each run (one node execution) won. */
+const wonByRun = new WeakMap<IExecuteFunctions, Set<string>>();
 
 /**
  * Claims `keys` in this workflow's store, together with the claims other runs of this process ask
- * for meanwhile; a store that never settles is a node error. Among runs of one batch, the first to
- * ask for a key claims it; later ones learn it was claimed concurrently.
+ * for meanwhile; a failed claim is a node error with the claimant's advice. Among runs of one batch,
+ * the first to ask for a key claims it; later ones learn it was claimed concurrently.
  */
 export async function claimKeys(
 	context: IExecuteFunctions,
 	keys: string[],
-	unsettled: UnsettledAdvice,
+	advice: ClaimAdvice,
 ): Promise<Claimed> {
-	const workflowId = context.getWorkflow().id ?? '';
+	// A batch writes with the store of the run that opened it: one per mode.
+	const batchKey = `${triggerMode(context)}:${context.getWorkflow().id ?? ''}`;
 	const claimed = new Promise<Claimed>((resolve, reject) => {
-		let batch = gathering.get(workflowId);
+		let batch = gathering.get(batchKey);
 		if (!batch) {
-			batch = { keys: new Set(), askers: [] };
-			gathering.set(workflowId, batch);
-			const after = claiming.get(workflowId) ?? Promise.resolve();
-			const run = claimBatch(context, workflowId, batch, after);
-			claiming.set(workflowId, run);
+			batch = [];
+			gathering.set(batchKey, batch);
+			const after = claiming.get(batchKey) ?? Promise.resolve();
+			const run = claimBatch(context, batchKey, batch, after);
+			claiming.set(batchKey, run);
 			void run.finally(() => {
-				if (claiming.get(workflowId) === run) claiming.delete(workflowId);
+				if (claiming.get(batchKey) === run) claiming.delete(batchKey);
 			});
 		}
-		for (const key of keys) batch.keys.add(key);
-		batch.askers.push({ keys: [...new Set(keys)], resolve, reject });
+		batch.push({ keys: [...new Set(keys)], resolve, reject });
 	});
 	try {
-		return await claimed;
+		const own = await claimed;
+		wonByRun.set(context, new Set([...(wonByRun.get(context) ?? []), ...own.won]));
+		return own;
 	} catch (error) {
-		const description =
-			error instanceof UnsettledClaim
-				? `n8n's deduplication store kept changing under concurrent executions for ${MAX_ROUNDS} rounds. ${unsettled.description}`
-				: unsettled.description;
-		throw new NodeOperationError(context.getNode(), error as Error, {
-			message: unsettled.message,
-			description,
+		const kept = error instanceof ClaimKept;
+		const failure = (kept ? error.cause : error) as Error;
+		const ifKept = kept ? ` It could not remove this run's claim either. ${advice.ifKept}` : '';
+		throw new NodeOperationError(context.getNode(), failure, {
+			message: advice.message,
+			description: `n8n's deduplication store failed: ${failure.message}. ${advice.description}${ifKept}`,
 		});
 	}
 }
 
 async function claimBatch(
 	context: IExecuteFunctions,
-	workflowId: string,
-	batch: Batch,
+	batchKey: string,
+	batch: Asker[],
 	after: Promise<void>,
 ): Promise<void> {
 	await after;
 	await n8nClock.sleep(GATHER_MS);
-	gathering.delete(workflowId);
-	let claimed: Claimed;
-	try {
-		claimed = await claimAll(workflowStore(context), [...batch.keys], n8nClock);
-	} catch (error) {
-		for (const asker of batch.askers) asker.reject(error);
-		return;
-	}
+	gathering.delete(batchKey);
+	const keys = batch.flatMap((asker) => asker.keys);
+	const claimed = await claimAll(workflowStore(context), keys, n8nClock).catch((error) => {
+		for (const asker of batch) asker.reject(error);
+	});
+	if (!claimed) return;
 	const given = new Set<string>();
-	for (const asker of batch.askers) {
+	for (const asker of batch) {
 		const own: Claimed = { won: new Set(), already: new Set(), concurrent: new Set() };
 		for (const key of asker.keys) {
 			if (claimed.already.has(key)) own.already.add(key);
@@ -225,7 +243,9 @@ async function claimBatch(
 	}
 }
 
-/** Removes keys: a later run claims them anew (a claim whose run did not deliver its result). */
-export async function releaseKeys(context: IExecuteFunctions, keys: string[]): Promise<void> {
-	if (keys.length > 0) await workflowStore(context).remove([...new Set(keys)]);
+/** Removes keys this run won (all unless told): a retry claims them anew. */
+export async function releaseKeys(context: IExecuteFunctions, keys?: string[]): Promise<void> {
+	const won = wonByRun.get(context) ?? new Set<string>();
+	const released = [...(keys ?? won)].filter((key) => won.delete(key));
+	if (released.length > 0) await workflowStore(context).remove(released);
 }

@@ -102,7 +102,7 @@ function isOneOperand(text: string): boolean {
 
 /** Only a field the package escaped, maybe with its named references made numeric. */
 function isPackageHtml(text: string): boolean {
-	const namedToNumeric = /\.replace\(\/&(amp|lt|gt|quot|#39);\/g, '&#\d+;'\)$/;
+	const namedToNumeric = /\.replace\(\/&(amp|lt|gt|quot|[#]39);\/g, '&#\d+;'\)$/;
 	let rest = text;
 	while (namedToNumeric.test(rest)) rest = rest.replace(namedToNumeric, '');
 	if (rest.startsWith('String(') && isOneOperand(rest)) rest = rest.slice('String('.length, -1);

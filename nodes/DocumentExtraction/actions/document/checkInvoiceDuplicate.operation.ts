@@ -58,11 +58,17 @@ function uncheckableReason(invoice: { vendor: string | null; invoice_no: string 
 	return `Not checked for duplicates: the invoice has no ${missing.join(' and no ')} to match on. Check it by hand before paying it.`;
 }
 
-/** An item that cannot be checked: still in review or rejected, or no invoice at all. */
-function uncheckableItem(
-	context: IExecuteFunctions,
-	itemIndex: number,
-): NodeOperationError | undefined {
+/** The item's output settings; reading a parameter's expression can fail. */
+const settingsOf = (context: IExecuteFunctions, itemIndex: number) =>
+	outputSettingsFrom((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
+
+/** Why an item cannot be checked: a failing parameter, a review not verified, or no invoice. */
+function uncheckableItem(context: IExecuteFunctions, itemIndex: number): unknown {
+	try {
+		settingsOf(context, itemIndex);
+	} catch (error) {
+		return error;
+	}
 	const {
 		document_id: documentId,
 		status,
@@ -100,10 +106,8 @@ function uncheckableItem(
  */
 const runChecks = new WeakMap<IExecuteFunctions, Promise<Map<number, Verdict>>>();
 
-async function checkRun(
-	context: IExecuteFunctions,
-): Promise<Map<number, FirstSeen | 'new' | 'uncheckable'>> {
-	const verdicts = new Map<number, FirstSeen | 'new' | 'uncheckable'>();
+async function checkRun(context: IExecuteFunctions): Promise<Map<number, Verdict>> {
+	const verdicts = new Map<number, Verdict>();
 	const seen: Array<{ itemIndex: number } & SeenInvoice> = [];
 	const firstItemOfDocument = new Map<string, number>();
 	const items = context.getInputData();
@@ -118,7 +122,7 @@ async function checkRun(
 		if (identity) seen.push({ itemIndex, identity, documentId });
 		else verdicts.set(itemIndex, 'uncheckable');
 	}
-	const { sightings } = await firstSightings(context, seen);
+	const sightings = await firstSightings(context, seen);
 	seen.forEach(({ itemIndex }, i) => verdicts.set(itemIndex, sightings[i] ?? 'new'));
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const documentId = invoiceOfItem(items[itemIndex].json).document_id;
@@ -133,9 +137,7 @@ export async function execute(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
-	const settings = outputSettingsFrom((name, fallback) =>
-		context.getNodeParameter(name, itemIndex, fallback),
-	);
+	const settings = settingsOf(context, itemIndex);
 	const outputs: INodeExecutionData[][] = checkDuplicateOutputNames(settings).map(() => []);
 	const problem = uncheckableItem(context, itemIndex);
 	if (problem) throw problem;

@@ -41,20 +41,21 @@ export function invoiceKeys({ identity, documentId }: SeenInvoice): string[] {
 
 /**
  * Claims every invoice of the run at once and says, for each (same order), who saw it first;
- * undefined: this one. Within the run the first in input order is the one seen first. Returns the
- * keys this run claimed, to release when its result is not delivered.
+ * undefined: this one. Within the run the first in input order is the one seen first.
  */
 export async function firstSightings(
 	context: IExecuteFunctions,
 	invoices: SeenInvoice[],
-): Promise<{ sightings: Array<FirstSeen | undefined>; claimedKeys: string[] }> {
+): Promise<Array<FirstSeen | undefined>> {
 	const keys = invoices.flatMap(invoiceKeys);
 	const claimed = await claimKeys(context, keys, {
 		message: 'Could not check whether these invoices were seen before',
 		description: 'Run the execution again.',
+		ifKept:
+			'A retry may send these invoices to Possible Duplicate as already checked by this workflow: check there that they were not paid, then post them.',
 	});
 	const firstInRun = new Map<string, string | null>();
-	const sightings = invoices.map(({ identity, documentId }): FirstSeen | undefined => {
+	return invoices.map(({ identity, documentId }): FirstSeen | undefined => {
 		const sameDocument = documentId !== null && claimed.already.has(documentKey(documentId));
 		if (claimed.concurrent.has(identity.key)) return { by: 'concurrentRun' };
 		if (claimed.already.has(identity.key)) return { by: 'earlierRun', sameDocument };
@@ -65,7 +66,6 @@ export async function firstSightings(
 		firstInRun.set(identity.key, documentId);
 		return undefined;
 	});
-	return { sightings, claimedKeys: [...claimed.won] };
 }
 
 function duplicateMessage(documentId: string, first: FirstSeen, matched: string): string {

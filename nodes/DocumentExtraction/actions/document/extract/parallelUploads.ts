@@ -24,7 +24,6 @@ import { finishItem, prepareItemFile } from './extractSteps.ts';
 import { matchingFields } from './inputFiles.ts';
 import type { ExtractSettings } from './settings.ts';
 import { extractSettings } from './settings.ts';
-import type { FirstSubmission } from './skipFilesAlreadySubmitted.ts';
 import { alreadySubmittedItem, fileKey } from './skipFilesAlreadySubmitted.ts';
 import { submitFile } from './submit.ts';
 
@@ -144,11 +143,11 @@ async function eachInParallel(
 	await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
 }
 
-/** One file's progress through the run. */
+/** One file's progress; `claimedKeys`: its keys, released (those the run won) if it fails. */
 type UnitState =
 	| { prepared: Prepared }
-	| { submitted: Submitted; claimedKeys: string[] }
-	| { error: unknown; claimedKeys: string[] };
+	| { submitted: Submitted; claimedKeys?: string[] }
+	| { error: unknown; claimedKeys?: string[] };
 
 export async function extractInParallel(
 	context: IExecuteFunctions,
@@ -157,7 +156,7 @@ export async function extractInParallel(
 	const units = fileUnits(context);
 	const states: Array<UnitState | undefined> = [];
 	let failed = false;
-	const fail = (unitIndex: number, error: unknown, claimedKeys: string[] = []) => {
+	const fail = (unitIndex: number, error: unknown, claimedKeys?: string[]) => {
 		states[unitIndex] = { error, claimedKeys };
 		if (!context.continueOnFail()) failed = true;
 	};
@@ -184,36 +183,33 @@ export async function extractInParallel(
 		},
 		stopped,
 	);
-	// Every key this run claimed: released when the node fails, so a retry claims them anew.
-	const runKeys: string[] = [];
 	let outcomes: ItemOutcome[] = [];
 	try {
 		if (!failed) {
-			const firstOfContent = await claimFiles(context, states, runKeys);
+			const firstOfContent = await claimFiles(context, states);
 			await uploadFiles(context, units, states, firstOfContent, parallel, fail, stopped);
 		}
 		if (!failed) {
-			const sightings = await sameInvoices(context, units, states, runKeys);
+			const sightings = await sameInvoices(context, units, states);
 			outcomes = await finishInInputOrder(context, units, states, sightings, fail);
 		}
 	} catch (error) {
 		// The store or the network failed the whole run: nothing it claimed is delivered.
-		await releaseKeys(context, runKeys);
+		await releaseKeys(context);
 		throw new NodeOperationError(context.getNode(), error as Error);
 	}
 	if (failed) {
-		await releaseKeys(context, runKeys);
+		await releaseKeys(context);
 		return units.flatMap((unit, unitIndex) => {
 			const state = states[unitIndex];
 			return state && 'error' in state ? [{ itemIndex: unit.itemIndex, error: state.error }] : [];
 		});
 	}
-	await releaseKeys(context, claimedKeysOf(states.filter((state) => state && 'error' in state)));
+	await releaseKeys(
+		context,
+		states.flatMap((state) => (state && 'error' in state ? (state.claimedKeys ?? []) : [])),
+	);
 	return outcomes;
-}
-
-function claimedKeysOf(states: Array<UnitState | undefined>): string[] {
-	return states.flatMap((state) => (state && 'claimedKeys' in state ? state.claimedKeys : []));
 }
 
 /**
@@ -224,7 +220,6 @@ function claimedKeysOf(states: Array<UnitState | undefined>): string[] {
 async function claimFiles(
 	context: IExecuteFunctions,
 	states: Array<UnitState | undefined>,
-	runKeys: string[],
 ): Promise<Map<string, number>> {
 	const hashed = states.map((state) =>
 		state && 'prepared' in state && 'file' in state.prepared ? state.prepared.sha256 : undefined,
@@ -235,34 +230,26 @@ async function claimFiles(
 			? await claimKeys(context, keys, {
 					message: 'Could not check whether these files were already submitted',
 					description: 'Run the execution again, or turn Skip Files Already Submitted off.',
+					ifKept:
+						'A retry may put these files on Already Submitted: turn Skip Files Already Submitted off for that run to extract them again.',
 				})
 			: undefined;
-	runKeys.push(...(claimed?.won ?? []));
 	const firstOfContent = new Map<string, number>();
 	states.forEach((state, unitIndex) => {
 		const sha256 = hashed[unitIndex];
 		if (!state || !('prepared' in state)) return;
 		if ('skipped' in state.prepared) {
-			states[unitIndex] = { submitted: { skipped: state.prepared.skipped }, claimedKeys: [] };
+			states[unitIndex] = { submitted: { skipped: state.prepared.skipped } };
 			return;
 		}
 		if (sha256 === undefined || !claimed) return;
 		const key = fileKey(sha256);
+		// The first file of a content is uploaded; later ones are decided with it (uploadFiles).
 		if (claimed.already.has(key) || claimed.concurrent.has(key)) {
-			const first: FirstSubmission = {
-				by: claimed.already.has(key) ? 'earlierRun' : 'concurrentRun',
-			};
-			states[unitIndex] = {
-				submitted: {
-					alreadySubmitted: alreadySubmittedItem(state.prepared.file.fileName, sha256, first),
-				},
-				claimedKeys: [],
-			};
-		} else if (firstOfContent.has(sha256)) {
-			// Decided once the first file of this content is uploaded (uploadFiles).
-		} else {
-			firstOfContent.set(sha256, unitIndex);
-		}
+			const by = claimed.already.has(key) ? 'earlierRun' : 'concurrentRun';
+			const alreadySubmitted = alreadySubmittedItem(state.prepared.file.fileName, sha256, { by });
+			states[unitIndex] = { submitted: { alreadySubmitted } };
+		} else if (!firstOfContent.has(sha256)) firstOfContent.set(sha256, unitIndex);
 	});
 	return firstOfContent;
 }
@@ -317,22 +304,18 @@ async function uploadFiles(
 		if (!prepared?.sha256 || !isRepeat(unitIndex)) return;
 		const first = states[firstOfContent.get(prepared.sha256)!];
 		if (!first || 'error' in first) {
-			states[unitIndex] = { error: first?.error, claimedKeys: [] };
+			states[unitIndex] = { error: first?.error };
 			return;
 		}
 		if (!('submitted' in first) || !('response' in first.submitted)) return;
 		const documentId = first.submitted.response.document_id;
 		const firstFile = uploading[firstOfContent.get(prepared.sha256)!]!.file.fileName;
-		states[unitIndex] = {
-			submitted: {
-				alreadySubmitted: alreadySubmittedItem(prepared.file.fileName, prepared.sha256, {
-					by: 'thisRun',
-					documentId: typeof documentId === 'string' ? documentId : null,
-					fileName: firstFile,
-				}),
-			},
-			claimedKeys: [],
-		};
+		const alreadySubmitted = alreadySubmittedItem(prepared.file.fileName, prepared.sha256, {
+			by: 'thisRun',
+			documentId: typeof documentId === 'string' ? documentId : null,
+			fileName: firstFile,
+		});
+		states[unitIndex] = { submitted: { alreadySubmitted } };
 	});
 }
 
@@ -341,7 +324,6 @@ async function sameInvoices(
 	context: IExecuteFunctions,
 	units: FileUnit[],
 	states: Array<UnitState | undefined>,
-	runKeys: string[],
 ): Promise<Array<Sighting | undefined>> {
 	const seen: Array<{ unitIndex: number } & SeenInvoice> = [];
 	states.forEach((state, unitIndex) => {
@@ -356,16 +338,12 @@ async function sameInvoices(
 	});
 	const sightings: Array<Sighting | undefined> = [];
 	if (seen.length === 0) return sightings;
-	const { sightings: firsts, claimedKeys } = await firstSightings(context, seen);
-	runKeys.push(...claimedKeys);
+	const firsts = await firstSightings(context, seen);
 	seen.forEach(({ unitIndex, identity }, i) => {
 		const first = firsts[i];
 		if (first) sightings[unitIndex] = { identity, first };
-		const state = states[unitIndex] as { claimedKeys: string[] };
-		state.claimedKeys = [
-			...state.claimedKeys,
-			...invoiceKeys(seen[i]).filter((key) => claimedKeys.includes(key)),
-		];
+		const state = states[unitIndex] as { claimedKeys?: string[] };
+		state.claimedKeys = [...(state.claimedKeys ?? []), ...invoiceKeys(seen[i])];
 	});
 	return sightings;
 }

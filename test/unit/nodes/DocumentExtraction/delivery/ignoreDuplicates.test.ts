@@ -38,13 +38,13 @@ function run(
 const ids = (items: INodeExecutionData[]) => items.map((item) => item.json.document_id);
 
 describe("the event key, as the workflow's deduplication store keeps it (past runs depend on it)", () => {
-	it('names the mode, the event and the document; production and test listening apart', async () => {
+	it("names the event and the document; test listening's keys are stored as a manual run's", async () => {
 		const production = run([event('doc_1')]);
 		await production.output();
 		expect([...production.store]).toEqual(['event:production:document.verified:doc_1']);
 		const test = run([event('doc_1')], { mode: 'manual' });
 		await test.output();
-		expect([...test.store]).toEqual(['event:test:document.verified:doc_1']);
+		expect([...test.store]).toEqual(['test:event:production:document.verified:doc_1']);
 	});
 
 	it('none without an event or a document, and none for the sample event: they go on, unclaimed', async () => {
@@ -131,6 +131,22 @@ describe('the first time an event runs', () => {
 		const first = run([sample, bare], { mode: 'manual' });
 		expect(await first.output()).toEqual([sample, bare]);
 		expect(first.store.size).toBe(0);
+	});
+
+	it("n8n's store failing once on the confirming write (a pool timeout): the execution fails, and its retry runs the event", async () => {
+		const first = run([event('doc_9')]);
+		const { checkProcessedAndRecord } = first.context.helpers;
+		let calls = 0;
+		first.context.helpers.checkProcessedAndRecord = async (...call) => {
+			if (++calls === 2) throw new Error('timeout exceeded when trying to connect');
+			return await checkProcessedAndRecord(...call);
+		};
+		const failure = await first.output().catch((error: Error) => error);
+		expect(first.store.size).toBe(0);
+		const retry = run([event('doc_9')], { sharing: first.context });
+		first.context.helpers.checkProcessedAndRecord = checkProcessedAndRecord;
+		expect(ids(await retry.output())).toEqual(['doc_9']);
+		expect((failure as Error).message).toBe('Could not tell whether this event already ran');
 	});
 
 	it('Ignore Duplicates off: every item goes on, and the store is not touched', async () => {

@@ -7,10 +7,15 @@
  * interleaving is reproducible; thousands of them run in a second.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Claimed, KeyStore } from '../../../../../nodes/DocumentExtraction/memory/claims.ts';
-import { claimAll, claimKeys } from '../../../../../nodes/DocumentExtraction/memory/claims.ts';
+import {
+	claimAll,
+	claimKeys,
+	releaseKeys,
+} from '../../../../../nodes/DocumentExtraction/memory/claims.ts';
 import { fakeExecuteContext } from '../../../harness/fakeExecuteContext.ts';
 
 const SETTLE = 1000;
@@ -361,7 +366,11 @@ describe('claiming keys on a last-writer-wins store', () => {
 	});
 });
 
-const advice = { message: 'Could not claim', description: 'Run again.' };
+const advice = {
+	message: 'Could not claim',
+	description: 'Run again.',
+	ifKept: 'A retry may take these keys for seen before.',
+};
 
 /** Three runs of one process asking at once: two for event:a, one for event:b. */
 async function askTogether(context: IExecuteFunctions): Promise<Claimed[]> {
@@ -444,5 +453,161 @@ describe('claims of one process at the same moment', () => {
 			'record event:b,event:c',
 			'remove token',
 		]);
+	});
+});
+
+/**
+ * One row in a set, whose calls can fail (a database pool timeout): `failRecords` and `failRemoves`
+ * are 1-based call numbers; `committed` writes a failing record before it throws (the answer lost);
+ * `beforeRecord` is another writer's work before a record call.
+ */
+function faultyStore(
+	before: string[],
+	faults: {
+		failRecords?: number[];
+		failRemoves?: number[] | 'all';
+		committed?: boolean;
+		beforeRecord?: (row: Set<string>, call: number) => void;
+	},
+) {
+	const row = new Set(before);
+	let records = 0;
+	let removes = 0;
+	const store: KeyStore = {
+		record: async (values) => {
+			records++;
+			faults.beforeRecord?.(row, records);
+			const fails = faults.failRecords?.includes(records);
+			const seen = new Set(values.filter((value) => row.has(value)));
+			if (!fails || faults.committed) for (const value of values) row.add(value);
+			if (fails) throw new Error('timeout exceeded when trying to connect');
+			return seen;
+		},
+		remove: async (values) => {
+			removes++;
+			if (faults.failRemoves === 'all' || faults.failRemoves?.includes(removes))
+				throw new Error('timeout exceeded when trying to connect');
+			for (const value of values) row.delete(value);
+		},
+	};
+	return { row, store };
+}
+
+const instantClock = { sleep: async () => {}, token: () => 'mine' };
+const KEYS = ['sha256:old', 'sha256:a', 'invoice:acme|A 1|100', 'document:doc_1'];
+
+describe('a failed claim releases what it wrote', () => {
+	it.each([false, true])(
+		'its confirming write fails (committed before the answer was lost: %s): the store keeps only the keys that were there before',
+		async (committed) => {
+			const { row, store } = faultyStore(['sha256:old'], { failRecords: [2], committed });
+			await expect(claimAll(store, KEYS, instantClock, SETTLE)).rejects.toThrow('timeout');
+			expect([...row]).toEqual(['sha256:old']);
+		},
+	);
+
+	it("its third write fails after another writer won one key: that writer's key and the old one stay, the claim's are gone", async () => {
+		const { row, store } = faultyStore(['sha256:old'], {
+			failRecords: [3],
+			committed: true,
+			// Before the 2nd write, another writer's write from an older read replaced the row with its
+			// own claim of sha256:a: this claim's token and other keys are gone.
+			beforeRecord: (current, call) => {
+				if (call !== 2) return;
+				current.clear();
+				current.add('sha256:old').add('sha256:a');
+			},
+		});
+		await expect(claimAll(store, KEYS, instantClock, SETTLE)).rejects.toThrow('timeout');
+		expect([...row].sort()).toEqual(['sha256:a', 'sha256:old']);
+	});
+
+	it('its token cannot be removed once confirmed: the keys it won are removed with it', async () => {
+		const { row, store } = faultyStore(['sha256:old'], { failRemoves: [1] });
+		await expect(claimAll(store, KEYS, instantClock, SETTLE)).rejects.toThrow('timeout');
+		expect([...row]).toEqual(['sha256:old']);
+	});
+
+	it('it never settles (another writer replaces the row every round): its keys and token are removed', async () => {
+		const { row, store } = faultyStore(['sha256:old'], {
+			beforeRecord: (current, call) => {
+				if (call === 1) return;
+				current.clear();
+				current.add('sha256:old');
+			},
+		});
+		await expect(claimAll(store, KEYS, instantClock, SETTLE)).rejects.toThrow('kept changing');
+		expect([...row]).toEqual(['sha256:old']);
+	});
+
+	it('its first write fails: nothing is known of the keys, only its token is removed', async () => {
+		const { row, store } = faultyStore(['sha256:old'], { failRecords: [1], committed: true });
+		await expect(claimAll(store, KEYS, instantClock, SETTLE)).rejects.toThrow('timeout');
+		expect([...row].sort()).toEqual([...KEYS].sort());
+	});
+
+	it('the removal fails too: the error says what a retry then does and how to undo it', async () => {
+		const fake = fakeExecuteContext();
+		const { checkProcessedAndRecord } = fake.context.helpers;
+		let calls = 0;
+		fake.context.helpers.checkProcessedAndRecord = async (...call) => {
+			if (calls++ === 1) throw new Error('timeout exceeded when trying to connect');
+			return await checkProcessedAndRecord(...call);
+		};
+		fake.context.helpers.removeProcessed = async () => {
+			throw new Error('timeout exceeded when trying to connect');
+		};
+		const failure = await claimKeys(fake.context, ['sha256:a'], {
+			...advice,
+			ifKept: 'A retry may put these files on Already Submitted.',
+		}).catch((error: NodeOperationError) => error);
+		expect(failure).toBeInstanceOf(NodeOperationError);
+		expect((failure as NodeOperationError).message).toBe(advice.message);
+		expect((failure as NodeOperationError).description).toMatch(
+			/could not remove this run's claim either.*A retry may put these files on Already Submitted\./,
+		);
+	});
+});
+
+describe('editor runs and production runs keep separate memories', () => {
+	/** One of every kind of key, for `run`. */
+	const kinds = (run: string) => [
+		`sha256:${run}`,
+		`invoice:acme|${run}|100`,
+		`document:doc_${run}`,
+		`event:production:document.verified:doc_${run}`,
+	];
+	const modes = (fake: ReturnType<typeof fakeExecuteContext>) => ({
+		manual: { ...fake.context, getMode: () => 'manual' } as IExecuteFunctions,
+		production: { ...fake.context, getMode: () => 'webhook' } as IExecuteFunctions,
+	});
+
+	it('every kind of key claimed by one is new to the other, in either order and at the same moment; production keys stay as they are', async () => {
+		const fake = fakeExecuteContext();
+		const run = modes(fake);
+		const [inEditor, inProduction] = [kinds('m'), kinds('p')];
+		expect((await claimKeys(run.manual, inEditor, advice)).won).toEqual(new Set(inEditor));
+		expect((await claimKeys(run.production, inProduction, advice)).won).toEqual(
+			new Set(inProduction),
+		);
+		// Each now claims the other's keys, both at once in this process: each wins them.
+		const [manual, production] = await Promise.all([
+			claimKeys(run.manual, inProduction, advice),
+			claimKeys(run.production, inEditor, advice),
+		]);
+		expect([manual.won, production.won]).toEqual([new Set(inProduction), new Set(inEditor)]);
+		for (const mode of [run.manual, run.production])
+			expect((await claimKeys(mode, [...inEditor, ...inProduction], advice)).already.size).toBe(8);
+		const both = [...inEditor, ...inProduction];
+		expect([...fake.store].sort()).toEqual([...both, ...both.map((key) => `test:${key}`)].sort());
+	});
+
+	it('a release removes the key of its own mode only', async () => {
+		const fake = fakeExecuteContext();
+		const run = modes(fake);
+		await claimKeys(run.production, ['sha256:0f1e2d'], advice);
+		expect((await claimKeys(run.manual, ['sha256:0f1e2d'], advice)).won.size).toBe(1);
+		await releaseKeys(run.manual, ['sha256:0f1e2d']);
+		expect([...fake.store]).toEqual(['sha256:0f1e2d']);
 	});
 });

@@ -126,11 +126,12 @@ describe('Check Invoice Duplicate: the same store as Detect Same Invoice', () =>
 	it('claims the whole run at once like the content guard: the invoice and its document stay in the store, one settle wait per run with anything new', async () => {
 		await check([reviewed('doc_1', 'Hooli', 'H-1', 10), reviewed('doc_2', 'Globex', 'G-7', 20)]);
 		const stored = [...harness().deduplicator.contexts.values()].flat();
+		// A manual run's keys (the harness runs as the editor does).
 		expect(stored.sort()).toEqual([
-			'document:doc_1',
-			'document:doc_2',
-			'invoice:globex|G 7|2000',
-			'invoice:hooli|H 1|1000',
+			'test:document:doc_1',
+			'test:document:doc_2',
+			'test:invoice:globex|G 7|2000',
+			'test:invoice:hooli|H 1|1000',
 		]);
 		const settles = () => harness().waits.filter((ms) => ms >= 1000);
 		expect(settles()).toHaveLength(1);
@@ -243,6 +244,46 @@ describe('Check Invoice Duplicate: errors', () => {
 		expect(result.output(undefined, 1).map((item) => [item.json.error, item.pairedItem])).toEqual([
 			['Input item 0 has no invoice data to check', { item: 0 }],
 		]);
+	});
+});
+
+describe('Check Invoice Duplicate: a failed run leaves nothing claimed, so its retry outputs the invoice', () => {
+	const invoices = [reviewed('doc_1', 'Hooli', 'H-1', 10), reviewed('doc_2', 'Globex', 'G-7', 20)];
+
+	it("n8n's store failing once on the confirming write (a pool timeout): the node fails, the retry outputs both on New Invoice", async () => {
+		const store = harness().deduplicator;
+		const record = store.checkProcessedAndRecord.bind(store);
+		let calls = 0;
+		store.checkProcessedAndRecord = async (...call: Parameters<typeof record>) => {
+			if (++calls === 2) throw new Error('timeout exceeded when trying to connect');
+			return await record(...call);
+		};
+		let failed: Awaited<ReturnType<typeof check>>;
+		try {
+			failed = await check(invoices);
+		} finally {
+			store.checkProcessedAndRecord = record;
+		}
+		expect([...store.contexts.values()].flat()).toEqual([]);
+		const retried = await check(invoices);
+		expect(ids(retried.output(undefined, 0))).toEqual(['doc_1', 'doc_2']);
+		expect(retried.output(undefined, 1)).toEqual([]);
+		expect(failed.error()?.message).toBe('Could not check whether these invoices were seen before');
+		expect(failed.error()?.description).toContain('timeout exceeded when trying to connect');
+	});
+
+	it('a parameter failing on a later item (an expression) fails the node with nothing claimed: the retry with the fixed workflow outputs both on New Invoice', async () => {
+		const failed = await harness().run({
+			parameters: {
+				...checking,
+				holdNotReady: '={{ $json.document_id === "doc_2" ? $("Nowhere").item.json.x : false }}',
+			},
+			items: invoices.map((json) => ({ json })),
+		});
+		expect(failed.error()?.message).toBe("Referenced node doesn't exist");
+		expect([...harness().deduplicator.contexts.values()].flat()).toEqual([]);
+		const retried = await check(invoices);
+		expect(ids(retried.output(undefined, 0))).toEqual(['doc_1', 'doc_2']);
 	});
 });
 

@@ -180,17 +180,54 @@ describe('Skip Files Already Submitted', () => {
 		const store = harness().deduplicator;
 		const record = store.checkProcessedAndRecord.bind(store);
 		store.checkProcessedAndRecord = async (...call: Parameters<typeof record>) => {
-			if (call[0].some((item) => String(item).startsWith('invoice:')))
+			if (call[0].some((item) => String(item).startsWith('test:invoice:')))
 				throw new Error('database is locked');
 			return await record(...call);
 		};
 		try {
 			const failed = await harness().run({ parameters: bothOptions, items: files });
-			expect(failed.error()?.message).toContain('database is locked');
+			expect(failed.error()?.description).toContain('database is locked');
 		} finally {
 			store.checkProcessedAndRecord = record;
 		}
 		expect([...store.contexts.values()].flat()).toEqual([]);
+	});
+
+	it("n8n's store failing once while the files are claimed (a pool timeout on the confirming write): the execution fails, and the retry outputs every file with its data", async () => {
+		const files = [1, 2, 3].map((seed) => itemWithFile(pdfBytes(2200, 520 + seed)));
+		const store = harness().deduplicator;
+		const record = store.checkProcessedAndRecord.bind(store);
+		let calls = 0;
+		store.checkProcessedAndRecord = async (...call: Parameters<typeof record>) => {
+			if (++calls === 2) throw new Error('timeout exceeded when trying to connect');
+			return await record(...call);
+		};
+		let failed: Awaited<ReturnType<ReturnType<typeof harness>['run']>>;
+		try {
+			failed = await harness().run({ parameters: guarded(), items: files });
+		} finally {
+			store.checkProcessedAndRecord = record;
+		}
+		expect(service().requestsTo('/v1/extract')).toHaveLength(0);
+		expect([...store.contexts.values()].flat()).toEqual([]);
+
+		for (let i = 1; i <= 3; i++)
+			service().on('POST', '/v1/extract', {
+				status: 200,
+				body: { ...VERIFIED, document_id: `doc_g${i}` },
+			});
+		const retried = await harness().run({ parameters: guarded(), items: files });
+		const [verified, , alreadySubmitted] = retried.outputs();
+		expect(alreadySubmitted).toEqual([]);
+		expect(verified.map((item) => [item.pairedItem, item.json.document_id])).toEqual([
+			[{ item: 0 }, 'doc_g1'],
+			[{ item: 1 }, 'doc_g2'],
+			[{ item: 2 }, 'doc_g3'],
+		]);
+		expect(failed.error()?.message).toBe(
+			'Could not check whether these files were already submitted',
+		);
+		expect(failed.error()?.description).toContain('timeout exceeded when trying to connect');
 	});
 
 	it('with Continue On Fail the failed file alone is not remembered: running the input again extracts it and skips the others', async () => {
@@ -277,7 +314,10 @@ describe('Skip Files Already Submitted', () => {
 		const settles = () => harness().waits.filter((ms) => ms >= 1000);
 		expect(settles()).toEqual([1000]);
 		const stored = [...harness().deduplicator.contexts.values()].flat();
-		expect(stored.sort()).toEqual(contents.map((content) => `sha256:${sha256(content)}`).sort());
+		// A manual run's keys (the harness runs as the editor does).
+		expect(stored.sort()).toEqual(
+			contents.map((content) => `test:sha256:${sha256(content)}`).sort(),
+		);
 
 		await harness().run({ parameters: guarded(), items: files });
 		expect(settles()).toEqual([1000]);
@@ -296,7 +336,7 @@ describe('Skip Files Already Submitted', () => {
 				for (const [context, values] of deduplicator.contexts)
 					deduplicator.contexts.set(
 						context,
-						values.filter((value) => !value.startsWith('run:')),
+						values.filter((value) => !value.startsWith('test:run:')),
 					);
 			return await record(items, scope, contextData);
 		};
