@@ -241,7 +241,7 @@ export function missingCredentialsNote(
 ): string | undefined {
 	const missing = missingCredentialTypes(workflow, credentials);
 	return missing.length > 0
-		? `connect its ${missing.join(', ')} credential in the editor, then activate it`
+		? `connect its ${missing.join(', ')} credential in the editor, then Publish it`
 		: undefined;
 }
 

@@ -386,10 +386,10 @@ async function main(): Promise<void> {
 		say('  Example workflows:');
 		for (const r of imported) {
 			const state = r.activated
-				? 'active'
+				? 'published'
 				: r.error
-					? `NOT active: ${r.error}`
-					: 'inactive (run it from the editor)';
+					? `NOT published: ${r.error}`
+					: 'not published (run it from the editor)';
 			say(`    - ${r.workflow.name}  [${state}]  ${n8n.baseUrl}/workflow/${r.workflow.id}`);
 		}
 	}

@@ -35,7 +35,9 @@ export class DocumentExtraction implements INodeType {
 		// generates a secret per endpoint unless told otherwise (docs/spec-decisions.md#n65).
 		version: [1, 1.1, 1.2, 1.3],
 		defaultVersion: 1.3,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		// In words: the canvas cuts a subtitle at about 25 characters.
+		subtitle:
+			'={{ ({ extract: "Extract", getStatus: "Get status", checkInvoiceDuplicate: "Check duplicate", buildBill: "Build bill", register: "Register webhook" })[$parameter["operation"]] }}',
 		description:
 			'Extract invoice data (vendor, dates, amounts, line items) from PDF, JPG, PNG, JSON or CSV files, catch duplicate invoices and build Xero or QuickBooks bills',
 		defaults: { name: 'Document Extraction' },

@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { INodeTypes } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { DocumentExtractionApi } from '../../../../credentials/DocumentExtractionApi.credentials.ts';
@@ -243,5 +245,54 @@ describe('What the editor shows of the nodes', () => {
 		);
 		expect(misspelt).toEqual([]);
 		expect(texts).toContain('Build a bill for Xero or QuickBooks');
+	});
+});
+
+describe('the subtitle on the canvas', () => {
+	/** The subtitle as n8n's expression engine resolves it for a node with these parameters. */
+	function subtitleFor(operation: string, resource = 'document'): unknown {
+		const node = new DocumentExtraction();
+		const nodeTypes = {
+			getByName: () => node,
+			getByNameAndVersion: () => node,
+			getKnownTypes: () => ({}),
+		} as unknown as INodeTypes;
+		const workflow = new Workflow({
+			nodes: [
+				{
+					id: '1',
+					name: 'Node',
+					type: 'n8n-nodes-document-extraction.documentExtraction',
+					typeVersion: 1.3,
+					position: [0, 0],
+					parameters: { resource, operation },
+				},
+			],
+			connections: {},
+			active: false,
+			nodeTypes,
+		});
+		return workflow.expression.getParameterValue(
+			String(node.description.subtitle),
+			null,
+			0,
+			0,
+			'Node',
+			[],
+			'internal',
+			{},
+		);
+	}
+
+	it('names each operation in words short enough for the canvas', () => {
+		const words = {
+			extract: 'Extract',
+			getStatus: 'Get status',
+			checkInvoiceDuplicate: 'Check duplicate',
+			buildBill: 'Build bill',
+		};
+		for (const [operation, text] of Object.entries(words))
+			expect(subtitleFor(operation)).toBe(text);
+		expect(subtitleFor('register', 'webhook')).toBe('Register webhook');
 	});
 });
