@@ -72,6 +72,32 @@ export class DocumentExtractionApi implements ICredentialType {
 			description:
 				'Your account tier. The nodes refuse a file above its size limit before uploading it, with a message that says so.',
 		},
+		{
+			displayName: 'Previous Webhook Signing Secret',
+			name: 'previousSigningSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'When the signing secret changes: the one it replaces. Deliveries signed with it still verify until "Accept Previous Until (UTC)", so none is lost while the service and n8n switch over.',
+		},
+		{
+			displayName: 'Previous API Key',
+			name: 'previousApiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'When the API key changes: the one it replaces, never sent. Until "Accept Previous Until (UTC)", a trigger on "Every Document on the Account" still verifies deliveries through that key\'s registration; publish its workflow again before then to register the new key.',
+		},
+		{
+			displayName: 'Accept Previous Until (UTC)',
+			name: 'acceptPreviousUntil',
+			type: 'dateTime',
+			default: '',
+			description:
+				"Until when the previous secret and key verify deliveries, in UTC (e.g. a day after the change). Empty or past: a delivery signed with them is refused (401), and n8n's log says what to do.",
+		},
 	];
 
 	/**

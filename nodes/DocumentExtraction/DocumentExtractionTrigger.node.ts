@@ -169,14 +169,9 @@ export class DocumentExtractionTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const target = await listeningTarget(this);
 				if (target instanceof NodeOperationError) throw target;
+				const { url, events, secret, alsoVerified } = target;
 				if (target.documents === 'account')
-					await registerMissingEvents(
-						this,
-						target.url,
-						target.events,
-						target.secret,
-						target.alsoVerified,
-					);
+					await registerMissingEvents(this, url, events, secret, alsoVerified);
 				sendSampleIfAsked(this, target);
 				return true;
 			},
@@ -235,7 +230,10 @@ async function listeningTarget(context: IHookFunctions): Promise<
 		});
 	}
 	const keys = await signingKeys(context);
-	const documents = documentsOf(context);
+	const documents = documentsThatStart(
+		context.getNodeParameter(DOCUMENTS_PARAMETER, ''),
+		context.getNode().typeVersion,
+	);
 	if (documents === 'account')
 		return {
 			documents,
@@ -256,13 +254,6 @@ async function listeningTarget(context: IHookFunctions): Promise<
 	}
 	const ownAddress = context.getNodeWebhookUrl(WORKFLOW_DOCUMENTS_WEBHOOK) ?? '';
 	return { documents, url: ownAddress, events, secret: keys.signingSecret, alsoVerified: [] };
-}
-
-function documentsOf(context: IHookFunctions): DocumentsThatStart {
-	return documentsThatStart(
-		context.getNodeParameter(DOCUMENTS_PARAMETER, ''),
-		context.getNode().typeVersion,
-	);
 }
 
 /** In test listening only, with the option on: the sample event (docs/spec-decisions.md#n37). */

@@ -81,10 +81,11 @@ async function createTrigger(
 	name: string,
 	events: string[],
 	withCredential?: Credential,
+	typeVersion?: number,
 ): Promise<Target & { webhookId: string }> {
 	return await fixture.createTriggerWorkflow(
 		name,
-		reviewTriggerNode(withCredential ?? fixture.credential, events),
+		reviewTriggerNode(withCredential ?? fixture.credential, events, typeVersion),
 	);
 }
 
@@ -385,6 +386,62 @@ describe('Document Extraction Trigger in a real n8n', () => {
 		await fixture.exactlyRuns(generated.id, 2);
 		observed.push(
 			'generated secret (credential without one): the sandbox-signed approval → 1 execution; the account secret → 401; the generated secret → 1 more execution',
+		);
+	});
+
+	it('N68: the account signing secret changed, the previous one kept until a set time: a delivery signed with it still starts the workflow; one signed with neither is refused', async () => {
+		const random = () => Math.random().toString(36).slice(2);
+		const [previousSecret, currentSecret] = [`whsec_prev_${random()}`, `whsec_new_${random()}`];
+		const rotating = await fixture.stack.client.createDocumentExtractionCredential(
+			'Document Extraction (secret changed)',
+			{ baseUrl: fixture.sandbox.url, apiKey: fixture.apiKey, signingSecret: previousSecret },
+		);
+		// Sent by This Workflow (1.2): the account secret signs what comes to the workflow's address.
+		const target = await createTrigger(
+			'review results (secret changed)',
+			['document.verified'],
+			rotating,
+			1.2,
+		);
+		await activate(target);
+		await fixture.stack.client.updateCredential(rotating.id, {
+			name: rotating.name,
+			type: rotating.type,
+			data: {
+				baseUrl: fixture.sandbox.url,
+				apiKey: fixture.apiKey,
+				signingSecret: currentSecret,
+				previousSigningSecret: previousSecret,
+				// As the editor's date picker gives it: no offset, read as UTC.
+				acceptPreviousUntil: new Date(Date.now() + 3_600_000).toISOString().slice(0, 19),
+				tier: 'pilot',
+			},
+		});
+		const statuses: number[] = [];
+		for (const [index, secret] of [
+			previousSecret,
+			currentSecret,
+			`whsec_neither_${random()}`,
+		].entries()) {
+			const payload = verifiedPayload(`doc_rotatedsecret00000000${index}`);
+			const answer = await deliver(`document-extraction/${target.id}`, payload, {
+				'x-service-signature': fixture.sign(payload, secret),
+			});
+			statuses.push(answer.status);
+		}
+		expect(statuses).toEqual([200, 200, 401]);
+		await fixture.exactlyRuns(target.id, 2);
+		await eventually(
+			"the accepted previous secret in n8n's log",
+			async () => readFileSync(fixture.stack.n8n.logFile, 'utf8'),
+			(log) => log.includes('accepted a delivery signed with a previous secret of the credential'),
+			10_000,
+		);
+		const seen = fixture.stack.n8n.secretsSeenInOutput();
+		for (const secret of [previousSecret, currentSecret])
+			expect(seen.includes(secret), "a secret in n8n's output").toBe(false);
+		observed.push(
+			'signing secret changed, the previous one accepted for an hour: previous → 1 run, current → 1 run, neither → 401',
 		);
 	});
 

@@ -10,6 +10,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { SIGNATURE_HEADER } from '../constants.ts';
 import { jsonObject } from '../jsonObject.ts';
+import type { DeliverySecrets } from './signingSecret.ts';
 
 /*
  * The signature of the spec (Events > Signature): lowercase hex HMAC-SHA256 of the raw request body,
@@ -37,19 +38,23 @@ export function computeSignature(rawBody: Buffer | string, secret: string): stri
 type SignatureVerdict = 'valid' | 'missing' | 'malformed' | 'mismatch';
 
 /**
- * Checks a received header value. Only the exact lowercase 64-hex form of the spec is valid:
- * prefixes ("sha256=") and uppercase hex are refused as malformed.
+ * The verdict on a received header value with these secrets ('' skipped): only the exact lowercase
+ * 64-hex form of the spec is valid (prefixes such as "sha256=" and uppercase hex are malformed), and
+ * only when the digest of one of the secrets equals it, each compared in constant time.
  */
-function verifySignature(
-	rawBody: Buffer | string,
-	received: string | string[] | undefined,
-	secret: string,
+function verdictOf(
+	rawBody: Buffer,
+	header: string | undefined,
+	secrets: string[],
 ): SignatureVerdict {
-	const value = Array.isArray(received) ? received[0] : received;
-	if (value === undefined || value === '') return 'missing';
-	if (!HEX_SHA256.test(value)) return 'malformed';
-	const expected = Buffer.from(computeSignature(rawBody, secret), 'hex');
-	return timingSafeEqual(expected, Buffer.from(value, 'hex')) ? 'valid' : 'mismatch';
+	const keys = secrets.filter((secret) => secret !== '');
+	if (keys.length === 0 || header === undefined || header === '') return 'missing';
+	if (!HEX_SHA256.test(header)) return 'malformed';
+	const received = Buffer.from(header, 'hex');
+	const digests = keys.map((key) => Buffer.from(computeSignature(rawBody, key), 'hex'));
+	return digests.map((digest) => timingSafeEqual(digest, received)).includes(true)
+		? 'valid'
+		: 'mismatch';
 }
 
 /** The header's value, whatever the case of its name. */
@@ -68,47 +73,50 @@ interface Refusal {
 	body: IDataObject;
 	/**
 	 * Why, for the log: the signature's verdict, 'not a JSON object' for a signed but unreadable body,
-	 * or 'stale: …' for a body signed outside the replay window.
+	 * 'stale: …' for a body signed outside the replay window, or what to do about a previous secret.
 	 */
-	reason: Exclude<SignatureVerdict, 'valid'> | 'not a JSON object' | `stale: ${string}`;
+	reason:
+		| Exclude<SignatureVerdict, 'valid'>
+		| 'not a JSON object'
+		| `stale: ${string}`
+		| `signed ${string}`;
 }
 
 type SignedDelivery =
-	| { payload: IDataObject; refusal?: undefined }
+	/** `previousUntil`: verified by a previous secret, accepted until then (docs/spec-decisions.md#n68). */
+	| { payload: IDataObject; refusal?: undefined; previousUntil?: number }
 	| { payload?: undefined; refusal: Refusal };
-
-/** The verdict of the first secret that verifies the body, else that of the first secret. */
-function verdictOf(
-	rawBody: Buffer,
-	header: string | undefined,
-	secrets: string[],
-): SignatureVerdict {
-	const verdicts = secrets
-		.filter((secret) => secret !== '')
-		.map((secret) => verifySignature(rawBody, header, secret));
-	return verdicts.find((verdict) => verdict === 'valid') ?? verdicts[0] ?? 'missing';
-}
 
 /**
  * The verified, fresh payload, or the refusal to answer with. `secrets`: those that may sign a
- * delivery to this address (delivery/signingSecret.ts); `windowHours`: the replay window.
+ * delivery to this address (delivery/signingSecret.ts); `windowHours`: the replay window. A previous
+ * secret verifies only before `secrets.previousUntil`; after, it is refused as any wrong signature is,
+ * the reason saying what to do (docs/spec-decisions.md#n68).
  */
 export async function readSignedDelivery(
 	context: IWebhookFunctions,
-	secrets: string[],
+	secrets: DeliverySecrets,
 	windowHours = DEFAULT_REPLAY_WINDOW_HOURS,
 ): Promise<SignedDelivery> {
 	const request = context.getRequestObject();
 	if (request.rawBody === undefined) await request.readRawBody();
 	const rawBody: Buffer = request.rawBody ?? Buffer.alloc(0);
 	const header = signatureHeader(context.getHeaderData() as IDataObject, SIGNATURE_HEADER);
-	const verdict = verdictOf(rawBody, header, secrets);
-	if (verdict !== 'valid') {
+	const verdict = verdictOf(rawBody, header, secrets.current);
+	const previous = verdict !== 'valid' && verdictOf(rawBody, header, secrets.previous) === 'valid';
+	const until = secrets.previousUntil;
+	if (verdict !== 'valid' && !(previous && Date.now() < (until ?? 0))) {
+		const when =
+			until === undefined
+				? 'no "Accept Previous Until (UTC)" set'
+				: `accepted until ${new Date(until).toISOString()}`;
 		return {
 			refusal: {
 				status: 401,
 				body: { error: 'Invalid or missing X-Service-Signature' },
-				reason: verdict,
+				reason: previous
+					? `signed with a previous secret of the credential (${when}): to accept it for longer, set a later "Accept Previous Until (UTC)" in the credential; after a new API key, publish the workflow again`
+					: verdict,
 			},
 		};
 	}
@@ -122,17 +130,17 @@ export async function readSignedDelivery(
 			},
 		};
 	}
-	const fresh = freshness(payload.timestamp, windowHours);
-	if (fresh.stale) {
+	const stale = staleness(payload.timestamp, windowHours);
+	if (stale) {
 		return {
 			refusal: {
 				status: 400,
-				body: { error: `Stale delivery: ${fresh.reason}; a copy of an old delivery is not run` },
-				reason: `stale: ${fresh.reason}`,
+				body: { error: `Stale delivery: ${stale}; a copy of an old delivery is not run` },
+				reason: `stale: ${stale}`,
 			},
 		};
 	}
-	return { payload };
+	return previous ? { payload, previousUntil: until } : { payload };
 }
 
 /** Answers the delivery with `status` and `body`, starting or resuming nothing. */
@@ -156,26 +164,16 @@ const HOUR_MS = 3_600_000;
 /** ISO 8601 in UTC, as the contract gives it: `2026-11-02T10:15:00Z` (fractions allowed). */
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|\+00:?00)$/;
 
-/** The signed time in ms, or undefined when the body has none in ISO 8601 UTC. */
-function signedTime(timestamp: unknown): number | undefined {
-	if (typeof timestamp !== 'string' || !ISO_8601_UTC.test(timestamp)) return undefined;
-	const at = Date.parse(timestamp);
-	return Number.isNaN(at) ? undefined : at;
-}
-
-type Freshness =
-	/** `at`: the signed time; undefined when the body has none (accepted: the claim still holds it). */
-	{ stale: false; at?: number } | { stale: true; reason: string };
-
-/** Whether a delivery signed at `timestamp` may start a run now. */
-function freshness(timestamp: unknown, windowHours: number): Freshness {
-	const now = Date.now();
-	const at = signedTime(timestamp);
-	if (at === undefined) return { stale: false };
-	if (at > now + MAX_CLOCK_SKEW_MS) return { stale: true, reason: 'signed in the future' };
-	if (at < now - windowHours * HOUR_MS)
-		return { stale: true, reason: `signed more than ${windowHours} h ago` };
-	return { stale: false, at };
+/**
+ * Why a delivery signed at `timestamp` may not start a run now, if it may not. A body without a
+ * signed time in ISO 8601 UTC is accepted: the claim of its event still recognises a copy.
+ */
+function staleness(timestamp: unknown, windowHours: number): string | undefined {
+	const at =
+		typeof timestamp === 'string' && ISO_8601_UTC.test(timestamp) ? Date.parse(timestamp) : NaN;
+	if (at > Date.now() + MAX_CLOCK_SKEW_MS) return 'signed in the future';
+	if (at < Date.now() - windowHours * HOUR_MS) return `signed more than ${windowHours} h ago`;
+	return undefined;
 }
 
 /** A delivery body as a JSON object, or undefined: parsed from the raw bytes that were signed. */

@@ -22,12 +22,16 @@ import { RecentMemory } from '../memory/recentMemory.ts';
  */
 export const REMEMBER_SECRET_MS = 10_000;
 
-/** What verifying a delivery needs from the credential. The API key itself is not kept. */
+/** What verifying a delivery needs from the credential. No API key itself is kept. */
 export interface SigningKeys {
 	/** The Webhook Signing Secret ('' = the credential has none). */
 	signingSecret: string;
 	/** A key derived from the API key, from which the trigger's own secrets are derived ('' = no key). */
 	triggerKey: string;
+	/** The same of the previous signing secret and API key (N68), and until when they verify (ms). */
+	previousSigningSecret: string;
+	previousTriggerKey: string;
+	previousUntil?: number;
 }
 
 /** Any n8n context that can read the node's credential (execute, hook and webhook contexts). */
@@ -53,19 +57,33 @@ function text(value: unknown): string {
 	return typeof value === 'string' ? value : '';
 }
 
-/** The credential's signing secret and the trigger key of its API key. */
+/** The credential's signing secrets and the trigger keys of its API keys. */
 export async function signingKeys(
 	context: CredentialReader,
 	itemIndex?: number,
 ): Promise<SigningKeys> {
 	const credentials = await readCredential(context, itemIndex);
-	const apiKey = text(credentials.apiKey);
+	const triggerKey = (apiKey: string) =>
+		apiKey
+			? createHmac('sha256', apiKey).update('document-extraction trigger key').digest('hex')
+			: '';
 	return {
 		signingSecret: text(credentials.signingSecret),
-		triggerKey: apiKey
-			? createHmac('sha256', apiKey).update('document-extraction trigger key').digest('hex')
-			: '',
+		triggerKey: triggerKey(text(credentials.apiKey)),
+		previousSigningSecret: text(credentials.previousSigningSecret),
+		previousTriggerKey: triggerKey(text(credentials.previousApiKey)),
+		previousUntil: acceptedUntil(credentials.acceptPreviousUntil),
 	};
+}
+
+/**
+ * "Accept Previous Until (UTC)" in ms, or undefined when empty or not a date. The editor's picker
+ * gives a date and time without an offset: UTC, whatever n8n's time zone (docs/spec-decisions.md#n68).
+ */
+function acceptedUntil(value: unknown): number | undefined {
+	const until = text(value);
+	const at = Date.parse(/T[^Z+-]*$/.test(until) ? `${until}Z` : until);
+	return Number.isNaN(at) ? undefined : at;
 }
 
 /** The Webhook Signing Secret of the credential, or '' when it has none. */
@@ -83,21 +101,37 @@ export async function credentialSigningSecret(
  * cannot be reversed to the API key, and a changed signing secret in the credential changes nothing
  * the service holds (docs/spec-decisions.md#n61).
  */
-export function triggerOwnSecret(keys: SigningKeys, url: string): string {
+export function triggerOwnSecret(keys: Pick<SigningKeys, 'triggerKey'>, url: string): string {
 	if (!keys.triggerKey || !url) return '';
 	return createHmac('sha256', keys.triggerKey).update(url).digest('hex');
+}
+
+/** The secrets a delivery may be signed with: the current ones, and the previous ones until then. */
+export interface DeliverySecrets {
+	current: string[];
+	previous: string[];
+	/** Until when (ms) the previous ones verify; undefined: not at all. */
+	previousUntil?: number;
 }
 
 /**
  * The secrets a delivery to this address may be signed with, from the keys of the node's credential
  * this process remembers: the account's signing secret (D13: a document's own deliveries, Wait for
- * Review) and, for the trigger's registered `url`, its own secret for it (docs/spec-decisions.md#n61).
+ * Review) and, for the trigger's registered `url`, its own secret for it (docs/spec-decisions.md#n61);
+ * the same of the previous secret and API key (docs/spec-decisions.md#n68).
  */
-export async function addressSecrets(context: DeliveryContext, url?: string): Promise<string[]> {
+export async function addressSecrets(
+	context: DeliveryContext,
+	url?: string,
+): Promise<DeliverySecrets> {
 	const keys = await deliveryKeys(context);
-	return url === undefined
-		? [keys.signingSecret]
-		: [triggerOwnSecret(keys, url), keys.signingSecret];
+	const own = (triggerKey: string) =>
+		url === undefined ? [] : [triggerOwnSecret({ triggerKey }, url)];
+	return {
+		current: [...own(keys.triggerKey), keys.signingSecret],
+		previous: [...own(keys.previousTriggerKey), keys.previousSigningSecret],
+		previousUntil: keys.previousUntil,
+	};
 }
 
 /**

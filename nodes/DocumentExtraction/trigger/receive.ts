@@ -41,7 +41,11 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return startsNothing(context, delivery.refusal.status, delivery.refusal.body, {
 			refused: refusalReason(delivery.refusal.reason),
 		});
-	const { payload } = delivery;
+	const { payload, previousUntil } = delivery;
+	if (previousUntil !== undefined)
+		context.logger.warn(
+			`Document Extraction Trigger: accepted a delivery signed with a previous secret of the credential (accepted until ${new Date(previousUntil).toISOString()}); after a new API key, publish the workflow again before then, so that the service signs with the new one`,
+		);
 
 	// 4. Subscribed; a sample event only while listening for a test event (N37).
 	const events = context.getNodeParameter('events', []) as unknown;

@@ -25,7 +25,6 @@ export async function registerMissingEvents(
 	alsoVerified: string[] = [],
 ): Promise<HeldRegistration | undefined> {
 	const memory = triggerMemory(context);
-	const fingerprint = secretFingerprint(secret);
 	const missing = missingEvents(
 		memory.registrations,
 		url,
@@ -46,7 +45,7 @@ export async function registerMissingEvents(
 		webhookId: typeof response.webhook_id === 'string' ? response.webhook_id : null,
 		url,
 		events: missing,
-		secretFingerprint: fingerprint,
+		secretFingerprint: secretFingerprint(secret),
 		registeredAt: new Date().toISOString(),
 	};
 	saveTriggerMemory(context, {

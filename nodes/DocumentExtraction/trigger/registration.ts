@@ -26,17 +26,6 @@ export function normalizedEvents(events: unknown): string[] {
 		: [];
 }
 
-/** The events that registrations for `url` made with one of the secrets `fingerprints` deliver. */
-function coveredEvents(held: HeldRegistration[], url: string, fingerprints: string[]): Set<string> {
-	const covered = new Set<string>();
-	for (const registration of held) {
-		if (registration.url === url && fingerprints.includes(registration.secretFingerprint)) {
-			for (const event of registration.events) covered.add(event);
-		}
-	}
-	return covered;
-}
-
 /** The wanted events that no registration for `url` with one of these secrets delivers yet. */
 export function missingEvents(
 	held: HeldRegistration[],
@@ -44,8 +33,13 @@ export function missingEvents(
 	fingerprints: string[],
 	wanted: string[],
 ): string[] {
-	const covered = coveredEvents(held, url, fingerprints);
-	return normalizedEvents(wanted).filter((event) => !covered.has(event));
+	const covered = held
+		.filter(
+			(registration) =>
+				registration.url === url && fingerprints.includes(registration.secretFingerprint),
+		)
+		.flatMap((registration) => registration.events);
+	return normalizedEvents(wanted).filter((event) => !covered.includes(event));
 }
 
 /** The URL of the newest registration: the one n8n served when the trigger last registered. */

@@ -101,3 +101,46 @@ describe("the credential's authentication (also what its Test button sends)", ()
 		).rejects.toThrow(/would send the API key unencrypted/);
 	});
 });
+
+// N68: a new signing secret or API key loses no delivery: the previous one is kept beside it, and
+// accepted until the time the person sets.
+describe('the previous signing secret and API key, accepted until a set time', () => {
+	const { properties } = new DocumentExtractionApi();
+	const property = (name: string) => properties.find((candidate) => candidate.name === name);
+
+	it('are optional password fields, the time an optional date and time', () => {
+		for (const name of ['previousSigningSecret', 'previousApiKey'])
+			expect(property(name), name).toMatchObject({
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+			});
+		expect(property('acceptPreviousUntil')).toMatchObject({
+			displayName: 'Accept Previous Until (UTC)',
+			type: 'dateTime',
+			default: '',
+		});
+		for (const name of ['previousSigningSecret', 'previousApiKey', 'acceptPreviousUntil'])
+			expect(property(name)?.required, name).toBeFalsy();
+	});
+
+	it('their descriptions state the window: until the time set, in UTC; empty or past: refused', () => {
+		expect(property('previousSigningSecret')?.description).toMatch(/until "Accept Previous Until/);
+		expect(property('previousApiKey')?.description).toMatch(/until "Accept Previous Until/i);
+		expect(property('previousApiKey')?.description).toMatch(/never sent/);
+		expect(property('acceptPreviousUntil')?.description).toMatch(/UTC/);
+		expect(property('acceptPreviousUntil')?.description).toMatch(/Empty or past/);
+	});
+
+	it('the previous API key is never sent: the header carries the current one', async () => {
+		const authenticate = new DocumentExtractionApi().authenticate as (
+			credentials: Record<string, unknown>,
+			options: IHttpRequestOptions,
+		) => Promise<IHttpRequestOptions>;
+		const options = await authenticate(
+			{ baseUrl: 'https://api.example.com', apiKey: API_KEY, previousApiKey: 'old-key' },
+			{ baseURL: 'https://api.example.com', url: '/v1/extract' },
+		);
+		expect(options.headers).toEqual({ 'X-API-Key': API_KEY });
+	});
+});

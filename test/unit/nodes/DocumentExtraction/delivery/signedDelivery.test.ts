@@ -7,6 +7,20 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+/** Every signature comparison of the module, in order: whether it matched. */
+const timingSafeEqualCalls: string[] = [];
+vi.mock('crypto', async (importOriginal) => {
+	const crypto = await importOriginal<typeof import('crypto')>();
+	return {
+		...crypto,
+		timingSafeEqual: (a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
+			const equal = crypto.timingSafeEqual(a, b);
+			timingSafeEqualCalls.push(equal ? 'valid' : 'mismatch');
+			return equal;
+		},
+	};
+});
+
 import { CREDENTIAL_TYPE } from '../../../../../nodes/DocumentExtraction/constants.ts';
 import {
 	answerWithoutRun,
@@ -30,9 +44,10 @@ const T0 = 1_700_000_000_000;
  * its own secret first), then verify and check the window.
  */
 async function read(context: IWebhookFunctions, extraSecrets: string[] = [], windowHours?: number) {
+	const secrets = await addressSecrets(context);
 	return await readSignedDelivery(
 		context,
-		[...extraSecrets, ...(await addressSecrets(context))],
+		{ ...secrets, current: [...extraSecrets, ...secrets.current] },
 		windowHours,
 	);
 }
@@ -57,7 +72,9 @@ interface Delivery {
 }
 
 /** A webhook context whose credential can be changed between deliveries; counts credential reads. */
-function fakeNode(options: { secret?: unknown; credentialId?: string | null } = {}) {
+function fakeNode(
+	options: { secret?: unknown; credentialId?: string | null; more?: IDataObject } = {},
+) {
 	const state = {
 		secret: 'secret' in options ? options.secret : CREDENTIAL_SECRET,
 		reads: 0,
@@ -107,6 +124,7 @@ function fakeNode(options: { secret?: unknown; credentialId?: string | null } = 
 					baseUrl: 'https://api.example.com',
 					apiKey: 'k',
 					...(state.secret === undefined ? {} : { signingSecret: state.secret }),
+					...options.more,
 				};
 			},
 		} as unknown as IWebhookFunctions;
@@ -405,6 +423,85 @@ describe('readSignedDelivery, after the remembered keys', () => {
 			);
 			expect([first.state.reads, second.state.reads]).toEqual([1, 1]);
 		});
+	});
+});
+
+// N68: the credential's previous signing secret (and the own secret of its previous API key, which
+// the trigger adds the same way) verifies a delivery until "Accept Previous Until (UTC)", never after.
+describe('the previous secret, until the time the credential sets', () => {
+	const PREVIOUS_SECRET = 'whsec_UNITTEST_delivery_previous';
+	const UNTIL = T0 + 3_600_000;
+	const rotated = (until: string = new Date(UNTIL).toISOString()) =>
+		fakeNode({
+			secret: NEW_CREDENTIAL_SECRET,
+			more: { previousSigningSecret: PREVIOUS_SECRET, acceptPreviousUntil: until },
+		});
+	const refusedReason = (when: string) =>
+		`signed with a previous secret of the credential (${when}): to accept it for longer, set a later "Accept Previous Until (UTC)" in the credential; after a new API key, publish the workflow again`;
+
+	it('before that time: the payload, with the time it is accepted until (for the log)', async () => {
+		const { context } = rotated();
+		vi.setSystemTime(UNTIL - 1);
+		expect(await read(context(signedWith(PREVIOUS_SECRET)))).toEqual({
+			payload: EVENT,
+			previousUntil: UNTIL,
+		});
+	});
+
+	it('from that time on: 401 as for any wrong signature (the sender learns nothing); the reason says until when and what to do', async () => {
+		const { context } = rotated();
+		vi.setSystemTime(UNTIL);
+		const delivery = await read(context(signedWith(PREVIOUS_SECRET)));
+		expect(delivery).toEqual({
+			refusal: {
+				status: 401,
+				body: UNSIGNED,
+				reason: refusedReason(`accepted until ${new Date(UNTIL).toISOString()}`),
+			},
+		});
+		expect(JSON.stringify(delivery)).not.toContain(PREVIOUS_SECRET);
+		expect(JSON.stringify(delivery)).not.toContain(NEW_CREDENTIAL_SECRET);
+	});
+
+	it.each([
+		['no time set', ''],
+		['a time that is not a date', 'soon'],
+	])('%s: refused, the reason says so', async (_case, until) => {
+		const { context } = rotated(until);
+		expect((await read(context(signedWith(PREVIOUS_SECRET)))).refusal?.reason).toBe(
+			refusedReason('no "Accept Previous Until (UTC)" set'),
+		);
+	});
+
+	it('the current secret verifies before and after that time, unmarked; a secret that is neither: mismatch', async () => {
+		const { context } = rotated();
+		for (const at of [UNTIL - 1, UNTIL + 1]) {
+			vi.setSystemTime(at);
+			expect(await read(context(signedWith(NEW_CREDENTIAL_SECRET)))).toEqual({ payload: EVENT });
+			expect((await read(context(signedWith('whsec_UNITTEST_neither')))).refusal?.reason).toBe(
+				'mismatch',
+			);
+		}
+	});
+
+	it('a previous secret equal to the current one counts as the current one', async () => {
+		const { context } = fakeNode({
+			more: { previousSigningSecret: CREDENTIAL_SECRET, acceptPreviousUntil: '' },
+		});
+		expect(await read(context(signedWith(CREDENTIAL_SECRET)))).toEqual({ payload: EVENT });
+	});
+
+	it('a malformed or missing signature is refused for that, not for the previous secret', async () => {
+		const { context } = rotated();
+		expect((await read(context({ signature: 'sha256=abc' }))).refusal?.reason).toBe('malformed');
+		expect((await read(context({}))).refusal?.reason).toBe('missing');
+	});
+
+	it('the previous secret is compared in constant time, as the current one', async () => {
+		const { context } = rotated();
+		timingSafeEqualCalls.length = 0;
+		await read(context(signedWith(PREVIOUS_SECRET)));
+		expect(timingSafeEqualCalls).toEqual(['mismatch', 'valid']);
 	});
 });
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- made-up test signing secrets, never real ones */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals -- made-up test signing secrets, never real ones; process.env.TZ sets the time zone a test runs in */
 // The credential's Webhook Signing Secret, and this process's short memory of it (REMEMBER_SECRET_MS).
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -102,7 +102,7 @@ function delivery(credentials: ICredentialDataDecryptedObject, credentialId?: st
 
 /** The account's signing secret a delivery is checked with, as addressSecrets gives it. */
 const secretOf = async (context: Parameters<typeof SigningSecretModule.addressSecrets>[0]) =>
-	(await addressSecrets(context))[0];
+	(await addressSecrets(context)).current[0];
 
 describe('the remembered credential (REMEMBER_SECRET_MS), as deliveries see it', () => {
 	const T0 = 1_700_000_000_000;
@@ -149,9 +149,9 @@ describe('the remembered credential (REMEMBER_SECRET_MS), as deliveries see it',
 
 	it('\'\' is remembered as "the credential has none", not read again', async () => {
 		const { context, getCredentials } = delivery({ apiKey: 'k' }, 'cred-none');
-		expect(await addressSecrets(context)).toEqual(['']);
+		expect((await addressSecrets(context)).current).toEqual(['']);
 		vi.setSystemTime(T0 + 1);
-		expect(await addressSecrets(context)).toEqual(['']);
+		expect((await addressSecrets(context)).current).toEqual(['']);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
 	});
 
@@ -247,11 +247,38 @@ describe('reading the credential for deliveries', () => {
 	it("addressSecrets: the account's secret; for a registered URL the trigger's own for it first", async () => {
 		const { context } = delivery({ apiKey: 'k', signingSecret: FAKE_SECRET }, 'cred-3');
 		const url = 'https://n8n.example/webhook/abc/webhook';
-		expect(await addressSecrets(context)).toEqual([FAKE_SECRET]);
-		expect(await addressSecrets(context, url)).toEqual([
-			triggerOwnSecret(await signingKeys(context), url),
-			FAKE_SECRET,
-		]);
+		expect(await addressSecrets(context)).toEqual({ current: [FAKE_SECRET], previous: [''] });
+		expect(await addressSecrets(context, url)).toEqual({
+			current: [triggerOwnSecret(await signingKeys(context), url), FAKE_SECRET],
+			previous: ['', ''],
+		});
+	});
+
+	it('addressSecrets (N68): the previous signing secret and the own secret of the previous API key, with the time they are accepted until', async () => {
+		const until = '2026-11-27T10:00:00Z';
+		const { context } = delivery(
+			{
+				apiKey: 'key-2',
+				signingSecret: OTHER_FAKE_SECRET,
+				previousApiKey: 'key-1',
+				previousSigningSecret: FAKE_SECRET,
+				acceptPreviousUntil: until,
+			},
+			'cred-4',
+		);
+		const url = 'https://n8n.example/webhook/abc/webhook';
+		const keyOwn = async (apiKey: string) =>
+			triggerOwnSecret(await signingKeys(reader({ apiKey }).context), url);
+		expect(await addressSecrets(context, url)).toEqual({
+			current: [await keyOwn('key-2'), OTHER_FAKE_SECRET],
+			previous: [await keyOwn('key-1'), FAKE_SECRET],
+			previousUntil: Date.parse(until),
+		});
+		expect(await addressSecrets(context)).toEqual({
+			current: [OTHER_FAKE_SECRET],
+			previous: [FAKE_SECRET],
+			previousUntil: Date.parse(until),
+		});
 	});
 });
 
@@ -281,15 +308,57 @@ describe("the trigger's own secret (docs/spec-decisions.md#n5)", () => {
 		expect(triggerOwnSecret(await keysOf({ apiKey: 'key-2' }), URL)).not.toBe(secret);
 	});
 
-	it('keeps no API key: neither the keys nor the secret contain it', async () => {
+	it('keeps no API key: neither the keys nor the secret contain it, nor the previous one (N68)', async () => {
 		const apiKey = 'UNITTEST-api-key-that-must-not-be-kept';
-		const keys = await keysOf({ apiKey });
+		const previousApiKey = 'UNITTEST-previous-api-key-that-must-not-be-kept';
+		const keys = await keysOf({ apiKey, previousApiKey });
 		expect(JSON.stringify(keys)).not.toContain(apiKey);
+		expect(JSON.stringify(keys)).not.toContain(previousApiKey);
 		expect(triggerOwnSecret(keys, URL)).not.toContain(apiKey);
 	});
 
 	it("is '' without an API key or without a URL (nothing to sign with)", async () => {
 		expect(triggerOwnSecret(await keysOf({}), URL)).toBe('');
 		expect(triggerOwnSecret(await keysOf({ apiKey: 'key-1' }), '')).toBe('');
+	});
+});
+
+describe('"Accept Previous Until (UTC)" (N68): until when the previous secret and key verify', () => {
+	const untilOf = async (acceptPreviousUntil: unknown) =>
+		(
+			await signingKeys(
+				reader({ apiKey: 'k', acceptPreviousUntil } as ICredentialDataDecryptedObject).context,
+			)
+		).previousUntil;
+	const timeZone = process.env.TZ;
+
+	afterEach(() => {
+		if (timeZone === undefined) delete process.env.TZ;
+		else process.env.TZ = timeZone;
+	});
+
+	it("a date and time without an offset (as the editor's picker gives it) is UTC, whatever n8n's time zone", async () => {
+		process.env.TZ = 'Pacific/Auckland';
+		expect(await untilOf('2026-11-27T10:00:00')).toBe(Date.parse('2026-11-27T10:00:00Z'));
+		process.env.TZ = 'America/New_York';
+		expect(await untilOf('2026-11-27T10:00:00')).toBe(Date.parse('2026-11-27T10:00:00Z'));
+	});
+
+	it.each([
+		['UTC with Z', '2026-11-27T10:00:00Z', '2026-11-27T10:00:00Z'],
+		['with fractions', '2026-11-27T10:00:00.500Z', '2026-11-27T10:00:00.500Z'],
+		['an offset', '2026-11-27T12:00:00+02:00', '2026-11-27T10:00:00Z'],
+		['a date only (its start, UTC)', '2026-11-27', '2026-11-27T00:00:00Z'],
+	])('%s: as given', async (_case, value, utc) => {
+		expect(await untilOf(value)).toBe(Date.parse(utc));
+	});
+
+	it.each([
+		['missing', undefined],
+		['empty', ''],
+		['not a date', 'next week'],
+		['a number', 1_800_000_000_000],
+	])('%s: none (the previous ones verify nothing)', async (_case, value) => {
+		expect(await untilOf(value)).toBeUndefined();
 	});
 });

@@ -44,6 +44,11 @@ const keysOfK = await signingKeys({ getCredentials: async () => ({ apiKey: 'k' }
 /** The trigger's own secret (N5, N61) for the API key 'k' of these tests. */
 const OWN_SECRET = triggerOwnSecret(keysOfK, URL);
 const OWN_TEST_SECRET = triggerOwnSecret(keysOfK, TEST_URL);
+/** The own secret of a new API key 'k2' (N68). */
+const NEW_KEY_OWN_SECRET = triggerOwnSecret(
+	await signingKeys({ getCredentials: async () => ({ apiKey: 'k2' }) }),
+	URL,
+);
 /** A minute ago: inside the replay window (N41) whenever the tests run. */
 const SIGNED_AT = new Date(Date.now() - 60_000).toISOString();
 const HOUR = 3_600_000;
@@ -55,6 +60,8 @@ interface Delivery {
 	credentialSecret?: string;
 	/** The credential's API key ('' = none; default 'k'). */
 	apiKey?: string;
+	/** More fields of the credential (the previous secret and key, N68). */
+	credential?: IDataObject;
 	events?: string[];
 	options?: IDataObject;
 	typeVersion?: number;
@@ -94,6 +101,7 @@ async function deliver(delivery: Delivery) {
 			return {
 				...credentialData(delivery.credentialSecret ?? CREDENTIAL_SECRET),
 				apiKey: delivery.apiKey ?? 'k',
+				...delivery.credential,
 			};
 		},
 		getMode: () => delivery.mode ?? 'webhook',
@@ -282,6 +290,103 @@ describe('a delivery that starts nothing: answered, logged, counted in this proc
 			apiKey: '',
 		});
 		expect(answer.status).toBe(401);
+	});
+});
+
+describe('N68: a new signing secret or API key, the previous one accepted until the time the credential sets', () => {
+	const NEW_CREDENTIAL_SECRET = 'whsec_UNITTEST_trigger_credential_rotated_9876';
+	let rotations = 0;
+	/**
+	 * The credential after the change: API key 'k2' (was 'k'), a new signing secret, the previous ones
+	 * kept until `until`; a credential of its own each time (none remembered from another delivery).
+	 */
+	const rotated = (until?: string): Partial<Delivery> => ({
+		credentialId: `cred-rotated-${++rotations}`,
+		apiKey: 'k2',
+		credentialSecret: NEW_CREDENTIAL_SECRET,
+		credential: {
+			previousApiKey: 'k',
+			previousSigningSecret: CREDENTIAL_SECRET,
+			...(until === undefined ? {} : { acceptPreviousUntil: until }),
+		},
+	});
+	const inAnHour = new Date(Date.now() + HOUR).toISOString();
+	const anHourAgo = new Date(Date.now() - HOUR).toISOString();
+
+	it("before that time, a delivery through the previous key's registration (its own secret) runs; the log says to publish again", async () => {
+		const { result, logs } = await deliver({
+			...signed(event(), OWN_SECRET),
+			...rotated(inAnHour),
+		});
+		expect(started(result)).toBe(1);
+		expect(logs).toEqual([
+			`warn: Document Extraction Trigger: accepted a delivery signed with a previous secret of the credential (accepted until ${inAnHour}); after a new API key, publish the workflow again before then, so that the service signs with the new one`,
+		]);
+	});
+
+	it('before that time the previous signing secret verifies too, and the current ones always do', async () => {
+		for (const secret of [CREDENTIAL_SECRET, NEW_CREDENTIAL_SECRET, NEW_KEY_OWN_SECRET])
+			expect(
+				started((await deliver({ ...signed(event(), secret), ...rotated(inAnHour) })).result),
+				secret,
+			).toBe(1);
+		for (const until of [anHourAgo, undefined])
+			expect(
+				started(
+					(await deliver({ ...signed(event(), NEW_KEY_OWN_SECRET), ...rotated(until) })).result,
+				),
+			).toBe(1);
+		// At the workflow's address only the account's secrets sign (D13), the previous one included.
+		const v12 = { typeVersion: 1.2, webhookName: 'setup' as const };
+		const atTheWorkflow = await deliver({
+			...signed(event(), CREDENTIAL_SECRET),
+			...rotated(inAnHour),
+			...v12,
+		});
+		expect(started(atTheWorkflow.result)).toBe(1);
+		expect(
+			(await deliver({ ...signed(event(), OWN_SECRET), ...rotated(inAnHour), ...v12 })).answer
+				.status,
+		).toBe(401);
+	});
+
+	it.each([
+		['after that time', anHourAgo, `accepted until ${anHourAgo}`],
+		['with no time set', undefined, 'no "Accept Previous Until (UTC)" set'],
+		['with a time that is not a date', 'next week', 'no "Accept Previous Until (UTC)" set'],
+	])(
+		'%s, a delivery signed with a previous secret is refused 401; the log says what to do and names no secret',
+		async (_case, until, when) => {
+			for (const secret of [OWN_SECRET, CREDENTIAL_SECRET]) {
+				const { result, answer, logs } = await deliver({
+					...signed(event(), secret),
+					...rotated(until),
+				});
+				expect(result).toEqual({ noWebhookResponse: true });
+				expect(answer).toEqual({
+					status: 401,
+					body: { error: 'Invalid or missing X-Service-Signature' },
+				});
+				expect(logs).toHaveLength(1);
+				expect(logs[0]).toMatch(
+					/^warn: Document Extraction Trigger: refused a delivery without a run \(signed with a previous secret of the credential/,
+				);
+				expect(logs[0]).toContain(
+					`(${when}): to accept it for longer, set a later "Accept Previous Until (UTC)" in the credential; after a new API key, publish the workflow again`,
+				);
+				for (const value of [OWN_SECRET, CREDENTIAL_SECRET, NEW_CREDENTIAL_SECRET, 'k2'])
+					expect(logs[0].includes(value), 'a secret in the log').toBe(false);
+			}
+		},
+	);
+
+	it('a secret that is neither the current nor the previous one: 401 signature mismatch, as before', async () => {
+		const { answer, logs } = await deliver({
+			...signed(event(), 'whsec_UNITTEST_neither'),
+			...rotated(inAnHour),
+		});
+		expect(answer.status).toBe(401);
+		expect(logs[0]).toContain('(signature mismatch; 1 since n8n started)');
 	});
 });
 

@@ -57,6 +57,8 @@ interface Call {
 	secret?: string;
 	awaited?: string;
 	parameters?: Record<string, unknown>;
+	/** More fields of the credential (the previous signing secret, N68). */
+	credential?: IDataObject;
 }
 
 async function deliver(call: Call) {
@@ -65,11 +67,12 @@ async function deliver(call: Call) {
 	const headers: Record<string, string> =
 		call.signature === undefined ? {} : { 'X-Service-Signature': call.signature };
 	const expressions: string[] = [];
+	const warnings: string[] = [];
 	const context = {
 		getRequestObject: () => ({ rawBody, readRawBody: async () => undefined }),
 		getResponseObject: () => response,
 		getHeaderData: () => headers,
-		getCredentials: async () => credentialData(call.secret ?? SECRET),
+		getCredentials: async () => ({ ...credentialData(call.secret ?? SECRET), ...call.credential }),
 		getNodeParameter: (name: string, fallback: unknown) => {
 			if (name === 'awaitedDocument') {
 				expressions.push(String(fallback));
@@ -81,10 +84,10 @@ async function deliver(call: Call) {
 		},
 		getNode: () =>
 			fakeNode({ id: 'n', name: 'Wait for "review"', type: NODE_TYPES.action, typeVersion: 1 }),
-		logger: silentLogger(),
+		logger: { ...silentLogger(), warn: (message: string) => warnings.push(message) },
 	} as unknown as IWebhookFunctions;
 	const result = await new DocumentExtraction().webhook.call(context);
-	return { result, answer, expressions };
+	return { result, answer, expressions, warnings };
 }
 
 const signed = (payload: unknown, secret = SECRET) => {
@@ -257,5 +260,34 @@ describe('Wait for Review: the review callback', () => {
 	it('nothing awaited (custom data missing): nothing resumes', async () => {
 		const { result } = await deliver({ ...signed(verifiedEvent()), awaited: '' });
 		expect(result.workflowData).toBeUndefined();
+	});
+
+	it('N68: the account secret changed, the previous one kept until a set time: a result signed with it resumes until then, and is refused after, the log saying what to do', async () => {
+		const NEW_SECRET = 'whsec_UNITTEST_callback_rotated_fedcba9876';
+		const rotated = (until: number) => ({
+			secret: NEW_SECRET,
+			credential: {
+				previousSigningSecret: SECRET,
+				acceptPreviousUntil: new Date(until).toISOString(),
+			},
+		});
+		const before = await deliver({ ...signed(verifiedEvent()), ...rotated(Date.now() + 60_000) });
+		expect(before.answer).toEqual({ status: 200, body: { received: true, resumed: true } });
+		const current = await deliver({
+			...signed(verifiedEvent(), NEW_SECRET),
+			...rotated(Date.now() - 60_000),
+		});
+		expect(current.answer.status).toBe(200);
+		const after = await deliver({ ...signed(verifiedEvent()), ...rotated(Date.now() - 60_000) });
+		expect(after.answer).toEqual({
+			status: 401,
+			body: { error: 'Invalid or missing X-Service-Signature' },
+		});
+		expect(after.result.workflowData).toBeUndefined();
+		expect(after.warnings).toHaveLength(1);
+		expect(after.warnings[0]).toMatch(
+			/^Document Extraction: refused a review callback \(signed with a previous secret of the credential \(accepted until .*Z\): to accept it for longer, set a later "Accept Previous Until \(UTC\)" in the credential/,
+		);
+		for (const secret of [SECRET, NEW_SECRET]) expect(after.warnings[0]).not.toContain(secret);
 	});
 });
