@@ -40,7 +40,9 @@ export class DocumentExtractionTrigger implements INodeType {
 		// 1.2: Documents defaults to "Sent by This Workflow" (docs/spec-decisions.md#n40).
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
-		subtitle: '={{ $parameter["events"].join(", ") }}',
+		// In words: the canvas cuts a subtitle at about 25 characters.
+		subtitle:
+			'={{ $parameter["events"].length > 1 ? "Verified or rejected" : ({ "document.verified": "Verified", "document.rejected": "Rejected" })[$parameter["events"][0]] ?? "No event" }}',
 		description:
 			'Starts the workflow when a human reviewer verifies or rejects an extracted document',
 		defaults: { name: 'Document Extraction Trigger' },

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { INodeTypes } from 'n8n-workflow';
+import type { INodeParameters, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
@@ -250,8 +250,10 @@ describe('What the editor shows of the nodes', () => {
 
 describe('the subtitle on the canvas', () => {
 	/** The subtitle as n8n's expression engine resolves it for a node with these parameters. */
-	function subtitleFor(operation: string, resource = 'document'): unknown {
-		const node = new DocumentExtraction();
+	function subtitleOf(
+		node: DocumentExtraction | DocumentExtractionTrigger,
+		parameters: INodeParameters,
+	): unknown {
 		const nodeTypes = {
 			getByName: () => node,
 			getByNameAndVersion: () => node,
@@ -262,10 +264,10 @@ describe('the subtitle on the canvas', () => {
 				{
 					id: '1',
 					name: 'Node',
-					type: 'n8n-nodes-document-extraction.documentExtraction',
-					typeVersion: 1.3,
+					type: 'n8n-nodes-document-extraction.node',
+					typeVersion: 1,
 					position: [0, 0],
-					parameters: { resource, operation },
+					parameters,
 				},
 			],
 			connections: {},
@@ -283,6 +285,15 @@ describe('the subtitle on the canvas', () => {
 			{},
 		);
 	}
+	const subtitleFor = (operation: string, resource = 'document') =>
+		subtitleOf(new DocumentExtraction(), { resource, operation });
+
+	it("names the trigger's events in words", () => {
+		const trigger = new DocumentExtractionTrigger();
+		expect(subtitleOf(trigger, {})).toBe('Verified or rejected');
+		expect(subtitleOf(trigger, { events: ['document.verified'] })).toBe('Verified');
+		expect(subtitleOf(trigger, { events: ['document.rejected'] })).toBe('Rejected');
+	});
 
 	it('names each operation in words short enough for the canvas', () => {
 		const words = {
