@@ -130,6 +130,8 @@ export interface MonthEndOptions {
 	parts?: MonthEndPart[];
 	/** `--cpu-prof`: n8n runs with V8's CPU profiler during the Enterprise rounds. */
 	cpuProfile?: boolean;
+	/** Where n8n keeps binaries (`--binary-mode`); in database mode the memory rows skip files already submitted. */
+	binaryMode?: 'filesystem' | 'database';
 }
 
 export async function parallelBatch(
@@ -167,7 +169,13 @@ export async function parallelBatch(
 		if (parts.has('growth'))
 			rows.push(...(await growthRows(context, tier('Growth', context.growth), glob, documents)));
 		if (parts.has('memory'))
-			rows.push(...(await memoryRows(context, limits.enterprise.parallelUploads)));
+			rows.push(
+				...(await memoryRows(
+					context,
+					limits.enterprise.parallelUploads,
+					options.binaryMode ?? 'filesystem',
+				)),
+			);
 	} finally {
 		await sandboxControl(sandbox.url, 'config', { extractLatencyMinMs: 0, extractLatencyMaxMs: 0 });
 	}
@@ -527,8 +535,18 @@ function monotonicUs(): number {
 /**
  * Peak RSS of n8n while 20 files of 20 MB go through Extract: Growth with 8 in flight and Enterprise
  * with its default (`enterpriseParallel`, held to 64 MiB of files in flight), each vs one at a time.
+ * In database binary mode with Skip Files Already Submitted on: every file is read whole to hash it.
  */
-async function memoryRows(context: BenchContext, enterpriseParallel: number): Promise<ResultRow[]> {
+async function memoryRows(
+	context: BenchContext,
+	enterpriseParallel: number,
+	binaryMode: 'filesystem' | 'database',
+): Promise<ResultRow[]> {
+	const mode =
+		binaryMode === 'database'
+			? 'database binary mode, Skip Files Already Submitted'
+			: 'filesystem binary mode';
+	const skip = binaryMode === 'database' ? { skipDuplicates: true } : {};
 	const { stack } = context;
 	const folder = stack.n8n.fileAccessDirs[0];
 	const files = 20;
@@ -561,17 +579,20 @@ async function memoryRows(context: BenchContext, enterpriseParallel: number): Pr
 	const enterprise = context.enterprise.credential;
 	const one = await peak(
 		'Growth, 1 at a time',
-		extractNode(growth, { options: { parallelUploads: 1 } }),
+		extractNode(growth, { options: { parallelUploads: 1, ...skip } }),
 	);
 	const eight = await peak(
 		'Growth, 8 at a time',
-		extractNode(growth, { options: { parallelUploads: 8 } }),
+		extractNode(growth, { options: { parallelUploads: 8, ...skip } }),
 	);
 	const enterpriseOne = await peak(
 		'Enterprise, 1 at a time',
-		extractNode(enterprise, { options: { parallelUploads: 1 } }),
+		extractNode(enterprise, { options: { parallelUploads: 1, ...skip } }),
 	);
-	const enterpriseDefault = await peak('Enterprise, defaults', extractNode(enterprise));
+	const enterpriseDefault = await peak(
+		'Enterprise, defaults',
+		extractNode(enterprise, { options: { ...skip } }),
+	);
 	context.progress(
 		`20 × 20 MB: peak RSS growth on Growth ${(eight.growthBytes / MiB).toFixed(0)} MiB with 8 in flight, ${(one.growthBytes / MiB).toFixed(0)} MiB one at a time; on Enterprise ${(enterpriseDefault.growthBytes / MiB).toFixed(0)} MiB with its default (${enterpriseParallel}), ${(enterpriseOne.growthBytes / MiB).toFixed(0)} MiB one at a time`,
 	);
@@ -580,7 +601,7 @@ async function memoryRows(context: BenchContext, enterpriseParallel: number): Pr
 		measured.exact ? "kernel's peak" : 'sampled';
 	return [
 		{
-			benchmark: '20 files of 20 MB on Growth (filesystem binary mode)',
+			benchmark: `20 files of 20 MB on Growth (${mode})`,
 			metric: 'n8n peak RSS growth, MiB',
 			ours: eight.growthBytes / MiB,
 			baseline: one.growthBytes / MiB,
@@ -591,7 +612,7 @@ async function memoryRows(context: BenchContext, enterpriseParallel: number): Pr
 			notes: `8 in flight would be 160 MiB of files; the run holds at most 64 MiB (${peakTaken(eight)})`,
 		},
 		{
-			benchmark: '20 files of 20 MB on Enterprise, defaults (filesystem binary mode)',
+			benchmark: `20 files of 20 MB on Enterprise, defaults (${mode})`,
 			metric: 'n8n peak RSS growth, MiB',
 			ours: enterpriseDefault.growthBytes / MiB,
 			baseline: enterpriseOne.growthBytes / MiB,

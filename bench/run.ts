@@ -63,6 +63,8 @@ const argumentValue = (name: string) =>
 // candidate change to the trigger built elsewhere, or a base commit's month-end figures.
 const packageDir = argumentValue('package-dir');
 const monthEndParts = argumentValue('month-end-parts')?.split(',') as MonthEndPart[] | undefined;
+/** `--binary-mode=database`: n8n keeps binaries in its database, as queue mode does (filesystem otherwise). */
+const binaryMode = argumentValue('binary-mode') === 'database' ? 'database' : 'filesystem';
 /** The package measured, when not this repository: its folder and commit. */
 function measuredPackage(): { package?: { dir: string; commit: string } } {
 	if (!packageDir) return {};
@@ -126,6 +128,7 @@ async function singleProcessBenchmarks(): Promise<void> {
 	const stack = await startStack({
 		package: packageDir ? { dir: packageDir } : 'repo',
 		extraPackages: [await packMinimalTrigger()],
+		n8nEnv: { N8N_DEFAULT_BINARY_DATA_MODE: binaryMode },
 	});
 	const sandbox = await startSandboxInProcess(stack.tls, { reviewDelayMs: 600_000 });
 	try {
@@ -144,6 +147,7 @@ async function singleProcessBenchmarks(): Promise<void> {
 					parallelBatch(benchContext, {
 						packageDir,
 						parts: monthEndParts,
+						binaryMode,
 						cpuProfile: process.argv.includes('--cpu-prof'),
 					}),
 			],
@@ -197,7 +201,7 @@ process.stdout.write(
 	`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
 );
 // A run of another package (`--package-dir`) writes beside, never over, this repository's results.
-const resultsFile = `results${monthEndOnly ? '-month-end' : ''}${monthEndParts ? `-${monthEndParts.join('-')}` : ''}${process.argv.includes('--cpu-prof') ? '-cpu-prof' : ''}${packageDir && !queueOnly ? '-package-dir' : ''}${uploadOnly ? '-upload' : ''}${throughputOnly ? '-throughput' : ''}${queueOnly ? '-queue' : ''}.json`;
+const resultsFile = `results${monthEndOnly ? '-month-end' : ''}${monthEndParts ? `-${monthEndParts.join('-')}` : ''}${binaryMode === 'database' ? '-database' : ''}${process.argv.includes('--cpu-prof') ? '-cpu-prof' : ''}${packageDir && !queueOnly ? '-package-dir' : ''}${uploadOnly ? '-upload' : ''}${throughputOnly ? '-throughput' : ''}${queueOnly ? '-queue' : ''}.json`;
 writeFileSync(
 	join(REPO_ROOT, 'bench', resultsFile),
 	`${JSON.stringify({ date: new Date().toISOString(), machine, ...measuredPackage(), rows, table }, null, 2)}\n`,

@@ -3,7 +3,7 @@
  * as n8n's binary storage allows (docs/spec-decisions.md#n1):
  * - filesystem (and object-store) mode: streamed from the stored file, never read whole;
  * - database mode: n8n reads the whole row into one Buffer even for a stream, so the node takes that
- *   Buffer once and sends it, and hashes it, without asking the database again;
+ *   Buffer for each read (the hash, the upload) and lets it go after, within the run's byte budget;
  * - default (in-memory) mode: the item's Buffer, sent as it is.
  *
  * n8n Cloud allows no stream or form-data imports, so the content travels inside the standard FormData:
@@ -65,15 +65,6 @@ function contentFile(
 	return new ContentFile(content, byteLength, name, type);
 }
 
-/**
- * How the node reads a stored file: `stream` where n8n streams it from storage, `buffer` where n8n
- * would load it whole anyway (database mode, whose stream is one Buffer) or already holds it (no id).
- */
-function readMode(binary: Pick<IBinaryData, 'id'>): 'stream' | 'buffer' {
-	if (!binary.id) return 'buffer';
-	return binary.id.startsWith('database:') ? 'buffer' : 'stream';
-}
-
 export interface UploadSource {
 	fileName: string;
 	contentType: string;
@@ -101,32 +92,16 @@ export async function uploadSource(
 		};
 	}
 	const { fileSize } = await context.helpers.getBinaryMetadata(binaryId);
-	if (readMode(binary) === 'stream') {
-		return {
-			fileName,
-			contentType,
-			byteLength: fileSize,
-			open: async () =>
-				contentFile(
-					await context.helpers.getBinaryStream(binaryId),
-					fileSize,
-					fileName,
-					contentType,
-				),
-		};
-	}
-	// Loaded at the first open and kept for the next ones (hash, upload, retries): each read of a
-	// database row holds the file in memory several times over while n8n decodes it.
-	let whole: Promise<Buffer> | undefined;
+	// n8n reads a database row whole even as a stream: read it at each open (hash, upload, retry) and
+	// let it go after, or every file of a run would stay in memory from its hash to its upload.
+	const content = binaryId.startsWith('database:')
+		? async () => [await context.helpers.getBinaryDataBuffer(itemIndex, binary)]
+		: async () => await context.helpers.getBinaryStream(binaryId);
 	return {
 		fileName,
 		contentType,
 		byteLength: fileSize,
-		open: async () => {
-			whole ??= context.helpers.getBinaryDataBuffer(itemIndex, binary);
-			const buffer = await whole;
-			return contentFile([buffer], buffer.length, fileName, contentType);
-		},
+		open: async () => contentFile(await content(), fileSize, fileName, contentType),
 	};
 }
 

@@ -24,10 +24,16 @@ export type Submitted =
 	| { alreadySubmitted: IDataObject }
 	| { response: IDataObject };
 
+/** Holds a file's bytes in memory only within the run's budget of bytes in flight. */
+export interface InFlight {
+	use<T>(bytes: number, work: () => Promise<T>): Promise<T>;
+}
+
 export async function prepareItemFile(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	settings: ExtractSettings,
+	inFlight: InFlight,
 ): Promise<Prepared> {
 	if (settings.filePattern) {
 		const binary = context.helpers.assertBinaryData(itemIndex, settings.binaryPropertyName);
@@ -44,7 +50,8 @@ export async function prepareItemFile(
 		if (skipped) return { skipped };
 	}
 	if (!settings.skipDuplicates) return { file };
-	return { file, sha256: await contentSha256(file.source) };
+	const sha256 = await inFlight.use(file.source.byteLength, () => contentSha256(file.source));
+	return { file, sha256 };
 }
 
 export async function finishItem(

@@ -161,6 +161,8 @@ export async function extractInParallel(
 		if (!context.continueOnFail()) failed = true;
 	};
 	const stopped = () => failed;
+	// One budget for the run: a file read whole (database binary mode) to hash or to send counts in it.
+	const bytes = new ByteBudget(MAX_BYTES_IN_FLIGHT);
 	context.logger.info(
 		`Document Extraction: ${units.length} files to extract, up to ${parallel} uploads at a time`,
 	);
@@ -175,7 +177,7 @@ export async function extractInParallel(
 				states[unitIndex] = {
 					prepared: noFile
 						? { skipped: noFile }
-						: await prepareItemFile(context, itemIndex, settings!),
+						: await prepareItemFile(context, itemIndex, settings!, bytes),
 				};
 			} catch (failure) {
 				fail(unitIndex, failure);
@@ -187,7 +189,7 @@ export async function extractInParallel(
 	try {
 		if (!failed) {
 			const firstOfContent = await claimFiles(context, states);
-			await uploadFiles(context, units, states, firstOfContent, parallel, fail, stopped);
+			await uploadFiles(context, units, states, firstOfContent, parallel, bytes, fail, stopped);
 		}
 		if (!failed) {
 			const sightings = await sameInvoices(context, units, states);
@@ -260,11 +262,11 @@ async function uploadFiles(
 	states: Array<UnitState | undefined>,
 	firstOfContent: Map<string, number>,
 	parallel: number,
+	bytes: ByteBudget,
 	fail: (unitIndex: number, error: unknown, claimedKeys?: string[]) => void,
 	stopped: () => boolean,
 ): Promise<void> {
 	const credentials = await runCredential(context, 0);
-	const bytes = new ByteBudget(MAX_BYTES_IN_FLIGHT);
 	// One at a time, the service's own answers pace the run (429 and its Retry-After).
 	const pacer =
 		parallel > 1 ? new RequestPacer(limitsForTier(credentials.tier).requestsPerMinute) : undefined;
