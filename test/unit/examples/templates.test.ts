@@ -17,6 +17,7 @@ interface ExampleNode {
 	typeVersion: number;
 	parameters: Record<string, unknown>;
 	retryOnFail?: boolean;
+	position: [number, number];
 }
 
 type NamedValues = { parameters: Array<{ name: string; value: string }> } | undefined;
@@ -115,6 +116,29 @@ describe('the examples as n8n templates', () => {
 						);
 			expect(key?.value, where).toMatch(/idempotency_keys\.(vendor|bill|attachment|history) \}\}$/);
 		}
+	});
+
+	it('no node sits on a sticky note, and no note on another: every note can be read whole', () => {
+		/** n8n draws a node as a 100 × 100 square at its position; a note at its width and height. */
+		const box = (node: ExampleNode) => {
+			const note = node.type === 'n8n-nodes-base.stickyNote';
+			const [x, y] = node.position;
+			const width = note ? Number(node.parameters.width ?? 240) : 100;
+			const height = note ? Number(node.parameters.height ?? 160) : 100;
+			return { x, y, right: x + width, bottom: y + height, note };
+		};
+		type Box = ReturnType<typeof box>;
+		const overlap = (a: Box, b: Box) =>
+			a.x < b.right && b.x < a.right && a.y < b.bottom && b.y < a.bottom;
+		const covered = examples.flatMap(({ file, nodes }) => {
+			const notes = nodes.filter((node) => box(node).note);
+			return notes.flatMap((note) =>
+				nodes
+					.filter((other) => other !== note && overlap(box(note), box(other)))
+					.map((other) => `${file}: "${note.name}" under "${other.name}"`),
+			);
+		});
+		expect(covered).toEqual([]);
 	});
 
 	it.each(examples)("$file uses this package's nodes at their newest versions", ({ nodes }) => {
