@@ -141,6 +141,16 @@ describe('the examples as n8n templates', () => {
 		expect(covered).toEqual([]);
 	});
 
+	it("names a Switch's outputs in at most 12 characters: the canvas shows them whole", () => {
+		const keys = examples.flatMap(({ file, nodes }) =>
+			[...JSON.stringify(nodes).matchAll(/"outputKey":"([^"]*)"/g)].map(
+				([, key]) => `${file}: ${key}`,
+			),
+		);
+		expect(keys.length).toBeGreaterThan(0);
+		expect(keys.filter((key) => key.split(': ')[1].length > 12)).toEqual([]);
+	});
+
 	it.each(examples)("$file uses this package's nodes at their newest versions", ({ nodes }) => {
 		const ours = nodes.filter((node) => node.type in NEWEST);
 		expect(ours.length).toBeGreaterThan(0);
