@@ -122,6 +122,18 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		expect([...types].sort()).toEqual(['documentExtractionApi', 'imap', books, 'smtp'].sort());
 	});
 
+	it('names every Settings value in its Set up note, and every node that needs the books credential', () => {
+		const setUp = String(node(workflow, 'Sticky: set up').parameters.content);
+		const settings = (
+			node(workflow, 'Settings').parameters.assignments as { assignments: Array<{ name: string }> }
+		).assignments.map(({ name }) => name);
+		expect(settings.filter((name) => !setUp.includes(`\`${name}\``))).toEqual([]);
+		const booksNodes = workflow.nodes
+			.filter((entry) => books in (entry.credentials ?? {}))
+			.map((entry) => entry.name);
+		expect(booksNodes.filter((name) => !setUp.includes(`**${name}**`))).toEqual([]);
+	});
+
 	it('starts one execution of itself per attachment, without waiting for it', () => {
 		expect(targets(workflow, 'Email Trigger (IMAP)')).toEqual([['One item per attachment']]);
 		expect(node(workflow, 'One item per attachment').parameters).toMatchObject({
@@ -248,6 +260,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 			'Not ready to post',
 			'Not an invoice',
 			'Possible duplicate',
+			'Already in the books',
 		])
 			expect(targets(workflow, end), end).toEqual([['Record on the execution']]);
 		expect(node(workflow, 'Record on the execution').type).toBe('n8n-nodes-base.executionData');
