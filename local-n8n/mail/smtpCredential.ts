@@ -1,7 +1,9 @@
-// n8n's SMTP credential pointed at the local mail server: plain SMTP, no login, no STARTTLS (n8n's
-// Email node passes `disableStartTls` to nodemailer as `ignoreTLS` when `secure` is false).
+// n8n's mail credentials pointed at the local servers: SMTP plain, no login, no STARTTLS (n8n's Email
+// node passes `disableStartTls` to nodemailer as `ignoreTLS` when `secure` is false); IMAP plain on
+// loopback, with the mailbox's own user and password.
 
 import type { Credential, N8nClient } from '../n8nApi.ts';
+import type { ImapServer } from './imapServer.ts';
 import type { MailServer } from './smtpServer.ts';
 
 /** The name the approval example gives its SMTP credential (examples/invoice-approval-by-manager.workflow.json). */
@@ -26,4 +28,20 @@ export async function createSmtpCredential(
 	name = APPROVALS_SMTP_CREDENTIAL_NAME,
 ): Promise<Credential> {
 	return await client.createCredential(name, 'smtp', smtpCredentialData(server));
+}
+
+/** Creates n8n's IMAP credential (n8n's REST API) for the local mailbox. */
+export async function createImapCredential(
+	client: N8nClient,
+	imap: Pick<ImapServer, 'user' | 'password' | 'host' | 'port'>,
+	name = 'IMAP (invoices)',
+): Promise<Credential> {
+	return await client.createCredential(name, 'imap', {
+		user: imap.user,
+		password: imap.password,
+		host: imap.host,
+		port: imap.port,
+		secure: false,
+		allowUnauthorizedCerts: false,
+	});
 }

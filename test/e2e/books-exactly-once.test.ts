@@ -29,6 +29,7 @@ import {
 } from '../../local-n8n/accounting/index.ts';
 import {
 	composeMessage,
+	createImapCredential,
 	createSmtpCredential,
 	invoicePdf,
 	startImapServer,
@@ -61,14 +62,7 @@ beforeAll(async () => {
 	const client = fixture.stack.client;
 	mailCredentials = [
 		fixture.credential,
-		await client.createCredential('IMAP (invoices)', 'imap', {
-			user: imap.user,
-			password: imap.password,
-			host: imap.host,
-			port: imap.port,
-			secure: false,
-			allowUnauthorizedCerts: false,
-		}),
+		await createImapCredential(client, imap),
 		await createSmtpCredential(client, mail),
 	];
 });

@@ -32,6 +32,7 @@ import {
 import {
 	calendarInvite,
 	composeMessage,
+	createImapCredential,
 	invoicePdf,
 	logoPng,
 	startImapServer,
@@ -130,14 +131,7 @@ describeNeeding(
 			imap = await startImapServer();
 			registerSecret(imap.password);
 			fixture.secrets.push(imap.password);
-			imapCredential = await fixture.stack.client.createCredential('IMAP (invoices)', 'imap', {
-				user: imap.user,
-				password: imap.password,
-				host: imap.host,
-				port: imap.port,
-				secure: false,
-				allowUnauthorizedCerts: false,
-			});
+			imapCredential = await createImapCredential(fixture.stack.client, imap);
 			// The example as a user imports it: its credentials matched by name.
 			const example = loadExampleWorkflows().find(({ file }) => file === EXAMPLE);
 			if (!example) throw new Error(`examples/${EXAMPLE} is missing`);

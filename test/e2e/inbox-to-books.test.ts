@@ -33,6 +33,7 @@ import {
 } from '../../local-n8n/accounting/index.ts';
 import {
 	composeMessage,
+	createImapCredential,
 	createSmtpCredential,
 	invoicePdf,
 	logoPng,
@@ -109,14 +110,7 @@ async function mailCredentials(): Promise<Credential[]> {
 	mail = await startMailServer();
 	return [
 		fixture.credential,
-		await client.createCredential(`IMAP (invoices)`, 'imap', {
-			user: imap.user,
-			password: imap.password,
-			host: imap.host,
-			port: imap.port,
-			secure: false,
-			allowUnauthorizedCerts: false,
-		}),
+		await createImapCredential(client, imap),
 		await createSmtpCredential(client, mail),
 	];
 }
