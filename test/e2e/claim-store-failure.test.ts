@@ -12,11 +12,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { expect, it } from 'vitest';
 import { log, type DecodedExecution } from '../../local-n8n/index.ts';
 import {
-	emailWorkflow,
+	activeEmailRuns,
 	extractError,
 	extractOutputs,
 	invoices,
-	postEmail,
 	withItsData,
 } from './support/emailOfInvoices.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
@@ -67,24 +66,19 @@ function storedValues(workflowId: string): number {
 }
 
 it("the store's confirming write fails mid-claim: the execution fails with nothing claimed left, and its retry outputs every invoice on Verified", async () => {
-	const { client } = fixture.stack;
-	const definition = emailWorkflow('e2e: claim store failure', fixture.credential, false);
-	const { id } = await client.createWorkflow(definition);
-	await client.activateWorkflow(id);
-	await client.waitForWebhook(definition.webhookPath);
-	const finished = async (executionId: string): Promise<DecodedExecution> => {
-		const execution = await client.waitForExecution(executionId, { timeoutMs: 120_000 });
-		fixture.expectNoSecretIn(execution);
-		return execution;
-	};
+	const runs = await activeEmailRuns(
+		fixture,
+		'e2e: claim store failure',
+		fixture.credential,
+		false,
+	);
+	const id = runs.workflowId;
 	const files = invoices('STORE-FAIL', 3);
 
 	const failing = failConfirmingWrites(id);
 	let failed: DecodedExecution;
 	try {
-		await postEmail(client, definition.webhookPath, files);
-		const [listed] = await client.waitForExecutions(id, 1, { timeoutMs: 120_000 });
-		failed = await finished(listed.id);
+		failed = await runs.send(files);
 	} finally {
 		failing.drop();
 	}
@@ -98,7 +92,7 @@ it("the store's confirming write fails mid-claim: the execution fails with nothi
 	expect(error?.description).toContain('malformed JSON');
 	const leftByTheFailure = storedValues(id);
 
-	const retried = await finished(await client.retryExecution(failed.id, { loadWorkflow: false }));
+	const retried = await runs.retry(failed);
 	expect(retried.mode).toBe('retry');
 	expect(retried.status).toBe('success');
 	const out = extractOutputs(retried);

@@ -10,18 +10,13 @@
 //   earlier document, the same items as on a queue-mode worker (queue-retried-execution.test.ts).
 
 import { beforeAll, describe, it } from 'vitest';
-import {
-	sandboxCredential,
-	type Credential,
-	type DecodedExecution,
-} from '../../local-n8n/index.ts';
+import { sandboxCredential, type Credential } from '../../local-n8n/index.ts';
 import {
 	RETRY_CASES,
-	emailWorkflow,
+	activeEmailRuns,
 	expectFailedFileAloneAgain,
 	expectRetryStrandsNothing,
 	invoices,
-	postEmail,
 	type EmailRuns,
 } from './support/emailOfInvoices.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
@@ -43,37 +38,17 @@ beforeAll(async () => {
 });
 
 /** An active email workflow on the tier's credential, and how this file runs it. */
-async function emailRuns(
+const emailRuns = async (
 	name: string,
 	tier: 'pilot' | 'growth',
 	continueOnFail: boolean,
-): Promise<EmailRuns> {
-	const { client } = fixture.stack;
-	const definition = emailWorkflow(
+): Promise<EmailRuns> =>
+	await activeEmailRuns(
+		fixture,
 		name,
 		tier === 'pilot' ? fixture.credential : growth,
 		continueOnFail,
 	);
-	const { id } = await client.createWorkflow(definition);
-	await client.activateWorkflow(id);
-	await client.waitForWebhook(definition.webhookPath);
-	const finished = async (executionId: string): Promise<DecodedExecution> => {
-		const execution = await client.waitForExecution(executionId, { timeoutMs: 120_000 });
-		fixture.expectNoSecretIn(execution);
-		return execution;
-	};
-	return {
-		sandboxUrl: fixture.sandbox.url,
-		send: async (attachments) => {
-			const known = (await client.listExecutions(id)).length;
-			await postEmail(client, definition.webhookPath, attachments);
-			const listed = await client.waitForExecutions(id, known + 1, { timeoutMs: 120_000 });
-			return await finished(listed.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b)).id);
-		},
-		retry: async (failed) =>
-			await finished(await client.retryExecution(failed.id, { loadWorkflow: false })),
-	};
-}
 
 describe('A failed execution retried in n8n strands no invoice', () => {
 	it.each(RETRY_CASES)(

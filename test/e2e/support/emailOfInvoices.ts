@@ -19,6 +19,7 @@ import {
 	type NodeExecutionItem,
 	type WorkflowDefinition,
 } from '../../../local-n8n/index.ts';
+import type { N8nAndSandbox } from './n8nAndSandbox.ts';
 import { untaxedInvoice } from './sampleInvoices.ts';
 
 /** Extract's outputs (version 1.2) with Skip Files Already Submitted and a file pattern. */
@@ -156,6 +157,37 @@ export interface EmailRuns {
 	send(attachments: Attachment[]): Promise<DecodedExecution>;
 	/** Retried as the editor's "Retry with original workflow" does (N8nClient.retryExecution). */
 	retry(failed: DecodedExecution): Promise<DecodedExecution>;
+}
+
+/** The email workflow published on `credential` in the fixture's n8n, and how to run it. */
+export async function activeEmailRuns(
+	fixture: N8nAndSandbox,
+	name: string,
+	credential: Credential,
+	continueOnFail: boolean,
+): Promise<EmailRuns & { workflowId: string }> {
+	const { client } = fixture.stack;
+	const definition = emailWorkflow(name, credential, continueOnFail);
+	const { id } = await client.createWorkflow(definition);
+	await client.activateWorkflow(id);
+	await client.waitForWebhook(definition.webhookPath);
+	const finished = async (executionId: string): Promise<DecodedExecution> => {
+		const execution = await client.waitForExecution(executionId, { timeoutMs: 120_000 });
+		fixture.expectNoSecretIn(execution);
+		return execution;
+	};
+	return {
+		workflowId: id,
+		sandboxUrl: fixture.sandbox.url,
+		send: async (attachments) => {
+			const known = (await client.listExecutions(id)).length;
+			await postEmail(client, definition.webhookPath, attachments);
+			const listed = await client.waitForExecutions(id, known + 1, { timeoutMs: 120_000 });
+			return await finished(listed.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b)).id);
+		},
+		retry: async (failed) =>
+			await finished(await client.retryExecution(failed.id, { loadWorkflow: false })),
+	};
 }
 
 /** Documents the sandbox made since `before` (a count), by file name. */
