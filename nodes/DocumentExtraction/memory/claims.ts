@@ -170,7 +170,7 @@ const GATHER_MS = 25;
 const gathering = new Map<string, Asker[]>();
 const claiming = new Map<string, Promise<void>>();
 
-/** The keys each run (one node execution) won. */
+/** The keys each run (one node execution) won: a failed run releases exactly these, and nothing it found there. */
 const wonByRun = new WeakMap<IExecuteFunctions, Set<string>>();
 
 /**
