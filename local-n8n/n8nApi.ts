@@ -316,6 +316,10 @@ export class N8nClient {
 		return { id: updated.id, name: updated.name, type: updated.type };
 	}
 
+	async deleteCredential(id: string): Promise<void> {
+		await this.call('DELETE', `/rest/credentials/${encodeURIComponent(id)}`);
+	}
+
 	async listCredentials(): Promise<Credential[]> {
 		return await this.call('GET', '/rest/credentials');
 	}
@@ -578,7 +582,8 @@ export class N8nClient {
 		const deadline = Date.now() + (options.timeoutMs ?? 60_000);
 		const filter = options.filter ?? ((e: { status: string }) => TERMINAL_STATUSES.has(e.status));
 		for (;;) {
-			const list = (await this.listExecutions(workflowId)).filter(filter);
+			const all = await this.listExecutions(workflowId);
+			const list = all.filter(filter);
 			if (list.length >= count) {
 				const decoded: DecodedExecution[] = [];
 				for (const e of list.slice().reverse()) decoded.push(await this.getExecution(e.id));
@@ -586,7 +591,7 @@ export class N8nClient {
 			}
 			if (Date.now() > deadline) {
 				throw new Error(
-					`workflow ${workflowId} has ${list.length} matching execution(s), expected ${count}, after ${options.timeoutMs ?? 60_000} ms`,
+					`workflow ${workflowId} has ${list.length} matching execution(s), expected ${count}, after ${options.timeoutMs ?? 60_000} ms (all: ${all.map((e) => `${e.id} ${e.status}`).join(', ') || 'none'})`,
 				);
 			}
 			await new Promise((r) => setTimeout(r, 500));

@@ -1,12 +1,14 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test/tooling code runs in plain Node, never inside n8n */
 // Starts a real n8n (from the cache, on Node 24, unchanged: `node <n8n>/bin/n8n start`) over HTTPS,
 // configured for offline local runs, in its own process group with its output in test/artifacts/.
 // The packages it is given are installed into its user folder first (n8n's manual installation,
 // communityPackage.ts), so n8n loads them as it starts. Waits for readiness
 // (`/healthz/readiness`: database up and migrated; plain `/healthz` answers before migrations).
 // Restart keeps the data (same N8N_USER_FOLDER, hence the same encryption key and database).
+// A new SQLite user folder starts from a copy of the database n8n migrated once for its version
+// (migratedSqlite below), since running its migrations is a third of each fresh start.
 
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { installIntoUserFolder, type PackedPackage } from './communityPackage.ts';
@@ -139,11 +141,18 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	const fileAccessDirs = options.fileAccessDirs ?? [join(userFolder, 'files')];
 	for (const d of fileAccessDirs) mkdirSync(d, { recursive: true });
 	for (const packed of options.packages ?? []) await installIntoUserFolder(userFolder, packed);
+	const command = options.command ?? 'start';
+	const dataFolder = join(userFolder, '.n8n');
+	if (command === 'start' && !options.env?.DB_TYPE && !existsSync(join(dataFolder, 'config'))) {
+		const migrated = await migratedSqlite(options);
+		mkdirSync(dataFolder, { recursive: true });
+		for (const file of readdirSync(migrated))
+			copyFileSync(join(migrated, file), join(dataFolder, file));
+	}
 	const env = cleanChildEnv({
 		...n8nEnvironment({ port, brokerPort, userFolder, tls: options.tls, fileAccessDirs }),
 		...(options.env ?? {}),
 	});
-	const command = options.command ?? 'start';
 	if (command === 'worker') {
 		env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
 		env.QUEUE_HEALTH_CHECK_PORT = String(port);
@@ -225,4 +234,37 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		secretsSeenInOutput: () => [...secretsSeen],
 	};
 	return instance;
+}
+
+/**
+ * A SQLite database and encryption key as n8n left them after its first start (migrated, no owner
+ * yet), made once per n8n version beside its install; a fresh user folder starts from a copy.
+ */
+async function migratedSqlite(options: StartN8nOptions): Promise<string> {
+	const dir = join(options.install.dir, 'migrated-sqlite');
+	if (existsSync(dir)) return dir;
+	const userFolder = makeTmpDir('n8n-migrate');
+	const first = await startN8n({
+		install: options.install,
+		tls: options.tls,
+		userFolder,
+		name: 'n8n-migrate',
+		// n8n's default database, named so that this start migrates instead of copying.
+		env: { DB_TYPE: 'sqlite' },
+	});
+	await first.stop();
+	const making = `${dir}.${process.pid}`;
+	rmSync(making, { recursive: true, force: true });
+	mkdirSync(making, { recursive: true });
+	for (const file of readdirSync(join(userFolder, '.n8n')))
+		if (file === 'config' || file.startsWith('database.sqlite'))
+			copyFileSync(join(userFolder, '.n8n', file), join(making, file));
+	try {
+		renameSync(making, dir);
+	} catch (error) {
+		// Another process made it meanwhile.
+		if (!existsSync(dir)) throw error;
+		rmSync(making, { recursive: true, force: true });
+	}
+	return dir;
 }

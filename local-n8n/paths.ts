@@ -99,6 +99,21 @@ export function makeTmpDir(prefix: string): string {
 	return dir;
 }
 
+/** The folders makeTmpDir has made and removeTmpDirs() has not removed yet. */
+export function tmpDirsNow(): Set<string> {
+	return new Set(tmpDirs);
+}
+
+/** Takes the folders made since `known` out of removeTmpDirs(): they go when this process exits. */
+export function keepTmpDirsMadeSince(known: ReadonlySet<string>): void {
+	const kept = [...tmpDirs].filter((dir) => !known.has(dir));
+	for (const dir of kept) tmpDirs.delete(dir);
+	if (kept.length === 0 || process.env.E2E_KEEP_TMP === '1') return;
+	process.once('exit', () => {
+		for (const dir of kept) rmSync(dir, { recursive: true, force: true });
+	});
+}
+
 /** Removes the temporary folders made by makeTmpDir (not with E2E_KEEP_TMP=1). Logs stay in artifacts. */
 export function removeTmpDirs(): void {
 	if (process.env.E2E_KEEP_TMP === '1') return;

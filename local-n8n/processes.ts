@@ -9,7 +9,7 @@ import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { log, longestSecretLength, redact, secretsIn } from './log.ts';
-import { artifactsDir } from './paths.ts';
+import { artifactsDir, keepTmpDirsMadeSince, tmpDirsNow } from './paths.ts';
 
 export interface Tracked {
 	name: string;
@@ -240,9 +240,25 @@ export async function stopProcess(entry: Tracked, graceMs = 10_000): Promise<voi
 	log(entry.name, `stopped (pid ${entry.pid})`);
 }
 
-/** Stops every tracked process group (children first started last). */
+/** Process groups stopAll() leaves running (they still end with this process). */
+const outliving = new Set<number>();
+
+/**
+ * Runs `start` so that what it starts serves several tests in turn: its processes outlive
+ * stopAll() and its folders removeTmpDirs(); both end with this process.
+ */
+export async function startOutliving<T>(start: () => Promise<T>): Promise<T> {
+	const pids = new Set(tracked.keys());
+	const dirs = tmpDirsNow();
+	const started = await start();
+	for (const pid of tracked.keys()) if (!pids.has(pid)) outliving.add(pid);
+	keepTmpDirsMadeSince(dirs);
+	return started;
+}
+
+/** Stops every tracked process group (children first started last), but those that outlive it. */
 export async function stopAll(): Promise<void> {
-	const entries = [...tracked.values()].reverse();
+	const entries = [...tracked.values()].filter((e) => !outliving.has(e.pid)).reverse();
 	for (const e of entries) await stopProcess(e);
 }
 

@@ -26,11 +26,12 @@ export default defineConfig({
 					globalSetup: ['test/e2e/support/packOnce.ts'],
 					testTimeout: 300_000,
 					hookTimeout: 900_000,
-					// One fork runs the e2e files one after another: each starts its own n8n (a queue file
-					// five, with Postgres, Redis and HAProxy). On the 2-core machines CI and development
-					// use, a second file beside it only slows both: an n8n start is CPU-bound, and files
-					// that time deliveries fail when the machine is saturated.
-					poolOptions: { forks: { singleFork: true } },
+					// One fork runs the e2e files one after another (a queue file starts five n8n, with
+					// Postgres, Redis and HAProxy). On the 2-core machines CI and development use, a second
+					// file beside it only slows both: an n8n start is CPU-bound, and files that time
+					// deliveries fail when the machine is saturated. Not isolated, so that the files which
+					// neither configure nor restart n8n share one (support/n8nAndSandbox.ts).
+					poolOptions: { forks: { singleFork: true, isolate: false } },
 				},
 			},
 		],

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 import { runsPerDocument } from './support/triggerRuns.ts';
 
-const fixture = useN8nAndSandbox();
+const fixture = useN8nAndSandbox({ ownN8n: true });
 let path: string;
 let workflowId: string;
 

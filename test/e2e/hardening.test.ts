@@ -27,7 +27,10 @@ import { sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 // Reviews finish only when a test says so; a failed delivery is retried after 4, 8 and 16 s, long
 // enough to span an n8n restart.
-const fixture = useN8nAndSandbox({ sandbox: { reviewDelayMs: 600_000, retryBaseMs: 4_000 } });
+const fixture = useN8nAndSandbox({
+	ownN8n: true,
+	sandbox: { reviewDelayMs: 600_000, retryBaseMs: 4_000 },
+});
 const seenExecutions: DecodedExecution[] = [];
 
 async function executionsOf(workflowId: string): Promise<DecodedExecution[]> {

@@ -12,7 +12,11 @@ import { eventually, nodeJson, reviewTriggerNode, sandboxControl } from '../../l
 import { REVIEWS_DECIDED_BY_THE_TEST, sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 import { verifiedEventBody } from './support/verifiedEvent.ts';
 
-const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, settleMs: 2_500 });
+const fixture = useN8nAndSandbox({
+	ownN8n: true,
+	sandbox: REVIEWS_DECIDED_BY_THE_TEST,
+	settleMs: 2_500,
+});
 const rows: string[] = [];
 
 const TRIGGER = 'Review finished';

@@ -24,7 +24,7 @@ import {
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 import { verifiedEventBody } from './support/verifiedEvent.ts';
 
-const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST });
+const fixture = useN8nAndSandbox({ ownN8n: true, sandbox: REVIEWS_DECIDED_BY_THE_TEST });
 /** What the tests observed, printed once at the end (for the report; assertions are in the tests). */
 const observed: string[] = [];
 

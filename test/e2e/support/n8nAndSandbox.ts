@@ -1,18 +1,24 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // What the single-process e2e files start with: a real n8n with this package installed
 // (startStack), the sandbox in this process trusting n8n's CA, and an n8n credential for one of the
-// sandbox's accounts, all stopped after the file. Plus what those files ask of them again and again:
+// sandbox's accounts, all stopped after the file. The n8n is shared by the files that neither
+// configure, stop nor restart it: vitest runs the e2e files one after another in one process
+// (test/vitest.config.ts), and each file leaves it as it found it (no workflow, credential or file). Plus what those files ask of them again and again:
 // signed deliveries, the sandbox's registrations and deliveries, documents sent to review, secrets
 // kept out of executions, and execution counts that wait for a settle (so a late extra one is seen).
 
 import { createHmac } from 'node:crypto';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
 	documentInReview,
 	eventually,
+	removeTmpDirs,
 	sandboxCredential,
 	sandboxDeliveries,
 	sandboxState,
+	startOutliving,
 	startSandboxInProcess,
 	startStack,
 	stopAll,
@@ -22,6 +28,7 @@ import {
 	type DecodedExecution,
 	type DeliveryAttempt,
 	type ExecutionSummary,
+	type N8nClient,
 	type NodeSpec,
 	type RunningSandbox,
 	type SandboxCredential,
@@ -57,6 +64,43 @@ export interface N8nAndSandboxOptions {
 	tier?: Tier | null;
 	/** How long a count waits after reaching its number before it is checked (default 2 s): n8n saves an execution, and the trigger registers, well within it. */
 	settleMs?: number;
+	/** An n8n of the file's own, which it may stop, restart or read the whole log of (default with `stack` options; otherwise the shared one). */
+	ownN8n?: boolean;
+}
+
+/** The n8n of the files without an n8n of their own: started by the first, stopped with vitest's process. */
+let sharedStack: Promise<Stack> | undefined;
+
+async function sharedN8n(): Promise<Stack> {
+	const running = await sharedStack?.catch(() => undefined);
+	if (running?.n8n.isRunning()) return running;
+	sharedStack = startOutliving(() => startStack({ package: 'repo' }));
+	return await sharedStack;
+}
+
+/** The shared n8n as one file sees it: it may not stop or restart it. */
+function borrowed(stack: Stack): Stack {
+	const refuse = async () => {
+		throw new Error(
+			'this file shares n8n with other e2e files: give useN8nAndSandbox { ownN8n: true } to stop or restart it',
+		);
+	};
+	return {
+		...stack,
+		n8n: { ...stack.n8n, stop: refuse, restart: refuse, kill: refuse },
+		restartN8n: refuse,
+		stop: refuse,
+	};
+}
+
+/** Removes what a file made in a shared n8n: its workflows (their executions go with them), credentials and files. */
+export async function clearForNextFile(client: N8nClient, fileDirs: string[]): Promise<void> {
+	for (const workflow of await client.listWorkflows()) await client.deleteWorkflow(workflow.id);
+	for (const credential of await client.listCredentials())
+		await client.deleteCredential(credential.id);
+	for (const dir of fileDirs)
+		for (const entry of readdirSync(dir))
+			rmSync(join(dir, entry), { recursive: true, force: true });
 }
 
 /** Registers beforeAll/afterAll hooks that start and stop n8n + sandbox; the handle is usable from beforeAll on. */
@@ -73,6 +117,7 @@ export class N8nAndSandbox {
 	/** How long a count waits after reaching its number before it is checked. */
 	readonly settleMs: number;
 	private startedStack?: Stack;
+	private sharesN8n = false;
 	private startedSandbox?: RunningSandbox;
 	private account?: SandboxCredential;
 	private currentSigningSecret?: string;
@@ -82,7 +127,10 @@ export class N8nAndSandbox {
 	}
 
 	async start(options: N8nAndSandboxOptions): Promise<void> {
-		this.startedStack = await startStack({ package: 'repo', ...options.stack });
+		this.sharesN8n = !options.ownN8n && !options.stack;
+		this.startedStack = this.sharesN8n
+			? borrowed(await sharedN8n())
+			: await startStack({ package: 'repo', ...options.stack });
 		this.startedSandbox = await startSandboxInProcess(this.startedStack.tls, options.sandbox);
 		const tier = options.tier === undefined ? 'enterprise' : options.tier;
 		if (tier === null) return;
@@ -93,9 +141,13 @@ export class N8nAndSandbox {
 
 	/** Stops whatever started, also after a failed start. */
 	async stop(): Promise<void> {
+		// Before the sandbox closes: unpublishing a trigger may call it.
+		if (this.sharesN8n && this.startedStack)
+			await clearForNextFile(this.startedStack.client, this.startedStack.n8n.fileAccessDirs);
 		await this.startedSandbox?.close();
-		await this.startedStack?.stop();
+		if (!this.sharesN8n) await this.startedStack?.stop();
 		await stopAll();
+		removeTmpDirs();
 	}
 
 	get stack(): Stack {

@@ -6,6 +6,7 @@
 // production webhooks in this topology).
 
 import { afterAll, beforeAll } from 'vitest';
+import { clearForNextFile } from './n8nAndSandbox.ts';
 import {
 	createExtractRouteWorkflow,
 	eventually,
@@ -16,6 +17,8 @@ import {
 	sandboxCredential,
 	startQueueStack,
 	startSandboxInProcess,
+	removeTmpDirs,
+	startOutliving,
 	stopAll,
 	triggerWorkflow,
 	type NodeSpec,
@@ -33,32 +36,60 @@ export interface QueueFixture {
 	account: SandboxCredential;
 	/** Folder that Read/Write Files from Disk may use on main and on every worker. */
 	fileDir: string;
+	/** Whether the stack serves other files too (then the file may not stop or restart it). */
+	shared: boolean;
+}
+
+/**
+ * The queue stack of the files that neither configure nor restart one: started by the first, it
+ * serves the others in turn (vitest runs the e2e files one after another in one process), each
+ * leaving it as it found it (no workflow, credential or file).
+ */
+let sharedStack: Promise<{ stack: QueueStack; fileDir: string }> | undefined;
+
+async function sharedQueueStack(): Promise<{ stack: QueueStack; fileDir: string }> {
+	const running = await sharedStack?.catch(() => undefined);
+	if (running?.stack.processes().every(({ instance }) => instance.isRunning())) return running;
+	await running?.stack.stop();
+	sharedStack = startOutliving(async () => {
+		const fileDir = makeTmpDir('queue-files');
+		return { stack: await startQueueStack({ fileAccessDirs: [fileDir] }), fileDir };
+	});
+	return await sharedStack;
 }
 
 /** Starts stack, sandbox and credential; stops whatever started when a step fails. */
 export async function startQueueFixture(
-	options: { stack?: QueueStackOptions; sandbox?: SandboxOptions } = {},
+	options: { stack?: QueueStackOptions; sandbox?: SandboxOptions; ownStack?: boolean } = {},
 ): Promise<QueueFixture> {
-	const fileDir = makeTmpDir('queue-files');
+	const shared = !options.ownStack && !options.stack;
 	let stack: QueueStack | undefined;
 	let sandbox: SandboxHandle | undefined;
 	try {
-		stack = await startQueueStack({ fileAccessDirs: [fileDir], ...options.stack });
+		let fileDir: string;
+		if (shared) ({ stack, fileDir } = await sharedQueueStack());
+		else {
+			fileDir = makeTmpDir('queue-files');
+			stack = await startQueueStack({ fileAccessDirs: [fileDir], ...options.stack });
+		}
 		sandbox = await startSandboxInProcess(stack.tls, options.sandbox);
 		const account = await sandboxCredential(stack.client, sandbox, 'enterprise');
-		return { stack, sandbox, account, fileDir };
+		return { stack, sandbox, account, fileDir, shared };
 	} catch (error) {
 		await sandbox?.close();
-		await stack?.stop();
+		if (!shared) await stack?.stop();
 		await stopAll();
 		throw error;
 	}
 }
 
 export async function stopQueueFixture(fixture: QueueFixture | undefined): Promise<void> {
+	// Before the sandbox closes: unpublishing a trigger may call it.
+	if (fixture?.shared) await clearForNextFile(fixture.stack.client, [fixture.fileDir]);
 	await fixture?.sandbox.close();
-	await fixture?.stack.stop();
+	if (!fixture?.shared) await fixture?.stack.stop();
 	await stopAll();
+	removeTmpDirs();
 }
 
 /**

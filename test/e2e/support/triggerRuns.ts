@@ -25,8 +25,8 @@ export function triggerItems(execution: DecodedExecution): Array<Record<string, 
 	return trigger ? nodeJson(execution, trigger.name) : [];
 }
 
-/** Finished executions' trigger items, by execution id: they no longer change. */
-const finished = new Map<string, Array<Record<string, unknown>>>();
+/** Finished executions' trigger items, by n8n (its client) and execution id: they no longer change. */
+const finishedBy = new WeakMap<N8nClient, Map<string, Array<Record<string, unknown>>>>();
 
 /** The executions of `workflowId` (of `mode` when given) that reached the workflow, oldest first. */
 export async function triggerRuns(
@@ -38,6 +38,8 @@ export async function triggerRuns(
 		.filter((summary) => !mode || summary.mode === mode)
 		.reverse();
 	const runs: TriggerRun[] = [];
+	const finished = finishedBy.get(client) ?? new Map<string, Array<Record<string, unknown>>>();
+	finishedBy.set(client, finished);
 	for (const summary of summaries) {
 		let items = finished.get(summary.id);
 		if (!items) {
