@@ -14,6 +14,7 @@ import { firstTimeEvents } from './delivery/ignoreDuplicates.ts';
 import { DEFAULT_REPLAY_WINDOW_HOURS, secretFingerprint } from './delivery/signedDelivery.ts';
 import { signingKeys, triggerOwnSecret } from './delivery/signingSecret.ts';
 import { outputModeProperty } from './invoice/outputMode.description.ts';
+import { refusals } from './refusals.ts';
 import { receiveDelivery } from './trigger/receive.ts';
 import { registerMissingEvents } from './trigger/registerEvents.ts';
 import { missingEvents, normalizedEvents } from './trigger/registration.ts';
@@ -214,22 +215,20 @@ async function listeningTarget(context: IHookFunctions): Promise<
 			alsoVerified: string[];
 	  }
 > {
+	const refusal = refusals(context);
 	const url = context.getNodeWebhookUrl('default') ?? '';
 	if (!url.startsWith('https://')) {
-		return new NodeOperationError(
-			context.getNode(),
+		return refusal(
 			`The service delivers only to HTTPS, but this workflow's webhook URL is "${url}"`,
-			{
-				description:
-					'Serve n8n over HTTPS or set the WEBHOOK_URL environment variable to a public HTTPS address of this n8n (for local tests, a tunnel such as ngrok or cloudflared), then activate again.',
-			},
+			'Serve n8n over HTTPS or set the WEBHOOK_URL environment variable to a public HTTPS address of this n8n (for local tests, a tunnel such as ngrok or cloudflared), then activate again.',
 		);
 	}
 	const events = normalizedEvents(context.getNodeParameter('events', []));
 	if (events.length === 0) {
-		return new NodeOperationError(context.getNode(), 'Choose at least one event to listen for', {
-			description: `Events: ${WEBHOOK_EVENTS.join(', ')}.`,
-		});
+		return refusal(
+			'Choose at least one event to listen for',
+			`Events: ${WEBHOOK_EVENTS.join(', ')}.`,
+		);
 	}
 	const keys = await signingKeys(context);
 	const documents = documentsThatStart(
@@ -245,13 +244,9 @@ async function listeningTarget(context: IHookFunctions): Promise<
 			alsoVerified: [keys.signingSecret],
 		};
 	if (!keys.signingSecret) {
-		return new NodeOperationError(
-			context.getNode(),
+		return refusal(
 			'"Sent by This Workflow" needs the Webhook Signing Secret in the credential',
-			{
-				description:
-					'The service signs a document\'s own results with the account signing secret: paste it from the service\'s dashboard into the credential, or set Documents to "Every Document on the Account".',
-			},
+			'The service signs a document\'s own results with the account signing secret: paste it from the service\'s dashboard into the credential, or set Documents to "Every Document on the Account".',
 		);
 	}
 	const ownAddress = context.getNodeWebhookUrl(WORKFLOW_DOCUMENTS_WEBHOOK) ?? '';
@@ -271,10 +266,6 @@ function sendSampleIfAsked(
 					.sendSampleEvent === true;
 	if (!asked) return;
 	const { url, events, secret } = target;
-	sendSampleEvent(
-		context,
-		url,
-		events.includes('document.verified') ? 'document.verified' : events[0],
-		secret,
-	);
+	const event = events.includes('document.verified') ? 'document.verified' : events[0];
+	sendSampleEvent(context, url, event, secret);
 }

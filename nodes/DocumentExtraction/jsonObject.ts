@@ -11,3 +11,10 @@ export function jsonObject(value: unknown): IDataObject | undefined {
 export function fieldsOf(value: unknown): IDataObject {
 	return jsonObject(value) ?? {};
 }
+
+/** A value that was sent: not undefined, null or blank text. */
+export function isPresent(value: unknown): boolean {
+	return (
+		value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
+	);
+}

@@ -1,4 +1,5 @@
 /** Whether the original file goes onto the bill, and if not, why (a sentence for a person). Pure. */
+import { oneLine } from './text.ts';
 
 export interface OriginalFile {
 	fileName?: string;
@@ -22,9 +23,7 @@ export function attachmentOf(
 			note: 'the original file is not on the item (the invoice came back through the review trigger): attach it to the bill by hand',
 			name: null,
 		};
-	const name = String(file.fileName ?? '')
-		.replace(/\s+/g, ' ')
-		.trim();
+	const name = oneLine(file.fileName);
 	const extension = name.includes('.') ? (name.split('.').pop() ?? '').toLowerCase() : '';
 	if (!takes.includes(extension))
 		return {

@@ -4,6 +4,7 @@
  * tax make the total?), the extracted numbers compared within a cent. Pure: unit- and
  * property-tested without n8n.
  */
+import type { LineItem } from '../invoice/invoiceMapping.ts';
 
 /** How many decimals the number has as written (1.5e-7 has 8). */
 export function decimalsOf(value: number): number {
@@ -80,4 +81,10 @@ const CENT_TOLERANCE = 0.01 + 1e-9;
 /** Whether two amounts as extracted (floating point) agree at the precision of an invoice. */
 export function withinACent(a: number, b: number): boolean {
 	return Math.abs(a - b) <= CENT_TOLERANCE;
+}
+
+/** Whether quantity × unit price gives the line's amount (within a cent); null when one is missing. */
+export function lineAmountMatches(line: LineItem): boolean | null {
+	if (line.quantity === null || line.unit_price === null || line.amount === null) return null;
+	return withinACent(line.quantity * line.unit_price, line.amount);
 }

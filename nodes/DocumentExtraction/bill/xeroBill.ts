@@ -9,7 +9,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApprovalDecision } from './approval.ts';
 import { approvalNote } from './approval.ts';
-import type { AttachmentDecision } from './attachment.ts';
 import { attachmentOf } from './attachment.ts';
 import { billBuilder, isUnset, readyBill } from './builtBill.ts';
 import type { CurrencySettings } from './currency.ts';
@@ -112,7 +111,7 @@ export const buildXeroBill = billBuilder<XeroSettings>(
 		if (!exact.creditNote && exact.date && settings.paymentTermsDays !== undefined)
 			document.DueDate = addDays(exact.date, settings.paymentTermsDays);
 
-		const attachment: AttachmentDecision = attachmentOf(file, XERO_ATTACHMENT_TYPES, 'Xero');
+		const attachment = attachmentOf(file, XERO_ATTACHMENT_TYPES, 'Xero');
 		const endpoint = exact.creditNote ? 'CreditNotes' : 'Invoices';
 		const note = approvalNote(settings.approval);
 		return readyBill(

@@ -6,6 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OutputMode } from '../invoice/invoiceMapping.ts';
 import { asNumber, invoiceOutput } from '../invoice/invoiceMapping.ts';
+import { fieldsOf } from '../jsonObject.ts';
 
 function text(value: unknown): string | null {
 	return typeof value === 'string' ? value : null;
@@ -13,10 +14,7 @@ function text(value: unknown): string | null {
 
 /** The event's own fields, flat. */
 function eventFields(payload: IDataObject): IDataObject {
-	const confidence =
-		typeof payload.confidence === 'object' && payload.confidence !== null
-			? (payload.confidence as IDataObject)
-			: {};
+	const confidence = fieldsOf(payload.confidence);
 	const event = text(payload.event);
 	const rejected = event === 'document.rejected';
 	return {

@@ -105,40 +105,31 @@ export async function readSignedDelivery(
 	const verdict = verdictOf(rawBody, header, secrets.current);
 	const previous = verdict !== 'valid' && verdictOf(rawBody, header, secrets.previous) === 'valid';
 	const until = secrets.previousUntil;
+	const refused = (status: Refusal['status'], error: string, reason: Refusal['reason']) => ({
+		refusal: { status, body: { error }, reason },
+	});
 	if (verdict !== 'valid' && !(previous && Date.now() < (until ?? 0))) {
 		const when =
 			until === undefined
 				? 'no "Accept Previous Until (UTC)" set'
 				: `accepted until ${new Date(until).toISOString()}`;
-		return {
-			refusal: {
-				status: 401,
-				body: { error: 'Invalid or missing X-Service-Signature' },
-				reason: previous
-					? `signed with a previous secret of the credential (${when}): to accept it for longer, set a later "Accept Previous Until (UTC)" in the credential; after a new API key, publish the workflow again`
-					: verdict,
-			},
-		};
+		return refused(
+			401,
+			'Invalid or missing X-Service-Signature',
+			previous
+				? `signed with a previous secret of the credential (${when}): to accept it for longer, set a later "Accept Previous Until (UTC)" in the credential; after a new API key, publish the workflow again`
+				: verdict,
+		);
 	}
 	const payload = parseJsonObject(rawBody);
-	if (!payload) {
-		return {
-			refusal: {
-				status: 400,
-				body: { error: 'Body is not a JSON object' },
-				reason: 'not a JSON object',
-			},
-		};
-	}
+	if (!payload) return refused(400, 'Body is not a JSON object', 'not a JSON object');
 	const stale = staleness(payload.timestamp, windowHours);
 	if (stale) {
-		return {
-			refusal: {
-				status: 400,
-				body: { error: `Stale delivery: ${stale}; a copy of an old delivery is not run` },
-				reason: `stale: ${stale}`,
-			},
-		};
+		return refused(
+			400,
+			`Stale delivery: ${stale}; a copy of an old delivery is not run`,
+			`stale: ${stale}`,
+		);
 	}
 	return previous ? { payload, previousUntil: until } : { payload };
 }

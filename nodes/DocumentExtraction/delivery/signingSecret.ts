@@ -40,9 +40,7 @@ interface CredentialReader {
 }
 
 /** A webhook's context, as far as reading its node's credential goes. */
-interface DeliveryContext extends CredentialReader {
-	getNode(): INode;
-}
+type DeliveryContext = CredentialReader & { getNode(): INode };
 
 async function readCredential(
 	context: CredentialReader,
@@ -134,10 +132,7 @@ export async function addressSecrets(
 	};
 }
 
-/**
- * The keys of the node's credential for a delivery: those this process remembers, else read now.
- * Whatever the delivery brings, a credential is read at most once per REMEMBER_SECRET_MS.
- */
+/** The keys of the node's credential for a delivery: those this process remembers, else read now. */
 async function deliveryKeys(context: DeliveryContext): Promise<SigningKeys> {
 	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
 	return (
@@ -146,13 +141,9 @@ async function deliveryKeys(context: DeliveryContext): Promise<SigningKeys> {
 	);
 }
 
-/**
- * Keys by credential id, read less than REMEMBER_SECRET_MS ago: spares a database query and a
- * decryption per delivery, and bounds how long a changed secret takes to count.
- */
+/** Keys by credential id, read less than REMEMBER_SECRET_MS ago. */
 const recentlyRead = new RecentMemory<SigningKeys>({ maxEntries: 1000, ttlMs: REMEMBER_SECRET_MS });
 
-/** Credential reads under way, by credential id. */
 const readsInFlight = new Map<string, Promise<SigningKeys>>();
 
 /**

@@ -2,31 +2,13 @@
  * The invoice's currency (docs/spec-decisions.md#n14). The contract has no currency field; when the
  * service sends one anyway it is kept, read from these keys of the extracted-data object only.
  */
-import type { IDataObject } from 'n8n-workflow';
-import { fieldsOf } from '../jsonObject.ts';
-
-/** Where a currency is read from: the extracted-data object itself, its header, its amounts. */
-const CURRENCY_SOURCES: ReadonlyArray<readonly string[]> = [
-	['currency'],
-	['header', 'currency'],
-	['amounts', 'currency'],
-];
+import { fieldsOf, isPresent } from '../jsonObject.ts';
 
 export interface InvoiceCurrency {
 	/** Three upper-case letters, or null when none was sent or what was sent cannot be trusted. */
 	currency: string | null;
 	/** Why a currency that was sent is not used (then the invoice is not ready to post); null otherwise. */
 	problem: string | null;
-}
-
-function valueAt(data: IDataObject, path: readonly string[]): unknown {
-	return path.length === 1 ? data[path[0]] : fieldsOf(data[path[0]])[path[1]];
-}
-
-function isAbsent(value: unknown): boolean {
-	return (
-		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
-	);
 }
 
 const THREE_LETTERS = /^[A-Za-z]{3}$/;
@@ -37,9 +19,9 @@ const THREE_LETTERS = /^[A-Za-z]{3}$/;
  */
 export function invoiceCurrency(extracted: unknown): InvoiceCurrency {
 	const data = fieldsOf(extracted);
-	const sent = CURRENCY_SOURCES.map((path) => valueAt(data, path)).filter(
-		(value) => !isAbsent(value),
-	);
+	// The extracted-data object itself, its header, its amounts.
+	const sources = [data.currency, fieldsOf(data.header).currency, fieldsOf(data.amounts).currency];
+	const sent = sources.filter(isPresent);
 	if (sent.length === 0) return { currency: null, problem: null };
 
 	const unreadable = sent.find(

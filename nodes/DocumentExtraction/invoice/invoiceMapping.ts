@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { invoiceCurrency } from './invoiceCurrency.ts';
 import { invoiceSummary } from './invoiceSummary.ts';
 import { readyToPost } from './readyToPost.ts';
-import { withinACent } from '../bill/money.ts';
+import { lineAmountMatches, withinACent } from '../bill/money.ts';
 import { fieldsOf } from '../jsonObject.ts';
 
 export type OutputMode = 'simplified' | 'splitLineItems' | 'raw';
@@ -101,18 +101,8 @@ function invoiceChecks(invoice: Omit<SimplifiedInvoice, 'checks' | 'currency'>):
 				)
 			: null;
 
-	const computableLines = lines.filter(
-		(line) => line.quantity !== null && line.unit_price !== null && line.amount !== null,
-	);
-	const lineAmounts =
-		computableLines.length > 0
-			? computableLines.every((line) =>
-					withinACent(
-						(line.quantity as number) * (line.unit_price as number),
-						line.amount as number,
-					),
-				)
-			: null;
+	const lineMatches = lines.map(lineAmountMatches).filter((match) => match !== null);
+	const lineAmounts = lineMatches.length > 0 ? lineMatches.every(Boolean) : null;
 
 	const computed = [subtotalPlusTax, lineSum, lineAmounts].filter((check) => check !== null);
 	return {

@@ -60,7 +60,6 @@ function invoiceFields(json: IDataObject): InvoiceFields | null {
 	return null;
 }
 
-/** The item's document, its status and its invoice. */
 export function invoiceOfItem(json: IDataObject): ItemInvoice {
 	return {
 		document_id: text(json.document_id),

@@ -4,6 +4,7 @@
  * only from the invoice's own fields: no document id, review id or anything else a person need not
  * see. Supplier text stays text in each (docs/spec-decisions.md#n43). Pure.
  */
+import { oneLine } from '../bill/text.ts';
 import { amountText, quantityText } from './amountText.ts';
 import type { LineItem, SimplifiedInvoice } from './invoiceMapping.ts';
 
@@ -24,11 +25,7 @@ export interface InvoiceSummary {
 /** A table cell longer than this is cut with "…": the whole text stays in line_items. */
 const MAX_DESCRIPTION_LENGTH = 80;
 
-/** One line of text: a vendor or description with line breaks or tabs would break a line or a table row. */
-function oneLine(text: string): string {
-	return text.replace(/\s+/g, ' ').trim();
-}
-
+/** One line: a description with line breaks or tabs would break a table row. */
 function shortened(text: string): string {
 	const line = oneLine(text);
 	return line.length > MAX_DESCRIPTION_LENGTH

@@ -8,8 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { invoiceCurrency } from './invoiceCurrency.ts';
 import type { LineItem, SimplifiedInvoice } from './invoiceMapping.ts';
-import { withinACent } from '../bill/money.ts';
-import { fieldsOf, jsonObject } from '../jsonObject.ts';
+import { lineAmountMatches } from '../bill/money.ts';
+import { fieldsOf, isPresent, jsonObject } from '../jsonObject.ts';
 
 export interface ReadyToPost {
 	ready_to_post: boolean;
@@ -19,16 +19,6 @@ export interface ReadyToPost {
 
 /** The mapped invoice; its currency is judged from the extracted data (invoiceCurrency.ts). */
 type InvoiceForReadiness = Omit<SimplifiedInvoice, 'currency'>;
-
-function isPresent(value: unknown): boolean {
-	return (
-		value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
-	);
-}
-
-function hasText(value: string | null): boolean {
-	return value !== null && value.trim() !== '';
-}
 
 /** The contract's date format, and a day that exists. */
 function isInvoiceDate(value: string): boolean {
@@ -62,13 +52,13 @@ function notVerifiedReason(status: string | null): string {
 
 function headerReasons(invoice: InvoiceForReadiness): string[] {
 	const reasons: string[] = [];
-	if (!hasText(invoice.vendor))
+	if (!isPresent(invoice.vendor))
 		reasons.push('The vendor is missing: enter it from the original invoice before posting.');
-	if (!hasText(invoice.invoice_no))
+	if (!isPresent(invoice.invoice_no))
 		reasons.push(
 			'The invoice number is missing: enter it from the original invoice before posting.',
 		);
-	if (!hasText(invoice.invoice_date)) {
+	if (!isPresent(invoice.invoice_date)) {
 		reasons.push('The invoice date is missing: enter it from the original invoice before posting.');
 	} else if (!isInvoiceDate(invoice.invoice_date as string)) {
 		reasons.push(
@@ -101,15 +91,12 @@ function lineReasons(lines: LineItem[], rawLines: unknown[]): string[] {
 	const reasons: string[] = [];
 	for (const field of ['quantity', 'unit_price', 'amount'] as const) {
 		const missing: number[] = [];
-		const unreadable: number[] = [];
-		const unreadableValues: unknown[] = [];
+		const unreadable: Array<{ number: number; sent: unknown }> = [];
 		lines.forEach((line, index) => {
 			if (line[field] !== null) return;
 			const sent = jsonObject(rawLines[index])?.[field];
-			if (isPresent(sent)) {
-				unreadable.push(index + 1);
-				unreadableValues.push(sent);
-			} else missing.push(index + 1);
+			if (isPresent(sent)) unreadable.push({ number: index + 1, sent });
+			else missing.push(index + 1);
 		});
 		// A line with its amount books exactly as 1 × the amount (docs/spec-decisions.md#n42): only a
 		// missing amount keeps the invoice back.
@@ -119,12 +106,12 @@ function lineReasons(lines: LineItem[], rawLines: unknown[]): string[] {
 			);
 		}
 		if (unreadable.length > 0) {
-			const values = unreadableValues
+			const values = unreadable
 				.slice(0, 3)
-				.map((value) => JSON.stringify(value))
+				.map(({ sent }) => JSON.stringify(sent))
 				.join(', ');
 			reasons.push(
-				`${lineList(unreadable)}: the ${LINE_LABELS[field]} could not be read as an exact number (${values}${unreadable.length > 3 ? ', …' : ''}); enter it from the original invoice.`,
+				`${lineList(unreadable.map(({ number }) => number))}: the ${LINE_LABELS[field]} could not be read as an exact number (${values}${unreadable.length > 3 ? ', …' : ''}); enter it from the original invoice.`,
 			);
 		}
 	}
@@ -146,16 +133,9 @@ function checkReasons(invoice: InvoiceForReadiness): string[] {
 		);
 	}
 	if (checks.line_amounts_match === false) {
-		const wrong = lines
-			.map((line, index) => ({ line, number: index + 1 }))
-			.filter(
-				({ line }) =>
-					line.quantity !== null &&
-					line.unit_price !== null &&
-					line.amount !== null &&
-					!withinACent(line.quantity * line.unit_price, line.amount),
-			)
-			.map(({ number }) => number);
+		const wrong = lines.flatMap((line, index) =>
+			lineAmountMatches(line) === false ? [index + 1] : [],
+		);
 		reasons.push(
 			`${lineList(wrong)}: quantity × unit price does not equal the line amount; check against the original invoice (a discount may be missing).`,
 		);

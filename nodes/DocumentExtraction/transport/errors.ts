@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { fieldsOf } from '../jsonObject.ts';
 import { TIER_LIMITS } from '../tierLimits.ts';
 
 /** The service's own words from an error body of any shape, trimmed to a readable length. */
@@ -12,11 +13,8 @@ export function serviceErrorText(body: unknown): string | undefined {
 	if (typeof body === 'string') text = body.trim();
 	else if (typeof body === 'object' && body !== null) {
 		const object = body as IDataObject;
-		const nested =
-			typeof object.error === 'object' && object.error !== null
-				? (object.error as IDataObject)
-				: {};
-		const candidate = nested.message ?? object.message ?? object.error ?? object.detail;
+		const candidate =
+			fieldsOf(object.error).message ?? object.message ?? object.error ?? object.detail;
 		text = typeof candidate === 'string' ? candidate : JSON.stringify(body);
 	}
 	if (!text) return undefined;
@@ -73,10 +71,6 @@ const NEVER_CONNECTED = new Set([
 	'ENETUNREACH',
 ]);
 
-function neverConnected(code: string): boolean {
-	return NEVER_CONNECTED.has(code);
-}
-
 /** The message and description of a request that got no HTTP answer, by what it means for a repeat. */
 export function connectionFailure(
 	code: string,
@@ -84,7 +78,7 @@ export function connectionFailure(
 	baseUrl: string,
 	idempotent: boolean,
 ): { message: string; description: string } {
-	if (neverConnected(code)) {
+	if (NEVER_CONNECTED.has(code)) {
 		// The code goes into the description only: n8n replaces a message that names a common error code
 		// with its own generic text.
 		return {

@@ -19,6 +19,7 @@ import { adviceForStatus, connectionFailure, serviceErrorText, waitTooLong } fro
 import type { PacedStart, RequestPacer } from './pacer.ts';
 import { MAX_RETRY_WAIT_MS, retryAfterMs, retryDelayMs } from './retryPolicy.ts';
 import { jsonObject } from '../jsonObject.ts';
+import { refusals } from '../refusals.ts';
 
 export type ApiContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
 
@@ -118,28 +119,23 @@ export function plainHttpProblem(url: URL): string | null {
 async function baseUrlOf(context: ApiContext, itemIndex?: number): Promise<string> {
 	const credentials = await runCredential(context, itemIndex);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	const refusal = refusals(context, itemIndex);
 	let url: URL;
 	try {
 		url = new URL(raw);
 		if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
 	} catch {
-		throw new NodeOperationError(
-			context.getNode(),
+		throw refusal(
 			`The Base URL in the Document Extraction API credential ("${raw}") is not a valid http(s) address`,
-			{
-				itemIndex,
-				description:
-					'Open the credential and enter the service address, e.g. https://api.example.com.',
-			},
+			'Open the credential and enter the service address, e.g. https://api.example.com.',
 		);
 	}
 	const problem = plainHttpProblem(url);
 	if (problem) {
-		throw new NodeOperationError(context.getNode(), problem, {
-			itemIndex,
-			description:
-				"Open the Document Extraction API credential and enter the service's https:// address.",
-		});
+		throw refusal(
+			problem,
+			"Open the Document Extraction API credential and enter the service's https:// address.",
+		);
 	}
 	return raw.replace(/\/+$/, '');
 }

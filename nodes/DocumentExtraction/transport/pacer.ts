@@ -80,17 +80,12 @@ export class RequestPacer {
 	}
 
 	private serviceWindowWait(now: number): number {
-		let window = this.window!;
-		if (now >= window.resetAt) {
+		if (now >= this.window!.resetAt) {
 			// A fresh window: its end is known from the next answer.
-			this.window = {
-				limit: window.limit,
-				remaining: window.limit,
-				asOfSequence: this.started,
-				resetAt: Number.POSITIVE_INFINITY,
-			};
-			window = this.window;
+			const { limit } = this.window!;
+			this.window = { limit, remaining: limit, asOfSequence: this.started, resetAt: Infinity };
 		}
+		const window = this.window!;
 		const startedSince = this.started - window.asOfSequence;
 		return window.remaining - startedSince > 0 ? 0 : window.resetAt - now;
 	}

@@ -20,10 +20,10 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
  */
 const MAX_WRITE_BYTES = 64 * 1024;
 
+type Content = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
 /** The same bytes in pieces of at most MAX_WRITE_BYTES: views into each chunk, never copies. */
-async function* boundedChunks(
-	source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-): AsyncGenerator<Uint8Array> {
+async function* boundedChunks(source: Content): AsyncGenerator<Uint8Array> {
 	for await (const chunk of source) {
 		if (chunk.byteLength <= MAX_WRITE_BYTES) {
 			if (chunk.byteLength > 0) yield chunk;
@@ -37,14 +37,9 @@ async function* boundedChunks(
 
 /** A File whose content is `content` (read once, in bounded pieces) and whose size is `byteLength`. */
 class ContentFile extends File {
-	readonly #content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+	readonly #content: Content;
 
-	constructor(
-		content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-		byteLength: number,
-		name: string,
-		type: string,
-	) {
+	constructor(content: Content, byteLength: number, name: string, type: string) {
 		super([], name, { type });
 		this.#content = content;
 		// The size the encoder announces in Content-Length: the content's, not the empty parts'.
@@ -54,15 +49,6 @@ class ContentFile extends File {
 	override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
 		return boundedChunks(this.#content) as unknown as ReadableStream<Uint8Array<ArrayBuffer>>;
 	}
-}
-
-function contentFile(
-	content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-	byteLength: number,
-	name: string,
-	type: string,
-): File {
-	return new ContentFile(content, byteLength, name, type);
 }
 
 export interface UploadSource {
@@ -88,7 +74,7 @@ export async function uploadSource(
 			fileName,
 			contentType,
 			byteLength: buffer.length,
-			open: async () => contentFile([buffer], buffer.length, fileName, contentType),
+			open: async () => new ContentFile([buffer], buffer.length, fileName, contentType),
 		};
 	}
 	const { fileSize } = await context.helpers.getBinaryMetadata(binaryId);
@@ -101,7 +87,7 @@ export async function uploadSource(
 		fileName,
 		contentType,
 		byteLength: fileSize,
-		open: async () => contentFile(await content(), fileSize, fileName, contentType),
+		open: async () => new ContentFile(await content(), fileSize, fileName, contentType),
 	};
 }
 

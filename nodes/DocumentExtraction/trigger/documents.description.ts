@@ -16,25 +16,19 @@ const choices: INodePropertyOptions[] = [
 	},
 ];
 
+/** One parameter with the default of the node's version (docs/spec-decisions.md#n40). */
+const documents: INodeProperties = {
+	displayName: 'Documents',
+	name: DOCUMENTS_PARAMETER,
+	type: 'options',
+	options: choices,
+	default: 'thisWorkflow',
+	description: 'Which reviewed documents start the workflow',
+};
+
 export const documentsProperties: INodeProperties[] = [
-	{
-		displayName: 'Documents',
-		name: DOCUMENTS_PARAMETER,
-		type: 'options',
-		options: choices,
-		default: 'thisWorkflow',
-		description: 'Which reviewed documents start the workflow',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
-	},
-	{
-		displayName: 'Documents',
-		name: DOCUMENTS_PARAMETER,
-		type: 'options',
-		options: choices,
-		default: 'account',
-		description: 'Which reviewed documents start the workflow',
-		displayOptions: { show: { '@version': [1, 1.1] } },
-	},
+	{ ...documents, displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } } },
+	{ ...documents, default: 'account', displayOptions: { show: { '@version': [1, 1.1] } } },
 	{
 		displayName:
 			'Starts for documents a Document Extraction node (1.2) in this workflow submitted. Needs the Webhook Signing Secret in the credential (<a href="https://github.com/document-extraction/n8n-nodes-document-extraction/blob/main/docs/trigger.md#which-documents-start-the-workflow" target="_blank">more</a>)',

@@ -29,7 +29,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		context.getNode().typeVersion,
 	);
 	const notAddressed = notAddressedReason(documents, context.getWebhookName());
-	if (notAddressed) return startsNothing(context, 200, { started: false, reason: notAddressed });
+	if (notAddressed) return startsNothing(context, notAddressed);
 
 	// 2. The secrets of this address, from the credential as this process remembers it.
 	const secrets = await addressSecrets(context, registeredAddress(context));
@@ -38,9 +38,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const options = context.getNodeParameter('options', {}) as { replayWindowHours?: number };
 	const delivery = await readSignedDelivery(context, secrets, options.replayWindowHours);
 	if (delivery.refusal)
-		return startsNothing(context, delivery.refusal.status, delivery.refusal.body, {
-			refused: refusalReason(delivery.refusal.reason),
-		});
+		return startsNothing(context, refusalReason(delivery.refusal.reason), delivery.refusal);
 	const { payload, previousUntil } = delivery;
 	if (previousUntil !== undefined)
 		context.logger.warn(
@@ -50,13 +48,10 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	// 4. Subscribed; a sample event only while listening for a test event (N37).
 	const events = context.getNodeParameter('events', []) as unknown;
 	if (!Array.isArray(events) || !events.includes(payload.event))
-		return startsNothing(context, 200, { started: false, reason: 'event not subscribed' });
+		return startsNothing(context, 'event not subscribed');
 	const sample = isSample(payload);
 	if (sample && triggerMode(context) === 'production')
-		return startsNothing(context, 200, {
-			started: false,
-			reason: 'sample event (test listening only)',
-		});
+		return startsNothing(context, 'sample event (test listening only)');
 
 	// 5. Run: n8n queues it, then answers. Whether this event ran before is the run's first step.
 	const outputMode = context.getNodeParameter('outputMode', 'simplified') as OutputMode;
@@ -87,24 +82,25 @@ function registeredAddress(context: IWebhookFunctions): string | undefined {
 const notStartedCounts = new RecentMemory<number>({ maxEntries: 1000 });
 
 /**
- * Answers a delivery that starts no run (`body` with `received: true` for a 200), logged with how many
- * this trigger answered so in this process. Nothing is written: what a stranger sends costs no
- * database write.
+ * Answers a delivery that starts no run (with `refusal`'s status and body, else a 200 saying why),
+ * logged with how many this trigger answered so in this process. Nothing is written: what a stranger
+ * sends costs no database write.
  */
 function startsNothing(
 	context: IWebhookFunctions,
-	status: number,
-	body: IDataObject,
-	why: { refused?: string } = {},
+	reason: string,
+	refusal?: { status: number; body: IDataObject },
 ): IWebhookResponseData {
 	const scope = triggerScope(context);
 	const count = (notStartedCounts.get(scope) ?? 0) + 1;
 	notStartedCounts.set(scope, count);
-	const reason = why.refused ?? String(body.reason);
-	const message = `Document Extraction Trigger: ${why.refused ? 'refused' : 'answered'} a delivery without a run (${reason}; ${count} since n8n started)`;
-	if (why.refused) context.logger.warn(message);
-	else context.logger.info(message);
-	return answerWithoutRun(context, status, status === 200 ? { received: true, ...body } : body);
+	const message = `Document Extraction Trigger: ${refusal ? 'refused' : 'answered'} a delivery without a run (${reason}; ${count} since n8n started)`;
+	if (refusal) {
+		context.logger.warn(message);
+		return answerWithoutRun(context, refusal.status, refusal.body);
+	}
+	context.logger.info(message);
+	return answerWithoutRun(context, 200, { received: true, started: false, reason });
 }
 
 /** The refusal as the log says it: the verdict only, never a secret or what the delivery carried. */

@@ -55,6 +55,5 @@ export function withRegistration(
 	held: HeldRegistration[],
 	registration: HeldRegistration,
 ): HeldRegistration[] {
-	const next = [...held, registration];
-	return next.slice(Math.max(0, next.length - MAX_HELD_REGISTRATIONS));
+	return [...held, registration].slice(-MAX_HELD_REGISTRATIONS);
 }

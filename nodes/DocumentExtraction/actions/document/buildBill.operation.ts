@@ -220,51 +220,46 @@ function buildFor(
 		context.getNodeParameter(name, itemIndex, fallback);
 	const readiness = readinessOfItem(item.json);
 	const invoice = billableOfItem(item.json);
-	const identity = {
-		document_id: item.json.document_id ?? null,
-		vendor: item.json.vendor ?? invoice?.vendor ?? null,
-		invoice_no: item.json.invoice_no ?? invoice?.invoice_no ?? null,
-	};
+	const cannotBook = (fields: IDataObject): BuiltBill => ({
+		ready: false,
+		json: {
+			document_id: item.json.document_id ?? null,
+			vendor: item.json.vendor ?? invoice?.vendor ?? null,
+			invoice_no: item.json.invoice_no ?? invoice?.invoice_no ?? null,
+			...fields,
+		},
+	});
 	if (!invoice) {
-		return {
-			ready: false,
-			json: {
-				...identity,
-				review_reason: `The item holds no whole invoice: expected ${EXPECTED_INVOICE_FIELDS}`,
-			},
-		};
+		return cannotBook({
+			review_reason: `The item holds no whole invoice: expected ${EXPECTED_INVOICE_FIELDS}`,
+		});
 	}
 	if (!readiness.ready_to_post) {
-		return {
-			ready: false,
-			json: {
-				...identity,
-				currency: readiness.currency,
-				review_reason: readiness.not_ready_because.join(' '),
-			},
-		};
+		return cannotBook({
+			currency: readiness.currency,
+			review_reason: readiness.not_ready_because.join(' '),
+		});
 	}
+	const approval = parameter('approval', {}) as IDataObject;
 	const common = {
 		paymentTermsDays: Number(parameter('paymentTermsDays', 30)),
 		currency: String(parameter('currency')),
 		allowedCurrencies: String(parameter('allowedCurrencies')),
+		approval: {
+			note: String(approval.note ?? ''),
+			decidedBy: String(approval.decidedBy ?? ''),
+			decidedAt: String(approval.decidedAt ?? ''),
+		},
 	};
 	const field = String(parameter('originalFileField', 'data'));
 	const binary: IBinaryData | undefined = item.binary?.[field];
 	const file = binary ? { fileName: binary.fileName, mimeType: binary.mimeType } : undefined;
 	const billable = invoice as unknown as IDataObject;
-	const approval = parameter('approval', {}) as IDataObject;
-	const decision = {
-		note: String(approval.note ?? ''),
-		decidedBy: String(approval.decidedBy ?? ''),
-		decidedAt: String(approval.decidedAt ?? ''),
-	};
 	if (parameter('target', 'xero') === 'quickBooks') {
 		return buildQuickBooksBill(
 			billable,
 			{
 				...common,
-				approval: decision,
 				companyId: String(parameter('quickBooksCompanyId')),
 				expenseAccountId: String(parameter('quickBooksExpenseAccountId')),
 				taxAccountId: String(parameter('quickBooksTaxAccountId')),
@@ -276,7 +271,6 @@ function buildFor(
 		billable,
 		{
 			...common,
-			approval: decision,
 			tenantId: String(parameter('xeroTenantId')),
 			accountCode: String(parameter('xeroAccountCode', '400')),
 			taxType: String(parameter('xeroTaxType')),

@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	invoiceIdentity,
@@ -16,6 +16,7 @@ import {
 	invoiceOfItem,
 	readinessOfItem,
 } from '../../invoice/invoiceOfItem.ts';
+import { refusals } from '../../refusals.ts';
 import {
 	checkDuplicateOutputIndex,
 	checkDuplicateOutputNames,
@@ -69,30 +70,19 @@ function uncheckableItem(context: IExecuteFunctions, itemIndex: number): unknown
 	} catch (error) {
 		return error;
 	}
-	const {
-		document_id: documentId,
-		status,
-		invoice,
-	} = invoiceOfItem(context.getInputData()[itemIndex].json);
+	const refusal = refusals(context, itemIndex);
+	const { json } = context.getInputData()[itemIndex];
+	const { document_id: documentId, status, invoice } = invoiceOfItem(json);
 	if (status !== null && status !== 'verified') {
-		return new NodeOperationError(
-			context.getNode(),
+		return refusal(
 			`Document ${documentId ?? 'without an ID'} is "${status}", not verified: only verified invoices are checked`,
-			{
-				itemIndex,
-				description:
-					'A document still in review or rejected has no invoice to pay yet. Connect only the Verified output of Extract here, or subscribe the Document Extraction Trigger to "Document Verified" only (or route by status with an IF node first).',
-			},
+			'A document still in review or rejected has no invoice to pay yet. Connect only the Verified output of Extract here, or subscribe the Document Extraction Trigger to "Document Verified" only (or route by status with an IF node first).',
 		);
 	}
 	if (!invoice) {
-		return new NodeOperationError(
-			context.getNode(),
+		return refusal(
 			`Input item ${itemIndex} has no invoice data to check`,
-			{
-				itemIndex,
-				description: `Expected ${EXPECTED_INVOICE_FIELDS}. Connect this node to the output of one of those nodes, or map those fields with an Edit Fields (Set) node first.`,
-			},
+			`Expected ${EXPECTED_INVOICE_FIELDS}. Connect this node to the output of one of those nodes, or map those fields with an Edit Fields (Set) node first.`,
 		);
 	}
 	return undefined;

@@ -143,10 +143,10 @@ interface OutputRule<Output extends string = ExtractOutput> {
 	/** The label of versions 1 to 1.2. */
 	displayName: string;
 	/**
-	 * The label from 1.3: short enough to read on the canvas, which cuts a connected output's label
-	 * at 96 px (about 15 characters).
+	 * The label from 1.3 when it is another: short enough to read on the canvas, which cuts a
+	 * connected output's label at 96 px (about 15 characters).
 	 */
-	label: string;
+	label?: string;
 	when: OutputCondition;
 	/**
 	 * Continue On Fail (regular output) puts failed items here: the output that needs a person, never
@@ -158,30 +158,22 @@ interface OutputRule<Output extends string = ExtractOutput> {
 /** From 1.3, the label of a place whose option is off while a later one is on: nothing comes out there. */
 const UNUSED_OUTPUT_LABEL = 'Option Off';
 
-const VERIFIED_OUTPUT: OutputRule = {
-	output: 'verified',
-	displayName: 'Verified',
-	label: 'Verified',
-	when: ALWAYS,
-};
+const VERIFIED_OUTPUT: OutputRule = { output: 'verified', displayName: 'Verified', when: ALWAYS };
 const NEEDS_REVIEW_OUTPUT: OutputRule = {
 	output: 'needsReview',
 	displayName: 'Needs Review',
-	label: 'Needs Review',
 	when: NOT_WAITING,
 	takesFailedItems: true,
 };
 const REJECTED_OUTPUT: OutputRule = {
 	output: 'rejected',
 	displayName: 'Rejected',
-	label: 'Rejected',
 	when: WAITING,
 	takesFailedItems: true,
 };
 const TIMED_OUT_OUTPUT: OutputRule = {
 	output: 'timedOut',
 	displayName: 'Timed Out',
-	label: 'Timed Out',
 	when: WAITING,
 };
 const ALREADY_SUBMITTED_OUTPUT: OutputRule = {
@@ -207,7 +199,6 @@ const NOT_READY_OUTPUT: OutputRule = {
 const SKIPPED_FILES_OUTPUT: OutputRule = {
 	output: 'skippedFiles',
 	displayName: 'Skipped Files',
-	label: 'Skipped Files',
 	when: EVERY_FILE,
 };
 
@@ -250,7 +241,7 @@ const EXTRACT_PLACES_WAITING: readonly OutputRule[] = [
  * invoice that could not be checked must not be paid as a new one.
  */
 const CHECK_DUPLICATE_OUTPUTS: ReadonlyArray<OutputRule<CheckDuplicateOutput>> = [
-	{ output: 'newInvoice', displayName: 'New Invoice', label: 'New Invoice', when: ALWAYS },
+	{ output: 'newInvoice', displayName: 'New Invoice', when: ALWAYS },
 	{
 		output: 'possibleDuplicate',
 		displayName: 'Possible Duplicate',
@@ -263,7 +254,7 @@ const CHECK_DUPLICATE_OUTPUTS: ReadonlyArray<OutputRule<CheckDuplicateOutput>> =
 
 /** Build Bill's outputs (docs/spec-decisions.md#n42): a failed item cannot be booked. */
 const BUILD_BILL_OUTPUTS: ReadonlyArray<OutputRule<BuildBillOutput>> = [
-	{ output: 'bill', displayName: 'Bill', label: 'Bill', when: ALWAYS },
+	{ output: 'bill', displayName: 'Bill', when: ALWAYS },
 	{
 		output: 'cannotBook',
 		displayName: 'Cannot Be Booked',
@@ -280,13 +271,17 @@ interface LaidOutOutput<Output extends string> {
 	takesFailedItems?: true;
 }
 
+function nameOf(rule: OutputRule<string>, layout: OutputLayout): string {
+	return (layout === 'fixedPlaces' && rule.label) || rule.displayName;
+}
+
 function laidOut<Output extends string>(
 	rule: OutputRule<Output>,
 	layout: OutputLayout,
 ): LaidOutOutput<Output> {
 	return {
 		output: rule.output,
-		name: layout === 'fixedPlaces' ? rule.label : rule.displayName,
+		name: nameOf(rule, layout),
 		...(rule.takesFailedItems ? { takesFailedItems: true } : {}),
 	};
 }
@@ -295,8 +290,8 @@ function laidOut<Output extends string>(
 function outputsThatHold<Output extends string>(
 	rules: ReadonlyArray<OutputRule<Output>>,
 	settings: ExtractOutputSettings,
-	layout: OutputLayout,
 ): Array<LaidOutOutput<Output>> {
+	const layout = settings.layout ?? 'outputsThatHold';
 	return rules.filter((rule) => rule.when.holds(settings)).map((rule) => laidOut(rule, layout));
 }
 
@@ -314,24 +309,11 @@ function fixedPlaces<Output extends string>(
 }
 
 function extractOutputsOf(settings: ExtractOutputSettings): Array<LaidOutOutput<ExtractOutput>> {
-	if (settings.layout !== 'fixedPlaces')
-		return outputsThatHold(EXTRACT_OUTPUTS, settings, 'outputsThatHold');
+	if (settings.layout !== 'fixedPlaces') return outputsThatHold(EXTRACT_OUTPUTS, settings);
 	return fixedPlaces(
 		settings.waitForReview ? EXTRACT_PLACES_WAITING : EXTRACT_PLACES_NOT_WAITING,
 		settings,
 	);
-}
-
-function checkDuplicateOutputsOf(
-	settings: ExtractOutputSettings,
-): Array<LaidOutOutput<CheckDuplicateOutput>> {
-	return outputsThatHold(CHECK_DUPLICATE_OUTPUTS, settings, settings.layout ?? 'outputsThatHold');
-}
-
-function buildBillOutputsOf(
-	settings: ExtractOutputSettings,
-): Array<LaidOutOutput<BuildBillOutput>> {
-	return outputsThatHold(BUILD_BILL_OUTPUTS, settings, settings.layout ?? 'outputsThatHold');
 }
 
 /** Build Bill's outputs are the same in every version and with every setting. */
@@ -340,7 +322,7 @@ export function buildBillOutputIndex(output: BuildBillOutput): number {
 }
 
 export function checkDuplicateOutputNames(settings: ExtractOutputSettings): string[] {
-	return checkDuplicateOutputsOf(settings).map((laid) => laid.name);
+	return outputsThatHold(CHECK_DUPLICATE_OUTPUTS, settings).map((laid) => laid.name);
 }
 
 /** Index of `output` with these settings; -1 when it does not exist with them. */
@@ -348,7 +330,9 @@ export function checkDuplicateOutputIndex(
 	settings: ExtractOutputSettings,
 	output: CheckDuplicateOutput,
 ): number {
-	return checkDuplicateOutputsOf(settings).findIndex((laid) => laid.output === output);
+	return outputsThatHold(CHECK_DUPLICATE_OUTPUTS, settings).findIndex(
+		(laid) => laid.output === output,
+	);
 }
 
 export function extractOutputNames(settings: ExtractOutputSettings): string[] {
@@ -360,7 +344,6 @@ export function outputIndex(settings: ExtractOutputSettings, output: ExtractOutp
 	return extractOutputsOf(settings).findIndex((laid) => laid.output === output);
 }
 
-/** The node's parameters that decide its outputs. */
 export interface NodeOutputParameters extends ExtractOutputSettings {
 	resource: string;
 	operation: string;
@@ -371,16 +354,6 @@ export function isExtract(parameters: NodeOutputParameters): boolean {
 	return isDocumentOperation(parameters.resource, parameters.operation, [EXTRACT_OPERATION]);
 }
 
-function isCheckDuplicate(parameters: NodeOutputParameters): boolean {
-	return isDocumentOperation(parameters.resource, parameters.operation, [
-		CHECK_DUPLICATE_OPERATION,
-	]);
-}
-
-function isBuildBill(parameters: NodeOutputParameters): boolean {
-	return isDocumentOperation(parameters.resource, parameters.operation, [BUILD_BILL_OPERATION]);
-}
-
 /** Extract, Check Invoice Duplicate and Build Bill: the operations whose items are invoices. */
 export function isInvoiceOperation(parameters: NodeOutputParameters): boolean {
 	return isDocumentOperation(parameters.resource, parameters.operation, INVOICE_OPERATIONS);
@@ -388,13 +361,14 @@ export function isInvoiceOperation(parameters: NodeOutputParameters): boolean {
 
 /** The node's outputs with these parameters (one unnamed output for the one-output operations). */
 function nodeOutputs(parameters: NodeOutputParameters): ReadonlyArray<{ takesFailedItems?: true }> {
-	if (isExtract(parameters)) return extractOutputsOf(parameters);
-	if (isCheckDuplicate(parameters)) return checkDuplicateOutputsOf(parameters);
-	if (isBuildBill(parameters)) return buildBillOutputsOf(parameters);
+	const is = (operation: string) =>
+		isDocumentOperation(parameters.resource, parameters.operation, [operation]);
+	if (is(EXTRACT_OPERATION)) return extractOutputsOf(parameters);
+	if (is(CHECK_DUPLICATE_OPERATION)) return outputsThatHold(CHECK_DUPLICATE_OUTPUTS, parameters);
+	if (is(BUILD_BILL_OPERATION)) return outputsThatHold(BUILD_BILL_OUTPUTS, parameters);
 	return [{ takesFailedItems: true }];
 }
 
-/** How many outputs the node has with these parameters. */
 export function nodeOutputCount(parameters: NodeOutputParameters): number {
 	return nodeOutputs(parameters).length;
 }
@@ -411,14 +385,12 @@ function outputExpression(name: string): string {
 	return `[${JSON.stringify({ type: 'main', displayName: name })}]`;
 }
 
-/** The outputs whose conditions hold, as an n8n expression. */
 function outputsThatHoldExpression(
 	rules: ReadonlyArray<OutputRule<string>>,
 	layout: OutputLayout,
 ): string {
 	const outputs = rules.map(
-		(rule) =>
-			`${rule.when.expression} ? ${outputExpression(layout === 'fixedPlaces' ? rule.label : rule.displayName)} : []`,
+		(rule) => `${rule.when.expression} ? ${outputExpression(nameOf(rule, layout))} : []`,
 	);
 	return `[].concat(${outputs.join(', ')})`;
 }
@@ -431,16 +403,19 @@ function fixedPlacesExpression(places: ReadonlyArray<OutputRule<string>>): strin
 			.map((later) => `(${later.when.expression})`)
 			.join(' || ');
 		return (
-			`(${thisOrLater}) ? ((${place.when.expression}) ? ${outputExpression(place.label)} ` +
+			`(${thisOrLater}) ? ((${place.when.expression}) ? ${outputExpression(nameOf(place, 'fixedPlaces'))} ` +
 			`: ${outputExpression(UNUSED_OUTPUT_LABEL)}) : []`
 		);
 	});
 	return `[].concat(${outputs.join(', ')})`;
 }
 
-/** One operation's outputs in both layouts, chosen by the node's version as an n8n expression. */
-function byLayoutExpression(fixedPlaces: string, outputsThatHold: string): string {
-	return `(${FIXED_PLACES_EXPRESSION} ? ${fixedPlaces} : ${outputsThatHold})`;
+/** One operation's outputs in both layouts, by the node's version; by default from 1.3 those that hold. */
+function byLayoutExpression(
+	rules: ReadonlyArray<OutputRule<string>>,
+	fixedPlaces = outputsThatHoldExpression(rules, 'fixedPlaces'),
+): string {
+	return `(${FIXED_PLACES_EXPRESSION} ? ${fixedPlaces} : ${outputsThatHoldExpression(rules, 'outputsThatHold')})`;
 }
 
 /**
@@ -451,19 +426,13 @@ function byLayoutExpression(fixedPlaces: string, outputsThatHold: string): strin
  */
 export const OUTPUTS_EXPRESSION = (`={{ (${documentOperationExpression([EXTRACT_OPERATION])}) ? ` +
 	byLayoutExpression(
+		EXTRACT_OUTPUTS,
 		`(${WAITING.expression} ? ${fixedPlacesExpression(EXTRACT_PLACES_WAITING)} : ${fixedPlacesExpression(EXTRACT_PLACES_NOT_WAITING)})`,
-		outputsThatHoldExpression(EXTRACT_OUTPUTS, 'outputsThatHold'),
 	) +
 	` : (${documentOperationExpression([CHECK_DUPLICATE_OPERATION])}) ? ` +
-	byLayoutExpression(
-		outputsThatHoldExpression(CHECK_DUPLICATE_OUTPUTS, 'fixedPlaces'),
-		outputsThatHoldExpression(CHECK_DUPLICATE_OUTPUTS, 'outputsThatHold'),
-	) +
+	byLayoutExpression(CHECK_DUPLICATE_OUTPUTS) +
 	` : (${documentOperationExpression([BUILD_BILL_OPERATION])}) ? ` +
-	byLayoutExpression(
-		outputsThatHoldExpression(BUILD_BILL_OUTPUTS, 'fixedPlaces'),
-		outputsThatHoldExpression(BUILD_BILL_OUTPUTS, 'outputsThatHold'),
-	) +
+	byLayoutExpression(BUILD_BILL_OUTPUTS) +
 	' : ["main"] }}') as `={{${string}}}`;
 
 /**

@@ -50,26 +50,17 @@ export const description = updateDisplayOptions(
 /** The status fields of the spec, null when absent, followed by anything else the service sent. */
 function statusOutput(response: IDataObject): IDataObject {
 	const text = (value: unknown) => (typeof value === 'string' ? value : null);
-	return {
+	const fields: IDataObject = {
 		document_id: text(response.document_id),
 		status: text(response.status),
 		confidence: asNumber(response.confidence),
 		review_id: text(response.review_id),
 		estimated_time: text(response.estimated_time),
 		created_at: text(response.created_at),
-		...Object.fromEntries(
-			Object.entries(response).filter(
-				([key]) =>
-					![
-						'document_id',
-						'status',
-						'confidence',
-						'review_id',
-						'estimated_time',
-						'created_at',
-					].includes(key),
-			),
-		),
+	};
+	return {
+		...fields,
+		...Object.fromEntries(Object.entries(response).filter(([key]) => !Object.hasOwn(fields, key))),
 	};
 }
 

@@ -8,8 +8,6 @@ import { documentOperationExpression, HOLDING_OPERATIONS } from './operations.ts
 
 export const HOLD_NOT_READY_PARAMETER = 'holdNotReady';
 
-const DISPLAY_NAME = 'Hold Invoices Not Ready to Post';
-
 const DESCRIPTION =
 	'Whether to keep a verified invoice whose ready_to_post is false off the route to your books, so nothing is posted with a missing or unreadable value or a failed check. The reasons are in not_ready_because.';
 
@@ -19,23 +17,15 @@ const READY_TO_POST_NOTICE =
 
 export function holdNotReadyProperties(whereHeld: string): INodeProperties[] {
 	const description = `${DESCRIPTION} ${whereHeld}`;
+	const hold: INodeProperties = {
+		displayName: 'Hold Invoices Not Ready to Post',
+		name: HOLD_NOT_READY_PARAMETER,
+		type: 'boolean',
+		default: true,
+	};
 	return [
-		{
-			displayName: DISPLAY_NAME,
-			name: HOLD_NOT_READY_PARAMETER,
-			type: 'boolean',
-			default: false,
-			displayOptions: { show: { '@version': [1] } },
-			description,
-		},
-		{
-			displayName: DISPLAY_NAME,
-			name: HOLD_NOT_READY_PARAMETER,
-			type: 'boolean',
-			default: true,
-			displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
-			description,
-		},
+		{ ...hold, default: false, displayOptions: { show: { '@version': [1] } }, description },
+		{ ...hold, displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } }, description },
 		{
 			displayName: READY_TO_POST_NOTICE,
 			name: 'readyToPostNotice',

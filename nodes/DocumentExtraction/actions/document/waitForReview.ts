@@ -14,11 +14,11 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { OutputMode } from '../../invoice/invoiceMapping.ts';
 import { documentFields, invoiceOutput } from '../../invoice/invoiceMapping.ts';
 import { credentialSigningSecret } from '../../delivery/signingSecret.ts';
+import { refusals } from '../../refusals.ts';
 import { httpsUrlProblem } from '../validation.ts';
 import type { ExtractOutputSettings } from './extractOutputs.ts';
 import { extractOutputNames, outputIndex } from './extractOutputs.ts';
@@ -41,55 +41,37 @@ export async function waitPrerequisites(
 	context: IExecuteFunctions,
 	itemCount: number,
 ): Promise<string> {
+	const refusal = refusals(context);
 	if (context.getNode().type.endsWith('Tool')) {
-		throw new NodeOperationError(
-			context.getNode(),
+		throw refusal(
 			'Wait for Review is not available when the node is used as an AI tool',
-			{
-				description:
-					'Turn Wait for Review off; the agent can look up the result later with Get Status.',
-			},
+			'Turn Wait for Review off; the agent can look up the result later with Get Status.',
 		);
 	}
 	if (context.getNodeParameter('outputMode', 0, 'simplified') === 'splitLineItems') {
-		throw new NodeOperationError(
-			context.getNode(),
+		throw refusal(
 			'Wait for Review gives one item per document: choose Output "Simplified" or "Raw"',
-			{
-				description:
-					'To get one item per line item after the review, add a Split Out node on the field "line_items".',
-			},
+			'To get one item per line item after the review, add a Split Out node on the field "line_items".',
 		);
 	}
 	if (itemCount > 1) {
-		throw new NodeOperationError(
-			context.getNode(),
+		throw refusal(
 			`Wait for Review handles one document per execution, and this node received ${itemCount} items`,
-			{
-				description:
-					'Put a Loop Over Items node (batch size 1) before this node so each document waits in turn, or turn Wait for Review off and receive review results with the Document Extraction Trigger.',
-			},
+			'Put a Loop Over Items node (batch size 1) before this node so each document waits in turn, or turn Wait for Review off and receive review results with the Document Extraction Trigger.',
 		);
 	}
 	if (!(await credentialSigningSecret(context, 0))) {
-		throw new NodeOperationError(
-			context.getNode(),
+		throw refusal(
 			'Wait for Review needs the Webhook Signing Secret of your account',
-			{
-				description:
-					'Open the Document Extraction API credential and enter the Webhook Signing Secret: the node uses it to check that the review result really comes from the service.',
-			},
+			'Open the Document Extraction API credential and enter the Webhook Signing Secret: the node uses it to check that the review result really comes from the service.',
 		);
 	}
 	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0));
 	const problem = httpsUrlProblem(resumeUrl, "n8n's resume address for this execution");
 	if (problem) {
-		throw new NodeOperationError(
-			context.getNode(),
+		throw refusal(
 			'Wait for Review needs n8n to be reachable over HTTPS',
-			{
-				description: `${problem} Set n8n's WEBHOOK_URL to its public https:// address.`,
-			},
+			`${problem} Set n8n's WEBHOOK_URL to its public https:// address.`,
 		);
 	}
 	return resumeUrl;

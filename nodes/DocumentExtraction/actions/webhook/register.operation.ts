@@ -11,6 +11,7 @@ import { API_PATHS, WEBHOOK_EVENTS } from '../../constants.ts';
 import { credentialSigningSecret } from '../../delivery/signingSecret.ts';
 import { httpsUrlProblem } from '../validation.ts';
 import { apiRequest } from '../../transport/index.ts';
+import { refusals } from '../../refusals.ts';
 
 /**
  * Which secret signs the deliveries to the endpoint (docs/spec-decisions.md#n65). From version 1.3 a
@@ -146,30 +147,27 @@ async function registrationSecret(
 	itemIndex: number,
 	source: SecretSource,
 ): Promise<string> {
+	const refusal = refusals(context, itemIndex);
 	if (source === 'generate') return randomBytes(32).toString('hex');
 	if (source === 'enter') {
 		const secret = context.getNodeParameter('secret', itemIndex, '') as string;
 		if (secret) return secret;
-		throw new NodeOperationError(context.getNode(), 'Secret is empty', {
-			itemIndex,
-			description:
-				'Enter the secret the endpoint verifies with, or choose "Generate a New Secret".',
-		});
+		throw refusal(
+			'Secret is empty',
+			'Enter the secret the endpoint verifies with, or choose "Generate a New Secret".',
+		);
 	}
 	const secret = await credentialSigningSecret(context, itemIndex);
 	if (secret) return secret;
-	throw new NodeOperationError(
-		context.getNode(),
-		context.getNode().typeVersion >= 1.3
-			? 'The credential has no Webhook Signing Secret'
-			: 'No secret to sign the deliveries with',
-		{
-			itemIndex,
-			description:
-				context.getNode().typeVersion >= 1.3
-					? 'Choose "Generate a New Secret" (recommended), or set the Webhook Signing Secret in the Document Extraction API credential.'
-					: 'Enter a Secret here, or set the Webhook Signing Secret in the Document Extraction API credential.',
-		},
+	if (context.getNode().typeVersion >= 1.3) {
+		throw refusal(
+			'The credential has no Webhook Signing Secret',
+			'Choose "Generate a New Secret" (recommended), or set the Webhook Signing Secret in the Document Extraction API credential.',
+		);
+	}
+	throw refusal(
+		'No secret to sign the deliveries with',
+		'Enter a Secret here, or set the Webhook Signing Secret in the Document Extraction API credential.',
 	);
 }
 

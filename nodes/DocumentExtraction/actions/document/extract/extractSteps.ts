@@ -7,6 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { CONTENT_TYPE_BY_KIND } from '../../validation.ts';
+import type { ExtractOutput } from '../extractOutputs.ts';
 import { extractOutputNames, outputIndex } from '../extractOutputs.ts';
 import type { Sighting } from '../sameInvoice.ts';
 import { notAnInvoiceBecause, sourceFields } from './inputFiles.ts';
@@ -62,19 +63,11 @@ export async function finishItem(
 	seenBefore?: Sighting,
 ): Promise<INodeExecutionData[][]> {
 	const outputs: INodeExecutionData[][] = extractOutputNames(settings).map(() => []);
-	if ('skipped' in submitted) {
-		outputs[outputIndex(settings, 'skippedFiles')].push({
-			json: { skipped_because: submitted.skipped },
-			pairedItem: { item: itemIndex },
-		});
-	} else if ('alreadySubmitted' in submitted) {
-		outputs[outputIndex(settings, 'alreadySubmitted')].push({
-			json: submitted.alreadySubmitted,
-			pairedItem: { item: itemIndex },
-		});
-	} else {
-		await routeAnswer(context, itemIndex, submitted.response, settings, outputs, seenBefore);
-	}
+	const put = (output: ExtractOutput, json: IDataObject) =>
+		outputs[outputIndex(settings, output)].push({ json, pairedItem: { item: itemIndex } });
+	if ('skipped' in submitted) put('skippedFiles', { skipped_because: submitted.skipped });
+	else if ('alreadySubmitted' in submitted) put('alreadySubmitted', submitted.alreadySubmitted);
+	else await routeAnswer(context, itemIndex, submitted.response, settings, outputs, seenBefore);
 	return settings.filePattern
 		? outputs.map((items) => items.map((item) => asFileOfItem(context, itemIndex, settings, item)))
 		: withInputFile(context, itemIndex, settings, outputs);

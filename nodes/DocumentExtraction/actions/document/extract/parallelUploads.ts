@@ -96,20 +96,14 @@ export async function parallelUploadsOf(context: IExecuteFunctions): Promise<num
 	return limitsForTier(credentials.tier).parallelUploads;
 }
 
-/** Waits in arrival order for a share of a fixed budget; a share above the budget takes all of it. */
+/** Waits in arrival order for a share of MAX_BYTES_IN_FLIGHT; a larger share takes all of it. */
 class ByteBudget {
 	private inUse = 0;
 	private readonly waiting: Array<{ bytes: number; go: () => void }> = [];
 
-	private readonly budget: number;
-
-	constructor(budget: number) {
-		this.budget = budget;
-	}
-
 	async use<T>(bytes: number, work: () => Promise<T>): Promise<T> {
-		const share = Math.min(Math.max(bytes, 0), this.budget);
-		if (this.waiting.length > 0 || this.inUse + share > this.budget)
+		const share = Math.min(Math.max(bytes, 0), MAX_BYTES_IN_FLIGHT);
+		if (this.waiting.length > 0 || this.inUse + share > MAX_BYTES_IN_FLIGHT)
 			await new Promise<void>((go) => this.waiting.push({ bytes: share, go }));
 		else this.inUse += share;
 		try {
@@ -121,7 +115,7 @@ class ByteBudget {
 	}
 
 	private admit(): void {
-		while (this.waiting.length > 0 && this.inUse + this.waiting[0].bytes <= this.budget) {
+		while (this.waiting.length > 0 && this.inUse + this.waiting[0].bytes <= MAX_BYTES_IN_FLIGHT) {
 			const next = this.waiting.shift()!;
 			this.inUse += next.bytes;
 			next.go();
@@ -162,7 +156,7 @@ export async function extractInParallel(
 	};
 	const stopped = () => failed;
 	// One budget for the run: a file read whole (database binary mode) to hash or to send counts in it.
-	const bytes = new ByteBudget(MAX_BYTES_IN_FLIGHT);
+	const bytes = new ByteBudget();
 	context.logger.info(
 		`Document Extraction: ${units.length} files to extract, up to ${parallel} uploads at a time`,
 	);
@@ -350,7 +344,6 @@ async function sameInvoices(
 	return sightings;
 }
 
-/** Routes every answer in input order. */
 async function finishInInputOrder(
 	context: IExecuteFunctions,
 	units: FileUnit[],

@@ -18,6 +18,7 @@ import {
 	uploadFileName,
 } from '../../validation.ts';
 import { workflowDocumentsUrl } from '../../../trigger/documents.ts';
+import { refusals } from '../../../refusals.ts';
 import { waitPrerequisites } from '../waitForReview.ts';
 import type { ExtractSettings } from './settings.ts';
 
@@ -37,16 +38,13 @@ export async function prepareFile(
 	itemIndex: number,
 	settings: ExtractSettings,
 ): Promise<PreparedFile> {
+	const refusal = refusals(context, itemIndex);
 	const binary = context.helpers.assertBinaryData(itemIndex, settings.binaryPropertyName);
 	const kind = documentKind(binary.fileName, binary.mimeType);
 	if (!kind) {
-		throw new NodeOperationError(
-			context.getNode(),
+		throw refusal(
 			`The file "${binary.fileName ?? 'without a name'}" (${binary.mimeType || 'unknown type'}) is not a type the service reads`,
-			{
-				itemIndex,
-				description: `Supported types: ${SUPPORTED_TYPES_LABEL}. Convert the file first, or route other files elsewhere with an IF node.`,
-			},
+			`Supported types: ${SUPPORTED_TYPES_LABEL}. Convert the file first, or route other files elsewhere with an IF node.`,
 		);
 	}
 	const webhookUrl = await reviewWebhookUrl(context, itemIndex, settings);
@@ -60,19 +58,14 @@ export async function prepareFile(
 		CONTENT_TYPE_BY_KIND[kind],
 	);
 	if (source.byteLength === 0) {
-		throw new NodeOperationError(context.getNode(), `The file "${fileName}" is empty (0 bytes)`, {
-			itemIndex,
-			description: 'Check the step that produced it: the download or read may have failed.',
-		});
+		throw refusal(
+			`The file "${fileName}" is empty (0 bytes)`,
+			'Check the step that produced it: the download or read may have failed.',
+		);
 	}
 	const credentials = await runCredential(context, itemIndex);
 	const sizeProblem = fileSizeProblem(credentials.tier, source.byteLength);
-	if (sizeProblem) {
-		throw new NodeOperationError(context.getNode(), `"${fileName}" is too large for your tier`, {
-			itemIndex,
-			description: sizeProblem,
-		});
-	}
+	if (sizeProblem) throw refusal(`"${fileName}" is too large for your tier`, sizeProblem);
 	return { fileName, kind, source, webhookUrl };
 }
 
