@@ -4,7 +4,7 @@
 // /proc/<pid>/status. Sampling alone misses peaks shorter than its interval (a large buffer that
 // lives for a few milliseconds).
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 
 function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -36,31 +36,68 @@ export interface RssPeak {
 	exact: boolean;
 }
 
-/** Runs `work` while sampling the RSS of `pid` every `intervalMs`; the baseline is the RSS just before. */
+/**
+ * Runs `work` while sampling the RSS of `pid` every `intervalMs`; the baseline is the RSS just before,
+ * or, with `from`, the RSS when `from()` first holds (polled at each sample): what ran before it in
+ * the same execution, and its peak, are then left out.
+ */
 export async function peakRssDuring(
 	pid: number,
 	work: () => Promise<void>,
-	intervalMs = 25,
+	options: { intervalMs?: number; from?: () => boolean } = {},
 ): Promise<RssPeak> {
-	const baselineBytes = rssBytes(pid);
-	const exact = resetPeakRss(pid);
+	let baselineBytes = rssBytes(pid);
+	let started = !options.from;
+	let exact = started && resetPeakRss(pid);
 	let peakBytes = baselineBytes;
 	let samples = 0;
 	const timer = setInterval(() => {
 		try {
-			peakBytes = Math.max(peakBytes, rssBytes(pid));
-			samples++;
+			if (!started && options.from!()) {
+				started = true;
+				baselineBytes = rssBytes(pid);
+				exact = resetPeakRss(pid);
+				peakBytes = baselineBytes;
+			}
+			if (started) {
+				peakBytes = Math.max(peakBytes, rssBytes(pid));
+				samples++;
+			}
 		} catch {
 			// the process ended; the peak so far stands
 		}
-	}, intervalMs);
+	}, options.intervalMs ?? 25);
 	try {
 		await work();
 	} finally {
 		clearInterval(timer);
 	}
+	if (!started) throw new Error('the measured phase never began');
 	peakBytes = Math.max(peakBytes, rssBytes(pid), exact ? statusBytes(pid, 'VmHWM') : 0);
 	return { baselineBytes, peakBytes, growthBytes: peakBytes - baselineBytes, samples, exact };
+}
+
+/**
+ * True once `file` has a line containing `text` written after this call: a phase of a run that
+ * n8n's log announces.
+ */
+export function logSays(file: string, text: string): () => boolean {
+	const from = statSync(file).size;
+	let seen = false;
+	return () => {
+		if (seen) return true;
+		const size = statSync(file).size;
+		if (size <= from) return false;
+		const descriptor = openSync(file, 'r');
+		try {
+			const buffer = Buffer.alloc(size - from);
+			readSync(descriptor, buffer, 0, buffer.length, from);
+			seen = buffer.toString('utf8').includes(text);
+		} finally {
+			closeSync(descriptor);
+		}
+		return seen;
+	};
 }
 
 /**

@@ -51,7 +51,7 @@ export async function prepareItemFile(
 		if (skipped) return { skipped };
 	}
 	if (!settings.skipDuplicates) return { file };
-	const sha256 = await inFlight.use(file.source.byteLength, () => contentSha256(file.source));
+	const sha256 = await inFlight.use(file.source.memoryCost, () => contentSha256(file.source));
 	return { file, sha256 };
 }
 

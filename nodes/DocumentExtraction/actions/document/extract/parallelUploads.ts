@@ -282,7 +282,7 @@ async function uploadFiles(
 			const claimedKeys = prepared.sha256 ? [fileKey(prepared.sha256)] : [];
 			try {
 				const response = await bytes.use(
-					prepared.file.source.byteLength,
+					prepared.file.source.memoryCost,
 					async () =>
 						await submitFile(context, itemIndex, prepared.file, settings!.rateLimitRetries, pacer),
 				);
