@@ -10,6 +10,9 @@
 //      example workflows (examples/*.json) imported and activated; Invoice to Xero and Invoice to
 //      QuickBooks post to local stand-ins of those APIs (local-n8n/accounting/); the approval
 //      example emails through a local SMTP server (local-n8n/mail/) whose messages are printed
+//   6. the two email-to-books templates published against a local mailbox each (Dovecot, when
+//      installed: else the command that installs it is printed and the rest starts), the SMTP
+//      server and the stand-ins; `npm run send-invoice` (scripts/sendInvoice.ts) mails them invoices
 // Ctrl-C stops everything it started.
 //
 // Data: n8n's data (workflows, credential, executions) and the sandbox's state live in one folder
@@ -70,6 +73,7 @@ import {
 	startMailServer,
 	type MailMessage,
 } from '../local-n8n/mail/index.ts';
+import { EMAIL_TO_BOOKS, startMailboxes } from './mailboxes.ts';
 
 const { values: args } = parseArgs({
 	options: {
@@ -301,11 +305,22 @@ async function main(): Promise<void> {
 		keptSmtp && mail.port !== MAIL_PORT
 			? ` (port ${MAIL_PORT} was busy: set the port of the credential "${keptSmtp.name}" to ${mail.port} in n8n)`
 			: '';
+	// Each email-to-books template reads a local mailbox of its own, so that an email sent to one
+	// becomes one bill in one set of books.
+	const mailboxes = await startMailboxes(client, dataDir);
+	const xeroSettings = { xero_api_url: xero.url, xero_tenant_id: 'local-stand-in' };
+	const quickBooksSettings = {
+		quickbooks_api_url: quickBooks.url,
+		quickbooks_realm_id: 'local-stand-in',
+	};
 	const standInSettings: Record<string, Record<string, string>> = {
-		'invoice-to-xero.workflow.json': { xero_api_url: xero.url, xero_tenant_id: 'local-stand-in' },
-		'invoice-to-quickbooks.workflow.json': {
-			quickbooks_api_url: quickBooks.url,
-			quickbooks_realm_id: 'local-stand-in',
+		'invoice-to-xero.workflow.json': xeroSettings,
+		'invoice-to-quickbooks.workflow.json': quickBooksSettings,
+		[EMAIL_TO_BOOKS.xero.template]: xeroSettings,
+		[EMAIL_TO_BOOKS.quickbooks.template]: {
+			...quickBooksSettings,
+			quickbooks_expense_account_id: '7',
+			quickbooks_tax_account_id: '8',
 		},
 	};
 	const examples = loadExampleWorkflows().map((e) => {
@@ -313,17 +328,29 @@ async function main(): Promise<void> {
 		return settings ? { ...e, workflow: withSettings(e.workflow, settings) } : e;
 	});
 	const fresh = examples.filter((e) => !existingWorkflows.some((w) => w.name === e.workflow.name));
-	const imported = await importWorkflows(client, fresh, {
-		credentials,
-		webhookClient: queueStack?.lbClient,
-	});
+	const imported = [];
+	for (const e of fresh) {
+		const mailbox = mailboxes.forTemplate(e.file);
+		imported.push(
+			...(await importWorkflows(client, [e], {
+				credentials: mailbox ? { ...credentials, imap: mailbox.credential } : credentials,
+				webhookClient: queueStack?.lbClient,
+			})),
+		);
+	}
 	for (const e of examples) {
 		const kept = existingWorkflows.find((w) => w.name === e.workflow.name);
 		if (!kept) continue;
 		let activated = kept.active;
 		// A workflow needing a credential this script does not make (the email intake's IMAP) stays
 		// as the user left it; the note says what to connect.
-		let error = activated ? undefined : missingCredentialsNote(e.workflow, credentials);
+		const mailbox = mailboxes.forTemplate(e.file);
+		let error = activated
+			? undefined
+			: missingCredentialsNote(
+					e.workflow,
+					mailbox ? { ...credentials, imap: mailbox.credential } : credentials,
+				);
 		try {
 			if (!activated && !error && isActivatable(e.workflow)) {
 				await client.activateWorkflow(kept.id);
@@ -357,6 +384,7 @@ async function main(): Promise<void> {
 	say(
 		`  Mail        local SMTP server 127.0.0.1:${mail.port} (credential "${credentials.smtp.name}"); each email n8n sends is printed here with its links${mailNote}`,
 	);
+	say(`  Mailboxes   ${mailboxes.note}`);
 	say(`  Credential  ${credentialNote}`);
 	say(`  Files       Read/Write Files from Disk may read ${filesDir}`);
 	if (queueStack) {
@@ -394,6 +422,22 @@ async function main(): Promise<void> {
 		}
 	}
 	say('');
+	if (mailboxes.started) {
+		say('  The main job, an invoice email becoming a bill:');
+		say(
+			'    1. npm run send-invoice            (in another terminal: an email with three invoices to the Xero mailbox;',
+		);
+		say(
+			'                                        -- --to quickbooks, or -- a.pdf b.png for your own files)',
+		);
+		say(
+			`    2. the approval email is printed here ([mail] …): open its "Approve" link (invoices over ${1000} wait for it; smaller ones are booked at once)`,
+		);
+		say(
+			`    3. the bills: ${xero.url}/__standin/requests  (QuickBooks: ${quickBooks.url}/__standin/requests)`,
+		);
+		say('');
+	}
 	say('  Try first:');
 	say(`    1. Open ${n8n.baseUrl}/ and log in.`);
 	const webhooks = imported.flatMap((r) =>

@@ -32,6 +32,8 @@ export interface ImapServer {
 	user: string;
 	password: string;
 	logFile: string;
+	/** The mailbox's Maildir, where deliverToMaildir() puts a message. */
+	maildir: string;
 	/** Puts a raw RFC 5322 message (CRLF line ends) into the user's INBOX, as new and unseen. */
 	deliver(message: Buffer | string): void;
 	/**
@@ -120,21 +122,48 @@ service anvil {
 `;
 }
 
-/** Starts Dovecot with one mailbox (`user`, a random password) on a free port of 127.0.0.1. */
+/**
+ * Puts a raw RFC 5322 message (CRLF line ends) into a Maildir's INBOX as new and unseen, the way a
+ * mail delivery agent does: a unique name, written in tmp/, then renamed into new/ (atomic).
+ */
+export function deliverToMaildir(maildir: string, message: Buffer | string): void {
+	const { mail } = processAccounts();
+	const unique = `${Math.floor(Date.now() / 1000)}.P${process.pid}R${randomBytes(6).toString('hex')}.${hostname().replace(/[/:]/g, '_')}`;
+	const staged = join(maildir, 'tmp', unique);
+	writeFileSync(staged, Buffer.isBuffer(message) ? message : Buffer.from(message, 'utf8'), {
+		mode: 0o600,
+	});
+	chownSync(staged, mail.uid, mail.gid);
+	renameSync(staged, join(maildir, 'new', unique));
+}
+
+/**
+ * Starts Dovecot with one mailbox (`user`, a random password) on 127.0.0.1: on `port` when free,
+ * else a free one; its mail and state in `dir` when given (kept), else in a temporary folder.
+ */
 export async function startImapServer(
-	options: { user?: string; password?: string } = {},
+	options: {
+		user?: string;
+		password?: string;
+		dir?: string;
+		port?: number;
+		neededBy?: string;
+	} = {},
 ): Promise<ImapServer> {
-	const dovecot = requirementPath('dovecot', "the email intake test's IMAP server");
+	const dovecot = requirementPath(
+		'dovecot',
+		options.neededBy ?? "the email intake test's IMAP server",
+	);
 	const user = options.user ?? 'invoices';
 	const password = options.password ?? randomBytes(12).toString('hex');
-	const port = await freePort();
-	const dir = makeTmpDir('imap-dovecot');
+	const port = await freePort(options.port);
+	const dir = options.dir ?? makeTmpDir('imap-dovecot');
 	const accounts = processAccounts();
 	const home = join(dir, 'mail', user);
 	const maildir = join(home, 'Maildir');
 	for (const sub of ['tmp', 'new', 'cur']) mkdirSync(join(maildir, sub), { recursive: true });
-	mkdirSync(join(dir, 'run'));
-	mkdirSync(join(dir, 'state'));
+	mkdirSync(join(dir, 'run'), { recursive: true });
+	mkdirSync(join(dir, 'state'), { recursive: true });
 	// The mail processes (another user when run as root) must reach and own the mailbox.
 	chmodSync(dir, 0o755);
 	for (const path of [
@@ -181,23 +210,14 @@ export async function startImapServer(
 	}
 	log('dovecot', `IMAP on 127.0.0.1:${port}, mailbox ${user}`);
 
-	let delivered = 0;
 	return {
 		host: '127.0.0.1',
 		port,
 		user,
 		password,
 		logFile,
-		deliver(message) {
-			// Maildir delivery: a unique name, written in tmp/, then renamed into new/ (atomic).
-			delivered += 1;
-			const unique = `${Math.floor(Date.now() / 1000)}.P${process.pid}Q${delivered}R${randomBytes(4).toString('hex')}.${hostname().replace(/[/:]/g, '_')}`;
-			const bytes = Buffer.isBuffer(message) ? message : Buffer.from(message, 'utf8');
-			const staged = join(maildir, 'tmp', unique);
-			writeFileSync(staged, bytes, { mode: 0o600 });
-			chownSync(staged, accounts.mail.uid, accounts.mail.gid);
-			renameSync(staged, join(maildir, 'new', unique));
-		},
+		maildir,
+		deliver: (message) => deliverToMaildir(maildir, message),
 		async waitForMailboxOpened(count = 1, timeoutMs = 60_000) {
 			const until = Date.now() + timeoutMs;
 			while (inboxOpened < count) {

@@ -30,18 +30,22 @@ export async function createSmtpCredential(
 	return await client.createCredential(name, 'smtp', smtpCredentialData(server));
 }
 
-/** Creates n8n's IMAP credential (n8n's REST API) for the local mailbox. */
-export async function createImapCredential(
-	client: N8nClient,
-	imap: Pick<ImapServer, 'user' | 'password' | 'host' | 'port'>,
-	name = 'IMAP (invoices)',
-): Promise<Credential> {
-	return await client.createCredential(name, 'imap', {
+export function imapCredentialData(imap: Pick<ImapServer, 'user' | 'password' | 'host' | 'port'>) {
+	return {
 		user: imap.user,
 		password: imap.password,
 		host: imap.host,
 		port: imap.port,
 		secure: false,
 		allowUnauthorizedCerts: false,
-	});
+	};
+}
+
+/** Creates n8n's IMAP credential (n8n's REST API) for the local mailbox. */
+export async function createImapCredential(
+	client: N8nClient,
+	imap: Pick<ImapServer, 'user' | 'password' | 'host' | 'port'>,
+	name = 'IMAP (invoices)',
+): Promise<Credential> {
+	return await client.createCredential(name, 'imap', imapCredentialData(imap));
 }

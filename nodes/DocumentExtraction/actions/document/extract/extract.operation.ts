@@ -39,7 +39,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Timeout (Minutes)',
 		name: 'reviewTimeout',
 		type: 'number',
-		typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: DEFAULT_TIMEOUT_MINUTES,
 		displayOptions: { show: { waitForReview: [true] } },
 		hint: 'Review usually takes 1 to 5 minutes',

@@ -1,0 +1,90 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
+// `npm run send-invoice [-- --to xero|quickbooks] [-- a.pdf b.png …]`: an invoice email into the
+// local mailbox an email-to-books template of `npm start` reads, delivered as a mail delivery agent
+// does (into its Maildir). Without files: three invoices of this moment (new ones each time, so each
+// run books again) and the supplier's logo, the way invoices arrive.
+// Options: --to (default xero), --data <folder> (npm start's --data; default its data folder).
+
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, extname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { localDataDir, say } from '../local-n8n/index.ts';
+import {
+	composeMessage,
+	deliverToMaildir,
+	invoicePdf,
+	logoPng,
+	type MessageAttachment,
+} from '../local-n8n/mail/index.ts';
+import { EMAIL_TO_BOOKS, mailboxesFile, readMailboxes, type Books } from './mailboxes.ts';
+
+const { values: args, positionals: files } = parseArgs({
+	allowPositionals: true,
+	options: {
+		to: { type: 'string', default: 'xero' },
+		data: { type: 'string' },
+	},
+});
+
+const CONTENT_TYPES: Record<string, string> = {
+	'.pdf': 'application/pdf',
+	'.png': 'image/png',
+	'.jpg': 'image/jpeg',
+	'.jpeg': 'image/jpeg',
+	'.json': 'application/json',
+	'.csv': 'text/csv',
+};
+
+function fail(message: string): never {
+	process.stderr.write(`${message}\n`);
+	process.exit(1);
+}
+
+/** Three invoices no run sent before (the sandbox derives each from its file's bytes) and a logo. */
+function sampleAttachments(): MessageAttachment[] {
+	const at = new Date().toISOString();
+	const invoices = ['office supplies', 'consulting', 'cloud services'].map((what, index) => ({
+		fileName: `invoice-${index + 1}.pdf`,
+		contentType: 'application/pdf',
+		content: invoicePdf([`Invoice for ${what}`, `Issued ${at}`]),
+	}));
+	return [...invoices, { fileName: 'logo.png', contentType: 'image/png', content: logoPng() }];
+}
+
+function ownAttachments(paths: string[]): MessageAttachment[] {
+	return paths.map((path) => {
+		const file = resolve(path);
+		if (!existsSync(file)) fail(`No such file: ${file}`);
+		const contentType = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+		return { fileName: basename(file), contentType, content: readFileSync(file) };
+	});
+}
+
+const books = args.to as Books;
+if (!(books in EMAIL_TO_BOOKS)) fail(`--to must be xero or quickbooks (got ${args.to}).`);
+const dataDir = resolve(args.data ?? localDataDir());
+if (!existsSync(mailboxesFile(dataDir)))
+	fail(
+		`No local mailboxes in ${dataDir}: start them with "npm start" (with Dovecot installed) and send again.`,
+	);
+const mailbox = readMailboxes(dataDir)[books];
+if (!mailbox) fail(`npm start made no ${books} mailbox in ${dataDir}.`);
+
+const attachments = files.length > 0 ? ownAttachments(files) : sampleAttachments();
+const subject = `Invoices ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+deliverToMaildir(
+	mailbox.maildir,
+	composeMessage({
+		from: 'Accounts <billing@supplier.example>',
+		to: mailbox.address,
+		subject,
+		text: 'Please find our invoices attached.',
+		attachments,
+	}),
+);
+say(
+	`Delivered "${subject}" with ${attachments.map((file) => file.fileName).join(', ')} to ${mailbox.address}.`,
+);
+say(
+	`The ${books === 'xero' ? 'Xero' : 'QuickBooks'} template picks it up within seconds: each invoice runs on its own; approval emails appear in the npm start window.`,
+);
