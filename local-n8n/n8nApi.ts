@@ -316,6 +316,76 @@ export class N8nClient {
 		return { id: updated.id, name: updated.name, type: updated.type };
 	}
 
+	// ---------------------------------------------------------------- data tables
+
+	/** The owner's personal project, where a workflow of theirs keeps its Data Tables. */
+	async personalProjectId(): Promise<string> {
+		return (await this.call<{ id: string }>('GET', '/rest/projects/personal')).id;
+	}
+
+	async listDataTables(): Promise<Array<{ id: string; name: string }>> {
+		const project = await this.personalProjectId();
+		const page = await this.call<{ data: Array<{ id: string; name: string }> }>(
+			'GET',
+			`/rest/projects/${project}/data-tables?take=250`,
+		);
+		return page.data;
+	}
+
+	/** The rows of the Data Table named `name` (oldest first); none when it does not exist. */
+	async dataTableRows(name: string): Promise<Array<Record<string, unknown>>> {
+		const table = (await this.listDataTables()).find((candidate) => candidate.name === name);
+		if (!table) return [];
+		const project = await this.personalProjectId();
+		const page = await this.call<{ data: Array<Record<string, unknown>> }>(
+			'GET',
+			`/rest/projects/${project}/data-tables/${table.id}/rows?take=250&sortBy=id:asc`,
+		);
+		return page.data;
+	}
+
+	/** Inserts rows into the Data Table named `name`, made with `columns` (all text) when missing. */
+	async insertDataTableRows(
+		name: string,
+		columns: string[],
+		rows: Array<Record<string, string>>,
+	): Promise<void> {
+		const project = await this.personalProjectId();
+		const table =
+			(await this.listDataTables()).find((candidate) => candidate.name === name) ??
+			(await this.call<{ id: string }>('POST', `/rest/projects/${project}/data-tables`, {
+				name,
+				columns: columns.map((column) => ({ name: column, type: 'string' })),
+			}));
+		await this.call('POST', `/rest/projects/${project}/data-tables/${table.id}/insert`, {
+			data: rows,
+			returnType: 'count',
+		});
+	}
+
+	/** Sets `changes` on the rows of the Data Table named `name` whose `column` is `value`. */
+	async updateDataTableRows(
+		name: string,
+		match: { column: string; value: string },
+		changes: Record<string, string>,
+	): Promise<void> {
+		const table = (await this.listDataTables()).find((candidate) => candidate.name === name);
+		if (!table) throw new Error(`no Data Table "${name}"`);
+		const project = await this.personalProjectId();
+		await this.call('PATCH', `/rest/projects/${project}/data-tables/${table.id}/rows`, {
+			filter: {
+				type: 'and',
+				filters: [{ columnName: match.column, condition: 'eq', value: match.value }],
+			},
+			data: changes,
+		});
+	}
+
+	async deleteDataTable(id: string): Promise<void> {
+		const project = await this.personalProjectId();
+		await this.call('DELETE', `/rest/projects/${project}/data-tables/${id}`);
+	}
+
 	async deleteCredential(id: string): Promise<void> {
 		await this.call('DELETE', `/rest/credentials/${encodeURIComponent(id)}`);
 	}

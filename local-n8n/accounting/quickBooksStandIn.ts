@@ -39,7 +39,11 @@ export interface QuickBooksTransaction {
 	Id: string;
 	VendorRef: { value: string; name?: string };
 	CurrencyRef: { value: string };
-	Line: Array<{ Amount: number; Description?: string }>;
+	Line: Array<{
+		Amount: number;
+		Description?: string;
+		AccountBasedExpenseLineDetail?: { AccountRef?: { value: string } };
+	}>;
 	DocNumber?: string;
 	PrivateNote?: string;
 	TotalAmt: number;

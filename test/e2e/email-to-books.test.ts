@@ -1,5 +1,8 @@
-// One bill per invoice at the books themselves, whatever n8n remembers (docs/accounting.md#exactly-once),
-// for both email-to-books templates in a real n8n with a real IMAP server and the stand-ins:
+// Both email-to-books templates at the books, in a real n8n with a real IMAP server and the stand-ins.
+// Each bill coded by its supplier's rule (docs/accounting.md#supplier-rules): a supplier without a
+// row in the template's Data Table gets the Settings' account; a row gives its own; a row changed
+// changes the next bill.
+// One bill per invoice at the books themselves, whatever n8n remembers (docs/accounting.md#exactly-once):
 // - The books store the bill and every answer is lost (504, through all of Create's tries): the
 //   execution fails; retried as the editor retries it, the create goes again with the same
 //   idempotency key and the books answer with the bill they hold: one bill, with its original.
@@ -212,6 +215,73 @@ describeNeeding(['dovecot'], 'Exactly once at the books: Xero (the template)', (
 	});
 });
 
+describeNeeding(['dovecot'], 'Bills coded per supplier: Xero (the template)', () => {
+	let xero: XeroStandIn;
+	let workflowId: string;
+	const lineOf = (invoiceNo: string) =>
+		xero.documents.find((document) => document.InvoiceNumber === invoiceNo)?.LineItems?.[0];
+
+	beforeAll(async () => {
+		xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+		const books = await connectedOAuth2Credential(
+			fixture.stack.client,
+			'xeroOAuth2Api',
+			'Xero account',
+			STAND_IN_ACCESS_TOKEN,
+		);
+		workflowId = await importAndPublish(
+			TEMPLATES.xero,
+			{ xero_api_url: xero.url, xero_tenant_id: 'tenant', xero_account_code: '400' },
+			books,
+		);
+	});
+
+	afterAll(async () => {
+		await fixture.stack.client.deactivateWorkflow(workflowId).catch(() => undefined);
+		await xero?.close();
+	});
+
+	it("no row: the Settings' account; a row for the supplier however the invoice writes it: its account and tax; the row changed: the next bill follows", async () => {
+		const client = fixture.stack.client;
+		const vendor = 'Umbrella Office Ltd.';
+		const first = await sendAndSettle(workflowId, 'RULE-X-1', smallInvoice(vendor, 'RULE-X-1'));
+		expect(outcome(first)).toBe('booked');
+		expect(lineOf('RULE-X-1')).toMatchObject({ AccountCode: '400' });
+		expect(nodeJson(first, 'Same invoice?')[0].supplier_key).toBe('umbrella office');
+
+		// The table the template made on its first invoice; the bookkeeper adds the supplier's row.
+		await client.insertDataTableRows(
+			'Xero supplier rules',
+			[],
+			[
+				{
+					supplier_key: 'umbrella office',
+					supplier: vendor,
+					account_code: '429',
+					tax_type: 'INPUT2',
+				},
+			],
+		);
+		await sendAndSettle(
+			workflowId,
+			'RULE-X-2',
+			smallInvoice('UMBRELLA OFFICE LIMITED', 'RULE-X-2'),
+		);
+		expect(lineOf('RULE-X-2')).toMatchObject({ AccountCode: '429', TaxType: 'INPUT2' });
+
+		await client.updateDataTableRows(
+			'Xero supplier rules',
+			{ column: 'supplier_key', value: 'umbrella office' },
+			{ account_code: '300' },
+		);
+		await sendAndSettle(workflowId, 'RULE-X-3', smallInvoice(vendor, 'RULE-X-3'));
+		expect(lineOf('RULE-X-3')).toMatchObject({ AccountCode: '300', TaxType: 'INPUT2' });
+		// Another supplier still gets the Settings' account.
+		await sendAndSettle(workflowId, 'RULE-X-4', smallInvoice('Stark Industries', 'RULE-X-4'));
+		expect(lineOf('RULE-X-4')).toMatchObject({ AccountCode: '400' });
+	});
+});
+
 describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the template)', () => {
 	let quickBooks: QuickBooksStandIn;
 	let books: Credential;
@@ -294,5 +364,19 @@ describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the templat
 		});
 		expect(executedNodes(again)).not.toContain('Create bill in QuickBooks');
 		expect(bills('LOST-Q-1')).toHaveLength(1);
+	});
+
+	it("coded per supplier: the Settings' expense account without a row, the row's with one", async () => {
+		const account = (invoiceNo: string) =>
+			bills(invoiceNo)[0]?.Line?.[0]?.AccountBasedExpenseLineDetail?.AccountRef?.value;
+		await sendAndSettle(workflows[1], 'RULE-Q-1', smallInvoice('Hooli Cloud Services', 'RULE-Q-1'));
+		expect(account('RULE-Q-1')).toBe('7');
+		await fixture.stack.client.insertDataTableRows(
+			'QuickBooks supplier rules',
+			[],
+			[{ supplier_key: 'hooli cloud services', expense_account_id: '12' }],
+		);
+		await sendAndSettle(workflows[1], 'RULE-Q-2', smallInvoice('Hooli Cloud Services', 'RULE-Q-2'));
+		expect(account('RULE-Q-2')).toBe('12');
 	});
 });

@@ -93,9 +93,10 @@ function borrowed(stack: Stack): Stack {
 	};
 }
 
-/** Removes what a file made in a shared n8n: its workflows (their executions go with them), credentials and files. */
+/** Removes what a file made in a shared n8n: its workflows (their executions go with them), Data Tables, credentials and files. */
 export async function clearForNextFile(client: N8nClient, fileDirs: string[]): Promise<void> {
 	for (const workflow of await client.listWorkflows()) await client.deleteWorkflow(workflow.id);
+	for (const table of await client.listDataTables()) await client.deleteDataTable(table.id);
 	for (const credential of await client.listCredentials())
 		await client.deleteCredential(credential.id);
 	for (const dir of fileDirs)

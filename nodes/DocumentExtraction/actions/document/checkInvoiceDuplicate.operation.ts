@@ -159,8 +159,10 @@ export async function execute(
 		settings.holdNotReady &&
 		!readiness.ready_to_post &&
 		route.output === checkDuplicateOutputIndex(settings, 'newInvoice');
+	// The supplier as this guard matches it: what a table of supplier rules is looked up by.
+	const supplierKey = normaliseVendor(invoice!.vendor);
 	outputs[held ? checkDuplicateOutputIndex(settings, 'notReady') : route.output].push({
-		json: { ...item.json, ...route.fields, ...readiness },
+		json: { ...item.json, supplier_key: supplierKey, ...route.fields, ...readiness },
 		...(item.binary ? { binary: item.binary } : {}),
 		pairedItem: { item: itemIndex },
 	});

@@ -212,6 +212,24 @@ describe('Check Invoice Duplicate: item shapes and documents seen again', () => 
 	});
 });
 
+describe('Check Invoice Duplicate: the supplier key', () => {
+	it('every item carries the supplier as the guard matches it, the key a table of supplier rules is looked up by', async () => {
+		const first = await check([
+			reviewed('doc_k1', 'ACME Ltd.', 'K-1', 5),
+			reviewed('doc_k2', 'Café Müller & Söhne GmbH', 'K-2', 7),
+			reviewed('doc_k3', null, 'K-3', 9),
+		]);
+		expect(first.output(undefined, 0).map((item) => item.json.supplier_key)).toEqual([
+			'acme',
+			'cafe muller and sohne',
+			null,
+		]);
+		// The same invoice again, named another way: a possible duplicate, with the same key.
+		const again = await check([reviewed('doc_k4', 'Acme Limited', 'k-0001', 5)]);
+		expect(again.output(undefined, 1).map((item) => item.json.supplier_key)).toEqual(['acme']);
+	});
+});
+
 describe('Check Invoice Duplicate: errors', () => {
 	it('an item without invoice data stops the node and names the fields it expects', async () => {
 		const result = await check([{ document_id: 'doc_x', note: 'no invoice here' }]);
