@@ -71,6 +71,7 @@ import {
 	APPROVALS_SMTP_CREDENTIAL_NAME,
 	createSmtpCredential,
 	startMailServer,
+	startMailViewer,
 	type MailMessage,
 } from '../local-n8n/mail/index.ts';
 import { EMAIL_TO_BOOKS, startMailboxes } from './mailboxes.ts';
@@ -138,6 +139,8 @@ const QUICKBOOKS_CREDENTIAL_NAME = 'QuickBooks (local stand-in)';
 const QUICKBOOKS_STAND_IN_TOKEN = 'local-stand-in-token';
 /** The local mail server's port when free: a kept SMTP credential then still points at it. */
 const MAIL_PORT = 2525;
+/** The page of the emails n8n sent, when free. */
+const MAIL_VIEWER_PORT = 2580;
 
 let stopping = false;
 let stack: Stack | undefined;
@@ -297,6 +300,7 @@ async function main(): Promise<void> {
 	// links) so a person can answer the approval form in a browser.
 	const mail = await startMailServer(await freePort(MAIL_PORT));
 	mail.onMessage(printMail);
+	const mailViewer = await startMailViewer(() => mail.messages(), MAIL_VIEWER_PORT);
 	const keptSmtp = (await client.listCredentials()).find(
 		(c) => c.name === APPROVALS_SMTP_CREDENTIAL_NAME && c.type === 'smtp',
 	);
@@ -375,14 +379,12 @@ async function main(): Promise<void> {
 	say(`  HTTPS       certificate from a local CA: ${tls.caCertFile}`);
 	say('              (the browser warns once; accept it, or import the CA into the browser)');
 	say(`  Sandbox     ${sandbox.url}  (log: ${sandbox.logFile})`);
+	say(`  Xero        local stand-in ${xero.url} (its bills: ${xero.url}/__standin/bills)`);
 	say(
-		`  Xero        local stand-in ${xero.url} (bills it received: ${xero.url}/__standin/requests)`,
+		`  QuickBooks  local stand-in ${quickBooks.url} (its bills: ${quickBooks.url}/__standin/bills)`,
 	);
 	say(
-		`  QuickBooks  local stand-in ${quickBooks.url} (requests it received: ${quickBooks.url}/__standin/requests)`,
-	);
-	say(
-		`  Mail        local SMTP server 127.0.0.1:${mail.port} (credential "${credentials.smtp.name}"); each email n8n sends is printed here with its links${mailNote}`,
+		`  Mail        ${mailViewer.url}  (every email n8n sends, as the approver receives it; SMTP 127.0.0.1:${mail.port}, credential "${credentials.smtp.name}"; each is also printed here with its links)${mailNote}`,
 	);
 	say(`  Mailboxes   ${mailboxes.note}`);
 	say(`  Credential  ${credentialNote}`);
@@ -431,10 +433,10 @@ async function main(): Promise<void> {
 			'                                        -- --to quickbooks, or -- a.pdf b.png for your own files)',
 		);
 		say(
-			`    2. the approval email is printed here ([mail] …): open its "Approve" link (invoices over ${1000} wait for it; smaller ones are booked at once)`,
+			`    2. ${mailViewer.url}: the approval email (invoices above the threshold, 1,000; smaller ones are booked at once); its button opens the form: Approve`,
 		);
 		say(
-			`    3. the bills: ${xero.url}/__standin/requests  (QuickBooks: ${quickBooks.url}/__standin/requests)`,
+			`    3. the bills: ${xero.url}/__standin/bills  (QuickBooks: ${quickBooks.url}/__standin/bills)`,
 		);
 		say('');
 	}

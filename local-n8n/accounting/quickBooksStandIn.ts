@@ -15,6 +15,7 @@
 // `GET /__standin/requests` lists every request.
 
 import { createServer, type ServerResponse } from 'node:http';
+import { billsPage, sendPage } from './billsPage.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { QUICKBOOKS_ATTACHMENTS, extensionOf, type StoredAttachment } from './attachmentRules.ts';
 import { decimalPlaces, fromCents, toCents } from './cents.ts';
@@ -277,6 +278,31 @@ export async function startQuickBooksStandIn(
 		void (async () => {
 			const url = new URL(req.url ?? '/', 'http://stand-in');
 			if (url.pathname === '/__standin/requests') return send(res, 200, requests);
+			if (url.pathname === '/__standin/bills')
+				return sendPage(
+					res,
+					billsPage(
+						'QuickBooks',
+						transactions.map((bill) => ({
+							kind: bill.entity === 'Bill' ? 'Bill' : 'Vendor credit',
+							number: bill.DocNumber ?? '',
+							supplier: bill.VendorRef.name ?? bill.VendorRef.value,
+							date: String(bill.TxnDate ?? ''),
+							currency: bill.CurrencyRef.value,
+							lines: bill.Line.map((line) => ({
+								description: line.Description ?? '',
+								account: line.AccountBasedExpenseLineDetail?.AccountRef?.value ?? '',
+								tax: '',
+								amount: line.Amount,
+							})),
+							total: bill.TotalAmt,
+							attachments: attachments
+								.filter((attachment) => attachment.ownerId === bill.Id)
+								.map((attachment) => attachment.fileName),
+							notes: bill.PrivateNote ? [bill.PrivateNote] : [],
+						})),
+					),
+				);
 			const { raw, entry } = await receive(
 				requests,
 				req,

@@ -26,6 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { XERO_ATTACHMENTS, extensionOf, type StoredAttachment } from './attachmentRules.ts';
+import { billsPage, sendPage } from './billsPage.ts';
 import { decimalPlaces, fromCents, roundScaled, scaled, toCents } from './cents.ts';
 import { WriteAnswers, listenLocally, receive, schemaErrors, send } from './standInHttp.ts';
 import type { StandInRequest } from './standInHttp.ts';
@@ -352,6 +353,36 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		void (async () => {
 			const url = new URL(req.url ?? '/', 'http://stand-in');
 			const path = url.pathname;
+			if (path === '/__standin/bills')
+				return sendPage(
+					res,
+					billsPage(
+						'Xero',
+						documents.map((document) => ({
+							kind: document.kind === 'Invoices' ? 'Bill' : 'Credit note',
+							number: String(document.InvoiceNumber ?? document.CreditNoteNumber ?? ''),
+							supplier: document.Contact.Name,
+							date: String(document.Date ?? ''),
+							currency: document.CurrencyCode,
+							lines: document.LineItems.map((line) => {
+								const coded = line as XeroLineInput & { AccountCode?: string; TaxType?: string };
+								return {
+									description: line.Description ?? '',
+									account: coded.AccountCode ?? '',
+									tax: coded.TaxType ?? '',
+									amount: line.LineAmount ?? line.Quantity * line.UnitAmount,
+								};
+							}),
+							total: document.Total,
+							attachments: attachments
+								.filter((attachment) => attachment.ownerId === document.id)
+								.map((attachment) => attachment.fileName),
+							notes: history
+								.filter((note) => note.ownerId === document.id)
+								.map((note) => note.Details),
+						})),
+					),
+				);
 			if (path === '/__standin/requests') {
 				if (req.method === 'DELETE') requests.length = 0;
 				return send(res, 200, requests);

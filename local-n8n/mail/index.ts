@@ -6,3 +6,4 @@ export * from './smtpCredential.ts';
 export * from './imapServer.ts';
 export * from './composeMessage.ts';
 export * from './sampleAttachments.ts';
+export * from './mailViewer.ts';

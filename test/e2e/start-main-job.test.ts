@@ -119,6 +119,13 @@ describeNeeding(['dovecot'], 'The main job on a fresh machine', () => {
 			240_000,
 		);
 		expect(bills).toHaveLength(3);
+		// What the start output links: the emails as the approver got them, the bills as a page.
+		const mailUrl = output.match(/Mail\s+(http:\/\/\S+)/)![1];
+		const mailPage = await (await request(`${mailUrl}/`)).body.text();
+		// Each approval is two emails: the invoice with its original, and the form.
+		expect((mailPage.match(/<a href="\/message\/\d+">/g) ?? []).length).toBe(2 * answered.size);
+		const billsPage = await (await request(`${xeroUrl}/__standin/bills`)).body.text();
+		expect(billsPage.match(/<h2>Bill /g) ?? []).toHaveLength(3);
 		const firstBillSeconds = Math.round((Date.now() - ready) / 1000);
 		log(
 			'main-job',

@@ -386,3 +386,29 @@ describe('Xero stand-in: idempotent writes, lost answers, finding a bill', () =>
 		expect(refused.status).toBe(400);
 	});
 });
+
+describe('the bills page', () => {
+	it('shows each bill with its lines, account and tax, the supplier as text however it is written', async () => {
+		const supplier = '<a href="https://evil.example">Pay here</a> Ltd';
+		const answer = await post({
+			Invoices: [
+				{
+					Type: 'ACCPAY',
+					InvoiceNumber: 'PAGE-1',
+					Contact: { Name: supplier },
+					LineAmountTypes: 'Exclusive',
+					LineItems: [{ ...line, Description: 'Toner <b>black</b>', TaxType: 'INPUT2' }],
+				},
+			],
+		});
+		expect(answer.status).toBe(200);
+		const page = await (await fetch(`${xero.url}/__standin/bills`)).text();
+		expect(page).toContain(
+			'Bill PAGE-1 from &#60;a href=&#34;https://evil.example&#34;&#62;Pay here&#60;/a&#62; Ltd',
+		);
+		expect(page).not.toContain('<a href="https://evil.example">');
+		expect(page).toContain(
+			'<td>Toner &#60;b&#62;black&#60;/b&#62;</td><td>400</td><td>INPUT2</td>',
+		);
+	});
+});
