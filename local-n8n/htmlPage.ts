@@ -11,13 +11,13 @@ export function htmlPage(title: string, body: string): string {
 	return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>
-body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; }
+body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: black; }
 table { border-collapse: collapse; margin: 8px 0 20px; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
 td.amount { text-align: right; font-variant-numeric: tabular-nums; }
 iframe { width: 100%; height: 70vh; border: 1px solid #ccc; }
-.muted { color: #777; }
+.muted { color: gray; }
 </style></head><body><h1>${escapeHtml(title)}</h1>
 ${body}
 </body></html>`;

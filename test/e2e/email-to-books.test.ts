@@ -140,13 +140,26 @@ async function sendAndSettle(
 			const decoded = await Promise.all(fresh.map((summary) => client.getExecution(summary.id)));
 			return decoded.find((execution) => executedNodes(execution).includes('Each attachment'));
 		},
-		(execution) => execution !== undefined && ['success', 'error'].includes(execution.status),
+		// n8n saves a finished execution's status before its custom data (the outcome).
+		(execution) =>
+			execution !== undefined &&
+			(execution.status === 'error' ||
+				(execution.status === 'success' && outcome(execution) !== undefined)),
 		120_000,
 	)) as DecodedExecution;
 }
 
-const outcome = (execution: DecodedExecution) =>
-	(execution.raw.customData as Record<string, string> | undefined)?.outcome;
+/** Retries a failed execution as the editor does; the retry once it has ended with its outcome saved. */
+async function retriedOutcome(failedId: string): Promise<DecodedExecution> {
+	const client = fixture.stack.client;
+	return await client.waitForExecution(await client.retryExecution(failedId), {
+		until: (execution) => execution.status === 'error' || outcome(execution) !== undefined,
+	});
+}
+
+function outcome(execution: DecodedExecution) {
+	return (execution.raw.customData as Record<string, string> | undefined)?.outcome;
+}
 
 describeNeeding(['dovecot'], 'Exactly once at the books: Xero (the template)', () => {
 	let xero: XeroStandIn;
@@ -173,7 +186,6 @@ describeNeeding(['dovecot'], 'Exactly once at the books: Xero (the template)', (
 	});
 
 	it('the bill stored and its answer lost on every try: the retried execution books nothing twice and attaches the original', async () => {
-		const client = fixture.stack.client;
 		workflows.push(await importAndPublish(TEMPLATES.xero, settings(), books));
 		xero.loseAnswers(3);
 		const failed = await sendAndSettle(
@@ -186,7 +198,7 @@ describeNeeding(['dovecot'], 'Exactly once at the books: Xero (the template)', (
 		const creates = xero.requests.filter((request) => /\/Invoices\?unitdp=4$/.test(request.path));
 		expect(creates.map((request) => request.replayed ?? false)).toEqual([false, true, true]);
 
-		const retried = await client.getExecution(await client.retryExecution(failed.id));
+		const retried = await retriedOutcome(failed.id);
 		expect(retried.status).toBe('success');
 		expect(outcome(retried)).toBe('booked');
 		expect(bills('LOST-X-1')).toHaveLength(1);
@@ -312,7 +324,6 @@ describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the templat
 	});
 
 	it('the vendor and the bill stored, every answer lost: the retried execution makes one vendor and one bill with its original', async () => {
-		const client = fixture.stack.client;
 		workflows.push(await importAndPublish(TEMPLATES.quickBooks, settings(), books));
 		quickBooks.loseAnswers(3);
 		const failed = await sendAndSettle(
@@ -324,7 +335,7 @@ describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the templat
 		// The vendor's create was the write that lost its answers; the retry goes on from there.
 		expect(quickBooks.vendors.map((vendor) => vendor.DisplayName)).toEqual(['Initech LLC']);
 
-		const retried = await client.getExecution(await client.retryExecution(failed.id));
+		const retried = await retriedOutcome(failed.id);
 		expect(retried.status).toBe('success');
 		expect(outcome(retried)).toBe('booked');
 		expect(quickBooks.vendors).toHaveLength(1);
@@ -343,7 +354,7 @@ describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the templat
 		);
 		expect(second.status).toBe('error');
 		expect(bills('LOST-Q-2')).toHaveLength(1);
-		const again = await client.getExecution(await client.retryExecution(second.id));
+		const again = await retriedOutcome(second.id);
 		expect(outcome(again)).toBe('booked');
 		expect(bills('LOST-Q-2')).toHaveLength(1);
 	});

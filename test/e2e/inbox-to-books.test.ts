@@ -167,17 +167,22 @@ function executionOf(all: DecodedExecution[], invoiceNo: string): DecodedExecuti
 	);
 }
 
+/**
+ * The execution of `invoiceNo` once it has finished and its outcome is saved: n8n saves an execution's
+ * status before its custom data, so a finished one can be read for a moment without its outcome.
+ */
 async function settledExecutionOf(invoiceNo: string, timeoutMs = 60_000) {
 	return (await eventually(
 		`the execution of ${invoiceNo} to finish`,
 		async () => executionOf(await executions(), invoiceNo),
-		(execution) => execution?.status === 'success',
+		(execution) => execution?.status === 'success' && customData(execution)?.outcome !== undefined,
 		timeoutMs,
 	)) as DecodedExecution;
 }
 
-const customData = (execution: DecodedExecution) =>
-	execution.raw.customData as Record<string, string> | undefined;
+function customData(execution: DecodedExecution) {
+	return execution.raw.customData as Record<string, string> | undefined;
+}
 
 const billNumbered = (invoiceNo: string) =>
 	xero.documents.filter((document) => document.InvoiceNumber === invoiceNo);
@@ -365,6 +370,35 @@ describeNeeding(
 				});
 				expect(billNumbered('SILENT-1')).toEqual([]);
 				expect(xero.documents).toHaveLength(2);
+
+				// The invoice register: one row per file of the email, each in its final state, the bill
+				// named for the booked ones; a file that is not an invoice has its row too.
+				const register = await client.dataTableRows('Invoice register');
+				const rowOf = (invoiceNo: string) => register.filter((row) => row.invoice_no === invoiceNo);
+				expect(rowOf('SMALL-1')).toEqual([
+					expect.objectContaining({
+						state: 'booked',
+						books: 'Xero',
+						decided_by: 'under the threshold',
+						bill_id: billNumbered('SMALL-1')[0].id,
+					}),
+				]);
+				expect(rowOf('APPROVE-1')).toEqual([
+					expect.objectContaining({
+						state: 'booked',
+						supplier: MARKUP_VENDOR,
+						decided_by: DECIDED_BY,
+						bill_id: billNumbered('APPROVE-1')[0].id,
+					}),
+				]);
+				expect(rowOf('REJECT-1')).toEqual([
+					expect.objectContaining({ state: 'rejected', decided_by: DECIDED_BY, bill_id: '' }),
+				]);
+				expect(rowOf('SILENT-1')).toEqual([expect.objectContaining({ state: 'no decision' })]);
+				expect(register.map((row) => row.file_name).sort()).toEqual(
+					[...PDFS.map((pdf) => pdf.fileName), 'logo.png'].sort(),
+				);
+				expect(new Set(register.map((row) => row.register_key)).size).toBe(register.length);
 				fixture.expectNoSecretIn(small, 'a secret in an execution');
 			},
 			SILENT_PATH_MS * 1.5,

@@ -240,7 +240,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		expect(decided?.value).toContain("$json.data['Your name']");
 	});
 
-	it('gives Build Bill the decision and the original, and every outcome reaches the execution', () => {
+	it('gives Build Bill the decision and the original, and every outcome reaches the execution and the invoice register', () => {
 		expect(node(workflow, build).parameters).toMatchObject({
 			approval: {
 				decidedBy: '={{ $json.decided_by }}',
@@ -262,7 +262,23 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 			'Possible duplicate',
 			'Already in the books',
 		])
-			expect(targets(workflow, end), end).toEqual([['Record on the execution']]);
+			expect(targets(workflow, end), end).toEqual([
+				['Record on the execution', 'Outcome for the register', 'Invoice register'],
+			]);
 		expect(node(workflow, 'Record on the execution').type).toBe('n8n-nodes-base.executionData');
+		// The register's row: the table made when missing, then the outcome upserted by its key.
+		expect(node(workflow, 'Invoice register').parameters).toMatchObject({
+			resource: 'table',
+			operation: 'create',
+			tableName: 'Invoice register',
+			options: { createIfNotExists: true },
+		});
+		expect(targets(workflow, 'Invoice register')).toEqual([['Outcome for the register']]);
+		expect(targets(workflow, 'Outcome for the register')).toEqual([['Register the invoice']]);
+		expect(node(workflow, 'Register the invoice').parameters).toMatchObject({
+			operation: 'upsert',
+			dataTableId: { mode: 'name', value: 'Invoice register' },
+			filters: { conditions: [{ keyName: 'register_key', condition: 'eq' }] },
+		});
 	});
 });
