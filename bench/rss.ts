@@ -27,6 +27,9 @@ function resetPeakRss(pid: number): boolean {
 	}
 }
 
+/** How often RSS is sampled (the kernel's peak, where allowed, misses nothing between samples). */
+const SAMPLE_MS = 25;
+
 export interface RssPeak {
 	baselineBytes: number;
 	peakBytes: number;
@@ -37,14 +40,14 @@ export interface RssPeak {
 }
 
 /**
- * Runs `work` while sampling the RSS of `pid` every `intervalMs`; the baseline is the RSS just before,
+ * Runs `work` while sampling the RSS of `pid` every SAMPLE_MS; the baseline is the RSS just before,
  * or, with `from`, the RSS when `from()` first holds (polled at each sample): what ran before it in
  * the same execution, and its peak, are then left out.
  */
 export async function peakRssDuring(
 	pid: number,
 	work: () => Promise<void>,
-	options: { intervalMs?: number; from?: () => boolean } = {},
+	options: { from?: () => boolean } = {},
 ): Promise<RssPeak> {
 	let baselineBytes = rssBytes(pid);
 	let started = !options.from;
@@ -66,7 +69,7 @@ export async function peakRssDuring(
 		} catch {
 			// the process ended; the peak so far stands
 		}
-	}, options.intervalMs ?? 25);
+	}, SAMPLE_MS);
 	try {
 		await work();
 	} finally {
@@ -82,17 +85,22 @@ export async function peakRssDuring(
  * n8n's log announces.
  */
 export function logSays(file: string, text: string): () => boolean {
-	const from = statSync(file).size;
+	let readUpTo = statSync(file).size;
+	// The end of what was read, so that `text` split across two reads is still found.
+	let carry = '';
 	let seen = false;
 	return () => {
 		if (seen) return true;
 		const size = statSync(file).size;
-		if (size <= from) return false;
+		if (size <= readUpTo) return false;
 		const descriptor = openSync(file, 'r');
 		try {
-			const buffer = Buffer.alloc(size - from);
-			readSync(descriptor, buffer, 0, buffer.length, from);
-			seen = buffer.toString('utf8').includes(text);
+			const buffer = Buffer.alloc(size - readUpTo);
+			readSync(descriptor, buffer, 0, buffer.length, readUpTo);
+			readUpTo = size;
+			const window = carry + buffer.toString('utf8');
+			seen = window.includes(text);
+			carry = window.slice(-text.length);
 		} finally {
 			closeSync(descriptor);
 		}

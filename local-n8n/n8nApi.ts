@@ -318,49 +318,45 @@ export class N8nClient {
 
 	// ---------------------------------------------------------------- data tables
 
-	/** The owner's personal project, where a workflow of theirs keeps its Data Tables. */
-	async personalProjectId(): Promise<string> {
-		return (await this.call<{ id: string }>('GET', '/rest/projects/personal')).id;
+	/** The Data Tables of the owner's personal project, where a workflow of theirs keeps them. */
+	private async dataTables(): Promise<{
+		path: string;
+		tables: Array<{ id: string; name: string }>;
+	}> {
+		const project = await this.call<{ id: string }>('GET', '/rest/projects/personal');
+		const path = `/rest/projects/${project.id}/data-tables`;
+		return {
+			path,
+			tables: (
+				await this.call<{ data: Array<{ id: string; name: string }> }>('GET', `${path}?take=250`)
+			).data,
+		};
 	}
 
-	async listDataTables(): Promise<Array<{ id: string; name: string }>> {
-		const project = await this.personalProjectId();
-		const page = await this.call<{ data: Array<{ id: string; name: string }> }>(
-			'GET',
-			`/rest/projects/${project}/data-tables?take=250`,
-		);
-		return page.data;
+	/** The path of the Data Table named `name`; undefined when there is none. */
+	private async dataTablePath(name: string): Promise<string | undefined> {
+		const { path, tables } = await this.dataTables();
+		const table = tables.find((candidate) => candidate.name === name);
+		return table ? `${path}/${table.id}` : undefined;
 	}
 
 	/** The rows of the Data Table named `name` (oldest first); none when it does not exist. */
 	async dataTableRows(name: string): Promise<Array<Record<string, unknown>>> {
-		const table = (await this.listDataTables()).find((candidate) => candidate.name === name);
+		const table = await this.dataTablePath(name);
 		if (!table) return [];
-		const project = await this.personalProjectId();
-		const page = await this.call<{ data: Array<Record<string, unknown>> }>(
-			'GET',
-			`/rest/projects/${project}/data-tables/${table.id}/rows?take=250&sortBy=id:asc`,
-		);
-		return page.data;
+		return (
+			await this.call<{ data: Array<Record<string, unknown>> }>(
+				'GET',
+				`${table}/rows?take=250&sortBy=id:asc`,
+			)
+		).data;
 	}
 
-	/** Inserts rows into the Data Table named `name`, made with `columns` (all text) when missing. */
-	async insertDataTableRows(
-		name: string,
-		columns: string[],
-		rows: Array<Record<string, string>>,
-	): Promise<void> {
-		const project = await this.personalProjectId();
-		const table =
-			(await this.listDataTables()).find((candidate) => candidate.name === name) ??
-			(await this.call<{ id: string }>('POST', `/rest/projects/${project}/data-tables`, {
-				name,
-				columns: columns.map((column) => ({ name: column, type: 'string' })),
-			}));
-		await this.call('POST', `/rest/projects/${project}/data-tables/${table.id}/insert`, {
-			data: rows,
-			returnType: 'count',
-		});
+	/** Inserts rows into the Data Table named `name`. */
+	async insertDataTableRows(name: string, rows: Array<Record<string, string>>): Promise<void> {
+		const table = await this.dataTablePath(name);
+		if (!table) throw new Error(`no Data Table "${name}"`);
+		await this.call('POST', `${table}/insert`, { data: rows, returnType: 'count' });
 	}
 
 	/** Sets `changes` on the rows of the Data Table named `name` whose `column` is `value`. */
@@ -369,10 +365,9 @@ export class N8nClient {
 		match: { column: string; value: string },
 		changes: Record<string, string>,
 	): Promise<void> {
-		const table = (await this.listDataTables()).find((candidate) => candidate.name === name);
+		const table = await this.dataTablePath(name);
 		if (!table) throw new Error(`no Data Table "${name}"`);
-		const project = await this.personalProjectId();
-		await this.call('PATCH', `/rest/projects/${project}/data-tables/${table.id}/rows`, {
+		await this.call('PATCH', `${table}/rows`, {
 			filter: {
 				type: 'and',
 				filters: [{ columnName: match.column, condition: 'eq', value: match.value }],
@@ -381,9 +376,10 @@ export class N8nClient {
 		});
 	}
 
-	async deleteDataTable(id: string): Promise<void> {
-		const project = await this.personalProjectId();
-		await this.call('DELETE', `/rest/projects/${project}/data-tables/${id}`);
+	/** Deletes every Data Table of the owner's personal project. */
+	async deleteDataTables(): Promise<void> {
+		const { path, tables } = await this.dataTables();
+		for (const table of tables) await this.call('DELETE', `${path}/${table.id}`);
 	}
 
 	async deleteCredential(id: string): Promise<void> {

@@ -332,29 +332,26 @@ async function main(): Promise<void> {
 		return settings ? { ...e, workflow: withSettings(e.workflow, settings) } : e;
 	});
 	const fresh = examples.filter((e) => !existingWorkflows.some((w) => w.name === e.workflow.name));
+	// An email-to-books template reads its own mailbox; the rest share the credentials above.
+	const credentialsOf = (file: string | undefined) => {
+		const mailbox = mailboxes.forTemplate(file);
+		return mailbox ? { ...credentials, imap: mailbox.credential } : credentials;
+	};
 	const imported = [];
-	for (const e of fresh) {
-		const mailbox = mailboxes.forTemplate(e.file);
+	for (const e of fresh)
 		imported.push(
 			...(await importWorkflows(client, [e], {
-				credentials: mailbox ? { ...credentials, imap: mailbox.credential } : credentials,
+				credentials: credentialsOf(e.file),
 				webhookClient: queueStack?.lbClient,
 			})),
 		);
-	}
 	for (const e of examples) {
 		const kept = existingWorkflows.find((w) => w.name === e.workflow.name);
 		if (!kept) continue;
 		let activated = kept.active;
 		// A workflow needing a credential this script does not make (the email intake's IMAP) stays
 		// as the user left it; the note says what to connect.
-		const mailbox = mailboxes.forTemplate(e.file);
-		let error = activated
-			? undefined
-			: missingCredentialsNote(
-					e.workflow,
-					mailbox ? { ...credentials, imap: mailbox.credential } : credentials,
-				);
+		let error = activated ? undefined : missingCredentialsNote(e.workflow, credentialsOf(e.file));
 		try {
 			if (!activated && !error && isActivatable(e.workflow)) {
 				await client.activateWorkflow(kept.id);

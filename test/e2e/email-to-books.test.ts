@@ -262,18 +262,14 @@ describeNeeding(['dovecot'], 'Bills coded per supplier: Xero (the template)', ()
 		expect(nodeJson(first, 'Same invoice?')[0].supplier_key).toBe('umbrella office');
 
 		// The table the template made on its first invoice; the bookkeeper adds the supplier's row.
-		await client.insertDataTableRows(
-			'Xero supplier rules',
-			[],
-			[
-				{
-					supplier_key: 'umbrella office',
-					supplier: vendor,
-					account_code: '429',
-					tax_type: 'INPUT2',
-				},
-			],
-		);
+		await client.insertDataTableRows('Xero supplier rules', [
+			{
+				supplier_key: 'umbrella office',
+				supplier: vendor,
+				account_code: '429',
+				tax_type: 'INPUT2',
+			},
+		]);
 		await sendAndSettle(
 			workflowId,
 			'RULE-X-2',
@@ -382,11 +378,9 @@ describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the templat
 			bills(invoiceNo)[0]?.Line?.[0]?.AccountBasedExpenseLineDetail?.AccountRef?.value;
 		await sendAndSettle(workflows[1], 'RULE-Q-1', smallInvoice('Hooli Cloud Services', 'RULE-Q-1'));
 		expect(account('RULE-Q-1')).toBe('7');
-		await fixture.stack.client.insertDataTableRows(
-			'QuickBooks supplier rules',
-			[],
-			[{ supplier_key: 'hooli cloud services', expense_account_id: '12' }],
-		);
+		await fixture.stack.client.insertDataTableRows('QuickBooks supplier rules', [
+			{ supplier_key: 'hooli cloud services', expense_account_id: '12' },
+		]);
 		await sendAndSettle(workflows[1], 'RULE-Q-2', smallInvoice('Hooli Cloud Services', 'RULE-Q-2'));
 		expect(account('RULE-Q-2')).toBe('12');
 	});

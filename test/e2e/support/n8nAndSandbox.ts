@@ -3,7 +3,8 @@
 // (startStack), the sandbox in this process trusting n8n's CA, and an n8n credential for one of the
 // sandbox's accounts, all stopped after the file. The n8n is shared by the files that neither
 // configure, stop nor restart it: vitest runs the e2e files one after another in one process
-// (test/vitest.config.ts), and each file leaves it as it found it (no workflow, credential or file). Plus what those files ask of them again and again:
+// (test/vitest.config.ts), and each file leaves it as it found it (no workflow, Data Table,
+// credential or file). Plus what those files ask of them again and again:
 // signed deliveries, the sandbox's registrations and deliveries, documents sent to review, secrets
 // kept out of executions, and execution counts that wait for a settle (so a late extra one is seen).
 
@@ -96,7 +97,7 @@ function borrowed(stack: Stack): Stack {
 /** Removes what a file made in a shared n8n: its workflows (their executions go with them), Data Tables, credentials and files. */
 export async function clearForNextFile(client: N8nClient, fileDirs: string[]): Promise<void> {
 	for (const workflow of await client.listWorkflows()) await client.deleteWorkflow(workflow.id);
-	for (const table of await client.listDataTables()) await client.deleteDataTable(table.id);
+	await client.deleteDataTables();
 	for (const credential of await client.listCredentials())
 		await client.deleteCredential(credential.id);
 	for (const dir of fileDirs)
