@@ -433,7 +433,13 @@ async function main(): Promise<void> {
 			`    2. ${mailViewer.url}: the approval email (invoices above the threshold, 1,000; smaller ones are booked at once); its button opens the form: Approve`,
 		);
 		say(
+			'                                        (a supplier without a rule yet: the form also asks its account, by name; the choice becomes its rule)',
+		);
+		say(
 			`    3. the bills: ${xero.url}/__standin/bills  (QuickBooks: ${quickBooks.url}/__standin/bills)`,
+		);
+		say(
+			`    4. ${n8n.baseUrl}/home/datatables: "Xero supplier rules" (the rules learned) and "Invoice register" (every file, as it moves)`,
 		);
 		say('');
 	}

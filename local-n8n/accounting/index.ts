@@ -7,3 +7,4 @@ export * from './xeroStandIn.ts';
 export * from './quickBooksBillSchema.ts';
 export * from './quickBooksStandIn.ts';
 export * from './attachmentRules.ts';
+export * from './chartOfAccounts.ts';

@@ -8,14 +8,22 @@
 // 2 decimals, a negative total, a currency the company does not use, a transaction in another
 // currency than its vendor's, an unknown vendor, an attachment of a type or size QuickBooks does not
 // take (attachmentRules.ts). A refused body gets QuickBooks' 400 Fault and is recorded as refused.
-// Queries: vendors by DisplayName, bills and vendor credits by DocNumber (each as the query language
-// writes it; another query is refused). Every write honours the requestid query parameter (Intuit's
+// Queries (`GET …/query?query=…`), as the query language writes them: vendors by DisplayName, bills
+// and vendor credits by DocNumber, the chart of accounts (chartOfAccounts.ts) by AccountType and
+// Active joined by AND (`select * from Account where AccountType = 'Expense'`: the active ones only,
+// as QuickBooks answers a query of a name list that does not ask about Active); another query is
+// refused with QuickBooks' QueryParserError. Every write honours the requestid query parameter (Intuit's
 // idempotent requests: a retry with the same requestid is not processed twice), and `loseAnswers(n)`
 // makes the next n writes happen with their answer lost (504).
 // `GET /__standin/requests` lists every request.
 
 import { createServer, type ServerResponse } from 'node:http';
 import { billsPage, sendPage } from './billsPage.ts';
+import {
+	QUICKBOOKS_DEMO_ACCOUNTS,
+	accountLabel,
+	type QuickBooksAccount,
+} from './chartOfAccounts.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { QUICKBOOKS_ATTACHMENTS, extensionOf, type StoredAttachment } from './attachmentRules.ts';
 import { decimalPlaces, fromCents, toCents } from './cents.ts';
@@ -57,6 +65,8 @@ export interface QuickBooksStandIn {
 	vendors: QuickBooksVendor[];
 	transactions: QuickBooksTransaction[];
 	attachments: StoredAttachment[];
+	/** The chart of accounts its Account queries answer from. */
+	accounts: QuickBooksAccount[];
 	/** The next `count` answers to writes (made or replayed) are lost: 504 instead. */
 	loseAnswers(count: number): void;
 	close(): Promise<void>;
@@ -69,6 +79,8 @@ export interface QuickBooksStandInOptions {
 	homeCurrency?: string;
 	/** The currencies multicurrency is set up for (the home currency always counts). Default EUR, USD, GBP. */
 	currencies?: string[];
+	/** The chart of accounts. Default: QUICKBOOKS_DEMO_ACCOUNTS. */
+	accounts?: QuickBooksAccount[];
 }
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
@@ -90,7 +102,6 @@ function fault(res: ServerResponse, errors: string[]): void {
 	});
 }
 
-/** `select * from Vendor where DisplayName = 'O\'Brien & Co'` → the name, quotes unescaped. */
 /** A bill or vendor credit as QuickBooks answers it: unpaid (its balance the total). */
 function asAnswered(transaction: QuickBooksTransaction): Record<string, unknown> {
 	const answer: Record<string, unknown> = { ...transaction, Balance: transaction.TotalAmt };
@@ -98,21 +109,60 @@ function asAnswered(transaction: QuickBooksTransaction): Record<string, unknown>
 	return answer;
 }
 
-/** The entity and the one `Field = 'text'` condition of a query the stand-in answers. */
-function queried(
-	query: string,
-): { entity: 'Vendor' | 'Bill' | 'VendorCredit'; field: string; text: string } | undefined {
-	const match =
-		/^select \* from (Vendor|Bill|VendorCredit) where (DisplayName|DocNumber) = '((?:[^'\\]|\\.)*)'$/i.exec(
-			query.trim(),
-		);
-	if (!match) return undefined;
-	const entity = (['Vendor', 'Bill', 'VendorCredit'] as const).find(
-		(name) => name.toLowerCase() === match[1].toLowerCase(),
-	)!;
-	const field = match[2];
-	if ((entity === 'Vendor') !== (field.toLowerCase() === 'displayname')) return undefined;
-	return { entity, field, text: match[3].replace(/\\(.)/g, '$1') };
+/** The fields each entity can be queried by here, and the kind of value each is compared with. */
+const QUERY_FIELDS = {
+	Vendor: { DisplayName: 'text' },
+	Bill: { DocNumber: 'text' },
+	VendorCredit: { DocNumber: 'text' },
+	Account: { AccountType: 'text', Active: 'boolean' },
+} as const;
+type QueriedEntity = keyof typeof QUERY_FIELDS;
+
+export interface QuickBooksQuery {
+	entity: QueriedEntity;
+	/** Each field at most once, its value unquoted (`'O\'Brien'` → `O'Brien`) or a boolean. */
+	conditions: Array<{ field: string; value: string | boolean }>;
+}
+
+/**
+ * The entity and the conditions of a query the stand-in answers: `select * from <Entity> where`
+ * `Field = 'text'` or `Field = true|false` conditions joined by AND, each on a field of the entity's
+ * (QUERY_FIELDS) with a value of its kind, no field twice; undefined for any other query.
+ */
+export function quickBooksQueryOf(query: string): QuickBooksQuery | undefined {
+	const head = /^select\s+\*\s+from\s+(\w+)\s+where\s+/i.exec(query.trim());
+	if (!head) return undefined;
+	const entity = (Object.keys(QUERY_FIELDS) as QueriedEntity[]).find(
+		(name) => name.toLowerCase() === head[1].toLowerCase(),
+	);
+	if (!entity) return undefined;
+	const fields: Record<string, 'text' | 'boolean'> = QUERY_FIELDS[entity];
+	const condition = /(\w+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|(true|false)\b)\s*(?:and\s+|$)/iy;
+	const conditions: QuickBooksQuery['conditions'] = [];
+	const text = query.trim();
+	let at = head[0].length;
+	while (at < text.length) {
+		condition.lastIndex = at;
+		const match = condition.exec(text);
+		if (!match) return undefined;
+		const field = Object.keys(fields).find((name) => name.toLowerCase() === match[1].toLowerCase());
+		const kind = match[2] !== undefined ? 'text' : 'boolean';
+		if (!field || fields[field] !== kind || conditions.some((known) => known.field === field))
+			return undefined;
+		conditions.push({
+			field,
+			value: kind === 'text' ? match[2].replace(/\\(.)/g, '$1') : match[3].toLowerCase() === 'true',
+		});
+		at = condition.lastIndex;
+	}
+	return conditions.length > 0 ? { entity, conditions } : undefined;
+}
+
+/** Whether a record has every condition's value in its field. */
+function holds(record: object, conditions: QuickBooksQuery['conditions']): boolean {
+	return conditions.every(
+		({ field, value }) => (record as Record<string, unknown>)[field] === value,
+	);
 }
 
 /**
@@ -188,6 +238,9 @@ export async function startQuickBooksStandIn(
 	const vendors: QuickBooksVendor[] = [];
 	const transactions: QuickBooksTransaction[] = [];
 	const attachments: StoredAttachment[] = [];
+	const accounts = (options.accounts ?? QUICKBOOKS_DEMO_ACCOUNTS).map((account) => ({
+		...account,
+	}));
 	const homeCurrency = options.homeCurrency ?? 'EUR';
 	const currencies = [homeCurrency, ...(options.currencies ?? ['EUR', 'USD', 'GBP'])];
 	let nextId = 100;
@@ -291,7 +344,13 @@ export async function startQuickBooksStandIn(
 							currency: bill.CurrencyRef.value,
 							lines: bill.Line.map((line) => ({
 								description: line.Description ?? '',
-								account: line.AccountBasedExpenseLineDetail?.AccountRef?.value ?? '',
+								account: accountLabel(
+									line.AccountBasedExpenseLineDetail?.AccountRef?.value ?? '',
+									accounts.find(
+										(account) =>
+											account.Id === line.AccountBasedExpenseLineDetail?.AccountRef?.value,
+									)?.Name,
+								),
 								tax: '',
 								amount: line.Amount,
 							})),
@@ -344,7 +403,7 @@ export async function startQuickBooksStandIn(
 			entry.tenantId = route[1];
 			const resource = route[2];
 			if (resource === 'query' && req.method === 'GET') {
-				const query = queried(url.searchParams.get('query') ?? '');
+				const query = quickBooksQueryOf(url.searchParams.get('query') ?? '');
 				if (query === undefined) {
 					entry.errors.push(`unsupported query: ${url.searchParams.get('query')}`);
 					return send(res, 400, {
@@ -352,19 +411,24 @@ export async function startQuickBooksStandIn(
 					});
 				}
 				entry.accepted = true;
+				const { entity, conditions } = query;
+				// A query of a name list (vendors, accounts) answers its active entries unless it asks
+				// about Active (Intuit's query language).
+				const activeAsked = conditions.some(({ field }) => field === 'Active');
 				const found: unknown[] =
-					query.entity === 'Vendor'
-						? vendors.filter((vendor) => vendor.DisplayName === query.text)
-						: transactions
-								.filter(
-									({ entity, DocNumber }) => entity === query.entity && DocNumber === query.text,
+					entity === 'Vendor'
+						? vendors.filter((vendor) => holds(vendor, conditions))
+						: entity === 'Account'
+							? accounts.filter(
+									(account) => holds(account, conditions) && (activeAsked || account.Active),
 								)
-								.map(asAnswered);
+							: transactions
+									.filter((transaction) => transaction.entity === entity)
+									.filter((transaction) => holds(transaction, conditions))
+									.map(asAnswered);
 				return send(res, 200, {
 					QueryResponse:
-						found.length > 0
-							? { [query.entity]: found, startPosition: 1, maxResults: found.length }
-							: {},
+						found.length > 0 ? { [entity]: found, startPosition: 1, maxResults: found.length } : {},
 				});
 			}
 			if (req.method !== 'POST')
@@ -450,6 +514,7 @@ export async function startQuickBooksStandIn(
 		vendors,
 		transactions,
 		attachments,
+		accounts,
 		loseAnswers: (count) => writes.loseAnswers(count),
 		close,
 	};

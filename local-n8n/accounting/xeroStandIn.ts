@@ -17,6 +17,10 @@
 // - `GET /api.xro/2.0/(Invoices|CreditNotes)?where=…`: the documents matching a `where` of
 //   `Field=="text"` conditions joined by AND (Type, Contact.Name, InvoiceNumber, CreditNoteNumber,
 //   Status); another filter is refused, so a template asking what Xero would not answer fails here.
+// - `GET /api.xro/2.0/Accounts[?where=…]`: the chart of accounts (chartOfAccounts.ts; the whole chart
+//   without a where), filtered by `Field=="text"` conditions joined by AND on AccountID, Code, Name,
+//   Type, Class, Status, TaxType (e.g. `Class=="EXPENSE" AND Status=="ACTIVE"`), so a form can offer
+//   the organisation's accounts by name; another filter is refused as above.
 // - Every write honours the Idempotency-Key header (Xero's OpenAPI: a retry with the same key is not
 //   processed twice), and `loseAnswers(n)` makes the next n writes happen with their answer lost (504).
 // An invalid request gets Xero's 400 ValidationException and is recorded as refused, so a test sees
@@ -27,6 +31,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { XERO_ATTACHMENTS, extensionOf, type StoredAttachment } from './attachmentRules.ts';
 import { billsPage, sendPage } from './billsPage.ts';
+import { XERO_DEMO_ACCOUNTS, accountLabel, type XeroAccount } from './chartOfAccounts.ts';
 import { decimalPlaces, fromCents, roundScaled, scaled, toCents } from './cents.ts';
 import { WriteAnswers, listenLocally, receive, schemaErrors, send } from './standInHttp.ts';
 import type { StandInRequest } from './standInHttp.ts';
@@ -57,6 +62,8 @@ export interface XeroStandIn {
 	attachments: StoredAttachment[];
 	/** History & Notes entries added, in order. */
 	history: XeroHistoryNote[];
+	/** The chart of accounts `GET /Accounts` answers from. */
+	accounts: XeroAccount[];
 	/** The next `count` answers to writes (made or replayed) are lost: 504 instead. */
 	loseAnswers(count: number): void;
 	close(): Promise<void>;
@@ -80,6 +87,8 @@ export interface XeroStandInOptions {
 	baseCurrency?: string;
 	/** The currencies the organisation has added (the base currency always counts). Default EUR, USD, GBP. */
 	currencies?: string[];
+	/** The chart of accounts. Default: XERO_DEMO_ACCOUNTS. */
+	accounts?: XeroAccount[];
 }
 
 export interface XeroLineInput {
@@ -180,10 +189,34 @@ export function xeroDocumentErrors(
 	return errors;
 }
 
-const WHERE_FIELDS = ['Type', 'Contact.Name', 'InvoiceNumber', 'CreditNoteNumber', 'Status'];
+/** The fields a bill or credit note lookup filters by (`GET /Invoices|/CreditNotes?where=…`). */
+export const XERO_INVOICE_WHERE_FIELDS = [
+	'Type',
+	'Contact.Name',
+	'InvoiceNumber',
+	'CreditNoteNumber',
+	'Status',
+];
 
-/** The `Field=="text"` conditions of a `where` joined by AND; undefined for any other filter. */
-export function xeroWhereConditions(where: string): Array<[string, string]> | undefined {
+/** The fields `GET /Accounts?where=…` filters by. */
+export const XERO_ACCOUNT_WHERE_FIELDS = [
+	'AccountID',
+	'Code',
+	'Name',
+	'Type',
+	'Class',
+	'Status',
+	'TaxType',
+];
+
+/**
+ * The `Field=="text"` conditions of a `where` joined by AND, each on one of `fields`; undefined for
+ * any other filter.
+ */
+export function xeroWhereConditions(
+	where: string,
+	fields: readonly string[] = XERO_INVOICE_WHERE_FIELDS,
+): Array<[string, string]> | undefined {
 	const condition = /([A-Za-z.]+)\s*==\s*"((?:[^"\\]|\\.)*)"\s*(?:AND\s+|$)/y;
 	const conditions: Array<[string, string]> = [];
 	let at = 0;
@@ -191,7 +224,7 @@ export function xeroWhereConditions(where: string): Array<[string, string]> | un
 	while (at < text.length) {
 		condition.lastIndex = at;
 		const match = condition.exec(text);
-		if (!match || !WHERE_FIELDS.includes(match[1])) return undefined;
+		if (!match || !fields.includes(match[1])) return undefined;
 		conditions.push([match[1], match[2].replace(/\\(.)/g, '$1')]);
 		at = condition.lastIndex;
 	}
@@ -213,6 +246,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 	const contacts: Array<{ ContactID: string; Name: string }> = [];
 	const attachments: StoredAttachment[] = [];
 	const history: XeroHistoryNote[] = [];
+	const accounts = (options.accounts ?? XERO_DEMO_ACCOUNTS).map((account) => ({ ...account }));
 	const writes = new WriteAnswers();
 	const baseCurrency = options.baseCurrency ?? 'EUR';
 	const currencies = [baseCurrency, ...(options.currencies ?? ['EUR', 'USD', 'GBP'])];
@@ -349,6 +383,25 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		return send(res, 200, { Status: 'OK', [kind]: found.map(asAnswered) });
 	}
 
+	function findAccounts(res: ServerResponse, entry: StandInRequest, url: URL) {
+		const where = url.searchParams.get('where');
+		// Without a where Xero answers the whole chart, archived accounts too.
+		const conditions = where === null ? [] : xeroWhereConditions(where, XERO_ACCOUNT_WHERE_FIELDS);
+		if (!conditions) {
+			entry.errors.push(`unsupported where: ${where}`);
+			return validationException(res, entry.errors);
+		}
+		entry.accepted = true;
+		const found = accounts.filter((account) =>
+			conditions.every(
+				([field, expected]) => String(account[field as keyof XeroAccount] ?? '') === expected,
+			),
+		);
+		return send(res, 200, { Status: 'OK', Accounts: found });
+	}
+
+	const accountName = (code: string) => accounts.find((account) => account.Code === code)?.Name;
+
 	const server = createServer((req, res) => {
 		void (async () => {
 			const url = new URL(req.url ?? '/', 'http://stand-in');
@@ -368,7 +421,10 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 								const coded = line as XeroLineInput & { AccountCode?: string; TaxType?: string };
 								return {
 									description: line.Description ?? '',
-									account: coded.AccountCode ?? '',
+									account: accountLabel(
+										coded.AccountCode ?? '',
+										accountName(coded.AccountCode ?? ''),
+									),
 									tax: coded.TaxType ?? '',
 									amount: line.LineAmount ?? line.Quantity * line.UnitAmount,
 								};
@@ -447,6 +503,8 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 						? 'CreditNotes'
 						: undefined;
 			if (kind && req.method === 'GET') return find(res, entry, kind, url);
+			if (path === '/api.xro/2.0/Accounts' && req.method === 'GET')
+				return findAccounts(res, entry, url);
 			if (!kind || !writing)
 				return send(res, 404, { Message: `The stand-in has no ${req.method} ${path}` });
 			const validate = kind === 'Invoices' ? validateInvoices : validateCreditNotes;
@@ -512,6 +570,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		contacts,
 		attachments,
 		history,
+		accounts,
 		loseAnswers: (count) => writes.loseAnswers(count),
 	};
 }

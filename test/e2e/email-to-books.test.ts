@@ -40,6 +40,7 @@ import {
 	type ImapServer,
 	type MailServer,
 } from '../../local-n8n/mail/index.ts';
+import { formLink, mailAbout, openForm, submitForm } from './support/approvalForms.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
 import { describeNeeding } from './support/requirements.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
@@ -75,13 +76,35 @@ afterAll(async () => {
 	await mail?.stop();
 });
 
-/** A small invoice (under the approval threshold: booked without asking). */
+/** A small invoice (under the approval threshold: booked without approval). */
 function smallInvoice(vendor: string, invoiceNo: string) {
 	return {
 		header: { vendor, date: '2026-11-02', invoice_no: invoiceNo },
 		amounts: { subtotal: 200, tax: 38, total: 238 },
 		line_items: [{ description: 'Toner', quantity: 2, unit_price: 100, amount: 200 }],
 	};
+}
+
+/** An invoice above the approval threshold (1000): the approver is asked. */
+function largeInvoice(vendor: string, invoiceNo: string) {
+	return {
+		header: { vendor, date: '2026-11-03', invoice_no: invoiceNo },
+		amounts: { subtotal: 2000, tax: 380, total: 2380 },
+		line_items: [{ description: 'Consulting', quantity: 1, unit_price: 2000, amount: 2000 }],
+	};
+}
+
+/** A name as n8n's form page writes it. */
+const asHtml = (text: string) => text.replace(/&/g, '&amp;');
+
+/** The approver's form link of the one email about `invoiceNo` whose subject starts so. */
+async function formOf(invoiceNo: string, subjectStart: string): Promise<string> {
+	const [message] = await mail.waitForMessages(
+		mailAbout(invoiceNo, subjectStart, 'manager@example.com'),
+		1,
+		90_000,
+	);
+	return formLink(message);
 }
 
 /** Imports the template as a new workflow with `settings` and publishes it; its id. */
@@ -96,6 +119,7 @@ async function importAndPublish(
 	const configured = withSettings(template.workflow, {
 		approval_threshold: '1000',
 		from_email: 'invoices@example.test',
+		ask_account_for_new_suppliers: 'false',
 		...settings,
 	});
 	const created = await client.createWorkflow(
@@ -385,3 +409,171 @@ describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the templat
 		expect(account('RULE-Q-2')).toBe('12');
 	});
 });
+
+describeNeeding(['dovecot'], 'An account learned from the approver: Xero (the template)', () => {
+	let xero: XeroStandIn;
+	let workflowId: string;
+	const lineOf = (invoiceNo: string) =>
+		xero.documents.find((document) => document.InvoiceNumber === invoiceNo)?.LineItems?.[0];
+	const account = (code: string) => xero.accounts.find((entry) => entry.Code === code)!;
+
+	beforeAll(async () => {
+		xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+		const books = await connectedOAuth2Credential(
+			fixture.stack.client,
+			'xeroOAuth2Api',
+			'Xero account',
+			STAND_IN_ACCESS_TOKEN,
+		);
+		workflowId = await importAndPublish(
+			TEMPLATES.xero,
+			{
+				xero_api_url: xero.url,
+				xero_tenant_id: 'tenant',
+				xero_account_code: '400',
+				ask_account_for_new_suppliers: 'true',
+			},
+			books,
+		);
+	});
+
+	afterAll(async () => {
+		await fixture.stack.client.deactivateWorkflow(workflowId).catch(() => undefined);
+		await xero?.close();
+	});
+
+	it("a new supplier above the threshold: the approval form offers Xero's expense accounts by name; the choice books it and becomes the rule; the next invoice books there without asking", async () => {
+		const client = fixture.stack.client;
+		// A name with an ampersand: shown escaped, sent back as the browser decodes it.
+		const chosen = account('412');
+		const settled = sendAndSettle(
+			workflowId,
+			'LEARN-X-1',
+			largeInvoice('Wayne Enterprises', 'LEARN-X-1'),
+		);
+		const link = await formOf('LEARN-X-1', 'Approve or reject');
+		const page = await openForm(client, link);
+		expect(page.status).toBe(200);
+		expect(page.html).toContain(asHtml(chosen.Name));
+		// Only active expense accounts: not a revenue account, not an archived one.
+		for (const other of xero.accounts.filter(
+			(entry) => entry.Class !== 'EXPENSE' || entry.Status !== 'ACTIVE',
+		))
+			expect(page.html).not.toContain(`>${asHtml(other.Name)}<`);
+		expect(
+			(await submitForm(client, link, ['Approve', '', 'Dana Approver', chosen.Name])).status,
+		).toBe(200);
+		expect(outcome(await settled)).toBe('booked');
+		expect(lineOf('LEARN-X-1')).toMatchObject({ AccountCode: '412', TaxType: chosen.TaxType });
+		expect(await client.dataTableRows('Xero supplier rules')).toContainEqual(
+			expect.objectContaining({
+				supplier_key: 'wayne enterprises',
+				supplier: 'Wayne Enterprises',
+				account_code: '412',
+				tax_type: chosen.TaxType,
+			}),
+		);
+
+		const next = await sendAndSettle(
+			workflowId,
+			'LEARN-X-2',
+			smallInvoice('Wayne Enterprises', 'LEARN-X-2'),
+		);
+		expect(outcome(next)).toBe('booked');
+		expect(executedNodes(next)).not.toContain('Ask for the account');
+		expect(executedNodes(next)).not.toContain('Accounts in Xero');
+		expect(lineOf('LEARN-X-2')).toMatchObject({ AccountCode: '412', TaxType: chosen.TaxType });
+	});
+
+	it('a new supplier under the threshold: a short form asks for the account; the answer books it and becomes the rule', async () => {
+		const client = fixture.stack.client;
+		const chosen = account('469');
+		const settled = sendAndSettle(
+			workflowId,
+			'LEARN-X-3',
+			smallInvoice('Cyberdyne Systems', 'LEARN-X-3'),
+		);
+		const link = await formOf('LEARN-X-3', 'Choose the account');
+		expect((await openForm(client, link)).html).toContain(asHtml(chosen.Name));
+		expect((await submitForm(client, link, [chosen.Name, 'Sam Bookkeeper'])).status).toBe(200);
+		const done = await settled;
+		expect(outcome(done)).toBe('booked');
+		expect(executedNodes(done)).not.toContain('Ask approver');
+		expect(lineOf('LEARN-X-3')).toMatchObject({ AccountCode: '469' });
+		expect(await client.dataTableRows('Xero supplier rules')).toContainEqual(
+			expect.objectContaining({ supplier_key: 'cyberdyne systems', account_code: '469' }),
+		);
+	});
+});
+
+describeNeeding(
+	['dovecot'],
+	'An account learned from the approver: QuickBooks (the template)',
+	() => {
+		let quickBooks: QuickBooksStandIn;
+		let workflowId: string;
+		const accountOf = (invoiceNo: string) =>
+			quickBooks.transactions.find((bill) => bill.DocNumber === invoiceNo)?.Line?.[0]
+				?.AccountBasedExpenseLineDetail?.AccountRef?.value;
+
+		beforeAll(async () => {
+			quickBooks = await startQuickBooksStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+			const books = await connectedOAuth2Credential(
+				fixture.stack.client,
+				'quickBooksOAuth2Api',
+				'QuickBooks account',
+				STAND_IN_ACCESS_TOKEN,
+			);
+			workflowId = await importAndPublish(
+				TEMPLATES.quickBooks,
+				{
+					quickbooks_api_url: quickBooks.url,
+					quickbooks_realm_id: '9130',
+					quickbooks_expense_account_id: '7',
+					quickbooks_tax_account_id: '8',
+					ask_account_for_new_suppliers: 'true',
+				},
+				books,
+			);
+		});
+
+		afterAll(async () => {
+			await fixture.stack.client.deactivateWorkflow(workflowId).catch(() => undefined);
+			await quickBooks?.close();
+		});
+
+		it("a new vendor: the short form offers QuickBooks' expense accounts by name; the answer books it and becomes the rule; the next invoice books there without asking", async () => {
+			const client = fixture.stack.client;
+			const chosen = quickBooks.accounts.find(
+				(entry) => entry.AccountType === 'Expense' && entry.Active && entry.Id !== '7',
+			)!;
+			const settled = sendAndSettle(
+				workflowId,
+				'LEARN-Q-1',
+				smallInvoice('Soylent Corp', 'LEARN-Q-1'),
+			);
+			const link = await formOf('LEARN-Q-1', 'Choose the account');
+			const page = await openForm(client, link);
+			expect(page.html).toContain(asHtml(chosen.Name));
+			for (const other of quickBooks.accounts.filter(
+				(entry) => entry.AccountType !== 'Expense' || !entry.Active,
+			))
+				expect(page.html).not.toContain(`>${asHtml(other.Name)}<`);
+			expect((await submitForm(client, link, [chosen.Name, 'Sam Bookkeeper'])).status).toBe(200);
+			expect(outcome(await settled)).toBe('booked');
+			expect(accountOf('LEARN-Q-1')).toBe(chosen.Id);
+			expect(await client.dataTableRows('QuickBooks supplier rules')).toContainEqual(
+				expect.objectContaining({ supplier_key: 'soylent', expense_account_id: chosen.Id }),
+			);
+
+			const next = await sendAndSettle(
+				workflowId,
+				'LEARN-Q-2',
+				smallInvoice('Soylent Corp', 'LEARN-Q-2'),
+			);
+			expect(outcome(next)).toBe('booked');
+			expect(executedNodes(next)).not.toContain('Ask for the account');
+			expect(accountOf('LEARN-Q-2')).toBe(chosen.Id);
+		});
+	},
+);

@@ -124,7 +124,11 @@ async function publishTemplate(
 	const client = fixture.stack.client;
 	const template = loadExampleWorkflows().find((entry) => entry.file === file);
 	if (!template) throw new Error(`examples/${file} is missing`);
-	const configured = withSettings(template.workflow, settings);
+	// Every supplier here books to the Settings' account (the asking is email-to-books.test.ts's).
+	const configured = withSettings(template.workflow, {
+		ask_account_for_new_suppliers: 'false',
+		...settings,
+	});
 	const created = await client.createWorkflow(withCredentialsByName(configured, credentials));
 	await client.activateWorkflow(created.id);
 	await imap.waitForMailboxOpened();
@@ -256,6 +260,12 @@ describeNeeding(
 				const waiting = (await executions()).filter((execution) => execution.status === 'waiting');
 				expect(waiting.length).toBeGreaterThanOrEqual(3);
 				expect(executedNodes(small)).not.toContain('Ask approver');
+				// The register as it happens: the three invoices the approver has are "awaiting approval".
+				const meanwhile = await client.dataTableRows('Invoice register');
+				for (const invoiceNo of ['APPROVE-1', 'REJECT-1', 'SILENT-1'])
+					expect(meanwhile.filter((row) => row.invoice_no === invoiceNo)).toEqual([
+						expect.objectContaining({ state: 'awaiting approval', books: 'Xero' }),
+					]);
 
 				// One execution per attachment; the logo never uploaded.
 				const all = await executions();
@@ -381,6 +391,9 @@ describeNeeding(
 						books: 'Xero',
 						decided_by: 'under the threshold',
 						bill_id: billNumbered('SMALL-1')[0].id,
+						invoice_date: INVOICES.small.header.date,
+						total: String(INVOICES.small.amounts.total),
+						duplicate_of: '',
 					}),
 				]);
 				expect(rowOf('APPROVE-1')).toEqual([
@@ -429,6 +442,25 @@ describeNeeding(
 			expect((await sandboxState(fixture.sandbox.url)).documents).toHaveLength(documentsBefore);
 			expect(mail.messages()).toHaveLength(mailsBefore);
 			expect(xero.documents).toHaveLength(2);
+			// Each repeated file's row points at the earlier row, and at its bill when it had one.
+			const register = await fixture.stack.client.dataTableRows('Invoice register');
+			const earlier = (invoiceNo: string) =>
+				register.find((row) => row.invoice_no === invoiceNo && row.state !== 'already submitted')!;
+			for (const invoiceNo of ['SMALL-1', 'APPROVE-1', 'REJECT-1']) {
+				const repeated = register.filter(
+					(row) =>
+						row.state === 'already submitted' &&
+						row.content_sha256 === earlier(invoiceNo).content_sha256,
+				);
+				expect(repeated, invoiceNo).toEqual([
+					expect.objectContaining({
+						duplicate_of: earlier(invoiceNo).register_key,
+						bill_id: earlier(invoiceNo).bill_id,
+					}),
+				]);
+			}
+			expect(earlier('SMALL-1').bill_id).not.toBe('');
+			expect(earlier('SMALL-1').content_sha256).toMatch(/^[0-9a-f]{64}$/);
 		});
 
 		it('an invoice that needs a reviewer waits with its file; after the verdict it goes through the approval and is booked with its original', async () => {

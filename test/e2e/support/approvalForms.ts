@@ -36,10 +36,17 @@ export async function answerForm(
 	reason: string,
 	name?: string,
 ) {
+	return await submitForm(
+		client,
+		link,
+		name === undefined ? [decision, reason] : [decision, reason, name],
+	);
+}
+
+/** Submits a form's fields in their order (n8n names them field-0, field-1, …) as a browser does. */
+export async function submitForm(client: N8nClient, link: string, values: string[]) {
 	const form = new FormData();
-	form.append('field-0', decision);
-	form.append('field-1', reason);
-	if (name !== undefined) form.append('field-2', name);
+	values.forEach((value, index) => form.append(`field-${index}`, value));
 	const encoded = new Response(form);
 	const response = await request(link, {
 		method: 'POST',

@@ -408,7 +408,7 @@ describe('the bills page', () => {
 		);
 		expect(page).not.toContain('<a href="https://evil.example">');
 		expect(page).toContain(
-			'<td>Toner &#60;b&#62;black&#60;/b&#62;</td><td>400</td><td>INPUT2</td>',
+			'<td>Toner &#60;b&#62;black&#60;/b&#62;</td><td>400 Advertising</td><td>INPUT2</td>',
 		);
 	});
 });

@@ -6,6 +6,7 @@
 // a second import would clash with, one Settings node, and the decision carried to the bill.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import type { INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
@@ -178,7 +179,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 			verified: 'Same invoice?',
 			rejected: 'Rejected in review',
 			timedOut: 'Review not finished',
-			alreadySubmitted: 'Already submitted',
+			alreadySubmitted: 'Earlier file',
 			notReady: 'Not ready to post',
 			skippedFiles: 'Not an invoice',
 			needsReview: '',
@@ -198,8 +199,11 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		const guarded = targets(workflow, 'Same invoice?');
 		expect(guarded[checkDuplicateOutputIndex(guardSettings, 'newInvoice')]).toEqual(['Settings']);
 		expect(guarded[checkDuplicateOutputIndex(guardSettings, 'possibleDuplicate')]).toEqual([
-			'Possible duplicate',
+			'Earlier invoice',
 		]);
+		// A repeat names the register's earlier row: looked up, then its outcome.
+		expect(targets(workflow, 'Earlier invoice')).toEqual([['Possible duplicate']]);
+		expect(targets(workflow, 'Earlier file')).toEqual([['Already submitted']]);
 		expect(guarded[checkDuplicateOutputIndex(guardSettings, 'notReady')]).toEqual([
 			'Not ready to post',
 		]);
@@ -207,8 +211,14 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 
 	it('books the small invoices straight on and the approved ones after the answer is joined to the invoice', () => {
 		const [above, atOrUnder] = targets(workflow, 'Above threshold?');
-		expect(atOrUnder).toEqual(['Under the threshold']);
-		expect(above.sort()).toEqual(['Approved invoice', 'Ask approver', 'Send invoice to approver']);
+		expect(atOrUnder).toEqual(['Account to choose?']);
+		expect(targets(workflow, 'Account to choose?')[1]).toEqual(['Under the threshold']);
+		expect(above.sort()).toEqual([
+			'Approved invoice',
+			'Ask approver',
+			'Register as awaiting approval',
+			'Send invoice to approver',
+		]);
 		expect(targets(workflow, 'Approved?')).toEqual([['Approved invoice'], ['Rejected']]);
 		expect(workflow.connections['Approved?'].main[0][0].index).toBe(1);
 		expect(node(workflow, 'Approved invoice').parameters).toMatchObject({
@@ -221,17 +231,38 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		expect(reachable(workflow, 'No decision').has(build)).toBe(false);
 	});
 
-	it('asks who decides in every form, so the bill says who and not only to whom it was sent', () => {
+	it('asks who decides in every form (and, for a supplier without a rule, the account), so the bill says who and not only to whom it was sent', () => {
+		const formFields = (name: string, accountsRead: boolean) => {
+			const { defineForm, jsonOutput } = node(workflow, name).parameters;
+			expect(defineForm, name).toBe('json');
+			// The form as n8n builds it when the page is opened: its expression run on a known state.
+			const accounts = [{ Name: 'Rent', Code: '469', Id: '3' }];
+			const $ = (nodeName: string) => ({
+				isExecuted: accountsRead && nodeName.startsWith('Accounts in'),
+				first: () => ({ json: { Accounts: accounts, QueryResponse: { Account: accounts } } }),
+			});
+			const body = String(jsonOutput).replace(/^=\{\{([\s\S]*)\}\}$/, '$1');
+			return runInNewContext(`(${body})`, { $ }) as Array<Record<string, unknown>>;
+		};
 		for (const name of ['Ask approver', 'Remind approver', 'Escalate']) {
-			const fields = (
-				node(workflow, name).parameters.formFields as { values: Array<Record<string, unknown>> }
-			).values;
+			const fields = formFields(name, false);
 			expect(
 				fields.map((field) => field.fieldLabel),
 				name,
 			).toEqual(['Decision', 'Reason', 'Your name']);
 			expect(fields[2].requiredField, name).toBe(true);
+			// The account comes last, so the answer's first fields keep their places.
+			expect(formFields(name, true).at(-1), name).toMatchObject({
+				fieldLabel: 'Account',
+				fieldType: 'dropdown',
+				fieldOptions: { values: [{ option: 'Rent' }] },
+				requiredField: true,
+			});
 		}
+		expect(formFields('Ask for the account', true).map((field) => field.fieldLabel)).toEqual([
+			'Account',
+			'Your name',
+		]);
 		const decided = (
 			node(workflow, 'Approval decision').parameters.assignments as {
 				assignments: Array<{ name: string; value: string }>;
@@ -263,10 +294,11 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 			'Already in the books',
 		])
 			expect(targets(workflow, end), end).toEqual([
-				['Record on the execution', 'Outcome for the register', 'Invoice register'],
+				['Record on the execution', 'Register the invoice'],
 			]);
 		expect(node(workflow, 'Record on the execution').type).toBe('n8n-nodes-base.executionData');
-		// The register's row: the table made when missing, then the outcome upserted by its key.
+		// The register's row: the table made when missing as the file arrives, its row "received"
+		// at once and upserted by its key as the invoice moves on.
 		expect(node(workflow, 'Invoice register').parameters).toMatchObject({
 			resource: 'table',
 			operation: 'create',
@@ -276,12 +308,29 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		// Executions of one email end at once: the loser of the race to make a table retries and finds it.
 		for (const name of ['Invoice register', 'Supplier rules'])
 			expect(node(workflow, name), name).toMatchObject({ retryOnFail: true, maxTries: 3 });
-		expect(targets(workflow, 'Invoice register')).toEqual([['Outcome for the register']]);
-		expect(targets(workflow, 'Outcome for the register')).toEqual([['Register the invoice']]);
-		expect(node(workflow, 'Register the invoice').parameters).toMatchObject({
-			operation: 'upsert',
-			dataTableId: { mode: 'name', value: 'Invoice register' },
-			filters: { conditions: [{ keyName: 'register_key', condition: 'eq' }] },
-		});
+		expect(targets(workflow, 'Each attachment')).toEqual([['File fingerprint', 'Extract invoice']]);
+		expect(targets(workflow, 'File fingerprint')).toEqual([['Invoice register']]);
+		expect(targets(workflow, 'Invoice register')).toEqual([['Register as received']]);
+		for (const name of [
+			'Register as received',
+			'Register as awaiting approval',
+			'Register the invoice',
+		])
+			expect(node(workflow, name).parameters, name).toMatchObject({
+				operation: 'upsert',
+				dataTableId: { mode: 'name', value: 'Invoice register' },
+				filters: {
+					conditions: [
+						{ keyName: 'register_key', condition: 'eq', keyValue: '={{ $execution.id }}' },
+					],
+				},
+			});
+		// n8n runs the branch placed higher first: the rows are written before Extract, and before
+		// the approval waits (docs: "executionOrder v1").
+		const y = (name: string) =>
+			(node(workflow, name) as unknown as { position: number[] }).position[1];
+		expect(y('File fingerprint')).toBeLessThan(y('Extract invoice'));
+		expect(y('Register as awaiting approval')).toBeLessThan(y('Ask approver'));
+		expect(y('Register as awaiting approval')).toBeLessThan(y('Send invoice to approver'));
 	});
 });
