@@ -81,3 +81,12 @@ export function unknownQuickBooksKeys(body: Record<string, unknown>, typeName: s
 	}
 	return unknown;
 }
+
+/** The values of one of Intuit's `xs:simpleType` enumerations (e.g. AccountTypeEnum) in Finance.xsd. */
+export function quickBooksEnum(name: string): string[] {
+	const text = readFileSync(join(REFERENCE, 'quickbooks', 'Finance.xsd'), 'utf8');
+	const start = text.indexOf(`<xs:simpleType name="${name}">`);
+	if (start < 0) throw new Error(`no simpleType ${name} in Finance.xsd`);
+	const body = text.slice(start, text.indexOf('</xs:simpleType>', start));
+	return [...body.matchAll(/<xs:enumeration value="([^"]*)"/g)].map((match) => match[1]);
+}
