@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
 // The examples are n8n templates a no-code team imports: no Code node (Build Bill, Merge and Set do
 // what the Code nodes did), sticky notes that say what to set, and this package's nodes at their
-// newest versions (older versions keep older defaults, e.g. invoices not held when not ready).
+// newest versions (older versions keep older defaults, e.g. invoices not held when not ready). How
+// their canvas reads (notes whole, nodes apart, left to right in sections): canvas.test.ts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -116,29 +117,6 @@ describe('the examples as n8n templates', () => {
 						);
 			expect(key?.value, where).toMatch(/idempotency_keys\.(vendor|bill|attachment|history) \}\}$/);
 		}
-	});
-
-	it('no node sits on a sticky note, and no note on another: every note can be read whole', () => {
-		/** n8n draws a node as a 100 × 100 square at its position; a note at its width and height. */
-		const box = (node: ExampleNode) => {
-			const note = node.type === 'n8n-nodes-base.stickyNote';
-			const [x, y] = node.position;
-			const width = note ? Number(node.parameters.width ?? 240) : 100;
-			const height = note ? Number(node.parameters.height ?? 160) : 100;
-			return { x, y, right: x + width, bottom: y + height, note };
-		};
-		type Box = ReturnType<typeof box>;
-		const overlap = (a: Box, b: Box) =>
-			a.x < b.right && b.x < a.right && a.y < b.bottom && b.y < a.bottom;
-		const covered = examples.flatMap(({ file, nodes }) => {
-			const notes = nodes.filter((node) => box(node).note);
-			return notes.flatMap((note) =>
-				nodes
-					.filter((other) => other !== note && overlap(box(note), box(other)))
-					.map((other) => `${file}: "${note.name}" under "${other.name}"`),
-			);
-		});
-		expect(covered).toEqual([]);
 	});
 
 	it("names a Switch's outputs in at most 12 characters: the canvas shows them whole", () => {
