@@ -433,12 +433,25 @@ export class N8nClient {
 		return await this.call('POST', `/rest/workflows/${encodeURIComponent(id)}/deactivate`, {});
 	}
 
-	/** Archives then deletes a workflow (n8n 2.x deletes archived workflows only). */
+	/**
+	 * Archives then deletes a workflow (n8n 2.x deletes archived workflows only). n8n 2.41 unpublishes
+	 * in the background and answers the delete 409 until it has, so the delete is tried again.
+	 */
 	async deleteWorkflow(id: string): Promise<void> {
-		const wf = await this.getWorkflow(id);
+		const path = `/rest/workflows/${encodeURIComponent(id)}`;
+		const wf = (await this.getWorkflow(id)) as Workflow & { isArchived?: boolean };
 		if (wf.active) await this.deactivateWorkflow(id);
-		await this.call('POST', `/rest/workflows/${encodeURIComponent(id)}/archive`, {});
-		await this.call('DELETE', `/rest/workflows/${encodeURIComponent(id)}`);
+		if (!wf.isArchived) await this.call('POST', `${path}/archive`, {});
+		for (let attempt = 1; ; attempt++) {
+			const refused = await this.call('DELETE', path).then(
+				() => undefined,
+				(error: unknown) => error,
+			);
+			if (refused === undefined) return;
+			const unpublishing = refused instanceof N8nApiError && refused.status === 409;
+			if (!unpublishing || attempt === 60) return Promise.reject(refused);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
 	}
 
 	/**

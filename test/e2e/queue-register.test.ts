@@ -10,38 +10,23 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
 	eventually,
 	executedNodes,
-	loadExampleWorkflows,
-	registerSecret,
 	sandboxControl,
-	withCredentialsByName,
 	type DecodedExecution,
 } from '../../local-n8n/index.ts';
+import { type XeroStandIn } from '../../local-n8n/accounting/index.ts';
+import { composeMessage, invoicePdf, type ImapServer } from '../../local-n8n/mail/index.ts';
 import {
-	connectedOAuth2Credential,
-	startXeroStandIn,
-	withSettings,
-	type XeroStandIn,
-} from '../../local-n8n/accounting/index.ts';
-import {
-	composeMessage,
-	createImapCredential,
-	createSmtpCredential,
-	invoicePdf,
-	startImapServer,
-	startMailServer,
-	type ImapServer,
-	type MailServer,
-} from '../../local-n8n/mail/index.ts';
-import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
+	publishXeroTemplate,
+	type PublishedXeroTemplate,
+} from './support/publishedXeroTemplate.ts';
 import { useQueueFixture, type QueueFixture } from './support/queueFixture.ts';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 
-const TEMPLATE = 'invoices-email-to-xero-with-approval.workflow.json';
 const INVOICES = ['QREG-1', 'QREG-2', 'QREG-3'];
 
 let fixture: QueueFixture;
+let published: PublishedXeroTemplate | undefined;
 let imap: ImapServer;
-let mail: MailServer;
 let xero: XeroStandIn;
 let workflowId: string;
 
@@ -118,37 +103,13 @@ describeNeeding(
 
 		beforeAll(async () => {
 			const client = fixture.stack.client;
-			imap = await startImapServer();
-			registerSecret(imap.password);
-			mail = await startMailServer();
-			xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
-			const credentials = [
-				fixture.account.credential,
-				await createImapCredential(client, imap),
-				await createSmtpCredential(client, mail),
-				await connectedOAuth2Credential(
-					client,
-					'xeroOAuth2Api',
-					'Xero account',
-					STAND_IN_ACCESS_TOKEN,
-				),
-			];
-			const template = loadExampleWorkflows().find((entry) => entry.file === TEMPLATE)!;
-			const configured = withSettings(template.workflow, {
-				xero_api_url: xero.url,
-				xero_tenant_id: 'tenant',
-				ask_account_for_new_suppliers: 'false',
-			});
-			workflowId = (await client.createWorkflow(withCredentialsByName(configured, credentials))).id;
-			await client.activateWorkflow(workflowId);
-			await imap.waitForMailboxOpened();
+			published = await publishXeroTemplate(client, fixture.account.credential);
+			({ imap, xero, workflowId } = published);
 		});
 
 		afterAll(async () => {
 			await fixture?.stack.client.deactivateWorkflow(workflowId).catch(() => undefined);
-			await imap?.stop();
-			await mail?.stop();
-			await xero?.close();
+			await published?.stop();
 		});
 
 		it('every file a row written on the workers; the same email again: each repeat names the earlier row and its bill', async () => {

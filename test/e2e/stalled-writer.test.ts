@@ -18,30 +18,16 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
 	eventually,
 	executedNodes,
-	loadExampleWorkflows,
 	log,
-	N8nApiError,
-	registerSecret,
 	webhookWorkflow,
-	withCredentialsByName,
 	type DecodedExecution,
 	type NodeSpec,
 } from '../../local-n8n/index.ts';
+import { type XeroStandIn } from '../../local-n8n/accounting/index.ts';
 import {
-	connectedOAuth2Credential,
-	startXeroStandIn,
-	withSettings,
-	type XeroStandIn,
-} from '../../local-n8n/accounting/index.ts';
-import {
-	createImapCredential,
-	createSmtpCredential,
-	startImapServer,
-	startMailServer,
-	type ImapServer,
-	type MailServer,
-} from '../../local-n8n/mail/index.ts';
-import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
+	publishXeroTemplate,
+	type PublishedXeroTemplate,
+} from './support/publishedXeroTemplate.ts';
 import { postEmail, type Attachment } from './support/emailOfInvoices.ts';
 import {
 	useQueueFixture,
@@ -51,15 +37,13 @@ import {
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 import { installWriteStall, storedValues, type WriteStall } from './support/writeStall.ts';
 
-const TEMPLATE = 'invoices-email-to-xero-with-approval.workflow.json';
 /** Invoices started at once during the stall (the queue hands them to both workers in turn). */
 const AT_ONCE = 4;
 /** Keys an invoice's execution confirms: its file (Extract), its identity and its document (Same invoice?). */
 const KEYS_PER_INVOICE = 3;
 
 let fixture: QueueFixture;
-let imap: ImapServer;
-let mail: MailServer;
+let published: PublishedXeroTemplate | undefined;
 let xero: XeroStandIn;
 let stall: WriteStall | undefined;
 /** The template's workflow, and the workflow that starts its executions. */
@@ -169,29 +153,6 @@ async function outcomes(
 	);
 }
 
-/**
- * Unpublishes and deletes a workflow. n8n unpublishes in the background (its publication outbox)
- * and refuses the delete until then (409), so the delete is tried until it goes through.
- */
-async function removeWorkflow(id: string): Promise<void> {
-	const client = fixture.stack.client;
-	await client.deactivateWorkflow(id).catch(() => undefined);
-	await client.call('POST', `/rest/workflows/${id}/archive`, {});
-	await eventually(
-		`workflow ${id} deleted once unpublished`,
-		async () =>
-			await client.call('DELETE', `/rest/workflows/${id}`).then(
-				() => true,
-				(error: unknown) => {
-					if (error instanceof N8nApiError && error.status === 409) return false;
-					throw error;
-				},
-			),
-		(deleted) => deleted,
-		30_000,
-	);
-}
-
 const bills = (invoiceNo: string) =>
 	xero.documents.filter((document) => document.InvoiceNumber === invoiceNo);
 
@@ -204,33 +165,11 @@ describeNeeding(
 		beforeAll(async () => {
 			const client = fixture.stack.client;
 			// The template publishes with its Email Trigger connected to a mailbox.
-			imap = await startImapServer();
-			registerSecret(imap.password);
-			mail = await startMailServer();
-			xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
-			const credentials = [
-				fixture.account.credential,
-				await createImapCredential(client, imap),
-				await createSmtpCredential(client, mail),
-				await connectedOAuth2Credential(
-					client,
-					'xeroOAuth2Api',
-					'Xero account',
-					STAND_IN_ACCESS_TOKEN,
-				),
-			];
-			const template = loadExampleWorkflows().find((entry) => entry.file === TEMPLATE)!;
-			const configured = withSettings(template.workflow, {
-				xero_api_url: xero.url,
-				xero_tenant_id: 'tenant',
-				ask_account_for_new_suppliers: 'false',
-			});
-			workflows.template = (
-				await client.createWorkflow(withCredentialsByName(configured, credentials))
-			).id;
-			await client.activateWorkflow(workflows.template);
+			published = await publishXeroTemplate(client, fixture.account.credential);
+			({ xero } = published);
+			workflows.template = published.workflowId;
 			// Its own "Start its own execution" node, pointed at it from a webhook.
-			const startNode = template.workflow.nodes.find(
+			const startNode = published.template.nodes.find(
 				(node) => node.name === 'Start its own execution',
 			)!;
 			const starter = webhookWorkflow({
@@ -257,10 +196,9 @@ describeNeeding(
 
 		afterAll(async () => {
 			stall?.remove();
-			for (const id of [workflows.starter, workflows.template]) if (id) await removeWorkflow(id);
-			await imap?.stop();
-			await mail?.stop();
-			await xero?.close();
+			for (const id of [workflows.starter, workflows.template])
+				if (id) await fixture.stack.client.deleteWorkflow(id);
+			await published?.stop();
 		});
 
 		it("one claim's write held while the other worker books invoices: every key they confirmed is erased, and sent again, each erased invoice is stopped by the books", async () => {
