@@ -1,4 +1,6 @@
-// Both email-to-books templates at the books, in a real n8n with a real IMAP server and the stand-ins.
+// Both email-to-books templates at the books, in a real n8n with the stand-ins, each published with
+// its Email Trigger on a real IMAP server. Each invoice is its file's own execution, started as the
+// email path starts it (support/eachAttachment.ts); inbox-to-books sends the emails.
 // Each bill coded by its supplier's rule (docs/accounting.md#supplier-rules): a supplier without a
 // row in the template's Data Table gets the Settings' account; a row gives its own; a row changed
 // changes the next bill.
@@ -31,7 +33,6 @@ import {
 	type XeroStandIn,
 } from '../../local-n8n/accounting/index.ts';
 import {
-	composeMessage,
 	createImapCredential,
 	createSmtpCredential,
 	invoicePdf,
@@ -42,6 +43,8 @@ import {
 } from '../../local-n8n/mail/index.ts';
 import { formLink, mailAbout, openForm, submitForm } from './support/approvalForms.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
+import { publishEachAttachmentStarter } from './support/eachAttachment.ts';
+import { postEmail } from './support/emailOfInvoices.ts';
 import { describeNeeding } from './support/requirements.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
@@ -57,6 +60,8 @@ let mail: MailServer;
 let mailCredentials: Credential[];
 /** How many workflows have published on the mailbox: each opens it once more. */
 let published = 0;
+/** Each published copy's starter of its "Each attachment" executions, by the copy's id. */
+const starterPaths = new Map<string, string>();
 
 beforeAll(async () => {
 	imap = await startImapServer();
@@ -107,7 +112,7 @@ async function formOf(invoiceNo: string, subjectStart: string): Promise<string> 
 	return formLink(message);
 }
 
-/** Imports the template as a new workflow with `settings` and publishes it; its id. */
+/** Imports the template as a new workflow with `settings`, publishes it and its starter; its id. */
 async function importAndPublish(
 	file: string,
 	settings: Record<string, string>,
@@ -127,10 +132,13 @@ async function importAndPublish(
 	);
 	await client.activateWorkflow(created.id);
 	await imap.waitForMailboxOpened(++published);
+	const starter = await publishEachAttachmentStarter(client, template.workflow, created.id);
+	await client.waitForWebhook(starter.path);
+	starterPaths.set(created.id, starter.path);
 	return created.id;
 }
 
-/** Sends one email with the invoice's PDF; the invoice's own execution once it has ended. */
+/** Starts the execution of one file, the invoice's PDF; that execution once it has ended. */
 async function sendAndSettle(
 	workflowId: string,
 	invoiceNo: string,
@@ -140,22 +148,14 @@ async function sendAndSettle(
 	const before = new Set((await client.listExecutions(workflowId)).map((summary) => summary.id));
 	await sandboxControl(fixture.sandbox.url, 'next-extraction', { data });
 	await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: [0.99] });
-	imap.deliver(
-		composeMessage({
-			from: 'Accounts <billing@suppliers.example>',
-			to: 'invoices@example.com',
-			subject: `Invoice ${invoiceNo}`,
-			messageId: `${invoiceNo}-${workflowId}@suppliers.example`,
-			text: 'Attached.',
-			attachments: [
-				{
-					fileName: `${invoiceNo}.pdf`,
-					contentType: 'application/pdf',
-					content: invoicePdf([`Invoice ${invoiceNo}`]),
-				},
-			],
-		}),
-	);
+	await postEmail(client, starterPaths.get(workflowId)!, [
+		{
+			invoiceNo,
+			fileName: `${invoiceNo}.pdf`,
+			contentType: 'application/pdf',
+			bytes: invoicePdf([`Invoice ${invoiceNo}`]),
+		},
+	]);
 	return (await eventually(
 		`the execution of ${invoiceNo} to end`,
 		async () => {

@@ -3,8 +3,7 @@
 // measured on the real queue stack (docs/memory.md, "Remaining window"): the "Invoices from email to
 // Xero, with approval" template (Postgres, Redis, two workers) with the Xero stand-in. Each invoice
 // is the template's own execution from "Each attachment", started as its email path starts it
-// (its "Start its own execution" node, not waiting), here from a webhook: n8n's Email Trigger only
-// picks a message up once its IMAP client idles, 15 s after its last command.
+// (support/eachAttachment.ts).
 // A trigger on n8n's `processed_data` table (support/writeStall.ts) holds one UPDATE, the first claim
 // of one invoice on one worker, while more invoices start at once. The other worker's are claimed,
 // confirmed and booked meanwhile; the held write then lands with the row it had read: every key they
@@ -15,19 +14,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-	eventually,
-	executedNodes,
-	log,
-	webhookWorkflow,
-	type DecodedExecution,
-	type NodeSpec,
-} from '../../local-n8n/index.ts';
+import { eventually, executedNodes, log, type DecodedExecution } from '../../local-n8n/index.ts';
 import { type XeroStandIn } from '../../local-n8n/accounting/index.ts';
 import {
 	publishXeroTemplate,
 	type PublishedXeroTemplate,
 } from './support/publishedXeroTemplate.ts';
+import { publishEachAttachmentStarter } from './support/eachAttachment.ts';
 import { postEmail, type Attachment } from './support/emailOfInvoices.ts';
 import {
 	useQueueFixture,
@@ -169,27 +162,13 @@ describeNeeding(
 			({ xero } = published);
 			workflows.template = published.workflowId;
 			// Its own "Start its own execution" node, pointed at it from a webhook.
-			const startNode = published.template.nodes.find(
-				(node) => node.name === 'Start its own execution',
-			)!;
-			const starter = webhookWorkflow({
-				name: 'e2e: start an invoice of the template',
-				responseMode: 'onReceived',
-				nodes: [
-					{
-						name: startNode.name,
-						type: startNode.type,
-						typeVersion: startNode.typeVersion,
-						parameters: {
-							...startNode.parameters,
-							workflowId: { __rl: true, value: workflows.template, mode: 'id' },
-						},
-					} satisfies NodeSpec,
-				],
-			});
-			starterPath = starter.webhookPath;
-			workflows.starter = (await client.createWorkflow(starter)).id;
-			await client.activateWorkflow(workflows.starter);
+			const starter = await publishEachAttachmentStarter(
+				client,
+				published.template,
+				workflows.template,
+			);
+			workflows.starter = starter.id;
+			starterPath = starter.path;
 			await waitForPublicWebhook(fixture.stack, starterPath);
 			stall = installWriteStall(fixture.stack.postgres);
 		});

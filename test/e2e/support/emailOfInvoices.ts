@@ -35,6 +35,8 @@ export interface Attachment {
 	fileName: string;
 	invoiceNo: string;
 	bytes: Buffer;
+	/** `application/json` unless given. */
+	contentType?: string;
 }
 
 /** `count` distinct invoices (`<label>-01` …), as the JSON files an email carries. */
@@ -83,7 +85,7 @@ export async function postEmail(
 	attachments.forEach((file, index) =>
 		form.append(
 			`attachment_${index}`,
-			new Blob([file.bytes], { type: 'application/json' }),
+			new Blob([file.bytes], { type: file.contentType ?? 'application/json' }),
 			file.fileName,
 		),
 	);
