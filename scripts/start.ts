@@ -138,6 +138,11 @@ const XERO_STAND_IN_TOKEN = 'local-stand-in-token';
 const QUICKBOOKS_CREDENTIAL_NAME = 'QuickBooks (local stand-in)';
 const QUICKBOOKS_STAND_IN_TOKEN = 'local-stand-in-token';
 /** The local mail server's port when free: a kept SMTP credential then still points at it. */
+/**
+ * How long the sandbox's own reviewer takes to approve a scan in review (its default is 90 s): long
+ * enough to see the invoice wait, short enough to watch the whole job. SANDBOX_REVIEW_DELAY_MS wins.
+ */
+const REVIEW_DELAY_MS = Number(process.env.SANDBOX_REVIEW_DELAY_MS ?? 20_000);
 const MAIL_PORT = 2525;
 /** The page of the emails n8n sent, when free. */
 const MAIL_VIEWER_PORT = 2580;
@@ -202,7 +207,10 @@ async function main(): Promise<void> {
 	// Its state (documents, reviews, webhook registrations) is kept with n8n's data.
 	const sandbox = await startSandboxProcess(tls, {
 		port: sandboxPort,
-		env: { SANDBOX_STATE_FILE: join(dataDir, 'sandbox-state.json') },
+		env: {
+			SANDBOX_STATE_FILE: join(dataDir, 'sandbox-state.json'),
+			SANDBOX_REVIEW_DELAY_MS: String(REVIEW_DELAY_MS),
+		},
 	});
 
 	const n8nPort = args.port ? Number(args.port) : await freePort(5678);
@@ -431,6 +439,9 @@ async function main(): Promise<void> {
 		);
 		say(
 			`    2. ${mailViewer.url}: the approval email (invoices above the threshold, 1,000; smaller ones are booked at once); its button opens the form: Approve`,
+		);
+		say(
+			`                                        (a scan the service is unsure of waits for its reviewer first: the sandbox's approves after ${REVIEW_DELAY_MS / 1000} s)`,
 		);
 		say(
 			'                                        (a supplier without a rule yet: the form also asks its account, by name; the choice becomes its rule)',
