@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n */
 // Month-end batches (docs/spec-decisions.md#n44) in n8n's queue mode (the full queue stack: Postgres,
 // Redis, main, 2 workers, 2 webhook processes behind HAProxy) against the sandbox on Growth (100
 // requests a window, 8 uploads at a time by default) with 1–3 s extraction latency, each execution
@@ -19,7 +18,6 @@
 //   429 happens; those figures go to the log. The account stays within its rate because the service
 //   enforces it, not because the workers coordinate.
 
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { request } from 'undici';
 import {
@@ -41,6 +39,7 @@ import {
 	stopQueueFixture,
 	waitForPublicWebhook,
 	type QueueFixture,
+	workersThatRan,
 } from './support/queueFixture.ts';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 
@@ -72,14 +71,7 @@ async function finishedRun(workflow: { id: string; path: string }): Promise<Deco
 }
 
 /** The workers whose log says they ran `execution`. */
-const workersOf = (execution: DecodedExecution) =>
-	fixture.stack.workers
-		.map((worker, index) => ({
-			name: `worker${index + 1}`,
-			text: readFileSync(worker.logFile, 'utf8'),
-		}))
-		.filter((worker) => worker.text.includes(`Worker started execution ${execution.id} `))
-		.map((worker) => worker.name);
+const workersOf = (execution: DecodedExecution) => workersThatRan(fixture.stack, execution.id);
 
 const extractMs = (execution: DecodedExecution) =>
 	execution.data.resultData.runData.Extract?.[0]?.executionTime ?? 0;

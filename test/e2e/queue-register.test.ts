@@ -1,11 +1,9 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n */
 // The invoice register in queue mode (Postgres, Redis, two workers, two webhook processes): the
 // "Invoices from email to Xero, with approval" template with a real IMAP server and the Xero stand-in.
 // The email's execution runs on a worker, and each attachment's execution (Execute Workflow, not
 // waiting) in that worker process; its row in the Data Table is written there as the file moves, and the same email again, whose executions land on any worker, finds the earlier rows:
 // every repeated file's row names the earlier row and its bill (docs/accounting.md#invoice-register).
 
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
 	eventually,
@@ -19,7 +17,7 @@ import {
 	publishXeroTemplate,
 	type PublishedXeroTemplate,
 } from './support/publishedXeroTemplate.ts';
-import { useQueueFixture, type QueueFixture } from './support/queueFixture.ts';
+import { useQueueFixture, workersThatRan, type QueueFixture } from './support/queueFixture.ts';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 
 const INVOICES = ['QREG-1', 'QREG-2', 'QREG-3'];
@@ -86,13 +84,7 @@ async function emailWorkers(before: Set<string>): Promise<string[]> {
 		executedNodes(execution).includes('Email Trigger (IMAP)'),
 	);
 	expect(emails).toHaveLength(1);
-	return fixture.stack.workers
-		.map((worker, index) => ({
-			name: `worker${index + 1}`,
-			log: readFileSync(worker.logFile, 'utf8'),
-		}))
-		.filter((worker) => worker.log.includes(`Worker started execution ${emails[0].id} `))
-		.map((worker) => worker.name);
+	return workersThatRan(fixture.stack, emails[0].id);
 }
 
 describeNeeding(

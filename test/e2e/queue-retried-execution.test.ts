@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n */
 // The retry after a transient 500 in n8n's queue mode (the full queue stack: Postgres, Redis, main,
 // 2 workers, 2 webhook processes behind HAProxy), the same scenarios and the same assertions as in
 // one process (retried-execution.test.ts, support/emailOfInvoices.ts): the email posted through the
@@ -8,7 +7,6 @@
 // Submitted as the same items as in one process: naming no earlier document in either mode
 // (docs/memory.md, "What is not remembered").
 
-import { readFileSync } from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
 import {
 	sandboxCredential,
@@ -28,6 +26,7 @@ import {
 	useQueueFixture,
 	waitForPublicWebhook,
 	type QueueFixture,
+	workersThatRan,
 } from './support/queueFixture.ts';
 import { QUEUE_MODE_REQUIREMENTS, describeNeeding } from './support/requirements.ts';
 
@@ -37,13 +36,7 @@ const secrets: string[] = [];
 
 /** The worker whose log says it ran `execution` (one, and a worker: not main). */
 function workerOf(execution: DecodedExecution): string {
-	const ran = fixture.stack.workers
-		.map((worker, index) => ({
-			name: `worker${index + 1}`,
-			text: readFileSync(worker.logFile, 'utf8'),
-		}))
-		.filter((worker) => worker.text.includes(`Worker started execution ${execution.id} `))
-		.map((worker) => worker.name);
+	const ran = workersThatRan(fixture.stack, execution.id);
 	expect(ran, `the workers that ran execution ${execution.id}`).toHaveLength(1);
 	return ran[0];
 }

@@ -1,10 +1,11 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling runs in plain Node, never inside n8n; it rethrows plain errors after cleaning up */
+/* eslint-disable @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n; it rethrows plain errors after cleaning up and reads the workers' logs */
 // What every queue-mode test starts with: the full queue stack (local-n8n/queue/queueStack.ts), a
 // sandbox trusting its CA, an enterprise credential, and one folder that main and every worker may
 // read files from (Read/Write Files from Disk runs on the workers). Plus the workflows the queue
 // tests activate, each waited for on both webhook processes and the load balancer (main serves no
 // production webhooks in this topology).
 
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { clearForNextFile } from './n8nAndSandbox.ts';
 import {
@@ -189,4 +190,15 @@ export async function activeExtractRoute(
 		fileDir: fixture.fileDir,
 		waitForServed: async (path) => await waitForPublicWebhook(fixture.stack, path),
 	});
+}
+
+/** The workers (`worker1`, …) whose log says they started execution `executionId`. */
+export function workersThatRan(stack: QueueStack, executionId: string): string[] {
+	return stack.workers
+		.map((worker, index) => ({
+			name: `worker${index + 1}`,
+			log: readFileSync(worker.logFile, 'utf8'),
+		}))
+		.filter((worker) => worker.log.includes(`Worker started execution ${executionId} `))
+		.map((worker) => worker.name);
 }
