@@ -58,7 +58,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 const ESCALATION = 'director@example.test';
 /**
  * n8n's wait tracker looks for ended waits once a minute and times those ending within 70 s to the
- * millisecond: a wait of one minute ends on time, and the silent path is three of them in a row.
+ * millisecond: a limit of 45 s ends at its time or at the tracker's next look, whichever is later.
+ * The silent path is three of them in a row: once one ends at a look, the next ends at the next look.
  */
 const SILENT_PATH_MS = 10 * 60_000;
 
@@ -220,8 +221,8 @@ describeNeeding(
 					escalation_email: ESCALATION,
 					from_email: 'invoices@example.test',
 					approval_threshold: '1000',
-					// Long enough for the test to answer the two it answers; one look of the tracker each.
-					answer_within_minutes: '1',
+					// Long enough for the test to answer the two it answers (45 s at least).
+					answer_within_minutes: '0.75',
 				},
 				credentials,
 			);
