@@ -93,24 +93,46 @@ export async function loadedNodeTypes(client: N8nClient, packageName: string): P
 	].sort();
 }
 
+/** What every n8n of a stack runs with: the n8n install, the TLS material and the packages to install. */
+export interface PreparedStack {
+	install: N8nInstall;
+	tls: TlsMaterial;
+	packed?: PackedPackage;
+	packages: PackedPackage[];
+}
+
+/** Installs n8n if needed, makes the certificates and packs the package (built first unless told). */
+export async function prepareStack(
+	options: Pick<StackOptions, 'package' | 'extraPackages' | 'build' | 'n8nVersion'> = {},
+): Promise<PreparedStack> {
+	const version = options.n8nVersion ?? selectedN8nVersion();
+	const install = await step('stack', `ensure n8n ${version}`, () => ensureN8n(version));
+	const tls = ensureCerts();
+	const dir = packageDir(options.package ?? 'repo');
+	let packed: PackedPackage | undefined;
+	if (dir === REPO_ROOT) packed = packedOnce();
+	if (dir && !packed) {
+		if (dir === REPO_ROOT && options.build !== false) await buildPackage(dir);
+		if (!existsSync(join(dir, 'package.json'))) throw new Error(`no package.json in ${dir}`);
+		packed = await packPackage(dir);
+	}
+	return {
+		install,
+		tls,
+		packed,
+		packages: [...(packed ? [packed] : []), ...(options.extraPackages ?? [])],
+	};
+}
+
 /** Starts everything (see the file comment). On failure, stops what it started and rethrows. */
-export async function startStack(options: StackOptions = {}): Promise<Stack> {
+export async function startStack(
+	options: StackOptions & { prepared?: PreparedStack } = {},
+): Promise<Stack> {
 	reapStaleProcesses();
 	const owner = options.owner ?? DEFAULT_OWNER;
 	let n8n: N8nInstance | undefined;
 	try {
-		const version = options.n8nVersion ?? selectedN8nVersion();
-		const install = await step('stack', `ensure n8n ${version}`, () => ensureN8n(version));
-		const tls = ensureCerts();
-		const dir = packageDir(options.package ?? 'repo');
-		let packed: PackedPackage | undefined;
-		if (dir === REPO_ROOT) packed = packedOnce();
-		if (dir && !packed) {
-			if (dir === REPO_ROOT && options.build !== false) await buildPackage(dir);
-			if (!existsSync(join(dir, 'package.json'))) throw new Error(`no package.json in ${dir}`);
-			packed = await packPackage(dir);
-		}
-		const packages = [...(packed ? [packed] : []), ...(options.extraPackages ?? [])];
+		const { install, tls, packed, packages } = options.prepared ?? (await prepareStack(options));
 		n8n = await step('stack', 'start n8n over HTTPS', () =>
 			startN8n({
 				install,

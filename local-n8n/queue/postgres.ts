@@ -19,8 +19,14 @@ export interface PostgresServer {
 	user: string;
 	database: string;
 	logFile: string;
+	/** The server's major version, e.g. `16`. */
+	majorVersion: string;
 	/** Runs SQL in the database and returns the rows as text, one per line, columns split by `|` (psql -At). */
 	sql(query: string): string;
+	/** Writes the database as SQL (pg_dump, no owners or privileges) to `file`. */
+	dump(file: string): void;
+	/** Runs the SQL of `file` (a dump) in the database, stopping at the first error. */
+	restore(file: string): void;
 	stop(): Promise<void>;
 }
 
@@ -112,19 +118,32 @@ export async function startPostgres(options: { database?: string } = {}): Promis
 		{ stdio: 'pipe' },
 	);
 	log('postgres', `ready on 127.0.0.1:${port}, database ${database}`);
+	const connection = ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database];
 	const sql = (query: string) =>
-		execFileSync(
-			join(bin, 'psql'),
-			['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-c', query],
-			{ encoding: 'utf8' },
-		);
+		execFileSync(join(bin, 'psql'), [...connection, '-At', '-c', query], { encoding: 'utf8' });
+	const majorVersion =
+		/\d+/.exec(execFileSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' }))?.[0] ??
+		'unknown';
 	return {
 		host: '127.0.0.1',
 		port,
 		user: 'postgres',
 		database,
 		logFile,
+		majorVersion,
 		sql,
+		dump: (file) =>
+			execFileSync(
+				join(bin, 'pg_dump'),
+				[...connection, '--no-owner', '--no-privileges', '-f', file],
+				{
+					stdio: 'pipe',
+				},
+			),
+		restore: (file) =>
+			execFileSync(join(bin, 'psql'), [...connection, '-q', '-v', 'ON_ERROR_STOP=1', '-f', file], {
+				stdio: 'pipe',
+			}),
 		stop: () => stopProcess(proc, 10_000),
 	};
 }

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error -- tooling: plain errors outside any node */
+/* eslint-disable @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling: plain errors outside any node; it reads and writes files and runs in plain Node */
 // n8n in queue mode, the way teams run it at scale: Postgres, Redis, one main process (editor, API,
 // activation; no production webhooks), workers that run the executions, webhook processes that
 // receive production webhooks behind an HTTPS load balancer (HAProxy). Binary data in the database.
@@ -6,11 +6,19 @@
 // documents manual installation (`.n8n/nodes`), as on separate machines.
 
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { registerSecret, step } from '../log.ts';
 import { N8nClient } from '../n8nApi.ts';
 import { startN8n, type N8nInstance } from '../n8nProcess.ts';
 import { freePort, reapStaleProcesses, stopAll } from '../processes.ts';
-import { startStack, type Stack, type StackOptions } from '../stack.ts';
+import {
+	prepareStack,
+	startStack,
+	type PreparedStack,
+	type Stack,
+	type StackOptions,
+} from '../stack.ts';
 import { removeTmpDirs } from '../paths.ts';
 import { startLoadBalancer, type Balance, type LoadBalancer } from './haproxy.ts';
 import { startPostgres, type PostgresServer } from './postgres.ts';
@@ -64,7 +72,18 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 		const redis = await step('queue', 'start Redis', () => startRedis());
 		const lbPort = options.lbPort ?? (await freePort());
 		const publicUrl = `https://localhost:${lbPort}`;
-		const encryptionKey = randomBytes(24).toString('base64url');
+		const prepared = await prepareStack({
+			package: options.package,
+			extraPackages: options.extraPackages,
+			build: options.build,
+		});
+		const migrated = join(prepared.install.dir, `migrated-postgres-${postgres.majorVersion}`);
+		// n8n encrypts its own keys in the database with this one, so a database made from the
+		// migrated one runs with the key it was made with.
+		const fromMigrated = existsSync(migrated);
+		const encryptionKey = fromMigrated
+			? readFileSync(join(migrated, 'encryption-key'), 'utf8')
+			: randomBytes(24).toString('base64url');
 		registerSecret(encryptionKey);
 		const sharedEnv: Record<string, string> = {
 			EXECUTIONS_MODE: 'queue',
@@ -94,31 +113,32 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 				),
 			),
 		};
-		const base = await startStack({
-			package: options.package,
-			extraPackages: options.extraPackages,
-			build: options.build,
-			n8nPort: options.mainPort,
-			fileAccessDirs: options.fileAccessDirs,
-			n8nEnv: sharedEnv,
-			n8nName: 'n8n-main',
-		});
+		await step('queue', 'migrate the database', () =>
+			migrateDatabase(postgres, prepared, sharedEnv, migrated, fromMigrated),
+		);
 		const start = (command: 'worker' | 'webhook', name: string) =>
 			step('queue', `start ${name}`, () =>
 				startN8n({
-					install: base.install,
-					tls: base.tls,
-					packages: base.packages,
+					install: prepared.install,
+					tls: prepared.tls,
+					packages: prepared.packages,
 					command,
 					name,
 					env: sharedEnv,
 					fileAccessDirs: options.fileAccessDirs,
 				}),
 			);
-		// Workers and webhook processes start side by side (one after another they took 15 to 37 s of
-		// each queue file's start-up); each waits for its own readiness.
+		// The database migrated, main, the workers and the webhook processes start side by side; each
+		// waits for its own readiness.
 		const numbered = (count: number) => Array.from({ length: count }, (_, i) => i + 1);
-		const [workers, webhooks] = await Promise.all([
+		const [base, workers, webhooks] = await Promise.all([
+			startStack({
+				prepared,
+				n8nPort: options.mainPort,
+				fileAccessDirs: options.fileAccessDirs,
+				n8nEnv: sharedEnv,
+				n8nName: 'n8n-main',
+			}),
 			Promise.all(numbered(options.workers ?? 2).map((i) => start('worker', `n8n-worker${i}`))),
 			Promise.all(numbered(options.webhooks ?? 2).map((i) => start('webhook', `n8n-webhook${i}`))),
 		]);
@@ -173,5 +193,43 @@ export async function startQueueStack(options: QueueStackOptions = {}): Promise<
 		await stopAll();
 		removeTmpDirs();
 		throw error;
+	}
+}
+
+/**
+ * Brings the stack's empty database to n8n's schema from `migrated`: the dump of n8n's first start
+ * on Postgres (migrated, no owner yet) and the encryption key it ran with, made once per n8n and
+ * Postgres version beside the n8n install. n8n's migrations took half of a queue stack's start and
+ * kept every other process waiting.
+ */
+async function migrateDatabase(
+	postgres: PostgresServer,
+	prepared: PreparedStack,
+	env: Record<string, string>,
+	migrated: string,
+	fromMigrated: boolean,
+): Promise<void> {
+	if (fromMigrated) {
+		postgres.restore(join(migrated, 'n8n.sql'));
+		return;
+	}
+	const first = await startN8n({
+		install: prepared.install,
+		tls: prepared.tls,
+		name: 'n8n-migrate',
+		env,
+	});
+	await first.stop();
+	const making = `${migrated}.${process.pid}`;
+	rmSync(making, { recursive: true, force: true });
+	mkdirSync(making, { recursive: true });
+	postgres.dump(join(making, 'n8n.sql'));
+	writeFileSync(join(making, 'encryption-key'), env.N8N_ENCRYPTION_KEY, { mode: 0o600 });
+	try {
+		renameSync(making, migrated);
+	} catch (error) {
+		// Another process made it meanwhile.
+		if (!existsSync(migrated)) throw error;
+		rmSync(making, { recursive: true, force: true });
 	}
 }
