@@ -109,10 +109,7 @@ function reportSpaced(gapMs: number, runs: Map<string, number>, ids: string[]): 
 
 describeNeeding(QUEUE_MODE_REQUIREMENTS, 'duplicates across webhook processes (queue mode)', () => {
 	useQueueFixture(
-		{
-			stack: { balance: 'signature' },
-			sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 },
-		},
+		{ balance: 'signature', sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } },
 		(started) => {
 			fixture = started;
 			({ stack, account } = started);

@@ -135,7 +135,7 @@ const rejectedEvent = (documentId: string) =>
 describeNeeding(QUEUE_MODE_REQUIREMENTS, 'at least once in, exactly once out (queue mode)', () => {
 	useQueueFixture(
 		{
-			stack: { balance: 'roundrobin' },
+			balance: 'roundrobin',
 			sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000, duplicateDeliveries: true },
 		},
 		(started) => {

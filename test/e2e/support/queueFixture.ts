@@ -54,24 +54,46 @@ async function sharedQueueStack(): Promise<{ stack: QueueStack; fileDir: string 
 	await running?.stack.stop();
 	sharedStack = startOutliving(async () => {
 		const fileDir = makeTmpDir('queue-files');
-		return { stack: await startQueueStack({ fileAccessDirs: [fileDir] }), fileDir };
+		return {
+			stack: await startQueueStack({ fileAccessDirs: [fileDir], balance: SHARED_BALANCE }),
+			fileDir,
+		};
 	});
 	return await sharedStack;
 }
 
-/** Starts stack, sandbox and credential; stops whatever started when a step fails. */
+/** The load balancer's mode on the shared stack between files. */
+const SHARED_BALANCE = 'signature';
+
+/**
+ * Starts stack, sandbox and credential; stops whatever started when a step fails. `balance`: the
+ * load balancer's mode for this file (on the shared stack too; set back when the file ends).
+ */
 export async function startQueueFixture(
-	options: { stack?: QueueStackOptions; sandbox?: SandboxOptions; ownStack?: boolean } = {},
+	options: {
+		stack?: QueueStackOptions;
+		sandbox?: SandboxOptions;
+		ownStack?: boolean;
+		balance?: QueueStackOptions['balance'];
+	} = {},
 ): Promise<QueueFixture> {
 	const shared = !options.ownStack && !options.stack;
 	let stack: QueueStack | undefined;
 	let sandbox: SandboxHandle | undefined;
 	try {
 		let fileDir: string;
-		if (shared) ({ stack, fileDir } = await sharedQueueStack());
-		else {
+		if (shared) {
+			({ stack, fileDir } = await sharedQueueStack());
+			const { lb } = stack;
+			if (options.balance && lb.balance() !== options.balance)
+				await startOutliving(() => lb.setBalance(options.balance!));
+		} else {
 			fileDir = makeTmpDir('queue-files');
-			stack = await startQueueStack({ fileAccessDirs: [fileDir], ...options.stack });
+			stack = await startQueueStack({
+				fileAccessDirs: [fileDir],
+				balance: options.balance,
+				...options.stack,
+			});
 		}
 		sandbox = await startSandboxInProcess(stack.tls, options.sandbox);
 		const account = await sandboxCredential(stack.client, sandbox, 'enterprise');
@@ -88,6 +110,10 @@ export async function stopQueueFixture(fixture: QueueFixture | undefined): Promi
 	// Before the sandbox closes: unpublishing a trigger may call it.
 	if (fixture?.shared) await clearForNextFile(fixture.stack.client, [fixture.fileDir]);
 	await fixture?.sandbox.close();
+	const lb = fixture?.shared ? fixture.stack.lb : undefined;
+	// Restarted, HAProxy is the shared stack's again: it outlives this file.
+	if (lb && lb.balance() !== SHARED_BALANCE)
+		await startOutliving(() => lb.setBalance(SHARED_BALANCE));
 	if (!fixture?.shared) await fixture?.stack.stop();
 	await stopAll();
 	removeTmpDirs();
