@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
 // Starts a real n8n (from the cache, on Node 24, unchanged: `node <n8n>/bin/n8n start`) over HTTPS,
 // configured for offline local runs, in its own process group with its output in test/artifacts/.
 // The packages it is given are installed into its user folder first (n8n's manual installation,
@@ -8,7 +8,7 @@
 // A new SQLite user folder starts from a copy of the database n8n migrated once for its version
 // (migratedSqlite below), since running its migrations is a third of each fresh start.
 
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { installIntoUserFolder, type PackedPackage } from './communityPackage.ts';
@@ -16,7 +16,7 @@ import type { N8nInstall } from './installN8n.ts';
 import { log } from './log.ts';
 import { dispatcherTrusting } from './n8nApi.ts';
 import { cleanChildEnv } from './npmEnv.ts';
-import { artifactsDir, makeTmpDir, timestampForFiles } from './paths.ts';
+import { artifactsDir, makeFolderOnce, makeTmpDir, timestampForFiles } from './paths.ts';
 import { freePort, spawnTracked, stopProcess, tailFile, type Tracked } from './processes.ts';
 import type { TlsMaterial } from './tls.ts';
 
@@ -253,18 +253,10 @@ async function migratedSqlite(options: StartN8nOptions): Promise<string> {
 		env: { DB_TYPE: 'sqlite' },
 	});
 	await first.stop();
-	const making = `${dir}.${process.pid}`;
-	rmSync(making, { recursive: true, force: true });
-	mkdirSync(making, { recursive: true });
-	for (const file of readdirSync(join(userFolder, '.n8n')))
-		if (file === 'config' || file.startsWith('database.sqlite'))
-			copyFileSync(join(userFolder, '.n8n', file), join(making, file));
-	try {
-		renameSync(making, dir);
-	} catch (error) {
-		// Another process made it meanwhile.
-		if (!existsSync(dir)) throw error;
-		rmSync(making, { recursive: true, force: true });
-	}
+	makeFolderOnce(dir, (folder) => {
+		for (const file of readdirSync(join(userFolder, '.n8n')))
+			if (file === 'config' || file.startsWith('database.sqlite'))
+				copyFileSync(join(userFolder, '.n8n', file), join(folder, file));
+	});
 	return dir;
 }

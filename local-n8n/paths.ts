@@ -1,8 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test/tooling code runs in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test/tooling code runs in plain Node, never inside n8n */
 // Where things live: the repository, the Node 24 binary that n8n must run on, the n8n cache
 // outside the repository, and the artifacts folder for logs.
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,4 +130,21 @@ export function removeTmpDirs(): void {
 /** `yyyymmdd-hhmmss`, for file names. */
 export function timestampForFiles(): string {
 	return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+/**
+ * Makes the cache folder `dir` whole or not at all: `fill` writes into a folder of this process's
+ * own, renamed to `dir` at the end; when another process made `dir` meanwhile, its copy is kept.
+ */
+export function makeFolderOnce(dir: string, fill: (folder: string) => void): void {
+	const making = `${dir}.${process.pid}`;
+	rmSync(making, { recursive: true, force: true });
+	mkdirSync(making, { recursive: true });
+	fill(making);
+	try {
+		renameSync(making, dir);
+	} catch (error) {
+		if (!existsSync(dir)) throw error;
+		rmSync(making, { recursive: true, force: true });
+	}
 }

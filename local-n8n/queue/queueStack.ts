@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling: plain errors outside any node; it reads and writes files and runs in plain Node */
+/* eslint-disable @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-restricted-imports -- tooling: plain errors outside any node; it reads and writes files */
 // n8n in queue mode, the way teams run it at scale: Postgres, Redis, one main process (editor, API,
 // activation; no production webhooks), workers that run the executions, webhook processes that
 // receive production webhooks behind an HTTPS load balancer (HAProxy). Binary data in the database.
@@ -6,7 +6,7 @@
 // documents manual installation (`.n8n/nodes`), as on separate machines.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerSecret, step } from '../log.ts';
 import { N8nClient } from '../n8nApi.ts';
@@ -19,7 +19,7 @@ import {
 	type Stack,
 	type StackOptions,
 } from '../stack.ts';
-import { removeTmpDirs } from '../paths.ts';
+import { makeFolderOnce, removeTmpDirs } from '../paths.ts';
 import { startLoadBalancer, type Balance, type LoadBalancer } from './haproxy.ts';
 import { startPostgres, type PostgresServer } from './postgres.ts';
 import { startRedis, type RedisServer } from './redis.ts';
@@ -220,16 +220,8 @@ async function migrateDatabase(
 		env,
 	});
 	await first.stop();
-	const making = `${migrated}.${process.pid}`;
-	rmSync(making, { recursive: true, force: true });
-	mkdirSync(making, { recursive: true });
-	postgres.dump(join(making, 'n8n.sql'));
-	writeFileSync(join(making, 'encryption-key'), env.N8N_ENCRYPTION_KEY, { mode: 0o600 });
-	try {
-		renameSync(making, migrated);
-	} catch (error) {
-		// Another process made it meanwhile.
-		if (!existsSync(migrated)) throw error;
-		rmSync(making, { recursive: true, force: true });
-	}
+	makeFolderOnce(migrated, (folder) => {
+		postgres.dump(join(folder, 'n8n.sql'));
+		writeFileSync(join(folder, 'encryption-key'), env.N8N_ENCRYPTION_KEY, { mode: 0o600 });
+	});
 }
