@@ -8,3 +8,4 @@ export * from './quickBooksBillSchema.ts';
 export * from './quickBooksStandIn.ts';
 export * from './attachmentRules.ts';
 export * from './chartOfAccounts.ts';
+export * from './booksLimits.ts';

@@ -13,8 +13,11 @@
 // Active joined by AND (`select * from Account where AccountType = 'Expense'`: the active ones only,
 // as QuickBooks answers a query of a name list that does not ask about Active); another query is
 // refused with QuickBooks' QueryParserError. Every write honours the requestid query parameter (Intuit's
-// idempotent requests: a retry with the same requestid is not processed twice), and `loseAnswers(n)`
-// makes the next n writes happen with their answer lost (504).
+// idempotent requests: a retry with the same requestid is not processed twice, nor a second one
+// sent while the first is in progress: it gets the first's answer), and `loseAnswers(n)` makes the
+// next n writes happen with their answer lost (504). QuickBooks' limits per company (realm) are kept:
+// 500 calls a minute and 10 in progress, above them 429 ThrottleExceeded with Retry-After; an
+// optional delay makes it answer slowly (booksLimits.ts).
 // `GET /__standin/requests` lists every request.
 
 import { createServer, type ServerResponse } from 'node:http';
@@ -35,6 +38,13 @@ import {
 } from './quickBooksBillSchema.ts';
 import { WriteAnswers, listenLocally, receive, schemaErrors, send } from './standInHttp.ts';
 import type { StandInRequest } from './standInHttp.ts';
+import {
+	BooksLoad,
+	QUICKBOOKS_LIMITS,
+	type Admission,
+	type BooksLimits,
+	type StandInLoad,
+} from './booksLimits.ts';
 
 export interface QuickBooksVendor {
 	Id: string;
@@ -69,10 +79,14 @@ export interface QuickBooksStandIn {
 	accounts: QuickBooksAccount[];
 	/** The next `count` answers to writes (made or replayed) are lost: 504 instead. */
 	loseAnswers(count: number): void;
+	/** The limits it keeps per company (undefined: none) and its delay before each answer. */
+	limits: BooksLimits | undefined;
+	responseDelayMs: number;
 	close(): Promise<void>;
 }
 
-export interface QuickBooksStandInOptions {
+/** `slowdown` defaults to `QUICKBOOKS_STAND_IN_SLOWDOWN`; the limits to QUICKBOOKS_LIMITS. */
+export interface QuickBooksStandInOptions extends StandInLoad {
 	accessToken: string;
 	port?: number;
 	/** The company's home currency. Default EUR. */
@@ -99,6 +113,24 @@ function fault(res: ServerResponse, errors: string[]): void {
 				code: '2010',
 			})),
 		},
+	});
+}
+
+/** QuickBooks' answer to a call over its limits. */
+function throttled(res: ServerResponse, refusal: Extract<Admission, { admitted: false }>): void {
+	res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+	send(res, 429, {
+		Fault: {
+			type: 'SERVICE',
+			Error: [
+				{
+					Message: 'message=ThrottleExceeded; errorCode=003001; statusCode=429',
+					Detail: 'The request limit was reached.',
+					code: '3001',
+				},
+			],
+		},
+		time: new Date().toISOString(),
 	});
 }
 
@@ -245,6 +277,7 @@ export async function startQuickBooksStandIn(
 	const currencies = [homeCurrency, ...(options.currencies ?? ['EUR', 'USD', 'GBP'])];
 	let nextId = 100;
 	const writes = new WriteAnswers();
+	const load = new BooksLoad(QUICKBOOKS_LIMITS, options, 'QUICKBOOKS_STAND_IN_SLOWDOWN');
 
 	function upload(
 		res: ServerResponse,
@@ -362,6 +395,10 @@ export async function startQuickBooksStandIn(
 						})),
 					),
 				);
+			const authorised = req.headers.authorization === `Bearer ${options.accessToken}`;
+			// A call counts against its company's limits from its arrival until it is answered.
+			const realm = /^\/v3\/company\/([^/]+)\//.exec(url.pathname)?.[1];
+			const refusal = authorised && realm !== undefined ? load.admit(realm, res) : undefined;
 			const { raw, entry } = await receive(
 				requests,
 				req,
@@ -370,7 +407,7 @@ export async function startQuickBooksStandIn(
 				url.pathname.endsWith('/upload') ? 'nothing' : 'json',
 			);
 			const { body } = entry;
-			if (req.headers.authorization !== `Bearer ${options.accessToken}`) {
+			if (!authorised) {
 				entry.errors.push('no valid bearer token');
 				return send(res, 401, {
 					Fault: {
@@ -379,6 +416,13 @@ export async function startQuickBooksStandIn(
 					},
 				});
 			}
+			if (refusal) {
+				entry.tenantId = realm;
+				entry.throttled = refusal.problem;
+				entry.errors.push(`429: over the ${refusal.problem} limit`);
+				return throttled(res, refusal);
+			}
+			await load.pause();
 			const preferences = /^\/v3\/company\/([^/]+)\/preferences$/.exec(url.pathname);
 			if (preferences && req.method === 'GET') {
 				entry.tenantId = preferences[1];
@@ -434,6 +478,7 @@ export async function startQuickBooksStandIn(
 			if (req.method !== 'POST')
 				return send(res, 405, { Fault: { Error: [{ Message: 'Method not allowed' }] } });
 			const requestId = url.searchParams.get('requestid') ?? undefined;
+			await writes.turn(requestId, res);
 			if (writes.replay(res, entry, requestId)) return;
 			if (resource === 'upload')
 				return upload(res, entry, raw, req.headers['content-type'], requestId);
@@ -516,6 +561,8 @@ export async function startQuickBooksStandIn(
 		attachments,
 		accounts,
 		loseAnswers: (count) => writes.loseAnswers(count),
+		limits: load.limits,
+		responseDelayMs: load.delayMs,
 		close,
 	};
 }

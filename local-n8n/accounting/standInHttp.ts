@@ -17,6 +17,10 @@ export interface StandInRequest {
 	accepted: boolean;
 	/** Answered from an earlier write with the same idempotency key: nothing written again. */
 	replayed?: boolean;
+	/** Refused with 429: which of the books' limits it was over (booksLimits.ts). */
+	throttled?: 'minute' | 'concurrent';
+	/** When it was received, in milliseconds since the epoch (calls per minute can be read off). */
+	receivedAt: number;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -57,6 +61,7 @@ export async function receive(
 	tenantId: string | undefined,
 	body: RecordedBody,
 ): Promise<{ raw: Buffer; entry: StandInRequest }> {
+	const receivedAt = Date.now();
 	const raw = await readBody(req);
 	const entry: StandInRequest = {
 		method: req.method ?? '',
@@ -66,6 +71,7 @@ export async function receive(
 		body: recorded(raw, body),
 		errors: [],
 		accepted: false,
+		receivedAt,
 	};
 	requests.push(entry);
 	return { raw, entry };
@@ -95,12 +101,32 @@ export async function listenLocally(
 /**
  * The answers to writes, as the books keep them for idempotent retries (Xero's Idempotency-Key
  * header, QuickBooks' requestid query parameter): a write sent again with a key already answered
- * gets that answer and changes nothing. `loseAnswers(n)`: the next n answers to writes (made or
- * replayed) are lost on the way back and become 504, as when a gateway times out.
+ * gets that answer and changes nothing, also when it arrives while the first is still in progress
+ * (`turn`). `loseAnswers(n)`: the next n answers to writes (made or replayed) are lost on the way
+ * back and become 504, as when a gateway times out.
  */
 export class WriteAnswers {
 	private readonly answered = new Map<string, { status: number; body: unknown }>();
+	private readonly inProgress = new Map<string, Promise<void>>();
 	private lost = 0;
+
+	/**
+	 * Waits until no other write with `key` is in progress, then holds the key until `res` is closed:
+	 * a second write with the key, sent before the first was answered, is handled after it and so
+	 * gets its answer (replay) rather than being made again.
+	 */
+	async turn(key: string | undefined, res: ServerResponse): Promise<void> {
+		if (key === undefined) return;
+		for (let busy = this.inProgress.get(key); busy; busy = this.inProgress.get(key)) await busy;
+		// A caller that went away while waiting holds nothing.
+		if (res.closed) return;
+		let release = () => {};
+		this.inProgress.set(key, new Promise<void>((resolve) => (release = resolve)));
+		res.once('close', () => {
+			this.inProgress.delete(key);
+			release();
+		});
+	}
 
 	loseAnswers(count: number): void {
 		this.lost = count;

@@ -22,7 +22,11 @@
 //   Type, Class, Status, TaxType (e.g. `Class=="EXPENSE" AND Status=="ACTIVE"`), so a form can offer
 //   the organisation's accounts by name; another filter is refused as above.
 // - Every write honours the Idempotency-Key header (Xero's OpenAPI: a retry with the same key is not
-//   processed twice), and `loseAnswers(n)` makes the next n writes happen with their answer lost (504).
+//   processed twice, nor one sent while the first is in progress), and `loseAnswers(n)` makes the
+//   next n writes happen with their answer lost (504).
+// - Xero's limits per tenant: 60 calls a minute and 5 in progress, above them 429 with Retry-After
+//   and X-Rate-Limit-Problem; X-MinLimit-Remaining on the others; an optional delay makes it answer
+//   slowly (booksLimits.ts).
 // An invalid request gets Xero's 400 ValidationException and is recorded as refused, so a test sees
 // both. Every request is kept: `GET /__standin/requests` lists them, `DELETE` clears them.
 
@@ -35,6 +39,13 @@ import { XERO_DEMO_ACCOUNTS, accountLabel, type XeroAccount } from './chartOfAcc
 import { decimalPlaces, fromCents, roundScaled, scaled, toCents } from './cents.ts';
 import { WriteAnswers, listenLocally, receive, schemaErrors, send } from './standInHttp.ts';
 import type { StandInRequest } from './standInHttp.ts';
+import {
+	BooksLoad,
+	XERO_LIMITS,
+	type Admission,
+	type BooksLimits,
+	type StandInLoad,
+} from './booksLimits.ts';
 import { xeroCreditNotesRequestSchema, xeroInvoicesRequestSchema } from './xeroInvoiceSchema.ts';
 
 export type { StandInRequest } from './standInHttp.ts';
@@ -66,6 +77,9 @@ export interface XeroStandIn {
 	accounts: XeroAccount[];
 	/** The next `count` answers to writes (made or replayed) are lost: 504 instead. */
 	loseAnswers(count: number): void;
+	/** The limits it keeps per tenant (undefined: none) and its delay before each answer. */
+	limits: BooksLimits | undefined;
+	responseDelayMs: number;
 	close(): Promise<void>;
 }
 
@@ -79,7 +93,8 @@ export interface XeroHistoryNote {
 /** Xero keeps a History & Notes entry's Details up to 250 characters. */
 export const XERO_HISTORY_DETAILS_MAX = 250;
 
-export interface XeroStandInOptions {
+/** `slowdown` defaults to `XERO_STAND_IN_SLOWDOWN`; the limits to XERO_LIMITS. */
+export interface XeroStandInOptions extends StandInLoad {
 	port?: number;
 	/** The bearer token it accepts. */
 	accessToken: string;
@@ -231,6 +246,20 @@ export function xeroWhereConditions(
 	return conditions.length > 0 ? conditions : undefined;
 }
 
+/** Xero's answer to a call over its limits: the limit in X-Rate-Limit-Problem. */
+function tooManyRequests(
+	res: ServerResponse,
+	refusal: Extract<Admission, { admitted: false }>,
+): void {
+	res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+	res.setHeader('X-Rate-Limit-Problem', refusal.problem);
+	send(res, 429, {
+		Title: 'Too Many Requests',
+		Status: 429,
+		Detail: `Rate limit exceeded: ${refusal.problem}`,
+	});
+}
+
 function validationException(res: ServerResponse, errors: string[]): void {
 	send(res, 400, {
 		ErrorNumber: 10,
@@ -248,6 +277,12 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 	const history: XeroHistoryNote[] = [];
 	const accounts = (options.accounts ?? XERO_DEMO_ACCOUNTS).map((account) => ({ ...account }));
 	const writes = new WriteAnswers();
+	const load = new BooksLoad(
+		XERO_LIMITS,
+		options,
+		'XERO_STAND_IN_SLOWDOWN',
+		'X-MinLimit-Remaining',
+	);
 	const baseCurrency = options.baseCurrency ?? 'EUR';
 	const currencies = [baseCurrency, ...(options.currencies ?? ['EUR', 'USD', 'GBP'])];
 
@@ -445,6 +480,10 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 			}
 			const attachmentRoute =
 				/^\/api\.xro\/2\.0\/(Invoices|CreditNotes)\/([^/]+)\/Attachments\/([^/]+)$/.exec(path);
+			const authorised = req.headers.authorization === `Bearer ${options.accessToken}`;
+			const tenant = req.headers['xero-tenant-id'] as string | undefined;
+			// A call counts against its tenant's limits from its arrival until it is answered.
+			const refusal = authorised && tenant ? load.admit(tenant, res) : undefined;
 			const { raw, entry } = await receive(
 				requests,
 				req,
@@ -453,7 +492,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 				attachmentRoute ? 'size' : 'json',
 			);
 			const { body } = entry;
-			if (req.headers.authorization !== `Bearer ${options.accessToken}`) {
+			if (!authorised) {
 				entry.errors.push('no valid bearer token');
 				return send(res, 401, {
 					Title: 'Unauthorized',
@@ -469,8 +508,15 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 					Detail: 'AuthorizationUnsuccessful',
 				});
 			}
+			if (refusal) {
+				entry.throttled = refusal.problem;
+				entry.errors.push(`429: over the ${refusal.problem} limit`);
+				return tooManyRequests(res, refusal);
+			}
+			await load.pause();
 			const key = req.headers['idempotency-key'] as string | undefined;
 			const writing = req.method === 'PUT' || req.method === 'POST';
+			if (writing) await writes.turn(key, res);
 			if (writing && writes.replay(res, entry, key)) return;
 			if (attachmentRoute && writing) {
 				return attach(
@@ -572,5 +618,7 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 		history,
 		accounts,
 		loseAnswers: (count) => writes.loseAnswers(count),
+		limits: load.limits,
+		responseDelayMs: load.delayMs,
 	};
 }

@@ -34,6 +34,34 @@ export function idempotencyKeys<Write extends string>(
 	>;
 }
 
+/**
+ * The requestid of a QuickBooks vendor create: `de-<32 hex>-vendor`, one per company, display name
+ * and currency, not per invoice, so every execution creating one new vendor at once sends the same
+ * key and QuickBooks answers all of them with the one vendor it made (instead of 6240 "Duplicate Name
+ * Exists Error" to all but the first). The display name is the identity because QuickBooks itself
+ * allows one vendor per DisplayName, compared trimmed and case-insensitively; legal forms are kept,
+ * so "Acme Inc" and "ACME GmbH" stay two vendors. The currency is part of it because a vendor has
+ * one: a create in another currency must not be answered with a vendor its bill cannot use.
+ * Without a company (undefined or empty) the key is per name and currency only.
+ */
+export function vendorIdempotencyKey(vendor: {
+	company?: string;
+	displayName: string;
+	currency?: string | null;
+}): string {
+	// JSON keeps the parts apart whatever characters a name or company holds.
+	const identity = JSON.stringify([
+		'quickBooks',
+		'vendor',
+		String(vendor.company ?? '').trim(),
+		vendor.displayName.trim().toLowerCase(),
+		String(vendor.currency ?? '')
+			.trim()
+			.toUpperCase(),
+	]);
+	return `de-${createHash('sha256').update(identity).digest('hex').slice(0, 32)}-vendor`;
+}
+
 /** A string literal in Xero's `where` filter: double quotes, backslash escapes. */
 function xeroLiteral(text: string): string {
 	return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;

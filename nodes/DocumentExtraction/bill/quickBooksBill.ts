@@ -13,7 +13,12 @@ import { attachmentOf } from './attachment.ts';
 import { billBuilder, isUnset, readyBill } from './builtBill.ts';
 import type { CurrencySettings } from './currency.ts';
 import type { ExactInvoice } from './exactInvoice.ts';
-import { idempotencyKeys, quickBooksLiteral, quickBooksLookupQuery } from './booksGuard.ts';
+import {
+	idempotencyKeys,
+	quickBooksLiteral,
+	quickBooksLookupQuery,
+	vendorIdempotencyKey,
+} from './booksGuard.ts';
 import { bookedQuantity } from './lineQuantity.ts';
 import { fromCents, moneyText } from './money.ts';
 import { addDays, oneLine, shorten } from './text.ts';
@@ -116,12 +121,19 @@ export const buildQuickBooksBill = billBuilder<QuickBooksSettings>(
 				vendor_name: vendorName,
 				vendor_query: `select * from Vendor where DisplayName = ${quickBooksLiteral(vendorName)}`,
 				bill: transaction,
-				// Sent as requestid on each write: a retry writes nothing twice.
-				idempotency_keys: idempotencyKeys(
-					'quickBooks',
-					{ ...invoice, creditNote: exact.creditNote },
-					['vendor', 'bill', 'attachment'],
-				),
+				// Sent as requestid on each write: a retry writes nothing twice. The vendor's is per
+				// vendor, so executions creating one new vendor at once converge on one.
+				idempotency_keys: {
+					vendor: vendorIdempotencyKey({
+						company: settings.companyId,
+						displayName: vendorName,
+						currency: base.currency as string | null,
+					}),
+					...idempotencyKeys('quickBooks', { ...invoice, creditNote: exact.creditNote }, [
+						'bill',
+						'attachment',
+					]),
+				},
 				lookup_query: quickBooksLookupQuery(exact.creditNote, String(transaction.DocNumber)),
 				approval_note: note,
 			},

@@ -219,6 +219,8 @@ describe('Xero stand-in: GET /Accounts', () => {
 				expect(taxType(account.TaxType), `${account.Code} ${account.TaxType}`).toBe(true);
 			expect(taxType('VAT20')).toBe(false);
 		},
+		// Compiling Xero's OpenAPI description takes about 5 s on a busy 2-core machine.
+		30_000,
 	);
 
 	it("shows each bill line's account with its name on the bills page, the code alone when the chart does not know it", async () => {

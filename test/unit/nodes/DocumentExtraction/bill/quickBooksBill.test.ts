@@ -71,6 +71,57 @@ describe('Target QuickBooks', () => {
 		expect(posted).toBeGreaterThan(150);
 	});
 
+	it("gives every invoice of one vendor in one company the vendor's key: eight at once against slow books make one vendor", async () => {
+		const items = Array.from({ length: 8 }, (_, index) =>
+			invoice({ vendor: index % 2 ? 'Initech Inc' : ' initech  INC', invoice_no: `IT-${index}` }),
+		);
+		const built = items.map((item) =>
+			buildQuickBooksBill(item, { ...settings, companyId: '9130' }),
+		);
+		const keys = built.map((bill) => bill.json.idempotency_keys as Record<string, string>);
+		expect(new Set(keys.map((key) => key.vendor)).size).toBe(1);
+		expect(new Set(keys.map((key) => key.bill)).size).toBe(8);
+		expect(new Set(built.map((bill) => String(bill.json.vendor_name).toLowerCase())).size).toBe(1);
+		// Another legal entity, or the same vendor in another company, is another vendor.
+		const key = (vendor: string, companyId = '9130') =>
+			(
+				buildQuickBooksBill(invoice({ vendor }), { ...settings, companyId }).json
+					.idempotency_keys as Record<string, string>
+			).vendor;
+		expect(key('Initech GmbH')).not.toBe(keys[0].vendor);
+		expect(key('Initech Inc', '9131')).not.toBe(keys[0].vendor);
+
+		const slow = await startQuickBooksStandIn({
+			accessToken: 'token',
+			responseDelayMs: 50,
+			slowdown: 4,
+		});
+		try {
+			const answers = await Promise.all(
+				built.map(async (bill, index) => {
+					const response = await fetch(
+						`${slow.url}/v3/company/9130/vendor?requestid=${keys[index].vendor}`,
+						{
+							method: 'POST',
+							headers: { authorization: 'Bearer token', 'content-type': 'application/json' },
+							body: JSON.stringify({
+								DisplayName: bill.json.vendor_name,
+								CurrencyRef: { value: bill.json.currency },
+							}),
+						},
+					);
+					const json = (await response.json()) as { Vendor: { Id: string } };
+					return { status: response.status, json };
+				}),
+			);
+			expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+			expect(new Set(answers.map((answer) => answer.json.Vendor.Id)).size).toBe(1);
+			expect(slow.vendors).toHaveLength(1);
+		} finally {
+			await slow.close();
+		}
+	});
+
 	it('the tax is its own line; an amount-only line keeps its description', () => {
 		// No currency: booked in the home currency, so no CurrencyRef.
 		const built = buildQuickBooksBill(

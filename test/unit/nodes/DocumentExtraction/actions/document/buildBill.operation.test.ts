@@ -104,6 +104,22 @@ describe('Build Bill', () => {
 		expect(bill.binary).toBeUndefined();
 	});
 
+	it("QuickBooks: the vendor's key is the company's and the vendor's, the same for every invoice of theirs", async () => {
+		const keys = async (header: IDataObject, companyId = '4620816365') => {
+			const { bill } = await buildOne(
+				{ ...QUICKBOOKS, quickBooksCompanyId: companyId },
+				simplified({ ...EXTRACTED, header: { ...EXTRACTED.header, ...header } }),
+			);
+			return bill[0].json.idempotency_keys as Record<'vendor' | 'bill' | 'attachment', string>;
+		};
+		const first = await keys({});
+		const second = await keys({ vendor: 'NORTHWIND CONSULTING LTD', invoice_no: 'NW-10' });
+		expect(second.vendor).toBe(first.vendor);
+		expect(second.bill).not.toBe(first.bill);
+		expect((await keys({}, '4620816366')).vendor).not.toBe(first.vendor);
+		expect((await keys({ vendor: 'Northwind Consulting GmbH' })).vendor).not.toBe(first.vendor);
+	});
+
 	it('an invoice not ready to post, or one the books cannot take, goes to Cannot Be Booked with the reasons, paired', async () => {
 		const result = await harness().run({
 			parameters: parameters({ allowedCurrencies: 'EUR' }),
