@@ -40,12 +40,22 @@ const WIRE_CLEARANCE = 4;
 
 /**
  * Wires that go back to the left on purpose: the loop over the email's attachments returns to
- * Loop Over Items for the next one (n8n draws it below the nodes).
+ * Loop Over Items for the next one, and an invoice whose supplier is being asked about by another
+ * execution reads the supplier's rule again after a wait (n8n draws them below the nodes).
  */
+const SUPPLIER_QUESTION_LOOP = [
+	'First to ask? → Wait for the answer',
+	'Wait for the answer → Supplier rule',
+	'Wait for the answer → Invoice with its rule',
+];
 const LOOP_BACKS: Record<string, string[]> = {
-	'invoices-email-to-xero-with-approval.workflow.json': ['Start its own execution → One at a time'],
+	'invoices-email-to-xero-with-approval.workflow.json': [
+		'Start its own execution → One at a time',
+		...SUPPLIER_QUESTION_LOOP,
+	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
+		...SUPPLIER_QUESTION_LOOP,
 	],
 };
 /**
@@ -65,6 +75,8 @@ const APPROVAL_LONG_WIRES = [
 	'Answered? → Approved?',
 	// At or under the threshold the invoice goes round the approval.
 	'Under the threshold → Account for the bill',
+	// A supplier with a rule goes round the question about its account.
+	'Account known? → Above threshold?',
 ];
 const LONG_WIRES: Record<string, string[]> = {
 	'invoice-approval-by-manager.workflow.json': ['Answered? → Approved?'],
@@ -79,6 +91,8 @@ const LONG_WIRES: Record<string, string[]> = {
 		...APPROVAL_LONG_WIRES,
 		// The vendor waits at the Merge until the bill is created in QuickBooks.
 		'Vendor ready → Prepare attachment',
+		// A vendor found goes round its creation.
+		'Vendor found? → Vendor ready',
 		// Without an original to attach, the bill is posted as it is.
 		'Original to attach? → Posted to QuickBooks',
 	],
