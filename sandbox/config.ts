@@ -15,6 +15,9 @@ export const TIERS: Record<Tier, { maxFileBytes: number; requestsPerMinute: numb
 	enterprise: { maxFileBytes: 100 * MEBIBYTE, requestsPerMinute: null },
 };
 
+/** How requests per minute are counted: see SandboxOptions.rateLimitWindow. */
+export type RateLimitWindow = 'fixed' | 'rolling';
+
 /** Spec: confidence above 95% is verified automatically; exactly 0.95 goes to review (docs/spec-decisions.md#d2). */
 export const AUTO_VERIFY_THRESHOLD = 0.95;
 
@@ -32,6 +35,13 @@ export interface SandboxOptions {
 	signingSecret?: string;
 	/** Length of the rate-limit window ("a minute"); shorter in tests. */
 	minuteMs?: number;
+	/**
+	 * 'fixed' (default): a window of minuteMs from its first request; 'rolling': the requests of the
+	 * last minuteMs count (the spec shows no window, docs/spec-decisions.md#n69).
+	 */
+	rateLimitWindow?: RateLimitWindow;
+	/** Requests per minute for these tiers instead of the spec's (e.g. { pilot: 3 }); null: unlimited. */
+	requestsPerMinute?: Partial<Record<Tier, number | null>>;
 	/** How long an extraction takes, drawn evenly between min and max for each upload (0: at once). */
 	extractLatencyMinMs?: number;
 	extractLatencyMaxMs?: number;
@@ -83,6 +93,8 @@ export function resolveAccounts(
 
 export interface ResolvedSettings {
 	minuteMs: number;
+	rateLimitWindow: RateLimitWindow;
+	requestsPerMinute: Record<Tier, number | null>;
 	extractLatencyMinMs: number;
 	extractLatencyMaxMs: number;
 	reviewDelayMs: number;
@@ -96,6 +108,13 @@ export interface ResolvedSettings {
 export function resolveSettings(options: SandboxOptions): ResolvedSettings {
 	return {
 		minuteMs: options.minuteMs ?? 60_000,
+		rateLimitWindow: options.rateLimitWindow ?? 'fixed',
+		requestsPerMinute: {
+			pilot: TIERS.pilot.requestsPerMinute,
+			growth: TIERS.growth.requestsPerMinute,
+			enterprise: TIERS.enterprise.requestsPerMinute,
+			...options.requestsPerMinute,
+		},
 		extractLatencyMinMs: options.extractLatencyMinMs ?? 0,
 		extractLatencyMaxMs: options.extractLatencyMaxMs ?? options.extractLatencyMinMs ?? 0,
 		reviewDelayMs: options.reviewDelayMs ?? 90_000,
@@ -136,4 +155,38 @@ export function accountOptionsFromEnv(
 			? parseAccounts(env.SANDBOX_ACCOUNTS)
 			: DEMO_ACCOUNTS;
 	return { accounts, signingSecret: env.SANDBOX_SIGNING_SECRET ?? DEMO_SIGNING_SECRET };
+}
+
+/** Parses `tier:number,tier:unlimited` (SANDBOX_REQUESTS_PER_MINUTE). */
+export function parseRequestsPerMinute(text: string): Partial<Record<Tier, number | null>> {
+	const rates: Partial<Record<Tier, number | null>> = {};
+	for (const entry of text
+		.split(',')
+		.map((part) => part.trim())
+		.filter(Boolean)) {
+		const [tier, rate] = entry.split(':');
+		const value = rate === 'unlimited' ? null : Number(rate);
+		if (!(tier in TIERS) || (value !== null && !(Number.isInteger(value) && value >= 0)))
+			throw new Error(
+				`SANDBOX_REQUESTS_PER_MINUTE: "${entry}" is not tier:number or tier:unlimited (tier: pilot, growth, enterprise)`,
+			);
+		rates[tier as Tier] = value;
+	}
+	return rates;
+}
+
+/** The rate limit `node sandbox/main.ts` keeps: SANDBOX_RATE_LIMIT_WINDOW and SANDBOX_REQUESTS_PER_MINUTE. */
+export function rateLimitOptionsFromEnv(
+	env: NodeJS.ProcessEnv,
+): Pick<SandboxOptions, 'rateLimitWindow' | 'requestsPerMinute'> {
+	const text = env.SANDBOX_RATE_LIMIT_WINDOW || undefined;
+	const window = (['fixed', 'rolling'] as const).find((kind) => kind === text);
+	if (text !== undefined && window === undefined)
+		throw new Error(`SANDBOX_RATE_LIMIT_WINDOW: "${text}" is not fixed or rolling`);
+	return {
+		rateLimitWindow: window,
+		requestsPerMinute: env.SANDBOX_REQUESTS_PER_MINUTE
+			? parseRequestsPerMinute(env.SANDBOX_REQUESTS_PER_MINUTE)
+			: undefined,
+	};
 }

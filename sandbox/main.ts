@@ -2,7 +2,7 @@
 /** `npm run sandbox`: the sandbox on loopback, configured from the environment. */
 import { readFileSync } from 'node:fs';
 
-import { accountOptionsFromEnv, DEMO_SIGNING_SECRET } from './config.ts';
+import { accountOptionsFromEnv, DEMO_SIGNING_SECRET, rateLimitOptionsFromEnv } from './config.ts';
 import { startSandbox } from './server.ts';
 
 const env = process.env;
@@ -15,6 +15,7 @@ const sandbox = await startSandbox({
 	trustCa: env.SANDBOX_TRUST_CA ? readFileSync(env.SANDBOX_TRUST_CA, 'utf8') : undefined,
 	stateFile: env.SANDBOX_STATE_FILE || undefined,
 	minuteMs: number('SANDBOX_MINUTE_MS'),
+	...rateLimitOptionsFromEnv(env),
 	extractLatencyMinMs: number('SANDBOX_EXTRACT_LATENCY_MIN_MS'),
 	extractLatencyMaxMs: number('SANDBOX_EXTRACT_LATENCY_MAX_MS'),
 	reviewDelayMs: number('SANDBOX_REVIEW_DELAY_MS'),

@@ -8,13 +8,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { TIERS, type ResolvedAccount, type SandboxOptions } from './config.ts';
+import type { ResolvedAccount, SandboxOptions } from './config.ts';
 import { handleControl } from './control.ts';
 import type { DeliveryAttempt } from './deliveries.ts';
 import { resumePendingSteps } from './documents.ts';
 import { applyFault } from './faults.ts';
 import { decodePathSegment, sendError } from './http.ts';
-import { countRequest } from './rateLimit.ts';
+import { countRequest, refuseOverLimit } from './rateLimit.ts';
 import { handleExtract } from './routes/extract.ts';
 import { handleStatus } from './routes/status.ts';
 import { handleRegister } from './routes/webhooks.ts';
@@ -81,17 +81,11 @@ async function route(
 		);
 	}
 	accountId = account.id;
-	const { headers, limited, retryAfter } = countRequest(state, account);
-	if (limited) {
+	const verdict = countRequest(state, account);
+	const { headers } = verdict;
+	if (verdict.limited) {
 		state.counts.rateLimited++;
-		request.resume();
-		return sendError(
-			response,
-			429,
-			'rate_limited',
-			`The ${account.tier} tier allows ${TIERS[account.tier].requestsPerMinute} requests per minute.`,
-			{ ...headers, 'retry-after': retryAfter },
-		);
+		return await refuseOverLimit(request, response, account, verdict);
 	}
 
 	const method = request.method ?? 'GET';

@@ -1,10 +1,13 @@
 /**
  * The spec's Limits table: size per tier (413, D20: 1 MB = 1,048,576 bytes, exactly the limit is
  * accepted), the 413 arriving while a much larger upload is still streaming, and requests per minute
- * (429 with Retry-After and X-RateLimit-*, D11), per key, with the window resetting.
+ * (429 with Retry-After and X-RateLimit-*, D11), per key, with the window resetting; the rolling
+ * window and a tier's own rate a test can ask for (N69).
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { parseRequestsPerMinute, rateLimitOptionsFromEnv } from '../../sandbox/config.ts';
 
 import {
 	ACCOUNTS,
@@ -187,5 +190,104 @@ describe('the rate-limit window resets after a minute (minuteMs)', () => {
 		const again = await getStatus(sandbox, key, 'doc_00000000000000000000');
 		expect(again.status).toBe(404);
 		expect(again.headers['x-ratelimit-remaining']).toBe('9');
+	});
+});
+
+describe('a rolling window (rateLimitWindow: rolling, N69)', () => {
+	const MINUTE_MS = 3000;
+	let sandbox: RunningSandbox;
+	beforeAll(async () => {
+		sandbox = await startTestSandbox({
+			minuteMs: MINUTE_MS,
+			rateLimitWindow: 'rolling',
+			requestsPerMinute: { pilot: 3 },
+		});
+	});
+	afterAll(() => sandbox.close());
+
+	const probe = () => getStatus(sandbox, ACCOUNTS.pilot.apiKey, 'doc_00000000000000000000');
+	const until = async (at: number) => await sleep(Math.max(0, at - Date.now()));
+
+	it('counts the requests of the last minuteMs: a place frees when the oldest leaves, and the headers say when', async () => {
+		const first = Date.now();
+		const one = await probe();
+		expect([one.status, one.headers['x-ratelimit-remaining']]).toEqual([404, '2']);
+		expect(one.headers['x-ratelimit-reset']).toBe('3');
+		await until(first + 1500);
+		const second = Date.now();
+		expect((await probe()).headers['x-ratelimit-remaining']).toBe('1');
+		const three = await probe();
+		expect(three.headers['x-ratelimit-remaining']).toBe('0');
+		const refused = await probe();
+		expect(refused.status).toBe(429);
+		if (Date.now() - first < 2000) {
+			// When the first request leaves (in about 1.5 s), not when the last one does (3 s).
+			expect(three.headers['x-ratelimit-reset']).toBe('2');
+			expect(refused.headers['retry-after']).toBe('2');
+			expect(refused.headers['x-ratelimit-reset']).toBe('2');
+		}
+
+		// The first request has left; the two of 1.5 s later still count: one place, not a fresh window.
+		await until(first + MINUTE_MS + 100);
+		const four = await probe();
+		expect([four.status, four.headers['x-ratelimit-remaining']]).toEqual([404, '0']);
+		const again = await probe();
+		expect(again.status).toBe(429);
+		if (Date.now() - second < MINUTE_MS - 200) expect(again.headers['retry-after']).toBe('2');
+
+		// Refused requests were not counted: once the two have left, two places again.
+		await until(second + MINUTE_MS + 100);
+		expect((await probe()).headers['x-ratelimit-remaining']).toBe('1');
+		expect((await probe()).headers['x-ratelimit-remaining']).toBe('0');
+		expect((await probe()).status).toBe(429);
+	});
+});
+
+describe("a tier's own rate (requestsPerMinute)", () => {
+	let sandbox: RunningSandbox;
+	beforeAll(async () => {
+		sandbox = await startTestSandbox({ requestsPerMinute: { pilot: 3, enterprise: 2 } });
+	});
+	afterAll(() => sandbox.close());
+
+	const probe = (key: string) => getStatus(sandbox, key, 'doc_00000000000000000000');
+
+	it('replaces the spec rate of the tiers named, in the 429 and the headers; the others keep theirs', async () => {
+		for (let index = 0; index < 3; index++)
+			expect((await probe(ACCOUNTS.pilot.apiKey)).headers['x-ratelimit-limit']).toBe('3');
+		const refused = await probe(ACCOUNTS.pilot.apiKey);
+		expect(refused.status).toBe(429);
+		expect(refused.json.error.message).toBe('The pilot tier allows 3 requests per minute.');
+		expect((await probe(ACCOUNTS.a.apiKey)).status).toBe(404);
+		expect((await probe(ACCOUNTS.a.apiKey)).headers['x-ratelimit-remaining']).toBe('0');
+		expect((await probe(ACCOUNTS.a.apiKey)).status).toBe(429);
+		expect((await probe(ACCOUNTS.growth.apiKey)).headers['x-ratelimit-limit']).toBe('100');
+	});
+});
+
+describe('the rate limit from the environment (npm run sandbox)', () => {
+	it('SANDBOX_REQUESTS_PER_MINUTE: tier:number or tier:unlimited, comma-separated', () => {
+		expect(parseRequestsPerMinute('pilot:3, enterprise:unlimited')).toEqual({
+			pilot: 3,
+			enterprise: null,
+		});
+		for (const wrong of ['free:3', 'pilot:x', 'pilot:-1', 'pilot:2.5', 'pilot'])
+			expect(() => parseRequestsPerMinute(wrong)).toThrow(/SANDBOX_REQUESTS_PER_MINUTE/);
+	});
+
+	it('SANDBOX_RATE_LIMIT_WINDOW: fixed or rolling; unset keeps the defaults', () => {
+		expect(
+			rateLimitOptionsFromEnv({
+				SANDBOX_RATE_LIMIT_WINDOW: 'rolling',
+				SANDBOX_REQUESTS_PER_MINUTE: 'pilot:3',
+			}),
+		).toEqual({ rateLimitWindow: 'rolling', requestsPerMinute: { pilot: 3 } });
+		expect(rateLimitOptionsFromEnv({})).toEqual({
+			rateLimitWindow: undefined,
+			requestsPerMinute: undefined,
+		});
+		expect(() => rateLimitOptionsFromEnv({ SANDBOX_RATE_LIMIT_WINDOW: 'sliding' })).toThrow(
+			/SANDBOX_RATE_LIMIT_WINDOW/,
+		);
 	});
 });
