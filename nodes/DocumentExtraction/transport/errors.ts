@@ -46,7 +46,7 @@ export function adviceForStatus(statusCode: number, operation: string, idempoten
 		case 413:
 			return 'The file is too large for your tier (413). Use a smaller file, split the document, or upgrade the tier (and set it in the credential).';
 		case 429:
-			return `The tier's rate limit was reached (429) and retries ran out. Process fewer items per minute (${tierSummary}), raise "Rate Limit Retries", or upgrade the tier.`;
+			return `The tier's rate limit was reached (429) and retries ran out. Process fewer items per minute (${tierSummary}) or upgrade the tier (and set it in the credential).`;
 		default:
 			if (statusCode >= 500) {
 				const what = `The service had an error (${statusCode}) while trying to ${operation}. This is on the service's side`;
@@ -95,6 +95,24 @@ export function connectionFailure(
 	return {
 		message: `The connection broke while trying to ${operation}; it was not retried`,
 		description: `Network error: ${code}, after the request was sent. ${NOT_REPEATED}`,
+	};
+}
+
+/**
+ * A 429 the service still answered when Extract's Rate Limit Wait ran out
+ * (docs/spec-decisions.md#n69): how many requests of the run were waiting, and what to change.
+ */
+export function rateLimitWaitOver(
+	operation: string,
+	rateLimitWaitMs: number,
+	waiting: number,
+): { message: string; description: string } {
+	const minutes = Number((rateLimitWaitMs / 60_000).toFixed(1));
+	const requests =
+		waiting === 1 ? '1 request of this run was' : `${waiting} requests of this run were`;
+	return {
+		message: `The tier's rate limit (429) still refused the request when the Rate Limit Wait of ${minutes} minute${minutes === 1 ? '' : 's'} ran out, while trying to ${operation}`,
+		description: `${requests} waiting for the rate limit. The service refuses a 429 before doing anything, so nothing was created for this file. Send fewer files at once (the rate is per API key, for all executions together: ${tierSummary}), set a longer "Rate Limit Wait (Minutes)", or upgrade the tier (and set it in the credential).`,
 	};
 }
 

@@ -15,9 +15,20 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants.ts';
-import { adviceForStatus, connectionFailure, serviceErrorText, waitTooLong } from './errors.ts';
+import {
+	adviceForStatus,
+	connectionFailure,
+	rateLimitWaitOver,
+	serviceErrorText,
+	waitTooLong,
+} from './errors.ts';
 import type { PacedStart, RequestPacer } from './pacer.ts';
-import { MAX_RETRY_WAIT_MS, retryAfterMs, retryDelayMs } from './retryPolicy.ts';
+import {
+	MAX_RETRY_WAIT_MS,
+	retryAfterMs,
+	retryDelayMs,
+	waitWithinDeadline,
+} from './retryPolicy.ts';
 import { jsonObject } from '../jsonObject.ts';
 import { refusals } from '../refusals.ts';
 
@@ -36,29 +47,65 @@ export interface ApiRequest {
 	 * are not idempotent are retried only after a 429, which the service answers before doing anything.
 	 */
 	idempotent: boolean;
-	/** How often a 429 (and, when idempotent, a 5xx or broken connection) is retried. */
+	/**
+	 * How often a 5xx or a broken connection (idempotent requests only) is retried, and a 429 when
+	 * there is no `rateLimitWaitMs`.
+	 */
 	retries: number;
+	/**
+	 * A 429 is retried until this long after the first attempt, not `retries` times: the service
+	 * refused it before doing anything, so a run may wait (Extract's Rate Limit Wait,
+	 * docs/spec-decisions.md#n69).
+	 */
+	rateLimitWaitMs?: number;
 	timeoutMs?: number;
 	/** Shared by the requests of one node run that go out in parallel (transport/pacer.ts). */
 	pacer?: RequestPacer;
 }
 
+/** Sleeps, counted among the run's waiting requests meanwhile (for the error of a deadline). */
+async function waitOut(request: ApiRequest, waitMs: number): Promise<void> {
+	request.pacer?.waitStarted();
+	try {
+		await sleep(waitMs);
+	} finally {
+		request.pacer?.waitEnded();
+	}
+}
+
 /**
  * Waits until the pacer lets a request start. A run held longer than the node waits (a 429 with a
- * long Retry-After) sends nothing more.
+ * long Retry-After) sends nothing more; nor does a request whose Rate Limit Wait would end first.
  */
 async function pacedStart(
 	context: ApiContext,
 	request: ApiRequest,
 	pacer: RequestPacer,
+	deadline: number | undefined,
 ): Promise<PacedStart> {
 	for (;;) {
 		const start = pacer.tryStart();
 		if ('sequence' in start) return start;
 		if (start.waitMs > MAX_RETRY_WAIT_MS)
 			throw waitTooLongError(context, request, 429, start.waitMs);
-		await sleep(start.waitMs);
+		if (
+			deadline !== undefined &&
+			waitWithinDeadline(start.waitMs, start.waitMs, Date.now(), deadline) === null
+		)
+			throw rateLimitWaitOverError(context, request);
+		await waitOut(request, start.waitMs);
 	}
+}
+
+/** The Rate Limit Wait ran out with the service still answering 429; the pacer knows who else waits. */
+function rateLimitWaitOverError(context: ApiContext, request: ApiRequest): NodeApiError {
+	// The request failing is not asleep: it is one of those waiting.
+	const waiting = (request.pacer?.waitingRequests() ?? 0) + 1;
+	return new NodeApiError(context.getNode(), { rate_limited: true } as JsonObject, {
+		itemIndex: request.itemIndex,
+		httpCode: '429',
+		...rateLimitWaitOver(request.operation, request.rateLimitWaitMs ?? 0, waiting),
+	});
 }
 
 function waitTooLongError(
@@ -214,13 +261,48 @@ function successBody(
 	});
 }
 
+/**
+ * The wait before the next attempt after a retryable answer, or the error that ends the request: a
+ * 429 within the Rate Limit Wait (`deadline`), anything else within `retries`.
+ */
+function nextWait(
+	context: ApiContext,
+	request: ApiRequest,
+	response: IN8nHttpFullResponse,
+	attempt: number,
+	deadline: number | undefined,
+): number {
+	const { statusCode } = response;
+	const retryAfter = response.headers?.['retry-after'];
+	const askedMs = retryAfterMs(retryAfter);
+	if (askedMs !== null && askedMs > MAX_RETRY_WAIT_MS) {
+		// The rest of the run would only meet the same refusal.
+		if (statusCode === 429) request.pacer?.hold(askedMs);
+		throw waitTooLongError(context, request, statusCode, askedMs);
+	}
+	const waitMs = retryDelayMs(retryAfter, attempt, Math.random);
+	if (statusCode !== 429 || deadline === undefined) {
+		if (attempt > request.retries) throw statusError(context, request, response);
+		return waitMs;
+	}
+	const withinDeadline = waitWithinDeadline(waitMs, askedMs, Date.now(), deadline);
+	if (withinDeadline === null) throw rateLimitWaitOverError(context, request);
+	return withinDeadline;
+}
+
 export async function apiRequest(context: ApiContext, request: ApiRequest): Promise<IDataObject> {
 	const baseURL = await baseUrlOf(context, request.itemIndex);
 	const { itemIndex } = request;
+	// Set at the first attempt: waiting for the pacer before it is the run's pace, not a 429's wait.
+	let deadline: number | undefined;
 
 	for (let attempt = 1; ; attempt++) {
 		let response: IN8nHttpFullResponse;
-		const start = request.pacer ? await pacedStart(context, request, request.pacer) : undefined;
+		const start = request.pacer
+			? await pacedStart(context, request, request.pacer, deadline)
+			: undefined;
+		if (deadline === undefined && request.rateLimitWaitMs !== undefined)
+			deadline = Date.now() + request.rateLimitWaitMs;
 		try {
 			response = await send(context, request, baseURL);
 		} catch (error) {
@@ -231,11 +313,11 @@ export async function apiRequest(context: ApiContext, request: ApiRequest): Prom
 			// the message: the raw error carries the request's headers, and with them the API key.
 			const code = transportErrorCode(error);
 			if (request.idempotent && attempt <= request.retries) {
-				const waitMs = retryDelayMs(undefined, attempt);
+				const waitMs = retryDelayMs(undefined, attempt, Math.random);
 				context.logger.warn(
 					`Document Extraction: ${code} while trying to ${request.operation}; retry ${attempt} of ${request.retries} in ${waitMs} ms`,
 				);
-				await sleep(waitMs);
+				await waitOut(request, waitMs);
 				continue;
 			}
 			// Not `code`: n8n would read it as the HTTP code, and replace a message naming a network error
@@ -252,18 +334,12 @@ export async function apiRequest(context: ApiContext, request: ApiRequest): Prom
 		const retryable =
 			statusCode === 429 || (request.idempotent && TRANSIENT_STATUS.has(statusCode));
 		if (!retryable) throw statusError(context, request, response);
-		const askedMs = retryAfterMs(response.headers?.['retry-after']);
-		if (askedMs !== null && askedMs > MAX_RETRY_WAIT_MS) {
-			// The rest of the run would only meet the same refusal.
-			if (statusCode === 429) request.pacer?.hold(askedMs);
-			throw waitTooLongError(context, request, statusCode, askedMs);
-		}
-		if (attempt > request.retries) throw statusError(context, request, response);
-		const waitMs = retryDelayMs(response.headers?.['retry-after'], attempt);
+		const waitMs = nextWait(context, request, response, attempt, deadline);
 		if (statusCode === 429) request.pacer?.hold(waitMs);
+		const of = statusCode === 429 && deadline !== undefined ? '' : ` of ${request.retries}`;
 		context.logger.info(
-			`Document Extraction: HTTP ${statusCode} while trying to ${request.operation}; waiting ${Math.round(waitMs / 1000)} s before retry ${attempt} of ${request.retries}`,
+			`Document Extraction: HTTP ${statusCode} while trying to ${request.operation}; waiting ${Math.round(waitMs / 1000)} s before retry ${attempt}${of}`,
 		);
-		await sleep(waitMs);
+		await waitOut(request, waitMs);
 	}
 }

@@ -5,7 +5,8 @@
  * within the rate too). When the service's answers carry `X-RateLimit-Limit`, `-Remaining` and
  * `-Reset` (the contract does not show them; the sandbox sends them), that window is followed
  * instead, so a shorter or already half-used window is used to the full. A 429's wait holds every
- * request of the run. Pure apart from the clock, which tests pass in.
+ * request of the run. It counts the run's requests that are waiting, for the error of Extract's Rate
+ * Limit Wait. Pure apart from the clock, which tests pass in.
  */
 
 const MINUTE_MS = 60_000;
@@ -37,6 +38,7 @@ export class RequestPacer {
 	private started = 0;
 	private heldUntil = 0;
 	private window?: ServiceWindow;
+	private waiting = 0;
 
 	private readonly perMinute: number | null;
 	private readonly clock: () => number;
@@ -77,6 +79,20 @@ export class RequestPacer {
 	hold(waitMs: number): void {
 		this.heldUntil = Math.max(this.heldUntil, this.clock() + waitMs);
 		if (this.window) this.window.remaining = 0;
+	}
+
+	/** A request of the run is waiting (a 429's wait or the pacer's) until `waitEnded`. */
+	waitStarted(): void {
+		this.waiting++;
+	}
+
+	waitEnded(): void {
+		this.waiting--;
+	}
+
+	/** How many requests of the run are waiting right now. */
+	waitingRequests(): number {
+		return this.waiting;
 	}
 
 	private serviceWindowWait(now: number): number {

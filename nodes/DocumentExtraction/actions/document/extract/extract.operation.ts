@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { outputModeProperty } from '../../../invoice/outputMode.description.ts';
 import { holdNotReadyProperties } from '../holdNotReady.description.ts';
 import { DEFAULT_TIMEOUT_MINUTES } from '../waitForReview.ts';
-import { DEFAULT_RATE_LIMIT_RETRIES } from './settings.ts';
+import { DEFAULT_RATE_LIMIT_WAIT_MINUTES } from './settings.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -75,13 +75,13 @@ const properties: INodeProperties[] = [
 					"How many of the node's documents are uploaded at once, paced to the tier's requests per minute. Without this option: 1 on Pilot, 8 on Growth, 256 on Enterprise (at most 64 MB of files in flight). 1 uploads one after the other.",
 			},
 			{
-				displayName: 'Rate Limit Retries',
-				name: 'rateLimitRetries',
+				displayName: 'Rate Limit Wait (Minutes)',
+				name: 'rateLimitWaitMinutes',
 				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 20 },
-				default: DEFAULT_RATE_LIMIT_RETRIES,
+				typeOptions: { minValue: 0, maxValue: 1440, numberPrecision: 0 },
+				default: DEFAULT_RATE_LIMIT_WAIT_MINUTES,
 				description:
-					"How often to wait and retry when the tier's requests-per-minute limit is reached (429). The wait follows the service's Retry-After header.",
+					"How long to keep retrying an upload refused by the tier's requests-per-minute limit (429, which creates nothing), from its first attempt; 0 fails at the first 429",
 			},
 			{
 				displayName: "Send Review Results to This Workflow's Trigger",

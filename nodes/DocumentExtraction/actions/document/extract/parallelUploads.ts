@@ -284,7 +284,7 @@ async function uploadFiles(
 				const response = await bytes.use(
 					prepared.file.source.memoryCost,
 					async () =>
-						await submitFile(context, itemIndex, prepared.file, settings!.rateLimitRetries, pacer),
+						await submitFile(context, itemIndex, prepared.file, settings!.rateLimitWaitMs, pacer),
 				);
 				states[unitIndex] = { submitted: { response }, claimedKeys };
 			} catch (failure) {

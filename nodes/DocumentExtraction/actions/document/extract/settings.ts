@@ -15,12 +15,17 @@ export interface ExtractSettings extends ExtractOutputSettings {
 	reviewResultsToTrigger: boolean;
 	/** The input item's file travels on with its result (from version 1.2). */
 	keepsFile: boolean;
-	rateLimitRetries: number;
+	/** How long a 429 is retried, from the upload's first attempt (docs/spec-decisions.md#n69). */
+	rateLimitWaitMs: number;
 	detectSameInvoice: boolean;
 	holdNotReady: boolean;
 }
 
-export const DEFAULT_RATE_LIMIT_RETRIES = 5;
+/**
+ * Long enough for a month-end burst on the smallest tier; a saved `rateLimitRetries` (the count this
+ * replaced) is dropped when n8n loads the workflow, which then waits this long instead.
+ */
+export const DEFAULT_RATE_LIMIT_WAIT_MINUTES = 30;
 
 /** The node version from which the input item's file travels on with its result. */
 const KEEPS_FILE_FROM = 1.2;
@@ -32,7 +37,7 @@ export function extractSettings(context: IExecuteFunctions, itemIndex: number): 
 	const options = context.getNodeParameter('options', itemIndex, {}) as {
 		webhookUrl?: string;
 		reviewResultsToTrigger?: boolean;
-		rateLimitRetries?: number;
+		rateLimitWaitMinutes?: number;
 	};
 	const binaryPropertyName = String(
 		context.getNodeParameter('binaryPropertyName', itemIndex) ?? '',
@@ -46,6 +51,6 @@ export function extractSettings(context: IExecuteFunctions, itemIndex: number): 
 			options.reviewResultsToTrigger ??
 			context.getNode().typeVersion >= REVIEW_RESULTS_TO_TRIGGER_FROM,
 		keepsFile: context.getNode().typeVersion >= KEEPS_FILE_FROM,
-		rateLimitRetries: options.rateLimitRetries ?? DEFAULT_RATE_LIMIT_RETRIES,
+		rateLimitWaitMs: (options.rateLimitWaitMinutes ?? DEFAULT_RATE_LIMIT_WAIT_MINUTES) * 60_000,
 	};
 }

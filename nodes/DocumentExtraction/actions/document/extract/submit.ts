@@ -14,7 +14,7 @@ export async function submitFile(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	file: PreparedFile,
-	rateLimitRetries: number,
+	rateLimitWaitMs: number,
 	pacer?: RequestPacer,
 ): Promise<IDataObject> {
 	context.logger.debug(
@@ -27,7 +27,9 @@ export async function submitFile(
 		operation: `extract "${file.fileName}"`,
 		itemIndex,
 		idempotent: false,
-		retries: rateLimitRetries,
+		// No 5xx or broken connection is retried (not idempotent); a 429 waits up to rateLimitWaitMs.
+		retries: 0,
+		rateLimitWaitMs,
 		timeoutMs: UPLOAD_TIMEOUT_MS,
 		pacer,
 	});

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
 	adviceForStatus,
 	connectionFailure,
+	rateLimitWaitOver,
 	serviceErrorText,
 } from '../../../../../nodes/DocumentExtraction/transport/errors.ts';
 
@@ -122,5 +123,30 @@ describe('connectionFailure (N19)', () => {
 			description:
 				'Network error: ECONNRESET. Check the Base URL in the credential and that the service is up, then run the node again.',
 		});
+	});
+});
+
+describe('rateLimitWaitOver (N69)', () => {
+	it('says how long it waited, how many requests of the run were waiting, and what to change', () => {
+		const { message, description } = rateLimitWaitOver('extract "a.pdf"', 30 * 60_000, 7);
+		expect(message).toBe(
+			'The tier\'s rate limit (429) still refused the request when the Rate Limit Wait of 30 minutes ran out, while trying to extract "a.pdf"',
+		);
+		expect(description).toMatch(/^7 requests of this run were waiting for the rate limit\./);
+		expect(description).toContain('nothing was created for this file');
+		expect(description).toContain('Send fewer files at once');
+		expect(description).toContain(
+			'for all executions together: Pilot (free) 10/min, Growth 100/min, Enterprise unlimited/min)',
+		);
+		expect(description).toContain('set a longer "Rate Limit Wait (Minutes)"');
+		expect(description).toContain('upgrade the tier (and set it in the credential)');
+	});
+
+	it('one request, one minute, and a wait of 0', () => {
+		expect(rateLimitWaitOver('x', 60_000, 1).message).toContain('Rate Limit Wait of 1 minute ran');
+		expect(rateLimitWaitOver('x', 60_000, 1).description).toMatch(
+			/^1 request of this run was waiting/,
+		);
+		expect(rateLimitWaitOver('x', 0, 1).message).toContain('Rate Limit Wait of 0 minutes ran');
 	});
 });

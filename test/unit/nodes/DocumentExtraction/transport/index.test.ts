@@ -1,12 +1,13 @@
 /**
- * Every error answer of the service, and the retry rules (N2): a 429 is retried after Retry-After;
- * an extract is never repeated after a 5xx or a broken connection; a status lookup is. And where the
+ * Every error answer of the service, and the retry rules (N2, N69): a 429 is retried after
+ * Retry-After and a random share of it, an upload's for as long as its Rate Limit Wait lasts; an
+ * extract is never repeated after a 5xx or a broken connection; a status lookup is. And where the
  * API key may go: plain http carries it in clear, so the Base URL may use it only for this machine
  * (docs/spec-decisions.md#n64); the nodes refuse it before any request, the credential's own
  * authentication refuses it too (test/unit/credentials).
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { API_KEY, NODE_NAME, parseMultipart, ServiceMock } from '../../../harness/index.ts';
 import {
@@ -22,6 +23,25 @@ import {
 } from '../../../harness/fixtures.ts';
 
 const { harness, service } = useNodeHarness();
+
+// The jitter's random share is 0 unless a test draws another: every wait is then as asked.
+beforeEach(() => {
+	vi.spyOn(Math, 'random').mockReturnValue(0);
+});
+afterEach(() => {
+	vi.restoreAllMocks();
+});
+
+/**
+ * A clock that moves only when the node sleeps (the harness records a wait and skips it), so a
+ * Rate Limit Wait of minutes passes in no time and every deadline falls exactly.
+ */
+function clockMovedBySleeps(): void {
+	const start = Date.now();
+	vi.spyOn(Date, 'now').mockImplementation(
+		() => start + harness().waits.reduce((sum, wait) => sum + wait, 0),
+	);
+}
 
 const statusParameters = (
 	documentId = DOCUMENT_ID,
@@ -99,7 +119,7 @@ describe('HTTP errors of Extract', () => {
 		expect(service().requests).toHaveLength(1);
 	});
 
-	it('429 then success: waits the Retry-After (0 s) and sends the whole file again', async () => {
+	it('429 then success: waits the Retry-After (3 s) and sends the whole file again', async () => {
 		const bytes = pdfBytes(20_000, 3);
 		service().on(
 			'POST',
@@ -107,7 +127,7 @@ describe('HTTP errors of Extract', () => {
 			{
 				status: 429,
 				body: serviceError('rate_limited', 'Too many requests'),
-				headers: { 'Retry-After': '0' },
+				headers: { 'Retry-After': '3' },
 			},
 			{ status: 200, body: VERIFIED },
 		);
@@ -119,7 +139,7 @@ describe('HTTP errors of Extract', () => {
 		expect(result.error()).toBeUndefined();
 		expect(result.output()).toHaveLength(1);
 		expect(result.output()[0].json).toMatchObject({ document_id: DOCUMENT_ID, status: 'verified' });
-		expect(harness().waits).toEqual([0]);
+		expect(harness().waits).toEqual([3000]);
 		expect(service().requests).toHaveLength(2);
 		// The streamed file was opened anew for the retry: both uploads carry every byte.
 		for (const request of service().requests) {
@@ -130,16 +150,30 @@ describe('HTTP errors of Extract', () => {
 		}
 	});
 
-	it('429 with an HTTP-date Retry-After in the past: retried without waiting', async () => {
+	it('429 with a Retry-After of "now" (0, or a date in the past): the back-off, so that a "now" again and again is not a request a moment', async () => {
 		service().on(
 			'POST',
 			'/v1/extract',
 			{ status: 429, body: '', headers: { 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' } },
+			{ status: 429, body: '', headers: { 'Retry-After': '0' } },
 			{ status: 200, body: VERIFIED },
 		);
 		const result = await extractOnce();
 		expect(result.error()).toBeUndefined();
-		expect(harness().waits).toEqual([0]);
+		expect(harness().waits).toEqual([1000, 2000]);
+	});
+
+	it('the jitter: the Retry-After and a random share of it, so requests refused together do not come back together', async () => {
+		vi.mocked(Math.random).mockReturnValue(0.5);
+		service().on(
+			'POST',
+			'/v1/extract',
+			{ status: 429, body: '', headers: { 'Retry-After': '10' } },
+			{ status: 200, body: VERIFIED },
+		);
+		const result = await extractOnce();
+		expect(result.error()).toBeUndefined();
+		expect(harness().waits).toEqual([15_000]);
 	});
 
 	it('429 without Retry-After: backs off exponentially', async () => {
@@ -156,39 +190,90 @@ describe('HTTP errors of Extract', () => {
 		expect(service().requests).toHaveLength(3);
 	});
 
-	it('429 until the retries run out: a clear rate-limit error after 1 + "Rate Limit Retries" requests', async () => {
+	it('429 again and again: retried for the Rate Limit Wait, not a count; no invoice lost to a month-end', async () => {
+		clockMovedBySleeps();
+		const tooMany = { status: 429, body: '', headers: { 'Retry-After': '20' } };
+		service().on('POST', '/v1/extract', ...Array(12).fill(tooMany), {
+			status: 200,
+			body: VERIFIED,
+		});
+		const result = await extractOnce();
+		expect(result.error()).toBeUndefined();
+		expect(result.output()[0].json).toMatchObject({ document_id: DOCUMENT_ID });
+		expect(service().requests).toHaveLength(13);
+		expect(harness().waits).toEqual(Array(12).fill(20_000));
+	});
+
+	it('without the option: a 429 is retried for 30 minutes from the first attempt, the default docs/operations.md promises', async () => {
+		clockMovedBySleeps();
+		const tooMany = { status: 429, body: '', headers: { 'Retry-After': '120' } };
+		service().on('POST', '/v1/extract', ...Array(16).fill(tooMany), {
+			status: 200,
+			body: VERIFIED,
+		});
+		const result = await extractOnce();
+		// Tries at 0, 2, ..., 30 minutes: the last one at the deadline, then the error.
+		expect(result.error()?.message).toMatch(/Rate Limit Wait of 30 minutes ran out/);
+		expect(service().requests).toHaveLength(16);
+		expect(harness().waits).toEqual(Array(15).fill(120_000));
+		expect(service().pending()).toHaveLength(1);
+	});
+
+	it('when the Rate Limit Wait runs out: the last wait is cut short to try at the deadline, then an error that says who waited and what to change', async () => {
+		clockMovedBySleeps();
+		vi.mocked(Math.random).mockReturnValue(0.75);
 		const tooMany = {
 			status: 429,
 			body: serviceError('rate_limited', 'Too many requests'),
-			headers: { 'Retry-After': '0' },
+			headers: { 'Retry-After': '20' },
 		};
 		service().on('POST', '/v1/extract', tooMany, tooMany, tooMany, { status: 200, body: VERIFIED });
-		const result = await harness().run(extractOnePdf({ options: { rateLimitRetries: 2 } }));
+		const result = await harness().run(extractOnePdf({ options: { rateLimitWaitMinutes: 1 } }));
 
-		const error = result.error();
-		expect(error?.message).toMatch(/rate limit was reached \(429\) and retries ran out/);
-		expect(error?.message).toMatch(/Rate Limit Retries/);
-		expect(error?.httpCode).toBe('429');
+		// 20 s and three quarters of it (35 s); then only 25 s are left, which is after the 20 s asked.
+		expect(harness().waits).toEqual([35_000, 25_000]);
 		expect(service().requests).toHaveLength(3);
-		expect(harness().waits).toEqual([0, 0]);
+		const error = result.error();
+		expect(error?.httpCode).toBe('429');
+		expect(error?.message).toBe(
+			'The tier\'s rate limit (429) still refused the request when the Rate Limit Wait of 1 minute ran out, while trying to extract "invoice.pdf"',
+		);
+		expect(error?.description).toMatch(/^1 request of this run was waiting for the rate limit\./);
+		expect(error?.description).toMatch(
+			/Send fewer files at once.*"Rate Limit Wait \(Minutes\)".*upgrade the tier/,
+		);
 		expect(service().pending()).toHaveLength(1);
 	});
 
-	it('429 without the option: retried 5 times, the default docs/operations.md promises', async () => {
-		const tooMany = { status: 429, body: '', headers: { 'Retry-After': '0' } };
-		service().on('POST', '/v1/extract', ...Array(6).fill(tooMany), { status: 200, body: VERIFIED });
-		const result = await extractOnce();
-		expect(result.error()?.message).toMatch(/retries ran out/);
-		expect(service().requests).toHaveLength(6);
-		expect(service().pending()).toHaveLength(1);
-	});
-
-	it('429 with "Rate Limit Retries" 0: one request, then the error', async () => {
-		service().on('POST', '/v1/extract', { status: 429, body: '', headers: { 'Retry-After': '0' } });
-		const result = await harness().run(extractOnePdf({ options: { rateLimitRetries: 0 } }));
-		expect(result.error()?.message).toMatch(/\(429\)/);
+	it('a Retry-After that ends after the Rate Limit Wait: the error at once, no wait for nothing', async () => {
+		clockMovedBySleeps();
+		service().on(
+			'POST',
+			'/v1/extract',
+			{ status: 429, body: '', headers: { 'Retry-After': '90' } },
+			{ status: 200, body: VERIFIED },
+		);
+		const result = await harness().run(extractOnePdf({ options: { rateLimitWaitMinutes: 1 } }));
+		expect(result.error()?.message).toMatch(/Rate Limit Wait of 1 minute ran out/);
 		expect(service().requests).toHaveLength(1);
 		expect(harness().waits).toEqual([]);
+	});
+
+	it('Rate Limit Wait 0: one request, then the error', async () => {
+		service().on('POST', '/v1/extract', { status: 429, body: '', headers: { 'Retry-After': '0' } });
+		const result = await harness().run(extractOnePdf({ options: { rateLimitWaitMinutes: 0 } }));
+		expect(result.error()?.message).toMatch(/\(429\).*Rate Limit Wait of 0 minutes/);
+		expect(service().requests).toHaveLength(1);
+		expect(harness().waits).toEqual([]);
+	});
+
+	it('a saved workflow with the former "Rate Limit Retries" loads and runs; the Rate Limit Wait applies', async () => {
+		clockMovedBySleeps();
+		const tooMany = { status: 429, body: '', headers: { 'Retry-After': '5' } };
+		service().on('POST', '/v1/extract', tooMany, tooMany, tooMany, { status: 200, body: VERIFIED });
+		const result = await harness().run(extractOnePdf({ options: { rateLimitRetries: 1 } }));
+		expect(result.error()).toBeUndefined();
+		expect(service().requests).toHaveLength(4);
 	});
 
 	it.each([500, 502, 503, 504])(
@@ -351,7 +436,7 @@ describe('HTTP errors of Get Status', () => {
 		expect(result.error()?.message).toMatch(/The service had an error \(503\)/);
 		expect(result.error()?.description).toBe('The service said: Maintenance');
 		expect(service().requests).toHaveLength(2);
-		expect(harness().waits).toEqual([0]);
+		expect(harness().waits).toEqual([1000]);
 	});
 
 	it('a broken connection is retried for a lookup', async () => {
@@ -383,6 +468,21 @@ describe('HTTP errors of Get Status', () => {
 		);
 		expect(error?.description).toMatch(/Check the Base URL in the credential/);
 		expect(service().requests).toHaveLength(2);
+	});
+
+	it('a lookup\'s 429 is retried a count of times ("Retries"), not for a Rate Limit Wait', async () => {
+		const tooMany = { status: 429, body: '', headers: { 'Retry-After': '2' } };
+		service().on('GET', `/v1/status/${DOCUMENT_ID}`, tooMany, tooMany, {
+			status: 200,
+			body: STATUS,
+		});
+		const result = await harness().run({
+			parameters: statusParameters(DOCUMENT_ID, { retries: 1 }),
+		});
+		expect(result.error()?.message).toMatch(/rate limit was reached \(429\) and retries ran out/);
+		expect(service().requests).toHaveLength(2);
+		expect(harness().waits).toEqual([2000]);
+		expect(service().pending()).toHaveLength(1);
 	});
 
 	it('404: says to check the document ID; not retried', async () => {

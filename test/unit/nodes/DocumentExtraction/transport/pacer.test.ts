@@ -95,6 +95,16 @@ describe('RequestPacer', () => {
 		started(pacer.tryStart());
 	});
 
+	it("counts the run's requests that are waiting, for the error of Extract's Rate Limit Wait (N69)", () => {
+		const pacer = new RequestPacer(3, clockAt().read);
+		expect(pacer.waitingRequests()).toBe(0);
+		pacer.waitStarted();
+		pacer.waitStarted();
+		pacer.waitStarted();
+		pacer.waitEnded();
+		expect(pacer.waitingRequests()).toBe(2);
+	});
+
 	it('ignores headers that are missing or not numbers', () => {
 		const clock = clockAt();
 		const pacer = new RequestPacer(2, clock.read);

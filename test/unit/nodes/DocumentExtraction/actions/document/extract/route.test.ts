@@ -16,7 +16,7 @@ import { DOCUMENT_ID, EXTRACTED, NEEDS_REVIEW, VERIFIED } from '../../../../../h
 const base: ExtractSettings = {
 	binaryPropertyName: 'data',
 	outputMode: 'simplified',
-	rateLimitRetries: 5,
+	rateLimitWaitMs: 30 * 60_000,
 	reviewResultsToTrigger: false,
 	keepsFile: false,
 	waitForReview: false,

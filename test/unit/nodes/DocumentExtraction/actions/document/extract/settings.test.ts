@@ -7,7 +7,7 @@ const settingsOf = (parameters: Record<string, unknown>) =>
 	extractSettings(fakeExecuteContext({ parameters }).context, 0);
 
 describe("Extract's settings for one item", () => {
-	it('defaults: Simplified, no options, nothing held, and the 5 Rate Limit Retries docs/operations.md promises', () => {
+	it('defaults: Simplified, no options, nothing held, and the 30-minute Rate Limit Wait docs/operations.md promises', () => {
 		expect(settingsOf({ binaryPropertyName: 'data' })).toEqual({
 			binaryPropertyName: 'data',
 			filePattern: false,
@@ -15,7 +15,7 @@ describe("Extract's settings for one item", () => {
 			webhookUrl: undefined,
 			reviewResultsToTrigger: false,
 			keepsFile: false,
-			rateLimitRetries: 5,
+			rateLimitWaitMs: 30 * 60_000,
 			waitForReview: false,
 			skipDuplicates: false,
 			detectSameInvoice: false,
@@ -57,14 +57,14 @@ describe("Extract's settings for one item", () => {
 			binaryPropertyName: 'data',
 			outputMode: 'raw',
 			holdNotReady: true,
-			options: { skipDuplicates: true, detectSameInvoice: true, rateLimitRetries: 0 },
+			options: { skipDuplicates: true, detectSameInvoice: true, rateLimitWaitMinutes: 0 },
 		});
 		expect(settings).toMatchObject({
 			outputMode: 'raw',
 			holdNotReady: true,
 			skipDuplicates: true,
 			detectSameInvoice: true,
-			rateLimitRetries: 0,
+			rateLimitWaitMs: 0,
 		});
 	});
 
