@@ -1,8 +1,8 @@
-// Month-end in the QuickBooks email-to-books template, in a real n8n with the stand-in: one email of
-// eight invoices from a supplier without a rule, each file its own execution, all in flight at once,
-// with QuickBooks answering slowly. The approver is asked once; the other seven wait for that answer
-// and are booked to the same account; the rule is written once; one vendor is made at QuickBooks
-// however many executions create it (docs/accounting.md#one-question-per-supplier).
+// Month-end in the email-to-books templates, in a real n8n with the stand-ins: invoices of a supplier
+// without a rule, each file its own execution, all in flight at once. The approver is asked once; the
+// other invoices wait for that answer and are booked to the same account; the rule is written once
+// (docs/accounting.md#one-question-per-supplier). QuickBooks answers slowly: one vendor however many
+// executions create it.
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -17,8 +17,8 @@ import {
 import {
 	connectedOAuth2Credential,
 	startQuickBooksStandIn,
+	startXeroStandIn,
 	withSettings,
-	type QuickBooksStandIn,
 } from '../../local-n8n/accounting/index.ts';
 import {
 	createImapCredential,
@@ -36,149 +36,218 @@ import { describeNeeding } from './support/requirements.ts';
 import { sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 import { untaxedInvoice } from './support/sampleInvoices.ts';
 
-const TEMPLATE = 'invoices-email-to-quickbooks-with-approval.workflow.json';
 const SUPPLIER = 'Massive Dynamic Inc';
-const INVOICES = 8;
+const SUPPLIER_KEY = 'massive dynamic';
 
 const fixture = useN8nAndSandbox();
-let workflowId: string;
 
 function outcome(execution: DecodedExecution) {
 	return (execution.raw.customData as Record<string, string> | undefined)?.outcome;
 }
 
-/** Says where each execution of the template stopped, then fails with `error`. */
-async function failWithExecutions(error: unknown): Promise<never> {
-	const client = fixture.stack.client;
-	for (const summary of await client.listExecutions(workflowId)) {
-		const execution = await client.getExecution(summary.id);
-		const result = execution.data.resultData as {
-			lastNodeExecuted?: string;
-			error?: { message?: string };
-		};
-		log(
-			'month-end',
-			`execution ${summary.id}: ${execution.status} at "${result.lastNodeExecuted}": ${result.error?.message ?? ''}`,
-		);
-	}
-	throw error;
-}
-
 const isQuestion = (message: { subject: string }) =>
 	message.subject.startsWith('Choose the account');
 
-describeNeeding(['dovecot'], 'Month-end: eight invoices of a new supplier at once', () => {
+/** `count` invoices of the supplier, numbered `<prefix>-01` …, as JSON files. */
+function invoicesOf(prefix: string, count: number): Attachment[] {
+	return Array.from({ length: count }, (_, index) => {
+		const invoiceNo = `${prefix}-${String(index + 1).padStart(2, '0')}`;
+		return {
+			fileName: `${invoiceNo}.json`,
+			invoiceNo,
+			bytes: Buffer.from(JSON.stringify(untaxedInvoice(SUPPLIER, invoiceNo))),
+		};
+	});
+}
+
+describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', () => {
 	let imap: ImapServer;
 	let mail: MailServer;
-	let quickBooks: QuickBooksStandIn;
-	let starterPath: string;
+	let mailCredentials: Credential[];
+	/** How many workflows have published on the mailbox: each opens it once more. */
+	let published = 0;
 
 	beforeAll(async () => {
 		imap = await startImapServer();
 		fixture.secrets.push(imap.password);
 		mail = await startMailServer();
-		// Three times slower than the stand-in's usual answer: creates of one vendor overlap.
-		quickBooks = await startQuickBooksStandIn({
-			accessToken: STAND_IN_ACCESS_TOKEN,
-			responseDelayMs: 600,
-		});
-		const client = fixture.stack.client;
-		const credentials: Credential[] = [
+		mailCredentials = [
 			fixture.credential,
-			await createImapCredential(client, imap),
-			await createSmtpCredential(client, mail),
-			await connectedOAuth2Credential(
-				client,
-				'quickBooksOAuth2Api',
-				'QuickBooks account',
-				STAND_IN_ACCESS_TOKEN,
-			),
+			await createImapCredential(fixture.stack.client, imap),
+			await createSmtpCredential(fixture.stack.client, mail),
 		];
-		const template = loadExampleWorkflows().find((entry) => entry.file === TEMPLATE)!;
-		const configured = withSettings(template.workflow, {
-			approval_threshold: '1000',
-			from_email: 'invoices@example.test',
-			quickbooks_api_url: quickBooks.url,
-			quickbooks_realm_id: '9130',
-			quickbooks_expense_account_id: '7',
-			quickbooks_tax_account_id: '8',
-			ask_account_for_new_suppliers: 'true',
-		});
-		const created = await client.createWorkflow(withCredentialsByName(configured, credentials));
-		workflowId = created.id;
-		await client.activateWorkflow(workflowId);
-		await imap.waitForMailboxOpened(1);
-		const starter = await publishEachAttachmentStarter(client, template.workflow, workflowId);
-		await client.waitForWebhook(starter.path);
-		starterPath = starter.path;
 	});
 
 	afterAll(async () => {
-		await fixture.stack.client.deactivateWorkflow(workflowId).catch(() => undefined);
-		await quickBooks?.close();
 		await imap?.stop();
 		await mail?.stop();
 	});
 
-	it('one question; its answer books all eight to the chosen account; one rule; one vendor', async () => {
+	/** Publishes the template with `settings` and asking on; its id and its starter of one file's execution. */
+	async function publish(file: string, settings: Record<string, string>, books: Credential) {
 		const client = fixture.stack.client;
-		const files: Attachment[] = Array.from({ length: INVOICES }, (_, index) => {
-			const invoiceNo = `MD-${String(index + 1).padStart(2, '0')}`;
-			return {
-				fileName: `${invoiceNo}.json`,
-				invoiceNo,
-				bytes: Buffer.from(JSON.stringify(untaxedInvoice(SUPPLIER, invoiceNo))),
-			};
+		const template = loadExampleWorkflows().find((entry) => entry.file === file)!;
+		const configured = withSettings(template.workflow, {
+			approval_threshold: '1000',
+			from_email: 'invoices@example.test',
+			ask_account_for_new_suppliers: 'true',
+			...settings,
 		});
-		const chosen = quickBooks.accounts.find(
-			(entry) => entry.AccountType === 'Expense' && entry.Active && entry.Id !== '7',
-		)!;
+		const { id } = await client.createWorkflow(
+			withCredentialsByName(configured, [...mailCredentials, books]),
+		);
+		await client.activateWorkflow(id);
+		await imap.waitForMailboxOpened(++published);
+		const starter = await publishEachAttachmentStarter(client, template.workflow, id);
+		await client.waitForWebhook(starter.path);
+		return { id, starterPath: starter.path };
+	}
 
-		// Each file its own execution, all started at once, as the email's path starts them.
-		await Promise.all(files.map((file) => postEmail(client, starterPath, [file])));
+	/** Says where each execution of the workflow stopped, then fails with `error`. */
+	async function failWithExecutions(workflowId: string, error: unknown): Promise<never> {
+		const client = fixture.stack.client;
+		for (const summary of await client.listExecutions(workflowId)) {
+			const execution = await client.getExecution(summary.id);
+			const result = execution.data.resultData as {
+				lastNodeExecuted?: string;
+				error?: { message?: string };
+			};
+			log(
+				'month-end',
+				`execution ${summary.id}: ${execution.status} at "${result.lastNodeExecuted}": ${result.error?.message ?? ''}`,
+			);
+		}
+		throw error;
+	}
+
+	/**
+	 * Starts every file's execution at once, as the email's path starts them; expects one question,
+	 * answers it with `account`, and returns the files' executions once they have all ended.
+	 */
+	async function answeredOnce(
+		workflow: { id: string; starterPath: string },
+		files: Attachment[],
+		account: string,
+	): Promise<DecodedExecution[]> {
+		const client = fixture.stack.client;
+		const questionsBefore = mail.messages().filter(isQuestion).length;
+		await Promise.all(files.map((file) => postEmail(client, workflow.starterPath, [file])));
 		const [question] = await mail
-			.waitForMessages(isQuestion, 1, 120_000)
-			.catch(async (error) => failWithExecutions(error));
+			.waitForMessages(
+				(message) => isQuestion(message) && message.subject.includes(SUPPLIER),
+				questionsBefore + 1,
+				120_000,
+			)
+			.then((found) => found.slice(questionsBefore))
+			.catch(async (error) => failWithExecutions(workflow.id, error));
 		// Every execution reaches the question by now: one asks, the others wait for its answer.
 		await sleep(fixture.settleMs);
-		expect(mail.messages().filter(isQuestion)).toHaveLength(1);
+		expect(mail.messages().filter(isQuestion)).toHaveLength(questionsBefore + 1);
 
 		const link = formLink(question);
-		expect((await openForm(client, link)).html).toContain(chosen.Name);
-		expect((await submitForm(client, link, [chosen.Name, 'Sam Bookkeeper'])).status).toBe(200);
+		expect((await openForm(client, link)).html).toContain(account.replace(/&/g, '&amp;'));
+		expect((await submitForm(client, link, [account, 'Sam Bookkeeper'])).status).toBe(200);
 
 		const executions = (await eventually(
-			`the ${INVOICES} executions to end`,
+			`the ${files.length} executions to end`,
 			async () => {
-				const summaries = await client.listExecutions(workflowId);
-				return await Promise.all(summaries.map((summary) => client.getExecution(summary.id)));
+				const summaries = await client.listExecutions(workflow.id);
+				const all = await Promise.all(summaries.map((summary) => client.getExecution(summary.id)));
+				return all.filter((execution) => executedNodes(execution).includes('Each attachment'));
 			},
 			(all) =>
-				all.filter((execution) => executedNodes(execution).includes('Each attachment')).length ===
-					INVOICES &&
+				all.length === files.length &&
 				all.every(
 					(execution) =>
 						execution.status === 'error' ||
 						(execution.status === 'success' && outcome(execution) !== undefined),
 				),
 			180_000,
-		).catch(async (error) => failWithExecutions(error))) as DecodedExecution[];
-		const perFile = executions.filter((execution) =>
-			executedNodes(execution).includes('Each attachment'),
+		).catch(async (error) => failWithExecutions(workflow.id, error))) as DecodedExecution[];
+		expect(executions.map((execution) => [execution.status, outcome(execution)])).toEqual(
+			files.map(() => ['success', 'booked']),
 		);
-		expect(perFile.map((execution) => [execution.status, outcome(execution)])).toEqual(
-			Array.from({ length: INVOICES }, () => ['success', 'booked']),
-		);
-		expect(mail.messages().filter(isQuestion)).toHaveLength(1);
+		expect(mail.messages().filter(isQuestion)).toHaveLength(questionsBefore + 1);
+		return executions;
+	}
 
-		const bills = quickBooks.transactions.filter((bill) => bill.DocNumber?.startsWith('MD-'));
-		expect(bills).toHaveLength(INVOICES);
-		for (const bill of bills)
-			expect(bill.Line?.[0]?.AccountBasedExpenseLineDetail?.AccountRef?.value).toBe(chosen.Id);
-		expect(quickBooks.vendors.filter((vendor) => vendor.DisplayName === SUPPLIER)).toHaveLength(1);
-		const rules = (await client.dataTableRows('QuickBooks supplier rules')).filter(
-			(row) => row.supplier_key === 'massive dynamic',
-		);
-		expect(rules).toEqual([expect.objectContaining({ expense_account_id: chosen.Id })]);
+	it('QuickBooks answering slowly, eight invoices: one question; all eight booked to the chosen account; one rule; one vendor', async () => {
+		// Three times slower than the stand-in's usual answer: creates of one vendor overlap.
+		const quickBooks = await startQuickBooksStandIn({
+			accessToken: STAND_IN_ACCESS_TOKEN,
+			responseDelayMs: 600,
+		});
+		try {
+			const books = await connectedOAuth2Credential(
+				fixture.stack.client,
+				'quickBooksOAuth2Api',
+				'QuickBooks account',
+				STAND_IN_ACCESS_TOKEN,
+			);
+			const workflow = await publish(
+				'invoices-email-to-quickbooks-with-approval.workflow.json',
+				{
+					quickbooks_api_url: quickBooks.url,
+					quickbooks_realm_id: '9130',
+					quickbooks_expense_account_id: '7',
+					quickbooks_tax_account_id: '8',
+				},
+				books,
+			);
+			const chosen = quickBooks.accounts.find(
+				(entry) => entry.AccountType === 'Expense' && entry.Active && entry.Id !== '7',
+			)!;
+			await answeredOnce(workflow, invoicesOf('MDQ', 8), chosen.Name);
+
+			const bills = quickBooks.transactions.filter((bill) => bill.DocNumber?.startsWith('MDQ-'));
+			expect(bills).toHaveLength(8);
+			for (const bill of bills)
+				expect(bill.Line?.[0]?.AccountBasedExpenseLineDetail?.AccountRef?.value).toBe(chosen.Id);
+			expect(quickBooks.vendors.filter((vendor) => vendor.DisplayName === SUPPLIER)).toHaveLength(
+				1,
+			);
+			const rules = await fixture.stack.client.dataTableRows('QuickBooks supplier rules');
+			expect(rules.filter((row) => row.supplier_key === SUPPLIER_KEY)).toEqual([
+				expect.objectContaining({ expense_account_id: chosen.Id, asked_until: null }),
+			]);
+			await fixture.stack.client.deactivateWorkflow(workflow.id);
+		} finally {
+			await quickBooks.close();
+		}
+	});
+
+	it('Xero, three invoices: one question; all three booked to the chosen account and its tax; one rule', async () => {
+		const xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+		try {
+			const books = await connectedOAuth2Credential(
+				fixture.stack.client,
+				'xeroOAuth2Api',
+				'Xero account',
+				STAND_IN_ACCESS_TOKEN,
+			);
+			const workflow = await publish(
+				'invoices-email-to-xero-with-approval.workflow.json',
+				{ xero_api_url: xero.url, xero_tenant_id: 'tenant', xero_account_code: '400' },
+				books,
+			);
+			const chosen = xero.accounts.find(
+				(entry) => entry.Class === 'EXPENSE' && entry.Status === 'ACTIVE' && entry.Code !== '400',
+			)!;
+			await answeredOnce(workflow, invoicesOf('MDX', 3), chosen.Name);
+
+			const bills = xero.documents.filter((bill) => String(bill.InvoiceNumber).startsWith('MDX-'));
+			expect(bills.map((bill) => bill.LineItems?.[0])).toEqual(
+				Array.from({ length: 3 }, () =>
+					expect.objectContaining({ AccountCode: chosen.Code, TaxType: chosen.TaxType }),
+				),
+			);
+			const rules = await fixture.stack.client.dataTableRows('Xero supplier rules');
+			expect(rules.filter((row) => row.supplier_key === SUPPLIER_KEY)).toEqual([
+				expect.objectContaining({ account_code: chosen.Code, asked_until: null }),
+			]);
+			await fixture.stack.client.deactivateWorkflow(workflow.id);
+		} finally {
+			await xero.close();
+		}
 	});
 });
