@@ -25,7 +25,7 @@ export type Submitted =
 	| { alreadySubmitted: IDataObject }
 	| { response: IDataObject };
 
-/** Holds a file's bytes in memory only within the run's budget of bytes in flight. */
+/** Opens a file (to hash or to send it) only within the run's budget of bytes in flight, at its memoryCost. */
 export interface InFlight {
 	use<T>(bytes: number, work: () => Promise<T>): Promise<T>;
 }

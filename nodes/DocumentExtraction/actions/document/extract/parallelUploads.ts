@@ -2,7 +2,7 @@
  * Extract's run over every file of its input (docs/memory.md, docs/spec-decisions.md#n44): files are
  * prepared, then those already submitted are told apart for all files at once (one claim), the rest
  * are uploaded in parallel (at most Parallel Uploads at a time, the tier's default unless the node
- * says otherwise, at most MAX_BYTES_IN_FLIGHT bytes of files at once, paced to the tier's rate), the
+ * says otherwise, within MAX_BYTES_IN_FLIGHT of files held at once, paced to the tier's rate), the
  * same invoices are told apart for all answers at once, and every answer is routed in input order.
  * A claim whose result the run does not deliver is released: without Continue On Fail the first
  * failure stops new uploads and fails the node, releasing every claim of the run, so a retry
@@ -27,7 +27,13 @@ import { extractSettings } from './settings.ts';
 import { alreadySubmittedItem, fileKey } from './skipFilesAlreadySubmitted.ts';
 import { submitFile } from './submit.ts';
 
-/** What the uploads of one run may hold at once; a larger file goes alone. */
+/**
+ * What the files of one run may hold at once, each counted at its memoryCost (transport/upload.ts); a
+ * file costing more goes alone. So a run holds at most max(64 MiB, its largest file's cost)
+ * (docs/memory.md#files-in-flight): 64 MiB for streamed files (filesystem, S3) on every tier, each
+ * costing at most 512 KiB, and for files read whole (database binary mode) up to Growth's 25 MiB;
+ * 200 MiB for an Enterprise file of 100 MiB read whole, alone.
+ */
 const MAX_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
 /** What became of one file, for the input item it came from. */
@@ -96,7 +102,7 @@ export async function parallelUploadsOf(context: IExecuteFunctions): Promise<num
 	return limitsForTier(credentials.tier).parallelUploads;
 }
 
-/** Waits in arrival order for a share of MAX_BYTES_IN_FLIGHT; a larger share takes all of it. */
+/** Waits in arrival order for a share of MAX_BYTES_IN_FLIGHT; a larger cost takes all of it, alone. */
 class ByteBudget {
 	private inUse = 0;
 	private readonly waiting: Array<{ bytes: number; go: () => void }> = [];
@@ -155,7 +161,7 @@ export async function extractInParallel(
 		if (!context.continueOnFail()) failed = true;
 	};
 	const stopped = () => failed;
-	// One budget for the run: a file read whole (database binary mode) to hash or to send counts in it.
+	// One budget for the run: every open of a file, to hash it or to send it, counts its cost in it.
 	const bytes = new ByteBudget();
 	context.logger.info(
 		`Document Extraction: ${units.length} files to extract, up to ${parallel} uploads at a time`,

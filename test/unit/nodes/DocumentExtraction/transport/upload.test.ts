@@ -1,7 +1,8 @@
 /**
  * How the upload body is built for each of n8n's binary modes (N1): which files are streamed and which
- * are read whole, that a file is read from the database only once per item, and that the content
- * reaches the encoder in bounded pieces that are views of the file, never copies.
+ * are read whole, that a file read whole is read at each open and kept by none, what an open costs in
+ * the run's budget of bytes in flight, and that the content reaches the encoder in bounded pieces that
+ * are views of the file, never copies.
  * The real n8n HTTP client sends these bodies in extract.test.ts (filesystem and default mode) and
  * in test/e2e/queue-binary.test.ts (database mode).
  */
@@ -142,6 +143,57 @@ describe('the pieces the HTTP client is handed', () => {
 	});
 });
 
+describe('what an open costs in the budget of bytes in flight', () => {
+	const MiB = 1024 * 1024;
+	/** The pieces a streamed upload holds at most: 8 of 64 KiB. */
+	const STREAMED_BYTES = 8 * PIECE_BYTES;
+
+	/** A stored file of `fileSize` bytes, of which only the metadata is read. */
+	const storedCost = async (id: string, fileSize: number) => {
+		const context = {
+			helpers: { getBinaryMetadata: async () => ({ fileSize }) },
+		} as unknown as IExecuteFunctions;
+		const binary: IBinaryData = { data: 'stored', mimeType: 'application/pdf', id };
+		return (await sourceOf(context, binary)).memoryCost;
+	};
+
+	it.each([
+		['filesystem-v2:abc', 'a small streamed file: its size', 1000, 1000],
+		['filesystem-v2:abc', 'a streamed file of exactly its pieces', STREAMED_BYTES, STREAMED_BYTES],
+		[
+			'filesystem-v2:abc',
+			"Enterprise's largest streamed: its pieces, not its size",
+			100 * MiB,
+			STREAMED_BYTES,
+		],
+		[
+			's3:workflows/1/executions/2/binary_data/abc',
+			'from S3: its pieces',
+			25 * MiB,
+			STREAMED_BYTES,
+		],
+		['azure:abc', 'from Azure: its pieces', 25 * MiB, STREAMED_BYTES],
+		// The row let go is freed at V8's next collection: until then it is held again.
+		['database:abc', 'a database row: twice its size', 1000, 2000],
+		[
+			'database:abc',
+			"Enterprise's largest row: twice its size, above the budget",
+			100 * MiB,
+			200 * MiB,
+		],
+	] as const)('%s, %s', async (id, _case, fileSize, cost) => {
+		expect(await storedCost(id, fileSize)).toBe(cost);
+	});
+
+	it('a file in the item (default mode): decoded at each open, twice its size', async () => {
+		const content = patterned(3 * MiB + 1);
+		const { context } = fakeContext(content);
+		const source = await sourceOf(context, binaryWith(content));
+		expect(source.byteLength).toBe(content.length);
+		expect(source.memoryCost).toBe(2 * content.length);
+	});
+});
+
 describe('uploadSource per binary mode', () => {
 	const content = patterned(5 * PIECE_BYTES);
 
@@ -178,6 +230,7 @@ describe('uploadSource per binary mode', () => {
 			'application/pdf',
 		);
 		expect(source.byteLength).toBe(content.length);
+		// 320 KiB: held whole at most, in fewer pieces than a stream holds.
 		expect(source.memoryCost).toBe(content.length);
 		const first = await uploadedBytes(await source.open());
 		const retry = await uploadedBytes(await source.open());
@@ -186,7 +239,7 @@ describe('uploadSource per binary mode', () => {
 		expect(reads).toEqual({ buffer: 0, stream: 2, metadata: 1 });
 	});
 
-	it('default mode: the item buffer itself is sent, in views of it', async () => {
+	it("default mode: the item's file decoded at each open and kept by none, sent in views of it", async () => {
 		const { context, reads } = fakeContext(content);
 		const source = await uploadSource(
 			context,
@@ -195,11 +248,15 @@ describe('uploadSource per binary mode', () => {
 			'invoice.pdf',
 			'application/pdf',
 		);
+		// The size from the item's base64, without decoding it.
+		expect(source.byteLength).toBe(content.length);
+		expect(reads).toEqual({ buffer: 0, stream: 0, metadata: 0 });
 		const chunks = await collect(
 			(await source.open()).stream() as unknown as AsyncIterable<Uint8Array>,
 		);
 		for (const chunk of chunks) expect(chunk.buffer).toBe(content.buffer);
 		expect(Buffer.concat(chunks).equals(content)).toBe(true);
-		expect(reads).toEqual({ buffer: 1, stream: 0, metadata: 0 });
+		await contentSha256(source);
+		expect(reads).toEqual({ buffer: 2, stream: 0, metadata: 0 });
 	});
 });

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
 /**
  * Month-end batches (N44) through n8n's engine: Extract uploads several documents at once, never more
- * than Parallel Uploads (the tier's default without the option) nor 64 MiB of files at once, and still
+ * than Parallel Uploads (the tier's default without the option) nor more files than 64 MiB holds (a
+ * file read whole counts twice its size, a streamed one its pieces; one costing more goes alone), and still
  * outputs in input order with each item's pairedItem; one failing document fails alone with Continue
  * On Fail; the same file twice in a batch is uploaded once.
  */
@@ -23,13 +24,21 @@ const { harness, service } = useNodeHarness();
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A latency: the answer waits until all `count` uploads are in flight together, or 10 s when they never are. */
+const UNTIL_ALL_IN_FLIGHT = -1;
+
 /** The service, answering each upload after `latencyMs(fileName)` with a document named after the file. */
 function serviceWithLatency(
 	count: number,
 	latencyMs: (fileName: string) => number,
 	status: (fileName: string) => number = () => 200,
 ) {
-	const seen = { inFlight: 0, mostInFlight: 0, bytesInFlight: 0, mostBytesInFlight: 0 };
+	const names = new Set<string>();
+	/** The files in flight as each upload arrived, that one among them. */
+	const together: string[][] = [];
+	const seen = { inFlight: 0, mostInFlight: 0, together };
+	let allInFlight = () => {};
+	const allArrived = new Promise<void>((resolve) => (allInFlight = resolve));
 	service().answerEach('POST', '/v1/extract', count, async (body, headers) => {
 		const [part] = parseMultipart(body, headers['content-type']).filter(
 			(entry) => entry.name === 'file',
@@ -37,11 +46,14 @@ function serviceWithLatency(
 		const fileName = String(part.filename);
 		seen.inFlight++;
 		seen.mostInFlight = Math.max(seen.mostInFlight, seen.inFlight);
-		seen.bytesInFlight += body.length;
-		seen.mostBytesInFlight = Math.max(seen.mostBytesInFlight, seen.bytesInFlight);
-		await sleep(latencyMs(fileName));
+		names.add(fileName);
+		together.push([...names]);
+		if (seen.inFlight === count) allInFlight();
+		const latency = latencyMs(fileName);
+		if (latency === UNTIL_ALL_IN_FLIGHT) await Promise.race([allArrived, sleep(10_000)]);
+		else await sleep(latency);
 		seen.inFlight--;
-		seen.bytesInFlight -= body.length;
+		names.delete(fileName);
 		const code = status(fileName);
 		return code === 200
 			? { status: 200, body: { ...VERIFIED, document_id: `doc_${fileName.replace('.pdf', '')}` } }
@@ -163,23 +175,56 @@ describe('Parallel Uploads', () => {
 });
 
 describe('Files in flight', () => {
-	it('at most 64 MiB of files at once, whatever Parallel Uploads says', async () => {
-		const seen = serviceWithLatency(3, () => 500);
-		const size = 22 * 1024 * 1024;
-		// Three files of 22 MiB: any two fit in 64 MiB, all three do not.
-		const big = (seed: number) =>
-			itemWithFile(
-				Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(size, seed)]),
-				`big${seed}.pdf`,
-			);
+	const MiB = 1024 * 1024;
+	// Tens of MiB through n8n's engine and the mocked service take seconds on a busy machine.
+	const bigItem = (mebibytes: number, seed: number) =>
+		itemWithFile(
+			Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(mebibytes * MiB, seed)]),
+			`big${seed}.pdf`,
+		);
+
+	it('files read whole (here from the item) count twice their size: no more than 64 MiB holds, whatever Parallel Uploads says', async () => {
+		await harness().useBinaryMode('default');
+		const seen = serviceWithLatency(3, () => 300);
+		// Three files of 12 MiB, 24 MiB each in the budget: two fit in 64 MiB, three do not.
 		const result = await harness().run({
 			parameters: extractParameters({ options: { parallelUploads: 3 } }),
-			items: [1, 2, 3].map(big),
+			items: [1, 2, 3].map((seed) => bigItem(12, seed)),
 			credentials: { tier: 'enterprise' },
 		});
 		expect(result.outputs()[0]).toHaveLength(3);
-		expect(seen.mostBytesInFlight).toBeLessThanOrEqual(64 * 1024 * 1024);
-	});
+		expect(seen.mostInFlight).toBe(2);
+	}, 30_000);
+
+	it('a file costing more than 64 MiB goes alone, the others before and after it together', async () => {
+		await harness().useBinaryMode('default');
+		const seen = serviceWithLatency(5, () => 300);
+		// 33 MiB read whole costs 66 MiB: nothing else is in flight beside it.
+		const items = [pdfItem(1500, 1, 'a.pdf'), pdfItem(1500, 2, 'b.pdf'), bigItem(33, 3)];
+		items.push(pdfItem(1500, 4, 'c.pdf'), pdfItem(1500, 5, 'd.pdf'));
+		const result = await harness().run({
+			parameters: extractParameters({ options: { parallelUploads: 5 } }),
+			items,
+			credentials: { tier: 'enterprise' },
+		});
+		expect(result.outputs()[0]).toHaveLength(5);
+		const withBig = seen.together.filter((names) => names.includes('big3.pdf'));
+		expect(withBig).toEqual([['big3.pdf']]);
+		expect(seen.mostInFlight).toBe(2);
+	}, 30_000);
+
+	it('streamed files (filesystem mode) count the pieces they hold, not their size: large ones go together', async () => {
+		// Answered only once all three are in flight: an upload's time on a busy machine does not matter.
+		const seen = serviceWithLatency(3, () => UNTIL_ALL_IN_FLIGHT);
+		// Three files of 22 MiB streamed from disk, 512 KiB each in the budget.
+		const result = await harness().run({
+			parameters: extractParameters({ options: { parallelUploads: 3 } }),
+			items: [1, 2, 3].map((seed) => bigItem(22, seed)),
+			credentials: { tier: 'enterprise' },
+		});
+		expect(result.outputs()[0]).toHaveLength(3);
+		expect(seen.mostInFlight).toBe(3);
+	}, 30_000);
 });
 
 describe('Every file of an item (Input Binary Field attachment_*)', () => {
