@@ -96,7 +96,7 @@ export class DocumentExtractionApi implements ICredentialType {
 			type: 'dateTime',
 			default: '',
 			description:
-				"Until when the previous secret and key verify deliveries, in UTC (e.g. a day after the change). Empty or past: a delivery signed with them is refused (401), and n8n's log says what to do.",
+				"Until when the previous secret and key verify deliveries, in UTC and at most 30 days ahead (e.g. a day after the change). Empty, past or further ahead: a delivery signed with them is refused (401), and n8n's log says what to do.",
 		},
 	];
 

@@ -57,6 +57,27 @@ function verdictOf(
 		: 'mismatch';
 }
 
+/**
+ * The longest a previous secret may still verify from now: a rotation takes hours or days, and a
+ * time set years ahead by a typo would keep a leaked secret valid (docs/spec-decisions.md#n68).
+ */
+const MAX_PREVIOUS_WINDOW_MS = 30 * 86_400_000;
+
+/**
+ * Why a delivery signed with a previous secret is not accepted now and what to do, or null when it
+ * is accepted.
+ */
+function previousWindowProblem(until: number | undefined, now: number): string | null {
+	const setting = '"Accept Previous Until (UTC)"';
+	if (until === undefined)
+		return `no ${setting} set): to accept it for longer, set a later ${setting} in the credential`;
+	if (until - now > MAX_PREVIOUS_WINDOW_MS)
+		return `${setting} ${new Date(until).toISOString()} is more than 30 days ahead): set a time within 30 days in the credential`;
+	if (now >= until)
+		return `accepted until ${new Date(until).toISOString()}): to accept it for longer, set a later ${setting} in the credential`;
+	return null;
+}
+
 /** The header's value, whatever the case of its name. */
 function signatureHeader(headers: Record<string, unknown>, name: string): string | undefined {
 	const wanted = name.toLowerCase();
@@ -108,16 +129,13 @@ export async function readSignedDelivery(
 	const refused = (status: Refusal['status'], error: string, reason: Refusal['reason']) => ({
 		refusal: { status, body: { error }, reason },
 	});
-	if (verdict !== 'valid' && !(previous && Date.now() < (until ?? 0))) {
-		const when =
-			until === undefined
-				? 'no "Accept Previous Until (UTC)" set'
-				: `accepted until ${new Date(until).toISOString()}`;
+	const previousProblem = previous ? previousWindowProblem(until, Date.now()) : null;
+	if (verdict !== 'valid' && (!previous || previousProblem)) {
 		return refused(
 			401,
 			'Invalid or missing X-Service-Signature',
-			previous
-				? `signed with a previous secret of the credential (${when}): to accept it for longer, set a later "Accept Previous Until (UTC)" in the credential; after a new API key, publish the workflow again`
+			previousProblem
+				? `signed with a previous secret of the credential (${previousProblem}; after a new API key, publish the workflow again`
 				: verdict,
 		);
 	}

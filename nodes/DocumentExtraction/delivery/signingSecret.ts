@@ -74,12 +74,17 @@ export async function signingKeys(
 	};
 }
 
+/** ISO 8601: a date, or a date and time (an offset optional); any other notation is read differently by each parser. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
 /**
- * "Accept Previous Until (UTC)" in ms, or undefined when empty or not a date. The editor's picker
- * gives a date and time without an offset: UTC, whatever n8n's time zone (docs/spec-decisions.md#n68).
+ * "Accept Previous Until (UTC)" in ms, or undefined when empty or not an ISO 8601 time. The editor's
+ * picker gives a date and time without an offset: UTC, whatever n8n's time zone
+ * (docs/spec-decisions.md#n68).
  */
 function acceptedUntil(value: unknown): number | undefined {
-	const until = text(value);
+	const until = text(value).trim();
+	if (!ISO_DATE_TIME.test(until)) return undefined;
 	const at = Date.parse(/T[^Z+-]*$/.test(until) ? `${until}Z` : until);
 	return Number.isNaN(at) ? undefined : at;
 }

@@ -463,9 +463,29 @@ describe('the previous secret, until the time the credential sets', () => {
 		expect(JSON.stringify(delivery)).not.toContain(NEW_CREDENTIAL_SECRET);
 	});
 
+	it('a time more than 30 days ahead (a typo of 2062 for 2026): refused, the reason says to set one within 30 days', async () => {
+		const farAhead = T0 + 30 * 86_400_000 + 1;
+		const { context } = rotated(new Date(farAhead).toISOString());
+		vi.setSystemTime(T0);
+		expect((await read(context(signedWith(PREVIOUS_SECRET)))).refusal?.reason).toBe(
+			`signed with a previous secret of the credential ("Accept Previous Until (UTC)" ${new Date(farAhead).toISOString()} is more than 30 days ahead): set a time within 30 days in the credential; after a new API key, publish the workflow again`,
+		);
+	});
+
+	it('a time 30 days ahead exactly: accepted', async () => {
+		const until = T0 + 30 * 86_400_000;
+		const { context } = rotated(new Date(until).toISOString());
+		vi.setSystemTime(T0);
+		expect(await read(context(signedWith(PREVIOUS_SECRET)))).toEqual({
+			payload: EVENT,
+			previousUntil: until,
+		});
+	});
+
 	it.each([
 		['no time set', ''],
 		['a time that is not a date', 'soon'],
+		['a date and time without the ISO "T" (read in local time elsewhere)', '2026-11-27 10:00'],
 	])('%s: refused, the reason says so', async (_case, until) => {
 		const { context } = rotated(until);
 		expect((await read(context(signedWith(PREVIOUS_SECRET)))).refusal?.reason).toBe(

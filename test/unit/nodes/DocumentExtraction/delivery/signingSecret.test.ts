@@ -358,6 +358,8 @@ describe('"Accept Previous Until (UTC)" (N68): until when the previous secret an
 		['empty', ''],
 		['not a date', 'next week'],
 		['a number', 1_800_000_000_000],
+		['a date and time without the ISO "T"', '2026-11-27 10:00'],
+		['a date in another notation', '11/27/2026'],
 	])('%s: none (the previous ones verify nothing)', async (_case, value) => {
 		expect(await untilOf(value)).toBeUndefined();
 	});
