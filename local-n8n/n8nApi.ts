@@ -352,6 +352,15 @@ export class N8nClient {
 		).data;
 	}
 
+	/** Creates the Data Table `name` with `columns`, as a person does in the Data tables page. */
+	async createDataTable(
+		name: string,
+		columns: Array<{ name: string; type: 'string' | 'number' | 'boolean' | 'date' }>,
+	): Promise<void> {
+		const { path } = await this.dataTables();
+		await this.call('POST', path, { name, columns });
+	}
+
 	/** Inserts rows into the Data Table named `name`. */
 	async insertDataTableRows(name: string, rows: Array<Record<string, string>>): Promise<void> {
 		const table = await this.dataTablePath(name);

@@ -226,7 +226,7 @@ describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', ()
 		}
 	});
 
-	it('Xero, three invoices: one question; all three booked to the chosen account and its tax; one rule', async () => {
+	it('Xero, three invoices and a question that never ended: one question; all three booked to the chosen account and its tax; the rule written once', async () => {
 		const xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
 		try {
 			const books = await connectedOAuth2Credential(
@@ -243,6 +243,17 @@ describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', ()
 			const chosen = xero.accounts.find(
 				(entry) => entry.Class === 'EXPENSE' && entry.Status === 'ACTIVE' && entry.Code !== '400',
 			)!;
+			// A question that never ended (its execution failed while asking): it asks again.
+			await fixture.stack.client.createDataTable('Xero supplier rules', [
+				{ name: 'supplier_key', type: 'string' },
+				{ name: 'supplier', type: 'string' },
+				{ name: 'account_code', type: 'string' },
+				{ name: 'tax_type', type: 'string' },
+				{ name: 'asked_until', type: 'date' },
+			]);
+			await fixture.stack.client.insertDataTableRows('Xero supplier rules', [
+				{ supplier_key: SUPPLIER_KEY, supplier: SUPPLIER, asked_until: '2026-01-01T00:00:00.000Z' },
+			]);
 			await answeredOnce(workflow, invoicesOf('MDX', 3), chosen.Name);
 
 			const bills = xero.documents.filter((bill) => String(bill.InvoiceNumber).startsWith('MDX-'));
@@ -251,6 +262,7 @@ describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', ()
 					expect.objectContaining({ AccountCode: chosen.Code, TaxType: chosen.TaxType }),
 				),
 			);
+			// The rule is written once, over the question that never ended.
 			const rules = await fixture.stack.client.dataTableRows('Xero supplier rules');
 			expect(rules.filter((row) => row.supplier_key === SUPPLIER_KEY)).toEqual([
 				expect.objectContaining({ account_code: chosen.Code, asked_until: null }),

@@ -135,6 +135,29 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		expect(booksNodes.filter((name) => !setUp.includes(`**${name}**`))).toEqual([]);
 	});
 
+	it('asks about a new supplier once: the newest of its rows decides, the first open question asks, the others wait for the rule (docs/accounting.md#one-question-per-supplier)', () => {
+		// Newest first: the rule, or a question in flight, before a question that never ended.
+		expect(node(workflow, 'Supplier rule').parameters).toMatchObject({
+			limit: 1,
+			orderBy: true,
+			orderByColumn: 'id',
+			orderByDirection: 'DESC',
+		});
+		expect(targets(workflow, 'Account known?')[1]).toEqual(['Question open?']);
+		expect(targets(workflow, 'Question open?')).toEqual([
+			['Wait for the answer'],
+			['Claim the question', 'Invoice and its question'],
+		]);
+		expect(targets(workflow, 'First to ask?')[1]).toEqual([
+			'Withdraw my question',
+			'Wait for the answer',
+		]);
+		expect(targets(workflow, 'Wait for the answer')).toEqual([
+			['Supplier rule', 'Invoice with its rule'],
+		]);
+		expect(targets(workflow, 'Register the invoice')).toEqual([['Close the question']]);
+	});
+
 	it('starts one execution of itself per attachment, without waiting for it', () => {
 		expect(targets(workflow, 'Email Trigger (IMAP)')).toEqual([['One item per attachment']]);
 		expect(node(workflow, 'One item per attachment').parameters).toMatchObject({
