@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions -- tooling: asks `id` for the accounts Dovecot runs as */
-// A real IMAP server for n8n's Email Trigger (IMAP): Dovecot (Debian's dovecot-imapd, Homebrew's
-// dovecot) with a config of its own in a temporary folder, one mailbox user, plain-text login on
-// 127.0.0.1 and a free port, run in the foreground as this user (no root, no system config, no
-// system service). A test delivers a message the way a mail delivery agent does: into the user's
-// Maildir (written to tmp/, renamed into new/), which Dovecot notices and announces to a client in
-// IDLE, as it would a message that arrived over SMTP.
+// Dovecot as the IMAP server n8n's Email Trigger (IMAP) reads (Debian's dovecot-imapd, Homebrew's
+// dovecot), behind startImapServer() (imapServer.ts): a config of its own in a temporary folder,
+// one mailbox user, plain-text login on 127.0.0.1 and a free port, run in the foreground as this
+// user (no root, no system config, no system service). A message is delivered the way a mail
+// delivery agent does: into the user's Maildir (written to tmp/, renamed into new/), which Dovecot
+// notices and announces to a client in IDLE, as it would a message that arrived over SMTP.
 //
 // Plain text without TLS because n8n's IMAP credential with "SSL/TLS" off connects without
 // STARTTLS (@n8n/imap sets imapflow's doSTARTTLS to false) and everything stays on loopback.
@@ -15,35 +15,15 @@
 // mail processes as `dovecot` (both made by the dovecot-core package), which own the mail folder.
 
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { hostname, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { log } from '../log.ts';
-import { artifactsDir, makeTmpDir, timestampForFiles } from '../paths.ts';
-import { freePort, spawnTracked, stopProcess, tailFile } from '../processes.ts';
-import { requirementPath } from '../systemPackages.ts';
-
-export interface ImapServer {
-	host: string;
-	port: number;
-	/** The mailbox's login. */
-	user: string;
-	password: string;
-	logFile: string;
-	/** The mailbox's Maildir, where deliverToMaildir() puts a message. */
-	maildir: string;
-	/** Puts a raw RFC 5322 message (CRLF line ends) into the user's INBOX, as new and unseen. */
-	deliver(message: Buffer | string): void;
-	/**
-	 * Resolves once a client has opened INBOX (its SELECT finished), `count` times since the server
-	 * started. n8n's Email Trigger announces only messages that arrive after it opened the mailbox
-	 * (its IDLE reports them): a message delivered before that is never started on by itself.
-	 */
-	waitForMailboxOpened(count?: number, timeoutMs?: number): Promise<void>;
-	stop(): Promise<void>;
-}
+import { artifactsDir, timestampForFiles } from '../paths.ts';
+import { spawnTracked, stopProcess, tailFile } from '../processes.ts';
+import type { ImapServer } from './imapServer.ts';
+import { deliverToMaildir, makeMaildir } from './maildir.ts';
 
 interface Account {
 	uid: number;
@@ -123,45 +103,18 @@ service anvil {
 }
 
 /**
- * Puts a raw RFC 5322 message (CRLF line ends) into a Maildir's INBOX as new and unseen, the way a
- * mail delivery agent does: a unique name, written in tmp/, then renamed into new/ (atomic).
+ * Starts Dovecot (`dovecot`, its master program) with one mailbox, `user` with `password`, on
+ * 127.0.0.1:`port`; its mail and state in `dir` (kept).
  */
-export function deliverToMaildir(maildir: string, message: Buffer | string): void {
-	const { mail } = processAccounts();
-	const unique = `${Math.floor(Date.now() / 1000)}.P${process.pid}R${randomBytes(6).toString('hex')}.${hostname().replace(/[/:]/g, '_')}`;
-	const staged = join(maildir, 'tmp', unique);
-	writeFileSync(staged, Buffer.isBuffer(message) ? message : Buffer.from(message, 'utf8'), {
-		mode: 0o600,
-	});
-	chownSync(staged, mail.uid, mail.gid);
-	renameSync(staged, join(maildir, 'new', unique));
-}
-
-/**
- * Starts Dovecot with one mailbox (`user`, a random password) on 127.0.0.1: on `port` when free,
- * else a free one; its mail and state in `dir` when given (kept), else in a temporary folder.
- */
-export async function startImapServer(
-	options: {
-		user?: string;
-		password?: string;
-		dir?: string;
-		port?: number;
-		neededBy?: string;
-	} = {},
+export async function startDovecot(
+	dovecot: string,
+	options: { user: string; password: string; dir: string; port: number },
 ): Promise<ImapServer> {
-	const dovecot = requirementPath(
-		'dovecot',
-		options.neededBy ?? "the email intake test's IMAP server",
-	);
-	const user = options.user ?? 'invoices';
-	const password = options.password ?? randomBytes(12).toString('hex');
-	const port = await freePort(options.port);
-	const dir = options.dir ?? makeTmpDir('imap-dovecot');
+	const { user, password, dir, port } = options;
 	const accounts = processAccounts();
 	const home = join(dir, 'mail', user);
 	const maildir = join(home, 'Maildir');
-	for (const sub of ['tmp', 'new', 'cur']) mkdirSync(join(maildir, sub), { recursive: true });
+	makeMaildir(maildir);
 	mkdirSync(join(dir, 'run'), { recursive: true });
 	mkdirSync(join(dir, 'state'), { recursive: true });
 	// The mail processes (another user when run as root) must reach and own the mailbox.
@@ -211,6 +164,8 @@ export async function startImapServer(
 	log('dovecot', `IMAP on 127.0.0.1:${port}, mailbox ${user}`);
 
 	return {
+		kind: 'dovecot',
+		title: 'Dovecot',
 		host: '127.0.0.1',
 		port,
 		user,

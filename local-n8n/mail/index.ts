@@ -4,6 +4,7 @@ export * from './mimeMessage.ts';
 export * from './smtpServer.ts';
 export * from './smtpCredential.ts';
 export * from './imapServer.ts';
+export * from './maildir.ts';
 export * from './composeMessage.ts';
 export * from './sampleAttachments.ts';
 export * from './mailViewer.ts';
