@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
 // The system programs that only some parts of the local runtime use: Postgres, Redis and HAProxy
 // (queue mode: `npm start -- --queue`, the queue e2e tests, the queue benchmarks), Chromium (the
-// editor test in a browser) and Dovecot (the IMAP server n8n's Email Trigger reads in the email
-// intake test). `npm start` and everything else need none of them. Each is looked up
+// editor test in a browser) and Dovecot (the IMAP server n8n's Email Trigger reads in the tests of
+// the email templates; `npm start` uses it when installed, else the IMAP server in Node of
+// local-n8n/mail/). `npm start` and everything else need none of them. Each is looked up
 // where Debian/Ubuntu and Homebrew (Apple silicon and Intel) put it, and on PATH. When one is
 // missing, one message names it with the command that installs it on Debian/Ubuntu and on macOS;
 // where root and apt-get are available (CI, the project's build machines) it can be installed instead.
@@ -165,7 +166,7 @@ export const SYSTEM_REQUIREMENTS: Record<SystemRequirementName, SystemRequiremen
 	dovecot: {
 		name: 'dovecot',
 		title: 'Dovecot',
-		purpose: "the IMAP server n8n's Email Trigger reads in the email intake test",
+		purpose: "the IMAP server n8n's Email Trigger reads in the email templates' tests",
 		// Debian splits Dovecot: dovecot-core has the server, dovecot-imapd its IMAP service.
 		apt: 'dovecot-imapd',
 		brew: 'dovecot',

@@ -1,14 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- tooling runs in plain Node, never inside n8n */
 // `npm run send-invoice [-- --to xero|quickbooks] [-- a.pdf b.png …]`: an invoice email into the
-// local mailbox an email-to-books template of `npm start` reads, delivered as a mail delivery agent
-// does (into its Maildir). Without files: three invoices of this moment (new ones each time, so each
-// run books again) and the supplier's logo, the way invoices arrive.
-// Options: --to (default xero), --data <folder> (npm start's --data; default its data folder).
+// local mailbox an email-to-books template of the running `npm start` reads, delivered as a mail
+// delivery agent does (into its Maildir, read by Dovecot or the IMAP server in Node alike). Without
+// files: three invoices of this moment (new ones each time, so each run books again) and the
+// supplier's logo, the way invoices arrive.
+// The running start is found through its record (scripts/runningStart.ts), whatever --data or
+// --fresh it was given; with several running, the one started last.
+// Options: --to (default xero), --data <folder> (the running start on that data folder).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { localDataDir, say } from '../local-n8n/index.ts';
+import { say } from '../local-n8n/index.ts';
 import {
 	composeMessage,
 	deliverToMaildir,
@@ -17,6 +20,7 @@ import {
 	type MessageAttachment,
 } from '../local-n8n/mail/index.ts';
 import { EMAIL_TO_BOOKS, mailboxesFile, readMailboxes, type Books } from './mailboxes.ts';
+import { chooseStart, runningStarts } from './runningStart.ts';
 
 const { values: args, positionals: files } = parseArgs({
 	allowPositionals: true,
@@ -62,13 +66,19 @@ function ownAttachments(paths: string[]): MessageAttachment[] {
 
 const books = args.to as Books;
 if (!(books in EMAIL_TO_BOOKS)) fail(`--to must be xero or quickbooks (got ${args.to}).`);
-const dataDir = resolve(args.data ?? localDataDir());
+const chosen = chooseStart(
+	runningStarts(),
+	args.data === undefined ? undefined : resolve(args.data),
+);
+if ('error' in chosen) fail(chosen.error);
+const { dataDir, pid } = chosen.start;
 if (!existsSync(mailboxesFile(dataDir)))
 	fail(
-		`No local mailboxes in ${dataDir}: start them with "npm start" (with Dovecot installed) and send again.`,
+		`npm start (process ${pid}) runs no local mailboxes in ${dataDir}: see the Mailboxes line it printed.`,
 	);
 const mailbox = readMailboxes(dataDir)[books];
 if (!mailbox) fail(`npm start made no ${books} mailbox in ${dataDir}.`);
+if (chosen.note) say(chosen.note);
 
 const attachments = files.length > 0 ? ownAttachments(files) : sampleAttachments();
 const subject = `Invoices ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;

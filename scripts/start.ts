@@ -10,10 +10,11 @@
 //      example workflows (examples/*.json) imported and activated; Invoice to Xero and Invoice to
 //      QuickBooks post to local stand-ins of those APIs (local-n8n/accounting/); the approval
 //      example emails through a local SMTP server (local-n8n/mail/) whose messages are printed
-//   6. the two email-to-books templates published against a local mailbox each (Dovecot, when
-//      installed: else the command that installs it is printed and the rest starts), the SMTP
-//      server and the stand-ins; `npm run send-invoice` (scripts/sendInvoice.ts) mails them invoices
-// Ctrl-C stops everything it started.
+//   6. the two email-to-books templates published against a local mailbox each (Dovecot when
+//      installed, else the IMAP server in Node: no system package; LOCAL_IMAP_SERVER=node|dovecot
+//      chooses), the SMTP server and the stand-ins; `npm run send-invoice` (scripts/sendInvoice.ts)
+//      mails them invoices, finding this start through its record (scripts/runningStart.ts)
+// Ctrl-C stops everything it started. A workflow it could not publish is listed with the reason.
 //
 // Data: n8n's data (workflows, credential, executions) and the sandbox's state live in one folder
 // that the next `npm start` reuses (default ~/.local/share/n8n-nodes-document-extraction, see
@@ -43,6 +44,7 @@ import {
 	freePort,
 	importWorkflows,
 	isActivatable,
+	missingCredentialTypes,
 	missingCredentialsNote,
 	loadExampleWorkflows,
 	MINIMUM_NODE_MAJOR,
@@ -60,6 +62,7 @@ import {
 	type Credential,
 	type QueueStack,
 	type Stack,
+	type WorkflowDefinition,
 } from '../local-n8n/index.ts';
 import {
 	connectedOAuth2Credential,
@@ -74,7 +77,8 @@ import {
 	startMailViewer,
 	type MailMessage,
 } from '../local-n8n/mail/index.ts';
-import { EMAIL_TO_BOOKS, startMailboxes } from './mailboxes.ts';
+import { EMAIL_TO_BOOKS, startMailboxes, type Mailboxes } from './mailboxes.ts';
+import { recordStart } from './runningStart.ts';
 
 const { values: args } = parseArgs({
 	options: {
@@ -190,6 +194,28 @@ function binaryFieldAfter(
 	return typeof field === 'string' && field ? field : 'file';
 }
 
+/**
+ * Why a workflow is not published, in the terms of what this start did: a credential it could not
+ * make says why (no IMAP server, no pilot account), one it does not make says to connect it.
+ */
+function unpublishedBecause(
+	workflow: WorkflowDefinition,
+	credentials: Record<string, Credential>,
+	context: { mailboxes: Mailboxes; isTemplate: boolean; credentialNote: string; error: string },
+): string {
+	const missing = missingCredentialTypes(workflow, credentials);
+	if (missing.length === 0) return context.error;
+	return missing
+		.map((type) => {
+			if (type === 'imap' && context.isTemplate && !context.mailboxes.started)
+				return `no IMAP server: ${context.mailboxes.failure ?? context.mailboxes.note}`;
+			if (type === 'documentExtractionApi')
+				return `credential "${CREDENTIAL_NAME}" ${context.credentialNote}`;
+			return `credential ${type} not connected: connect it in the editor, then Publish it`;
+		})
+		.join('; ');
+}
+
 async function main(): Promise<void> {
 	const t0 = Date.now();
 	say(
@@ -198,6 +224,13 @@ async function main(): Promise<void> {
 	const tls = ensureCerts();
 	const dataDir = args.fresh ? makeTmpDir('n8n-demo') : resolve(args.data ?? localDataDir());
 	mkdirSync(dataDir, { recursive: true });
+	// Where this start runs, for `npm run send-invoice` (removed when it stops).
+	const record = recordStart({
+		pid: process.pid,
+		dataDir,
+		startedAt: new Date().toISOString(),
+		state: 'starting',
+	});
 	say(
 		`Data folder: ${dataDir}${args.fresh ? ' (temporary: removed when this stops)' : ' (kept: the next npm start continues with it; --fresh for an empty one)'}`,
 	);
@@ -372,6 +405,19 @@ async function main(): Promise<void> {
 		imported.push({ file: e.file, workflow: await client.getWorkflow(kept.id), activated, error });
 	}
 
+	// A workflow left unpublished says why: what was not made, or what to connect.
+	for (const result of imported)
+		if (!result.activated && result.error) {
+			const example = examples.find((e) => e.file === result.file);
+			if (example)
+				result.error = unpublishedBecause(example.workflow, credentialsOf(example.file), {
+					mailboxes,
+					isTemplate: Object.values(EMAIL_TO_BOOKS).some((t) => example.file?.endsWith(t.template)),
+					credentialNote,
+					error: result.error,
+				});
+		}
+
 	const line = '─'.repeat(78);
 	say('');
 	say(line);
@@ -492,6 +538,12 @@ async function main(): Promise<void> {
 	say('');
 	say('  Ctrl-C stops everything.');
 	say(line);
+	record.update({
+		state: 'running',
+		mailboxes: mailboxes.started
+			? { started: true }
+			: { started: false, why: mailboxes.failure ?? mailboxes.note },
+	});
 
 	// Stay up; if n8n or the sandbox dies, say so and stop the rest.
 	const why = await Promise.race([

@@ -104,7 +104,7 @@ export async function startImapServer(
 	if (kind === 'dovecot') {
 		const dovecot = requirementPath(
 			'dovecot',
-			options.neededBy ?? "the email intake test's IMAP server",
+			options.neededBy ?? "the IMAP server of an email template's test",
 		);
 		const dir = options.dir ?? makeTmpDir('imap-dovecot');
 		return await startDovecot(dovecot, { user, password, dir, port });
