@@ -21,6 +21,8 @@ import { rateLimitedBatch } from './rateLimitedBatch.ts';
 import type { ResultRow } from './stats.ts';
 import { renderTable } from './stats.ts';
 import { packMinimalTrigger } from './minimalTrigger.ts';
+import type { TemplateName } from './monthEndTemplates.ts';
+import { monthEndTemplates, renderMonthEndTemplates } from './monthEndTemplates.ts';
 import type { MonthEndPart } from './parallelBatch.ts';
 import { parallelBatch } from './parallelBatch.ts';
 import type { QueueSetting } from './queueMode.ts';
@@ -121,6 +123,69 @@ if (process.argv.includes('--profile')) {
 		join(REPO_ROOT, 'bench', `results-profile${suffix}.json`),
 		`${JSON.stringify({ date: new Date().toISOString(), machine, loadAverageAtEnd: load, setting: profiled.setting, results: profiled.results, text }, null, 2)}\n`,
 	);
+	process.exit(0);
+}
+
+// `--month-end-templates`: only the month-end through the two email-to-books templates
+// (monthEndTemplates.ts, ≈ 20 minutes: 4 runs of about 5), written to
+// bench/results-month-end-templates.json; `--templates=xero,quickbooks` and `--windows=fixed,rolling`
+// only those (results-month-end-templates-<templates>-<windows>.json), `--deadline-minutes=N` per run
+// (default 15), `--books-delay-ms=N` each books call's delay at the stand-in (default none).
+if (process.argv.includes('--month-end-templates')) {
+	const templates = argumentValue('templates')?.split(',') as TemplateName[] | undefined;
+	const windows = argumentValue('windows')?.split(',') as Array<'fixed' | 'rolling'> | undefined;
+	for (const template of templates ?? [])
+		if (!['xero', 'quickbooks'].includes(template))
+			throw new Error(`--templates: "${template}" is not xero or quickbooks`);
+	for (const window of windows ?? [])
+		if (!['fixed', 'rolling'].includes(window))
+			throw new Error(`--windows: "${window}" is not fixed or rolling`);
+	const deadlineMinutes = argumentValue('deadline-minutes');
+	const booksDelayMs = argumentValue('books-delay-ms');
+	let measured: Awaited<ReturnType<typeof monthEndTemplates>> | undefined;
+	try {
+		measured = await monthEndTemplates({
+			templates,
+			windows,
+			deadlineMs: deadlineMinutes ? Number(deadlineMinutes) * 60_000 : undefined,
+			booksDelayMs: booksDelayMs ? Number(booksDelayMs) : undefined,
+		});
+	} catch (error) {
+		failure = error;
+	} finally {
+		await stopAll();
+	}
+	if (measured) {
+		const table = renderTable(measured.rows);
+		const text = renderMonthEndTemplates(measured.runs);
+		const load = loadavg()
+			.map((value) => value.toFixed(2))
+			.join(' ');
+		process.stdout.write(
+			`\n${table}\n\n${measured.rows
+				.filter((row) => row.notes)
+				.map((row) => `- ${row.benchmark} / ${row.metric}: ${row.notes}`)
+				.join('\n')}\n\n${text}\n`,
+		);
+		process.stdout.write(
+			`\nmachine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB; Node ${machine.node}; n8n ${machine.n8n}; load average at the end ${load}; commit ${measured.tree.commit}${measured.tree.uncommitted.length ? ` with ${measured.tree.uncommitted.length} uncommitted file(s) in nodes/examples/sandbox` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+		);
+		const suffix = `${
+			templates || windows
+				? `-${(templates ?? ['all']).join('-')}-${(windows ?? ['all']).join('-')}`
+				: ''
+		}${booksDelayMs ? `-books-delay-${booksDelayMs}` : ''}`;
+		writeFileSync(
+			join(REPO_ROOT, 'bench', `results-month-end-templates${suffix}.json`),
+			`${JSON.stringify({ date: new Date().toISOString(), machine, loadAverageAtEnd: load, tree: measured.tree, rows: measured.rows, runs: measured.runs, table, text }, null, 2)}\n`,
+		);
+	}
+	if (failure) {
+		process.stderr.write(
+			`\nThe month-end templates benchmark could not be measured: ${(failure as Error).stack ?? String(failure)}\n`,
+		);
+		process.exit(1);
+	}
 	process.exit(0);
 }
 
