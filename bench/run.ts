@@ -130,7 +130,8 @@ if (process.argv.includes('--profile')) {
 // (monthEndTemplates.ts, ≈ 20 minutes: 4 runs of about 5), written to
 // bench/results-month-end-templates.json; `--templates=xero,quickbooks` and `--windows=fixed,rolling`
 // only those (results-month-end-templates-<templates>-<windows>.json), `--deadline-minutes=N` per run
-// (default 15), `--books-delay-ms=N` each books call's delay at the stand-in (default none).
+// (default 15), `--books-delay-ms=N` each books call's delay at the stand-in (default none),
+// `--tier=growth|enterprise` the service's tier (default pilot).
 if (process.argv.includes('--month-end-templates')) {
 	const templates = argumentValue('templates')?.split(',') as TemplateName[] | undefined;
 	const windows = argumentValue('windows')?.split(',') as Array<'fixed' | 'rolling'> | undefined;
@@ -142,6 +143,7 @@ if (process.argv.includes('--month-end-templates')) {
 			throw new Error(`--windows: "${window}" is not fixed or rolling`);
 	const deadlineMinutes = argumentValue('deadline-minutes');
 	const booksDelayMs = argumentValue('books-delay-ms');
+	const tier = argumentValue('tier') as 'pilot' | 'growth' | 'enterprise' | undefined;
 	let measured: Awaited<ReturnType<typeof monthEndTemplates>> | undefined;
 	try {
 		measured = await monthEndTemplates({
@@ -149,6 +151,7 @@ if (process.argv.includes('--month-end-templates')) {
 			windows,
 			deadlineMs: deadlineMinutes ? Number(deadlineMinutes) * 60_000 : undefined,
 			booksDelayMs: booksDelayMs ? Number(booksDelayMs) : undefined,
+			tier,
 		});
 	} catch (error) {
 		failure = error;
@@ -174,7 +177,7 @@ if (process.argv.includes('--month-end-templates')) {
 			templates || windows
 				? `-${(templates ?? ['all']).join('-')}-${(windows ?? ['all']).join('-')}`
 				: ''
-		}${booksDelayMs ? `-books-delay-${booksDelayMs}` : ''}`;
+		}${booksDelayMs ? `-books-delay-${booksDelayMs}` : ''}${tier ? `-${tier}` : ''}`;
 		writeFileSync(
 			join(REPO_ROOT, 'bench', `results-month-end-templates${suffix}.json`),
 			`${JSON.stringify({ date: new Date().toISOString(), machine, loadAverageAtEnd: load, tree: measured.tree, rows: measured.rows, runs: measured.runs, table, text }, null, 2)}\n`,
