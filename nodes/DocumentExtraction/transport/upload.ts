@@ -37,7 +37,8 @@ type Holding = 'streamed' | 'whole';
  * What one open of a file costs in the run's budget of bytes in flight: a streamed file the pieces
  * in flight (at most its size), a file read whole twice its size, as a Buffer let go is freed only at
  * V8's next collection, which comes once about as much again is allocated
- * (bench/results-month-end-memory-database.json).
+ * (bench/results-month-end-memory-database.json). Not counted: n8n's own read of a database row,
+ * which holds it twice more while it reads (SQLite), for any node (docs/memory.md#files-in-flight).
  */
 function memoryCost(holding: Holding, byteLength: number): number {
 	return holding === 'streamed'
