@@ -72,7 +72,7 @@ const properties: INodeProperties[] = [
 				default: 8,
 				displayOptions: { show: { '/waitForReview': [false] } },
 				description:
-					"How many of the node's documents are uploaded at once, paced to the tier's requests per minute. Without this option: 1 on Pilot, 8 on Growth, 256 on Enterprise (at most 64 MB of files in flight). 1 uploads one after the other.",
+					"How many of the node's documents are uploaded at once, paced to the tier's requests per minute. Without this option: 1 on Pilot, 8 on Growth, 256 on Enterprise (within 64 MiB of files held in memory; a streamed file holds 512 KiB). 1 uploads one after the other.",
 			},
 			{
 				displayName: 'Rate Limit Wait (Minutes)',
