@@ -124,12 +124,13 @@ describe('the previous signing secret and API key, accepted until a set time', (
 			expect(property(name)?.required, name).toBeFalsy();
 	});
 
-	it('their descriptions state the window: until the time set, in UTC; empty or past: refused', () => {
+	it('their descriptions state the window: until the time set, in UTC, at most 30 days ahead; empty, past or further: refused', () => {
 		expect(property('previousSigningSecret')?.description).toMatch(/until "Accept Previous Until/);
 		expect(property('previousApiKey')?.description).toMatch(/until "Accept Previous Until/i);
 		expect(property('previousApiKey')?.description).toMatch(/never sent/);
 		expect(property('acceptPreviousUntil')?.description).toMatch(/UTC/);
-		expect(property('acceptPreviousUntil')?.description).toMatch(/Empty or past/);
+		expect(property('acceptPreviousUntil')?.description).toMatch(/at most 30 days ahead/);
+		expect(property('acceptPreviousUntil')?.description).toMatch(/Empty, past or further ahead/);
 	});
 
 	it('the previous API key is never sent: the header carries the current one', async () => {
