@@ -4,8 +4,9 @@ import * as buildBill from './buildBill.operation.ts';
 import * as checkInvoiceDuplicate from './checkInvoiceDuplicate.operation.ts';
 import * as extract from './extract/extract.operation.ts';
 import * as getStatus from './getStatus.operation.ts';
+import * as nextApprovalStep from './nextApprovalStep.operation.ts';
 
-export { buildBill, checkInvoiceDuplicate, extract, getStatus };
+export { buildBill, checkInvoiceDuplicate, extract, getStatus, nextApprovalStep };
 
 export const description: INodeProperties[] = [
 	{
@@ -44,6 +45,13 @@ export const description: INodeProperties[] = [
 				description: 'Get the processing or review status of a document by its ID',
 				action: 'Get the status of a document',
 			},
+			{
+				name: 'Next Approval Step',
+				value: 'nextApprovalStep',
+				description:
+					"Decide from your team's Approval policy table who approves an invoice next and by when, or that it is approved or rejected",
+				action: 'Decide the next approval step of an invoice',
+			},
 		],
 		default: 'extract',
 	},
@@ -51,4 +59,5 @@ export const description: INodeProperties[] = [
 	...getStatus.description,
 	...checkInvoiceDuplicate.description,
 	...buildBill.description,
+	...nextApprovalStep.description,
 ];

@@ -3,6 +3,7 @@
 export const EXTRACT_OPERATION = 'extract';
 export const CHECK_DUPLICATE_OPERATION = 'checkInvoiceDuplicate';
 export const BUILD_BILL_OPERATION = 'buildBill';
+export const NEXT_APPROVAL_STEP_OPERATION = 'nextApprovalStep';
 
 /** The operations that offer Hold Invoices Not Ready to Post. */
 export const HOLDING_OPERATIONS: readonly string[] = [EXTRACT_OPERATION, CHECK_DUPLICATE_OPERATION];

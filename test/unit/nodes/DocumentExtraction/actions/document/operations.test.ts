@@ -32,6 +32,7 @@ describe('the invoice operations', () => {
 		['extract', true, true],
 		['checkInvoiceDuplicate', true, true],
 		['buildBill', false, true],
+		['nextApprovalStep', false, false],
 		['getStatus', false, false],
 	])(
 		'Document → %s: holds invoices not ready to post: %s; its items are invoices: %s',
@@ -49,10 +50,12 @@ describe('the invoice operations', () => {
 	const nodes: Array<Record<string, string>> = [
 		{},
 		{ resource: 'document' },
-		...['extract', 'getStatus', 'checkInvoiceDuplicate', 'buildBill'].map((operation) => ({
-			resource: 'document',
-			operation,
-		})),
+		...['extract', 'getStatus', 'checkInvoiceDuplicate', 'buildBill', 'nextApprovalStep'].map(
+			(operation) => ({
+				resource: 'document',
+				operation,
+			}),
+		),
 		{ resource: 'webhook' },
 		{ resource: 'webhook', operation: 'register' },
 	];

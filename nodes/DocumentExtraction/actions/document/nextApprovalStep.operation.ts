@@ -1,0 +1,217 @@
+/**
+ * Next Approval Step: from the team's Approval policy (the rows of an n8n Data Table), the invoice
+ * and the decisions so far, who decides next and by when, or that the invoice is approved or
+ * rejected and why (approval/nextStep.ts). Data only: it calls nothing; the workflow asks the
+ * person (Send and Wait) and records their answer. The item goes on with `approval` added.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { DecisionSoFar } from '../../approval/nextStep.ts';
+import { nextStep } from '../../approval/nextStep.ts';
+import { checkTimeZone } from '../../approval/instant.ts';
+import type { PolicyRow } from '../../approval/policy.ts';
+import { PolicyError } from '../../approval/policyError.ts';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Policy Rows',
+		name: 'policyRows',
+		type: 'json',
+		default: '[]',
+		required: true,
+		placeholder: "={{ $('Approval policy').all().map(item => item.json) }}",
+		description:
+			'The rows of your Approval policy Data Table (kind band, step, override, delegate), from a Data Table node that gets them all',
+	},
+	{
+		displayName: 'Total',
+		name: 'total',
+		type: 'number',
+		default: 0,
+		description:
+			"The invoice's total; compared as an absolute amount, so a credit note is approved like a bill of the same size",
+	},
+	{
+		displayName: 'Currency',
+		name: 'invoiceCurrency',
+		type: 'string',
+		default: '={{ $json.currency }}',
+		description: "The invoice's currency (3-letter code)",
+	},
+	{
+		displayName: 'Supplier',
+		name: 'supplier',
+		type: 'string',
+		default: '={{ $json.vendor }}',
+		description: "The supplier as the policy's override rows name it",
+	},
+	{
+		displayName: 'Cost Centre',
+		name: 'costCentre',
+		type: 'string',
+		default: '',
+		description: "The invoice's cost centre as the policy's override rows name it",
+	},
+	{
+		displayName: 'New Supplier',
+		name: 'newSupplier',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether the supplier is new to you (an override row with new_supplier true applies)',
+	},
+	{
+		displayName: 'Credit Note',
+		name: 'creditNote',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether the invoice is a credit note (recorded; the amount compared is absolute either way)',
+	},
+	{
+		displayName: 'Decisions So Far',
+		name: 'decisions',
+		type: 'json',
+		default: '[]',
+		description:
+			'Each decision made on this invoice: by (email, or "Name &lt;email&gt;"), step (1, 2, …), decision (Approve or Reject), at (ISO 8601), reason',
+	},
+	{
+		displayName: 'Started At',
+		name: 'startedAt',
+		type: 'string',
+		default: '',
+		placeholder: '2026-11-02T09:00:00Z',
+		description:
+			'When the first step was asked (reminder, escalation and end count from it); empty: now',
+	},
+	{
+		displayName: 'Now',
+		name: 'now',
+		type: 'string',
+		default: '={{ $now.toISO() }}',
+		description: 'The time the next step is decided at',
+	},
+	{
+		displayName: 'Options',
+		name: 'approvalOptions',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Conversion Rates',
+				name: 'conversionRates',
+				type: 'json',
+				default: '{}',
+				description:
+					'For bands in a home currency: one unit of the invoice\'s currency in that currency, e.g. {"USD": 0.92, "GBP": 1.17}',
+			},
+			{
+				displayName: 'Time Zone',
+				name: 'timeZone',
+				type: 'string',
+				default: '',
+				placeholder: 'Europe/Berlin',
+				description:
+					"The zone of the policy's dates written without an offset (a delegate's 2026-12-21 is that whole day there); empty: the workflow's",
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['nextApprovalStep'] } },
+	properties,
+);
+
+/** A JSON parameter as n8n gives it: the value an expression made, or the text typed. */
+function jsonOf(value: unknown, what: string, fix: string): unknown {
+	if (typeof value !== 'string') return value;
+	const parsed = parsedJson(value.trim() || 'null');
+	if (!parsed.ok) throw new PolicyError(`${what} is not JSON`, fix);
+	return parsed.value;
+}
+
+function parsedJson(text: string): { ok: true; value: unknown } | { ok: false } {
+	try {
+		return { ok: true, value: JSON.parse(text) as unknown };
+	} catch {
+		return { ok: false };
+	}
+}
+
+function listOf<T>(value: unknown, what: string, fix: string): T[] {
+	const parsed = jsonOf(value, what, fix);
+	if (parsed === null || parsed === undefined) return [];
+	if (!Array.isArray(parsed)) throw new PolicyError(`${what} is not a list`, fix);
+	return parsed as T[];
+}
+
+function decideFor(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	const parameter = (name: string, fallback: unknown = '') =>
+		context.getNodeParameter(name, itemIndex, fallback);
+	const options = parameter('approvalOptions', {}) as IDataObject;
+	const timeZone = String(options.timeZone ?? '').trim() || context.getTimezone();
+	checkTimeZone(timeZone);
+	const rates = jsonOf(
+		options.conversionRates ?? {},
+		'Conversion Rates',
+		'Write them as {"USD": 0.92}',
+	) as Record<string, unknown> | null;
+	const result = nextStep(
+		listOf<PolicyRow>(
+			parameter('policyRows', []),
+			'Policy Rows',
+			"Give the rows of your Approval policy Data Table, e.g. {{ $('Approval policy').all().map(item => item.json) }}",
+		),
+		{
+			total: parameter('total', null),
+			currency: parameter('invoiceCurrency'),
+			supplier: parameter('supplier'),
+			costCentre: parameter('costCentre'),
+			newSupplier: parameter('newSupplier', false) === true,
+			creditNote: parameter('creditNote', false) === true,
+		},
+		listOf<DecisionSoFar>(
+			parameter('decisions', []),
+			'Decisions So Far',
+			'Give a list of decisions: [{"by": "manager@example.com", "step": 1, "decision": "Approve", "at": "2026-11-02T09:30:00Z"}]',
+		),
+		{ now: parameter('now'), startedAt: parameter('startedAt'), timeZone, rates: rates ?? {} },
+	);
+	return result as unknown as IDataObject;
+}
+
+export async function execute(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[][]> {
+	const item = context.getInputData()[itemIndex];
+	let approval: IDataObject;
+	try {
+		approval = decideFor(context, itemIndex);
+	} catch (error) {
+		if (!(error instanceof PolicyError))
+			throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+		throw new NodeOperationError(context.getNode(), `${error.message}. ${error.fix}`, {
+			itemIndex,
+			description: error.fix,
+		});
+	}
+	return [
+		[
+			{
+				json: { ...item.json, approval },
+				...(item.binary ? { binary: item.binary } : {}),
+				pairedItem: { item: itemIndex },
+			},
+		],
+	];
+}
