@@ -4,8 +4,9 @@ import * as buildBill from './buildBill.operation.ts';
 import * as checkInvoiceDuplicate from './checkInvoiceDuplicate.operation.ts';
 import * as extract from './extract/extract.operation.ts';
 import * as getStatus from './getStatus.operation.ts';
+import * as registerDigest from './registerDigest.operation.ts';
 
-export { buildBill, checkInvoiceDuplicate, extract, getStatus };
+export { buildBill, checkInvoiceDuplicate, extract, getStatus, registerDigest };
 
 export const description: INodeProperties[] = [
 	{
@@ -44,6 +45,13 @@ export const description: INodeProperties[] = [
 				description: 'Get the processing or review status of a document by its ID',
 				action: 'Get the status of a document',
 			},
+			{
+				name: 'Register Digest',
+				value: 'registerDigest',
+				description:
+					"Turn the invoice register's rows into a digest email: what waits for a person, what failed, what was booked (totals per currency)",
+				action: 'Build a digest of the invoice register',
+			},
 		],
 		default: 'extract',
 	},
@@ -51,4 +59,5 @@ export const description: INodeProperties[] = [
 	...getStatus.description,
 	...checkInvoiceDuplicate.description,
 	...buildBill.description,
+	...registerDigest.description,
 ];
