@@ -86,9 +86,14 @@ export interface RegisterDigest {
 	/** Booked rows whose total is not an amount to the cent: listed, left out of the totals. */
 	booked_without_total: number;
 	subject: string;
-	text: string;
-	html: string;
+	/** The email's plain-text part. */
+	digest_text: string;
+	/** The email's HTML part, every text from the register escaped. */
+	digest_html: string;
 }
+
+/** The digest before its email is written. */
+type DigestSections = Omit<RegisterDigest, 'subject' | 'digest_text' | 'digest_html'>;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -175,7 +180,7 @@ interface Section {
 	line: (entry: DigestEntry) => string;
 }
 
-function sectionsOf(digest: Omit<RegisterDigest, 'subject' | 'text' | 'html'>): Section[] {
+function sectionsOf(digest: DigestSections): Section[] {
 	return [
 		{
 			title: 'Awaiting approval',
@@ -206,7 +211,7 @@ function totalsLine(totals: CurrencyTotal[]): string {
 	return totals.map((total) => `${total.currency} ${total.total_text} (${total.count})`).join(', ');
 }
 
-function textOf(digest: Omit<RegisterDigest, 'subject' | 'text' | 'html'>): string {
+function textOf(digest: DigestSections): string {
 	const blocks = sectionsOf(digest)
 		.filter((section) => section.entries.length > 0)
 		.map((section) => {
@@ -219,7 +224,7 @@ function textOf(digest: Omit<RegisterDigest, 'subject' | 'text' | 'html'>): stri
 }
 
 /** Every text from the register escaped: supplier names, numbers and reasons come from documents. */
-function htmlOf(digest: Omit<RegisterDigest, 'subject' | 'text' | 'html'>): string {
+function htmlOf(digest: DigestSections): string {
 	const blocks = sectionsOf(digest)
 		.filter((section) => section.entries.length > 0)
 		.map(
@@ -233,7 +238,7 @@ function htmlOf(digest: Omit<RegisterDigest, 'subject' | 'text' | 'html'>): stri
 	return blocks.join('\n');
 }
 
-function subjectOf(digest: Omit<RegisterDigest, 'subject' | 'text' | 'html'>): string {
+function subjectOf(digest: DigestSections): string {
 	const { counts } = digest;
 	const parts = [
 		counts.awaiting_approval > 0 ? `${counts.awaiting_approval} awaiting approval` : '',
@@ -294,5 +299,10 @@ export function registerDigest(rows: RegisterRow[], settings: DigestSettings): R
 		booked_totals: totals,
 		booked_without_total: withoutTotal,
 	};
-	return { ...digest, subject: subjectOf(digest), text: textOf(digest), html: htmlOf(digest) };
+	return {
+		...digest,
+		subject: subjectOf(digest),
+		digest_text: textOf(digest),
+		digest_html: htmlOf(digest),
+	};
 }

@@ -43,7 +43,7 @@ describe('registerDigest', () => {
 			hours: 24,
 			detail: 'Sent to manager@example.com',
 		});
-		expect(digest.text).toContain('waiting 24 h, Sent to manager@example.com');
+		expect(digest.digest_text).toContain('waiting 24 h, Sent to manager@example.com');
 		expect(digest).toMatchObject({ send: true, needs_person: true });
 	});
 
@@ -66,7 +66,7 @@ describe('registerDigest', () => {
 			settings,
 		);
 		expect(digest.unfinished.map((entry) => entry.register_key)).toEqual(['c', 'a']);
-		expect(digest.text).toContain('- scan.pdf (Xero): received 30 h ago');
+		expect(digest.digest_text).toContain('- scan.pdf (Xero): received 30 h ago');
 	});
 
 	it('lists every state starting with "failed", with its message', () => {
@@ -80,7 +80,9 @@ describe('registerDigest', () => {
 			settings,
 		);
 		expect(digest.failed.map((entry) => entry.state)).toEqual(['Failed at the books', 'failed']);
-		expect(digest.text).toContain('Acme Ltd, INV-1, EUR 100.00 (Xero): failed: Xero answered 500');
+		expect(digest.digest_text).toContain(
+			'Acme Ltd, INV-1, EUR 100.00 (Xero): failed: Xero answered 500',
+		);
 		expect(digest.counts).toEqual({ awaiting_approval: 0, failed: 2, unfinished: 0, booked: 0 });
 	});
 
@@ -107,7 +109,7 @@ describe('registerDigest', () => {
 			{ currency: 'USD', count: 1, total: -20.05, total_text: '-20.05' },
 		]);
 		expect(digest.booked_without_total).toBe(1);
-		expect(digest.text).toContain(
+		expect(digest.digest_text).toContain(
 			'Booked in total: EUR 1,487.80 (3), GBP 1,000,000.01 (1), USD -20.05 (1)',
 		);
 		expect(digest).toMatchObject({ send: true, needs_person: false });
@@ -158,12 +160,14 @@ describe('registerDigest', () => {
 			],
 			settings,
 		);
-		expect(digest.html).not.toMatch(/<script|<b>7|<img|<i>EUR|& "Co"/);
-		expect(digest.html).toContain('&#x3C;script&#x3E;x&#x3C;/script&#x3E; &#x26; &#x22;Co&#x22;');
+		expect(digest.digest_html).not.toMatch(/<script|<b>7|<img|<i>EUR|& "Co"/);
+		expect(digest.digest_html).toContain(
+			'&#x3C;script&#x3E;x&#x3C;/script&#x3E; &#x26; &#x22;Co&#x22;',
+		);
 		// The digest's own markup stays markup.
-		expect(digest.html).toMatch(/^<h3>Failed \(1\)<\/h3><ul><li>/);
+		expect(digest.digest_html).toMatch(/^<h3>Failed \(1\)<\/h3><ul><li>/);
 		// Plain text keeps the characters as they are.
-		expect(digest.text).toContain(markup);
+		expect(digest.digest_text).toContain(markup);
 	});
 
 	it('skips a row without a readable time', () => {
