@@ -78,6 +78,7 @@ import {
 	type MailMessage,
 } from '../local-n8n/mail/index.ts';
 import { EMAIL_TO_BOOKS, startMailboxes, type Mailboxes } from './mailboxes.ts';
+import { MORNING_DIGEST, sendMorningDigest } from './morningDigest.ts';
 import { recordStart } from './runningStart.ts';
 
 const { values: args } = parseArgs({
@@ -341,7 +342,16 @@ async function main(): Promise<void> {
 	// links) so a person can answer the approval form in a browser.
 	const mail = await startMailServer(await freePort(MAIL_PORT));
 	mail.onMessage(printMail);
-	const mailViewer = await startMailViewer(() => mail.messages(), MAIL_VIEWER_PORT);
+	// The morning digest template, once imported below, runs on demand from the mail page.
+	const digest: { workflowId?: string } = {};
+	const mailViewer = await startMailViewer(
+		() => mail.messages(),
+		MAIL_VIEWER_PORT,
+		async () =>
+			digest.workflowId
+				? await sendMorningDigest(client, digest.workflowId)
+				: `not sent: ${MORNING_DIGEST.template} is not imported`,
+	);
 	const keptSmtp = (await client.listCredentials()).find(
 		(c) => c.name === APPROVALS_SMTP_CREDENTIAL_NAME && c.type === 'smtp',
 	);
@@ -404,6 +414,8 @@ async function main(): Promise<void> {
 		}
 		imported.push({ file: e.file, workflow: await client.getWorkflow(kept.id), activated, error });
 	}
+
+	digest.workflowId = imported.find((r) => r.file?.endsWith(MORNING_DIGEST.template))?.workflow.id;
 
 	// A workflow left unpublished says why: what was not made, or what to connect.
 	for (const result of imported)
@@ -497,6 +509,9 @@ async function main(): Promise<void> {
 		);
 		say(
 			`    4. ${n8n.baseUrl}/home/datatables: "Xero supplier rules" (the rules learned) and "Invoice register" (every file, as it moves)`,
+		);
+		say(
+			`    5. ${mailViewer.url}: "Send the morning digest now" (what waits for a person, what was booked; published: every weekday at 08:00)`,
 		);
 		say('');
 	}

@@ -1,15 +1,23 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in plain Node, never inside n8n */
 // Every email n8n sent through the local SMTP server, as the approver receives it: a list, and a page
 // per email with its HTML in a sandboxed frame (no scripts; its links, the approval form's among
-// them, open in a new tab) and the original with its attachments (.eml, for any mail client).
+// them, open in a new tab) and the original with its attachments (.eml, for any mail client). With
+// `sendDigest`, a button runs the morning digest template now (npm start: its Schedule Trigger).
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { escapeHtml, htmlPage } from '../htmlPage.ts';
 import type { MailMessage } from './mimeMessage.ts';
 
+/** Runs the morning digest now; says what happened, in a sentence. */
+export type SendDigest = () => Promise<string>;
+
+const DIGEST_BUTTON =
+	'<form method="post" action="/digest"><button>Send the morning digest now</button> ' +
+	'<span class="muted">(the invoice register: what waits for a person, what was booked)</span></form>';
+
 /** The list page: newest first. */
-export function mailListPage(messages: MailMessage[]): string {
+export function mailListPage(messages: MailMessage[], digestButton = false): string {
 	const rows = messages
 		.map((message, index) => ({ message, index }))
 		.reverse()
@@ -20,9 +28,10 @@ export function mailListPage(messages: MailMessage[]): string {
 		.join('\n');
 	return htmlPage(
 		'Mail sent by n8n',
-		messages.length === 0
-			? '<p class="muted">No email yet: send an invoice (npm run send-invoice) and reload.</p>'
-			: `<table><tr><th>Received</th><th>To</th><th>Subject</th><th>Attached</th></tr>\n${rows}</table>`,
+		(digestButton ? DIGEST_BUTTON : '') +
+			(messages.length === 0
+				? '<p class="muted">No email yet: send an invoice (npm run send-invoice) and reload.</p>'
+				: `<table><tr><th>Received</th><th>To</th><th>Subject</th><th>Attached</th></tr>\n${rows}</table>`),
 	);
 }
 
@@ -44,14 +53,27 @@ export function mailMessagePage(message: MailMessage, index: number): string {
 	);
 }
 
-function answer(messages: () => MailMessage[], req: IncomingMessage, res: ServerResponse): void {
+async function digestNow(sendDigest: SendDigest, res: ServerResponse): Promise<void> {
+	const said = await sendDigest().catch((error: Error) => `not sent: ${error.message}`);
+	res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+	res.end(htmlPage('Morning digest', `<p>${escapeHtml(said)}</p><p><a href="/">All mail</a></p>`));
+}
+
+function answer(
+	messages: () => MailMessage[],
+	sendDigest: SendDigest | undefined,
+	req: IncomingMessage,
+	res: ServerResponse,
+): void {
 	const path = new URL(req.url ?? '/', 'http://mail').pathname;
 	const all = messages();
 	const match = /^\/message\/(\d+)(\.eml)?$/.exec(path);
 	const message = match ? all[Number(match[1])] : undefined;
-	if (path === '/') {
+	if (path === '/digest' && req.method === 'POST' && sendDigest) {
+		void digestNow(sendDigest, res);
+	} else if (path === '/') {
 		res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-		res.end(mailListPage(all));
+		res.end(mailListPage(all, sendDigest !== undefined));
 	} else if (message && match?.[2]) {
 		res.writeHead(200, {
 			'content-type': 'message/rfc822',
@@ -71,8 +93,9 @@ function answer(messages: () => MailMessage[], req: IncomingMessage, res: Server
 export async function startMailViewer(
 	messages: () => MailMessage[],
 	port = 0,
+	sendDigest?: SendDigest,
 ): Promise<{ url: string; close(): Promise<void> }> {
-	const server = createServer((req, res) => answer(messages, req, res));
+	const server = createServer((req, res) => answer(messages, sendDigest, req, res));
 	await new Promise<void>((resolve) => {
 		server.once('error', () => server.listen(0, '127.0.0.1', resolve));
 		server.listen(port, '127.0.0.1', resolve);

@@ -15,11 +15,7 @@ import {
 	OUTPUTS_EXPRESSION,
 	REVIEW_CALLBACK_WEBHOOKS,
 } from './actions/document/extractOutputs.ts';
-import {
-	BUILD_BILL_OPERATION,
-	CHECK_DUPLICATE_OPERATION,
-	NEXT_APPROVAL_STEP_OPERATION,
-} from './actions/document/operations.ts';
+import { DATA_ONLY_OPERATIONS } from './actions/document/operations.ts';
 import { READY_TO_POST_HINTS } from './actions/document/holdNotReady.description.ts';
 import { receiveReviewResult } from './actions/document/reviewCallback.ts';
 import { router } from './actions/router.ts';
@@ -41,7 +37,7 @@ export class DocumentExtraction implements INodeType {
 		defaultVersion: 1.3,
 		// In words: the canvas cuts a subtitle at about 25 characters.
 		subtitle:
-			'={{ ({ extract: "Extract", getStatus: "Get status", checkInvoiceDuplicate: "Check duplicate", buildBill: "Build bill", nextApprovalStep: "Next approval step", register: "Register webhook" })[$parameter["operation"]] }}',
+			'={{ ({ extract: "Extract", getStatus: "Get status", checkInvoiceDuplicate: "Check duplicate", buildBill: "Build bill", nextApprovalStep: "Next approval step", registerDigest: "Register digest", register: "Register webhook" })[$parameter["operation"]] }}',
 		description:
 			'Extract invoice data (vendor, dates, amounts, line items) from PDF, JPG, PNG, JSON or CSV files, catch duplicate invoices and build Xero or QuickBooks bills',
 		defaults: { name: 'Document Extraction' },
@@ -52,17 +48,9 @@ export class DocumentExtraction implements INodeType {
 			{
 				name: CREDENTIAL_TYPE,
 				required: true,
-				// Check Invoice Duplicate, Build Bill and Next Approval Step call no API: the first reads and
-				// writes n8n's deduplication store, the others only build data.
-				displayOptions: {
-					hide: {
-						operation: [
-							CHECK_DUPLICATE_OPERATION,
-							BUILD_BILL_OPERATION,
-							NEXT_APPROVAL_STEP_OPERATION,
-						],
-					},
-				},
+				// Check Invoice Duplicate reads and writes n8n's deduplication store; the other data-only
+				// operations only build data.
+				displayOptions: { hide: { operation: [...DATA_ONLY_OPERATIONS] } },
 			},
 		],
 		hints: READY_TO_POST_HINTS,

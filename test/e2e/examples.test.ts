@@ -66,14 +66,16 @@ describe('Example workflows in a real n8n against the sandbox', () => {
 		// The examples that post to an accounting system run in books.test.ts, next to their stand-ins;
 		// the one that emails an approver in approval-flow.test.ts, next to a mail server; the email
 		// intake in email-intake.test.ts, next to an IMAP server; the whole templates (email to the
-		// books) in inbox-to-books.test.ts, next to both and the Xero stand-in.
+		// books) in inbox-to-books.test.ts, next to both and the Xero stand-in; the morning digest in
+		// morning-digest.test.ts, next to a mail server.
 		const examples = loadExampleWorkflows().filter(
 			({ file }) =>
 				file.endsWith('.workflow.json') &&
 				!file.startsWith('invoice-to-') &&
 				!file.startsWith('invoices-email-to-') &&
 				file !== 'invoice-approval-by-manager.workflow.json' &&
-				file !== 'invoice-email-intake.workflow.json',
+				file !== 'invoice-email-intake.workflow.json' &&
+				file !== 'invoice-register-morning-digest.workflow.json',
 		);
 		expect(examples.map(({ workflow }) => workflow.name).sort()).toEqual([
 			AI_AGENT,

@@ -22,6 +22,7 @@ const operations: Record<string, Record<string, Operation>> = {
 		checkInvoiceDuplicate: document.checkInvoiceDuplicate.execute,
 		buildBill: document.buildBill.execute,
 		nextApprovalStep: document.nextApprovalStep.execute,
+		registerDigest: document.registerDigest.execute,
 	},
 	webhook: { register: webhook.register.execute },
 };

@@ -104,7 +104,7 @@ function characterReference(character: string): string {
 }
 
 /** Supplier text as text in HTML (in an element or an attribute). */
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, characterReference);
 }
 

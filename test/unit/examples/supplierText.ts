@@ -23,8 +23,11 @@ export interface Finding {
  */
 export const ESCAPE = `.replace(/&/g, '&#38;').replace(/</g, '&#60;').replace(/>/g, '&#62;').replace(/"/g, '&#34;')`;
 
-/** Fields the package writes as HTML with every supplier text escaped (invoiceSummary.ts). */
-const PACKAGE_HTML = ['summary_html', 'lines_html', 'lines_markdown'];
+/**
+ * Fields the package writes as HTML with every supplier text escaped (invoiceSummary.ts,
+ * registerDigest.ts).
+ */
+const PACKAGE_HTML = ['summary_html', 'lines_html', 'lines_markdown', 'digest_html'];
 
 const EMAIL = [
 	'n8n-nodes-base.emailSend',
@@ -149,10 +152,13 @@ export function verdict(expression: string, fixed: Set<string>): Verdict {
 export function rawSupplierText(nodes: TemplateNode[]): Finding[] {
 	const fixed = templateValues(nodes);
 	return nodes.filter(showsAPerson).flatMap((node) =>
-		htmlParameters(node.parameters).flatMap(([parameter, value]) =>
-			expressionsIn(value)
-				.filter((expression) => verdict(expression, fixed) === 'raw')
-				.map((expression) => ({ node: node.name, parameter, expression })),
-		),
+		htmlParameters(node.parameters)
+			// The Send Email node's Text is the plain-text part (Email Format Text, or Both beside HTML).
+			.filter(([parameter]) => !(node.type === 'n8n-nodes-base.emailSend' && parameter === 'text'))
+			.flatMap(([parameter, value]) =>
+				expressionsIn(value)
+					.filter((expression) => verdict(expression, fixed) === 'raw')
+					.map((expression) => ({ node: node.name, parameter, expression })),
+			),
 	);
 }

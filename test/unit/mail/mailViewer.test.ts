@@ -53,4 +53,33 @@ describe('the mail page', () => {
 		expect(await original.text()).toBe(raw);
 		expect((await fetch(`${viewer.url}/message/9`)).status).toBe(404);
 	});
+
+	it('offers the morning digest on demand when npm start gives it, and says what happened', async () => {
+		expect(await (await fetch(`${viewer.url}/`)).text()).not.toContain('action="/digest"');
+		expect((await fetch(`${viewer.url}/digest`, { method: 'POST' })).status).toBe(404);
+		const asked: string[] = [];
+		const withDigest = await startMailViewer(
+			() => [],
+			0,
+			async () => {
+				asked.push('digest');
+				if (asked.length > 1) throw new Error('SMTP <down>');
+				return 'Sent: Invoice register: 2 booked';
+			},
+		);
+		try {
+			expect(await (await fetch(`${withDigest.url}/`)).text()).toContain(
+				'<form method="post" action="/digest"><button>Send the morning digest now</button>',
+			);
+			expect(await (await fetch(`${withDigest.url}/digest`, { method: 'POST' })).text()).toContain(
+				'<p>Sent: Invoice register: 2 booked</p>',
+			);
+			expect(await (await fetch(`${withDigest.url}/digest`, { method: 'POST' })).text()).toContain(
+				'<p>not sent: SMTP &#60;down&#62;</p>',
+			);
+			expect(asked).toEqual(['digest', 'digest']);
+		} finally {
+			await withDigest.close();
+		}
+	});
 });

@@ -5,8 +5,9 @@ import * as checkInvoiceDuplicate from './checkInvoiceDuplicate.operation.ts';
 import * as extract from './extract/extract.operation.ts';
 import * as getStatus from './getStatus.operation.ts';
 import * as nextApprovalStep from './nextApprovalStep.operation.ts';
+import * as registerDigest from './registerDigest.operation.ts';
 
-export { buildBill, checkInvoiceDuplicate, extract, getStatus, nextApprovalStep };
+export { buildBill, checkInvoiceDuplicate, extract, getStatus, nextApprovalStep, registerDigest };
 
 export const description: INodeProperties[] = [
 	{
@@ -52,6 +53,13 @@ export const description: INodeProperties[] = [
 					"Decide from your team's Approval policy table who approves an invoice next and by when, or that it is approved or rejected",
 				action: 'Decide the next approval step of an invoice',
 			},
+			{
+				name: 'Register Digest',
+				value: 'registerDigest',
+				description:
+					"Turn the invoice register's rows into a digest email: what waits for a person, what failed, what was booked (totals per currency)",
+				action: 'Build a digest of the invoice register',
+			},
 		],
 		default: 'extract',
 	},
@@ -60,4 +68,5 @@ export const description: INodeProperties[] = [
 	...checkInvoiceDuplicate.description,
 	...buildBill.description,
 	...nextApprovalStep.description,
+	...registerDigest.description,
 ];

@@ -4,6 +4,15 @@ export const EXTRACT_OPERATION = 'extract';
 export const CHECK_DUPLICATE_OPERATION = 'checkInvoiceDuplicate';
 export const BUILD_BILL_OPERATION = 'buildBill';
 export const NEXT_APPROVAL_STEP_OPERATION = 'nextApprovalStep';
+export const REGISTER_DIGEST_OPERATION = 'registerDigest';
+
+/** The operations that call no API, so they need no credential. */
+export const DATA_ONLY_OPERATIONS: readonly string[] = [
+	CHECK_DUPLICATE_OPERATION,
+	BUILD_BILL_OPERATION,
+	NEXT_APPROVAL_STEP_OPERATION,
+	REGISTER_DIGEST_OPERATION,
+];
 
 /** The operations that offer Hold Invoices Not Ready to Post. */
 export const HOLDING_OPERATIONS: readonly string[] = [EXTRACT_OPERATION, CHECK_DUPLICATE_OPERATION];
