@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling runs in plain Node, never inside n8n */
 // The next approval step under a team's policy: bands and their edges, currencies, credit notes,
 // overrides and their precedence, delegates in their time zone, decisions that count and those that
 // change nothing, a missing approver, an empty policy; and the seed that reproduces the templates.
@@ -75,13 +76,15 @@ const next = (
 
 /** The PolicyError `act` throws: its message and what to fix. */
 function problemOf(act: () => unknown): { message: string; fix: string } {
+	let caught: unknown;
 	try {
 		act();
 	} catch (error) {
-		if (error instanceof PolicyError) return { message: error.message, fix: error.fix };
-		throw error;
+		caught = error;
 	}
-	throw new Error('expected a PolicyError');
+	expect(caught).toBeInstanceOf(PolicyError);
+	const problem = caught as PolicyError;
+	return { message: problem.message, fix: problem.fix };
 }
 
 describe('bands by amount, edges included in the lower band', () => {
