@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, never inside n8n */
 import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -8,6 +9,9 @@ export default defineConfig({
 	test: {
 		root,
 		reporters: ['default', './test/summaryReporter.ts'],
+		// The unit and sandbox files run before the e2e files, CPU-bound, while the main process waits:
+		// one fork per core, not vitest's default of one fewer (a single fork on the 2-core machines).
+		maxWorkers: availableParallelism(),
 		projects: [
 			{
 				extends: true,
