@@ -60,6 +60,9 @@ const LOOP_BACKS: Record<string, string[]> = {
 		// A note or an original Xero refused otherwise: the bill goes on as before.
 		'Xero refused → Record decision in Xero',
 		'Xero refused → Posted to Xero',
+		// A lookup or a bill Xero refused otherwise is tried a last time, beside the first try.
+		'Xero refused → Find bill in Xero, last try',
+		'Xero refused → Create bill in Xero, last try',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
@@ -94,9 +97,9 @@ const LONG_WIRES: Record<string, string[]> = {
 		...APPROVAL_LONG_WIRES,
 		// The bill waits at the Merge until it is created in Xero.
 		'Build Xero bill → Prepare attachment',
-		// Every call's refusal goes to the one wait for Xero, right of the last call.
-		'Find bill in Xero → Xero asks to wait?',
-		'Create bill in Xero → Xero asks to wait?',
+		// Every call's refusal goes to the one switch for Xero's refusals, right of the last call.
+		'Find bill in Xero → Xero refused',
+		'Create bill in Xero → Xero refused',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		...APPROVAL_LONG_WIRES,
