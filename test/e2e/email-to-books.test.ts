@@ -5,9 +5,10 @@
 // row in the template's Data Table gets the Settings' account; a row gives its own; a row changed
 // changes the next bill.
 // One bill per invoice at the books themselves, whatever n8n remembers (docs/accounting.md#exactly-once):
-// - The books store the bill and every answer is lost (504, through all of Create's tries): the
-//   execution fails; retried as the editor retries it, the create goes again with the same
-//   idempotency key and the books answer with the bill they hold: one bill, with its original.
+// - The books store the bill and every answer is lost (504, through all of Create's tries; in Xero's
+//   template also its last try's): the execution fails at the create; retried as the editor retries
+//   it, the create goes again with the same idempotency key and the books answer with the bill they
+//   hold: one bill, with its original.
 //   QuickBooks' vendor stored and its answers lost: Find vendor again finds it in the same execution.
 // - The same invoice through a freshly imported copy of the template (a new workflow, its memory
 //   empty): the books are asked first, the invoice comes out on "Already in the books" naming the
@@ -212,16 +213,25 @@ describeNeeding(['dovecot'], 'Exactly once at the books: Xero (the template)', (
 
 	it('the bill stored and its answer lost on every try: the retried execution books nothing twice and attaches the original', async () => {
 		workflows.push(await importAndPublish(TEMPLATES.xero, settings(), books));
-		xero.loseAnswers(3);
+		// Create's three tries and its last try's three: the execution fails at the create itself.
+		xero.loseAnswers(6);
 		const failed = await sendAndSettle(
 			workflows[0],
 			'LOST-X-1',
 			smallInvoice('Acme Ltd', 'LOST-X-1'),
 		);
 		expect(failed.status).toBe('error');
+		expect(failed.data.resultData.lastNodeExecuted).toBe('Create bill in Xero, last try');
 		expect(bills('LOST-X-1')).toHaveLength(1);
 		const creates = xero.requests.filter((request) => /\/Invoices\?unitdp=4$/.test(request.path));
-		expect(creates.map((request) => request.replayed ?? false)).toEqual([false, true, true]);
+		expect(creates.map((request) => request.replayed ?? false)).toEqual([
+			false,
+			true,
+			true,
+			true,
+			true,
+			true,
+		]);
 
 		const retried = await retriedOutcome(failed.id);
 		expect(retried.status).toBe('success');

@@ -52,6 +52,17 @@ const LOOP_BACKS: Record<string, string[]> = {
 	'invoices-email-to-xero-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
 		...SUPPLIER_QUESTION_LOOP,
+		// A call Xero refused with 429 is made again once Xero's wait is over.
+		'Back to the Xero call → Record decision in Xero',
+		'Back to the Xero call → Attach original in Xero',
+		'Back to the Xero call → Create bill in Xero',
+		'Back to the Xero call → Find bill in Xero',
+		// A note or an original Xero refused otherwise: the bill goes on as before.
+		'Xero refused → Record decision in Xero',
+		'Xero refused → Posted to Xero',
+		// A lookup or a bill Xero refused otherwise is tried a last time, beside the first try.
+		'Xero refused → Find bill in Xero, last try',
+		'Xero refused → Create bill in Xero, last try',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
@@ -86,6 +97,9 @@ const LONG_WIRES: Record<string, string[]> = {
 		...APPROVAL_LONG_WIRES,
 		// The bill waits at the Merge until it is created in Xero.
 		'Build Xero bill → Prepare attachment',
+		// Every call's refusal goes to the one switch for Xero's refusals, right of the last call.
+		'Find bill in Xero → Xero refused',
+		'Create bill in Xero → Xero refused',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		...APPROVAL_LONG_WIRES,
