@@ -15,7 +15,11 @@ import {
 	OUTPUTS_EXPRESSION,
 	REVIEW_CALLBACK_WEBHOOKS,
 } from './actions/document/extractOutputs.ts';
-import { BUILD_BILL_OPERATION, CHECK_DUPLICATE_OPERATION } from './actions/document/operations.ts';
+import {
+	BUILD_BILL_OPERATION,
+	CHECK_DUPLICATE_OPERATION,
+	JUDGE_BOOKS_ANSWER_OPERATION,
+} from './actions/document/operations.ts';
 import { READY_TO_POST_HINTS } from './actions/document/holdNotReady.description.ts';
 import { receiveReviewResult } from './actions/document/reviewCallback.ts';
 import { router } from './actions/router.ts';
@@ -37,7 +41,7 @@ export class DocumentExtraction implements INodeType {
 		defaultVersion: 1.3,
 		// In words: the canvas cuts a subtitle at about 25 characters.
 		subtitle:
-			'={{ ({ extract: "Extract", getStatus: "Get status", checkInvoiceDuplicate: "Check duplicate", buildBill: "Build bill", register: "Register webhook" })[$parameter["operation"]] }}',
+			'={{ ({ extract: "Extract", getStatus: "Get status", checkInvoiceDuplicate: "Check duplicate", buildBill: "Build bill", judgeBooksAnswer: "Judge books answer", register: "Register webhook" })[$parameter["operation"]] }}',
 		description:
 			'Extract invoice data (vendor, dates, amounts, line items) from PDF, JPG, PNG, JSON or CSV files, catch duplicate invoices and build Xero or QuickBooks bills',
 		defaults: { name: 'Document Extraction' },
@@ -48,9 +52,17 @@ export class DocumentExtraction implements INodeType {
 			{
 				name: CREDENTIAL_TYPE,
 				required: true,
-				// Check Invoice Duplicate and Build Bill call no API: the first reads and writes n8n's
-				// deduplication store, the second only builds data.
-				displayOptions: { hide: { operation: [CHECK_DUPLICATE_OPERATION, BUILD_BILL_OPERATION] } },
+				// Check Invoice Duplicate, Build Bill and Judge Books Answer call no API: the first reads
+				// and writes n8n's deduplication store, the others only build and read data.
+				displayOptions: {
+					hide: {
+						operation: [
+							CHECK_DUPLICATE_OPERATION,
+							BUILD_BILL_OPERATION,
+							JUDGE_BOOKS_ANSWER_OPERATION,
+						],
+					},
+				},
 			},
 		],
 		hints: READY_TO_POST_HINTS,

@@ -21,6 +21,7 @@ const operations: Record<string, Record<string, Operation>> = {
 		getStatus: document.getStatus.execute,
 		checkInvoiceDuplicate: document.checkInvoiceDuplicate.execute,
 		buildBill: document.buildBill.execute,
+		judgeBooksAnswer: document.judgeBooksAnswer.execute,
 	},
 	webhook: { register: webhook.register.execute },
 };

@@ -30,8 +30,8 @@ function checkedInvoice(invoice: BillableInvoice, settings: CurrencySettings): C
 			document_id: invoice.document_id ?? null,
 			vendor: invoice.vendor ?? null,
 			invoice_no: invoice.invoice_no ?? null,
-			// The supplier as the guards, the supplier rules and the register compare it.
-			supplier_key: supplierIdentity(invoice.vendor),
+			// The supplier as the books' guards compare it (docs/accounting.md#supplier-identity).
+			supplier_identity: supplierIdentity(invoice.vendor),
 			currency: currency.code,
 		},
 		exact,

@@ -4,8 +4,9 @@ import * as buildBill from './buildBill.operation.ts';
 import * as checkInvoiceDuplicate from './checkInvoiceDuplicate.operation.ts';
 import * as extract from './extract/extract.operation.ts';
 import * as getStatus from './getStatus.operation.ts';
+import * as judgeBooksAnswer from './judgeBooksAnswer.operation.ts';
 
-export { buildBill, checkInvoiceDuplicate, extract, getStatus };
+export { buildBill, checkInvoiceDuplicate, extract, getStatus, judgeBooksAnswer };
 
 export const description: INodeProperties[] = [
 	{
@@ -44,6 +45,13 @@ export const description: INodeProperties[] = [
 				description: 'Get the processing or review status of a document by its ID',
 				action: 'Get the status of a document',
 			},
+			{
+				name: 'Judge Books Answer',
+				value: 'judgeBooksAnswer',
+				description:
+					"Judge the books' answer to a bill's lookup or create: new, already booked, created, or a person decides and why",
+				action: 'Judge the books answer for a bill',
+			},
 		],
 		default: 'extract',
 	},
@@ -51,4 +59,5 @@ export const description: INodeProperties[] = [
 	...getStatus.description,
 	...checkInvoiceDuplicate.description,
 	...buildBill.description,
+	...judgeBooksAnswer.description,
 ];

@@ -3,6 +3,7 @@
 export const EXTRACT_OPERATION = 'extract';
 export const CHECK_DUPLICATE_OPERATION = 'checkInvoiceDuplicate';
 export const BUILD_BILL_OPERATION = 'buildBill';
+export const JUDGE_BOOKS_ANSWER_OPERATION = 'judgeBooksAnswer';
 
 /** The operations that offer Hold Invoices Not Ready to Post. */
 export const HOLDING_OPERATIONS: readonly string[] = [EXTRACT_OPERATION, CHECK_DUPLICATE_OPERATION];

@@ -292,6 +292,7 @@ describe('the subtitle on the canvas', () => {
 			getStatus: 'Get status',
 			checkInvoiceDuplicate: 'Check duplicate',
 			buildBill: 'Build bill',
+			judgeBooksAnswer: 'Judge books answer',
 		};
 		for (const [operation, text] of Object.entries(words))
 			expect(subtitleFor(operation)).toBe(text);
