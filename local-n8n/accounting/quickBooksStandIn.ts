@@ -9,7 +9,7 @@
 // currency than its vendor's, an unknown vendor, an attachment of a type or size QuickBooks does not
 // take (attachmentRules.ts). A refused body gets QuickBooks' 400 Fault and is recorded as refused.
 // Queries (`GET …/query?query=…`), as the query language writes them: vendors by DisplayName, bills
-// and vendor credits by DocNumber, the chart of accounts (chartOfAccounts.ts) by AccountType and
+// and vendor credits by DocNumber and VendorRef, a page by STARTPOSITION and MAXRESULTS, the chart of accounts (chartOfAccounts.ts) by AccountType and
 // Active joined by AND (`select * from Account where AccountType = 'Expense'`: the active ones only,
 // as QuickBooks answers a query of a name list that does not ask about Active); another query is
 // refused with QuickBooks' QueryParserError. Every write honours the requestid query parameter (Intuit's
@@ -144,8 +144,8 @@ function asAnswered(transaction: QuickBooksTransaction): Record<string, unknown>
 /** The fields each entity can be queried by here, and the kind of value each is compared with. */
 const QUERY_FIELDS = {
 	Vendor: { DisplayName: 'text' },
-	Bill: { DocNumber: 'text' },
-	VendorCredit: { DocNumber: 'text' },
+	Bill: { DocNumber: 'text', VendorRef: 'text' },
+	VendorCredit: { DocNumber: 'text', VendorRef: 'text' },
 	Account: { AccountType: 'text', Active: 'boolean' },
 } as const;
 type QueriedEntity = keyof typeof QUERY_FIELDS;
@@ -154,6 +154,9 @@ export interface QuickBooksQuery {
 	entity: QueriedEntity;
 	/** Each field at most once, its value unquoted (`'O\'Brien'` → `O'Brien`) or a boolean. */
 	conditions: Array<{ field: string; value: string | boolean }>;
+	/** STARTPOSITION (from 1) and MAXRESULTS, QuickBooks' defaults when the query names none. */
+	startPosition: number;
+	maxResults: number;
 }
 
 /**
@@ -171,7 +174,8 @@ export function quickBooksQueryOf(query: string): QuickBooksQuery | undefined {
 	const fields: Record<string, 'text' | 'boolean'> = QUERY_FIELDS[entity];
 	const condition = /(\w+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|(true|false)\b)\s*(?:and\s+|$)/iy;
 	const conditions: QuickBooksQuery['conditions'] = [];
-	const text = query.trim();
+	const paging = /\s+STARTPOSITION\s+(\d+)\s+MAXRESULTS\s+(\d+)\s*$/i.exec(query.trim());
+	const text = paging ? query.trim().slice(0, paging.index) : query.trim();
 	let at = head[0].length;
 	while (at < text.length) {
 		condition.lastIndex = at;
@@ -187,14 +191,20 @@ export function quickBooksQueryOf(query: string): QuickBooksQuery | undefined {
 		});
 		at = condition.lastIndex;
 	}
-	return conditions.length > 0 ? { entity, conditions } : undefined;
+	const startPosition = paging ? Number(paging[1]) : 1;
+	const maxResults = paging ? Number(paging[2]) : 100;
+	if (startPosition < 1 || maxResults < 1 || maxResults > 1000) return undefined;
+	return conditions.length > 0 ? { entity, conditions, startPosition, maxResults } : undefined;
 }
 
-/** Whether a record has every condition's value in its field. */
+/** Whether a record has every condition's value in its field (a reference: its value). */
 function holds(record: object, conditions: QuickBooksQuery['conditions']): boolean {
-	return conditions.every(
-		({ field, value }) => (record as Record<string, unknown>)[field] === value,
-	);
+	return conditions.every(({ field, value }) => {
+		const held = (record as Record<string, unknown>)[field];
+		return (
+			(held && typeof held === 'object' ? (held as { value?: unknown }).value : held) === value
+		);
+	});
 }
 
 /**
@@ -455,11 +465,11 @@ export async function startQuickBooksStandIn(
 					});
 				}
 				entry.accepted = true;
-				const { entity, conditions } = query;
+				const { entity, conditions, startPosition, maxResults } = query;
 				// A query of a name list (vendors, accounts) answers its active entries unless it asks
 				// about Active (Intuit's query language).
 				const activeAsked = conditions.some(({ field }) => field === 'Active');
-				const found: unknown[] =
+				const matching: unknown[] =
 					entity === 'Vendor'
 						? vendors.filter((vendor) => holds(vendor, conditions))
 						: entity === 'Account'
@@ -470,9 +480,10 @@ export async function startQuickBooksStandIn(
 									.filter((transaction) => transaction.entity === entity)
 									.filter((transaction) => holds(transaction, conditions))
 									.map(asAnswered);
+				const found = matching.slice(startPosition - 1, startPosition - 1 + maxResults);
 				return send(res, 200, {
 					QueryResponse:
-						found.length > 0 ? { [entity]: found, startPosition: 1, maxResults: found.length } : {},
+						found.length > 0 ? { [entity]: found, startPosition, maxResults: found.length } : {},
 				});
 			}
 			if (req.method !== 'POST')

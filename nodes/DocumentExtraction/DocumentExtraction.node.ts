@@ -37,7 +37,7 @@ export class DocumentExtraction implements INodeType {
 		defaultVersion: 1.3,
 		// In words: the canvas cuts a subtitle at about 25 characters.
 		subtitle:
-			'={{ ({ extract: "Extract", getStatus: "Get status", checkInvoiceDuplicate: "Check duplicate", buildBill: "Build bill", nextApprovalStep: "Next approval step", registerDigest: "Register digest", register: "Register webhook" })[$parameter["operation"]] }}',
+			'={{ ({ extract: "Extract", getStatus: "Get status", checkInvoiceDuplicate: "Check duplicate", buildBill: "Build bill", judgeBooksAnswer: "Judge books answer", nextApprovalStep: "Next approval step", registerDigest: "Register digest", register: "Register webhook" })[$parameter["operation"]] }}',
 		description:
 			'Extract invoice data (vendor, dates, amounts, line items) from PDF, JPG, PNG, JSON or CSV files, catch duplicate invoices and build Xero or QuickBooks bills',
 		defaults: { name: 'Document Extraction' },

@@ -23,6 +23,7 @@ const operations: Record<string, Record<string, Operation>> = {
 		buildBill: document.buildBill.execute,
 		nextApprovalStep: document.nextApprovalStep.execute,
 		registerDigest: document.registerDigest.execute,
+		judgeBooksAnswer: document.judgeBooksAnswer.execute,
 	},
 	webhook: { register: webhook.register.execute },
 };

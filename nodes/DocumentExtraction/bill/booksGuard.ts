@@ -6,27 +6,31 @@
  */
 import { createHash } from 'crypto';
 
-import { normaliseInvoiceNumber, normaliseVendor } from '../invoice/invoiceIdentity.ts';
+import { invoiceNumberIdentity, supplierIdentity } from './supplierIdentity.ts';
 
 /** QuickBooks takes a requestid of at most 50 characters, Xero an Idempotency-Key of at most 128. */
 export const IDEMPOTENCY_KEY_MAX = 50;
 
 /**
- * One key per write of one invoice's bill: `de-<32 hex>-<write>`. The hash is of the target, the kind
- * (bill or credit note) and the invoice's identity (vendor and number, normalised as the duplicate
- * check does), so a second extraction of the same invoice writes with the same keys.
+ * One key per write of one invoice's bill: `de-<32 hex>-<write>`. The hash is of the target, the
+ * organisation (Xero tenant id, QuickBooks realm id), the kind (bill or credit note), the supplier and
+ * the whole number as the guards compare them (supplierIdentity.ts), so a second extraction of the
+ * same invoice writes with the same keys and two legal entities, two numbers or two organisations
+ * never share one.
  */
 export function idempotencyKeys<Write extends string>(
 	target: 'xero' | 'quickBooks',
-	invoice: { vendor?: unknown; invoice_no?: unknown; creditNote: boolean },
+	invoice: { organisation?: unknown; vendor?: unknown; invoice_no?: unknown; creditNote: boolean },
 	writes: readonly Write[],
 ): Record<Write, string> {
-	const identity = [
+	// JSON keeps the parts apart whatever characters a name or number holds.
+	const identity = JSON.stringify([
 		target,
+		String(invoice.organisation ?? '').trim(),
 		invoice.creditNote ? 'credit' : 'bill',
-		normaliseVendor(String(invoice.vendor ?? '')) ?? '',
-		normaliseInvoiceNumber(String(invoice.invoice_no ?? '')) ?? '',
-	].join('|');
+		supplierIdentity(invoice.vendor) ?? '',
+		invoiceNumberIdentity(invoice.invoice_no) ?? '',
+	]);
 	const hash = createHash('sha256').update(identity).digest('hex').slice(0, 32);
 	return Object.fromEntries(writes.map((write) => [write, `de-${hash}-${write}`])) as Record<
 		Write,
@@ -86,10 +90,34 @@ export function quickBooksLiteral(text: string): string {
 	return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
+/** QuickBooks keeps 21 characters of a DocNumber. */
+export const QUICKBOOKS_DOC_NUMBER_MAX = 21;
+
+/** Rows per page of the lookup: QuickBooks' largest MAXRESULTS. */
+export const QUICKBOOKS_LOOKUP_PAGE_SIZE = 1000;
+
+export interface QuickBooksLookup {
+	creditNote: boolean;
+	/** The invoice's whole number; the query asks by the 21 characters QuickBooks keeps of it. */
+	docNumber: string;
+	/** The vendor's Id (VendorRef) when known: only its bills are read. */
+	vendorId?: string;
+	/** 1 for the first page. */
+	page?: number;
+}
+
 /**
- * QuickBooks' query for bills (or vendor credits) with this number; the query language cannot filter
- * on the vendor's name, so the template keeps those whose VendorRef names the vendor.
+ * QuickBooks' query for one page of the bills (or vendor credits) with this number: by DocNumber,
+ * which holds 21 characters, so a longer number is asked by its first 21 and judged whole on the
+ * answer (booksAnswer.ts); by VendorRef when the vendor is known; STARTPOSITION and MAXRESULTS page
+ * through every match (QuickBooks answers at most 1000 rows a query).
  */
-export function quickBooksLookupQuery(creditNote: boolean, documentNumber: string): string {
-	return `select * from ${creditNote ? 'VendorCredit' : 'Bill'} where DocNumber = ${quickBooksLiteral(documentNumber)}`;
+export function quickBooksLookupQuery(lookup: QuickBooksLookup): string {
+	const page = Math.max(1, Math.floor(lookup.page ?? 1));
+	const conditions = [
+		`DocNumber = ${quickBooksLiteral(lookup.docNumber.slice(0, QUICKBOOKS_DOC_NUMBER_MAX))}`,
+		...(lookup.vendorId ? [`VendorRef = ${quickBooksLiteral(lookup.vendorId)}`] : []),
+	];
+	const start = (page - 1) * QUICKBOOKS_LOOKUP_PAGE_SIZE + 1;
+	return `select * from ${lookup.creditNote ? 'VendorCredit' : 'Bill'} where ${conditions.join(' and ')} STARTPOSITION ${start} MAXRESULTS ${QUICKBOOKS_LOOKUP_PAGE_SIZE}`;
 }

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { AttachmentDecision, OriginalFile } from './attachment.ts';
 import { billCurrency, type CurrencySettings } from './currency.ts';
 import { exactInvoice, type BillableInvoice, type ExactInvoice } from './exactInvoice.ts';
+import { supplierIdentity } from './supplierIdentity.ts';
 
 export type BuiltBill =
 	/** `attach`: the original file goes on with the item for the attachment request. */
@@ -29,6 +30,8 @@ function checkedInvoice(invoice: BillableInvoice, settings: CurrencySettings): C
 			document_id: invoice.document_id ?? null,
 			vendor: invoice.vendor ?? null,
 			invoice_no: invoice.invoice_no ?? null,
+			// The supplier as the books' guards compare it (docs/accounting.md#supplier-identity).
+			supplier_identity: supplierIdentity(invoice.vendor),
 			currency: currency.code,
 		},
 		exact,

@@ -5,6 +5,7 @@
  * keeps it from being booked exactly is a reason, in a sentence a person can act on. Pure.
  */
 import { centsOf, moneyText } from './money.ts';
+import { invoiceNumberIdentity } from './supplierIdentity.ts';
 import { oneLine } from './text.ts';
 
 export interface InvoiceLine {
@@ -80,6 +81,11 @@ export function exactInvoice(invoice: BillableInvoice): {
 		);
 	if (!oneLine(invoice.vendor)) reasons.push('no vendor name');
 	if (!oneLine(invoice.invoice_no)) reasons.push('no invoice number');
+	// A number that is no number would give every such invoice of the supplier one identity.
+	else if (invoiceNumberIdentity(invoice.invoice_no) === null)
+		reasons.push(
+			`the invoice number (${JSON.stringify(oneLine(invoice.invoice_no))}) has no letter or digit: a person books it with the number the supplier uses`,
+		);
 	const date = invoice.invoice_date ? String(invoice.invoice_date) : undefined;
 	if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date))
 		reasons.push(`the date "${date}" is not YYYY-MM-DD`);

@@ -15,6 +15,8 @@ import type { CurrencySettings } from './currency.ts';
 import type { ExactInvoice } from './exactInvoice.ts';
 import {
 	idempotencyKeys,
+	QUICKBOOKS_DOC_NUMBER_MAX,
+	QUICKBOOKS_LOOKUP_PAGE_SIZE,
 	quickBooksLiteral,
 	quickBooksLookupQuery,
 	vendorIdempotencyKey,
@@ -46,7 +48,6 @@ const QUICKBOOKS_ATTACHMENT_TYPES = [
 
 const DESCRIPTION_MAX = 4000;
 const PRIVATE_NOTE_MAX = 4000;
-const DOC_NUMBER_MAX = 21;
 const DISPLAY_NAME_MAX = 500;
 
 export interface QuickBooksSettings extends CurrencySettings {
@@ -58,6 +59,8 @@ export interface QuickBooksSettings extends CurrencySettings {
 	paymentTermsDays?: number;
 	/** Recorded first in the bill's private note (QuickBooks' "Memo"). */
 	approval?: ApprovalDecision;
+	/** The vendor's Id when known: the lookup reads only its bills. */
+	vendorId?: string;
 }
 
 /** The settings this invoice's QuickBooks bill cannot be posted without, each with what to set. */
@@ -90,7 +93,7 @@ export const buildQuickBooksBill = billBuilder<QuickBooksSettings>(
 		);
 		if (vendorName !== oneLine(invoice.vendor)) notes.push(`Vendor: ${oneLine(invoice.vendor)}`);
 		const number = oneLine(invoice.invoice_no);
-		if (number.length > DOC_NUMBER_MAX) notes.push(`Invoice number: ${number}`);
+		if (number.length > QUICKBOOKS_DOC_NUMBER_MAX) notes.push(`Invoice number: ${number}`);
 		const lines = quickBooksLines(exact, settings, notes);
 		const attachment = attachmentOf(file, QUICKBOOKS_ATTACHMENT_TYPES, 'QuickBooks');
 		if (!attachment.attach)
@@ -102,7 +105,7 @@ export const buildQuickBooksBill = billBuilder<QuickBooksSettings>(
 			// Left out, QuickBooks books the company's home currency.
 			...(base.currency ? { CurrencyRef: { value: base.currency } } : {}),
 			Line: lines.map((line, index) => ({ LineNum: index + 1, ...line })),
-			DocNumber: number.slice(0, DOC_NUMBER_MAX),
+			DocNumber: number.slice(0, QUICKBOOKS_DOC_NUMBER_MAX),
 		};
 		if (notes.length > 0) transaction.PrivateNote = shorten(notes.join('\n'), PRIVATE_NOTE_MAX);
 		if (exact.date) {
@@ -129,12 +132,24 @@ export const buildQuickBooksBill = billBuilder<QuickBooksSettings>(
 						displayName: vendorName,
 						currency: base.currency as string | null,
 					}),
-					...idempotencyKeys('quickBooks', { ...invoice, creditNote: exact.creditNote }, [
-						'bill',
-						'attachment',
-					]),
+					...idempotencyKeys(
+						'quickBooks',
+						{
+							organisation: settings.companyId,
+							vendor: vendorName,
+							invoice_no: number,
+							creditNote: exact.creditNote,
+						},
+						['bill', 'attachment'],
+					),
 				},
-				lookup_query: quickBooksLookupQuery(exact.creditNote, String(transaction.DocNumber)),
+				// The first page, filtered by the vendor when Vendor ID is set; lookup_page_size rows a page.
+				lookup_query: quickBooksLookupQuery({
+					creditNote: exact.creditNote,
+					docNumber: number,
+					vendorId: settings.vendorId || undefined,
+				}),
+				lookup_page_size: QUICKBOOKS_LOOKUP_PAGE_SIZE,
 				approval_note: note,
 			},
 			attachment,

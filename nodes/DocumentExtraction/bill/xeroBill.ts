@@ -126,11 +126,16 @@ export const buildXeroBill = billBuilder<XeroSettings>(
 				},
 				xero_request: { [endpoint]: [document] },
 				// Sent as Idempotency-Key on the create, the attachment and the note: a retry writes nothing twice.
-				idempotency_keys: idempotencyKeys('xero', { ...invoice, creditNote: exact.creditNote }, [
-					'bill',
-					'attachment',
-					'history',
-				]),
+				idempotency_keys: idempotencyKeys(
+					'xero',
+					{
+						organisation: settings.tenantId,
+						vendor: contactName,
+						invoice_no: number,
+						creditNote: exact.creditNote,
+					},
+					['bill', 'attachment', 'history'],
+				),
 				lookup_where: xeroLookupWhere(exact.creditNote, contactName, number),
 				approval_note: note,
 				// PUT /{endpoint}/{id}/History once the bill exists: Xero shows it under History & Notes.

@@ -327,10 +327,27 @@ describe('QuickBooks stand-in: select * from Account', () => {
 		expect(quickBooksQueryOf("select * from Vendor where DisplayName = 'O\\'Brien & Co'")).toEqual({
 			entity: 'Vendor',
 			conditions: [{ field: 'DisplayName', value: "O'Brien & Co" }],
+			startPosition: 1,
+			maxResults: 100,
 		});
 		expect(quickBooksQueryOf("select * from VendorCredit where DocNumber = 'A AND B'")).toEqual({
 			entity: 'VendorCredit',
 			conditions: [{ field: 'DocNumber', value: 'A AND B' }],
+			startPosition: 1,
+			maxResults: 100,
+		});
+		expect(
+			quickBooksQueryOf(
+				"select * from Bill where DocNumber = 'A-1' and VendorRef = '56' STARTPOSITION 1001 MAXRESULTS 1000",
+			),
+		).toEqual({
+			entity: 'Bill',
+			conditions: [
+				{ field: 'DocNumber', value: 'A-1' },
+				{ field: 'VendorRef', value: '56' },
+			],
+			startPosition: 1001,
+			maxResults: 1000,
 		});
 		expect(quickBooksQueryOf("select * from Vendor where DocNumber = '1'")).toBeUndefined();
 		expect(quickBooksQueryOf("select * from Invoice where DocNumber = '1'")).toBeUndefined();

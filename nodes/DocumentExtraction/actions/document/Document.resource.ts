@@ -4,10 +4,19 @@ import * as buildBill from './buildBill.operation.ts';
 import * as checkInvoiceDuplicate from './checkInvoiceDuplicate.operation.ts';
 import * as extract from './extract/extract.operation.ts';
 import * as getStatus from './getStatus.operation.ts';
+import * as judgeBooksAnswer from './judgeBooksAnswer.operation.ts';
 import * as nextApprovalStep from './nextApprovalStep.operation.ts';
 import * as registerDigest from './registerDigest.operation.ts';
 
-export { buildBill, checkInvoiceDuplicate, extract, getStatus, nextApprovalStep, registerDigest };
+export {
+	buildBill,
+	checkInvoiceDuplicate,
+	extract,
+	getStatus,
+	judgeBooksAnswer,
+	nextApprovalStep,
+	registerDigest,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -47,6 +56,13 @@ export const description: INodeProperties[] = [
 				action: 'Get the status of a document',
 			},
 			{
+				name: 'Judge Books Answer',
+				value: 'judgeBooksAnswer',
+				description:
+					"Judge the books' answer to a bill's lookup or create: new, already booked, created, or a person decides and why",
+				action: 'Judge the books answer for a bill',
+			},
+			{
 				name: 'Next Approval Step',
 				value: 'nextApprovalStep',
 				description:
@@ -69,4 +85,5 @@ export const description: INodeProperties[] = [
 	...buildBill.description,
 	...nextApprovalStep.description,
 	...registerDigest.description,
+	...judgeBooksAnswer.description,
 ];

@@ -114,6 +114,15 @@ const properties: INodeProperties[] = [
 			'The ID of the account the tax line is booked to. An invoice with tax and no Tax Account ID goes to Cannot Be Booked.',
 	},
 	{
+		displayName: 'Vendor ID',
+		name: 'quickBooksVendorId',
+		type: 'string',
+		default: '',
+		displayOptions: showFor('quickBooks'),
+		description:
+			"The vendor's ID when known: the lookup query (lookup_query) reads only its bills. Empty: bills of any vendor with the number, judged by Judge Books Answer.",
+	},
+	{
 		displayName: 'Payment Terms (Days)',
 		name: 'paymentTermsDays',
 		type: 'number',
@@ -263,6 +272,7 @@ function buildFor(
 				companyId: String(parameter('quickBooksCompanyId')),
 				expenseAccountId: String(parameter('quickBooksExpenseAccountId')),
 				taxAccountId: String(parameter('quickBooksTaxAccountId')),
+				vendorId: String(parameter('quickBooksVendorId')).trim(),
 			},
 			file,
 		);

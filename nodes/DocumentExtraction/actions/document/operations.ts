@@ -5,6 +5,7 @@ export const CHECK_DUPLICATE_OPERATION = 'checkInvoiceDuplicate';
 export const BUILD_BILL_OPERATION = 'buildBill';
 export const NEXT_APPROVAL_STEP_OPERATION = 'nextApprovalStep';
 export const REGISTER_DIGEST_OPERATION = 'registerDigest';
+export const JUDGE_BOOKS_ANSWER_OPERATION = 'judgeBooksAnswer';
 
 /** The operations that call no API, so they need no credential. */
 export const DATA_ONLY_OPERATIONS: readonly string[] = [
@@ -12,6 +13,7 @@ export const DATA_ONLY_OPERATIONS: readonly string[] = [
 	BUILD_BILL_OPERATION,
 	NEXT_APPROVAL_STEP_OPERATION,
 	REGISTER_DIGEST_OPERATION,
+	JUDGE_BOOKS_ANSWER_OPERATION,
 ];
 
 /** The operations that offer Hold Invoices Not Ready to Post. */

@@ -293,6 +293,7 @@ describe('the subtitle on the canvas', () => {
 			checkInvoiceDuplicate: 'Check duplicate',
 			buildBill: 'Build bill',
 			nextApprovalStep: 'Next approval step',
+			judgeBooksAnswer: 'Judge books answer',
 		};
 		for (const [operation, text] of Object.entries(words))
 			expect(subtitleFor(operation)).toBe(text);

@@ -18,8 +18,8 @@ const WRITES = ['vendor', 'bill', 'attachment', 'history'] as const;
 describe('idempotencyKeys', () => {
 	it('gives a re-scan of the same invoice the same keys, another invoice other keys', () => {
 		const keys = idempotencyKeys('xero', invoice, WRITES);
-		expect(idempotencyKeys('xero', { ...invoice, vendor: 'Acme Limited' }, WRITES)).toEqual(keys);
-		expect(idempotencyKeys('xero', { ...invoice, invoice_no: 'inv 42' }, WRITES)).toEqual(keys);
+		expect(idempotencyKeys('xero', { ...invoice, vendor: ' acme  ltd.' }, WRITES)).toEqual(keys);
+		expect(idempotencyKeys('xero', { ...invoice, invoice_no: 'inv-0042 ' }, WRITES)).toEqual(keys);
 		for (const other of [
 			{ ...invoice, invoice_no: 'INV-0043' },
 			{ ...invoice, vendor: 'Globex' },
@@ -27,6 +27,57 @@ describe('idempotencyKeys', () => {
 		])
 			expect(idempotencyKeys('xero', other, WRITES).bill).not.toBe(keys.bill);
 		expect(idempotencyKeys('quickBooks', invoice, WRITES).bill).not.toBe(keys.bill);
+	});
+
+	it('keeps two legal entities with one number apart: legal forms and "&"/"and" are not dropped', () => {
+		const pairs = [
+			['Acme Inc', 'ACME GmbH'],
+			['Smith & Co', 'Smith'],
+			['Smith & Co', 'Smith and Co'],
+			['ACME Ltd.', 'Acme Limited'],
+		];
+		for (const [one, other] of pairs)
+			expect(
+				idempotencyKeys('xero', { ...invoice, vendor: one, invoice_no: '1001' }, WRITES).bill,
+				`${one} / ${other}`,
+			).not.toBe(
+				idempotencyKeys('xero', { ...invoice, vendor: other, invoice_no: '1001' }, WRITES).bill,
+			);
+	});
+
+	it('keeps numbers apart that differ in separators or leading zeros', () => {
+		expect(idempotencyKeys('xero', { ...invoice, invoice_no: 'INV 42' }, WRITES).bill).not.toBe(
+			idempotencyKeys('xero', invoice, WRITES).bill,
+		);
+	});
+
+	it('is scoped to the organisation: one invoice in two Xero tenants or QuickBooks companies, two keys', () => {
+		for (const target of ['xero', 'quickBooks'] as const) {
+			const one = idempotencyKeys(target, { ...invoice, organisation: 'org-1' }, WRITES).bill;
+			expect(idempotencyKeys(target, { ...invoice, organisation: ' org-1 ' }, WRITES).bill).toBe(
+				one,
+			);
+			expect(idempotencyKeys(target, { ...invoice, organisation: 'org-2' }, WRITES).bill).not.toBe(
+				one,
+			);
+			expect(idempotencyKeys(target, invoice, WRITES).bill).not.toBe(one);
+		}
+	});
+
+	it('cannot be made equal by moving text between the parts', () => {
+		expect(
+			idempotencyKeys(
+				'xero',
+				{ organisation: 'a', vendor: 'b|c', invoice_no: '1', creditNote: false },
+				WRITES,
+			).bill,
+		).not.toBe(
+			idempotencyKeys(
+				'xero',
+				{ organisation: 'a|b', vendor: 'c', invoice_no: '1', creditNote: false },
+				WRITES,
+			).bill,
+		);
 	});
 
 	it("gives each write its own key, within QuickBooks' 50 characters (Xero takes 128)", () => {
@@ -105,12 +156,28 @@ describe('xeroLookupWhere', () => {
 });
 
 describe('quickBooksLookupQuery', () => {
-	it('asks for bills or vendor credits by number, quotes and backslashes escaped', () => {
-		expect(quickBooksLookupQuery(false, "O'Brien\\7")).toBe(
-			"select * from Bill where DocNumber = 'O\\'Brien\\\\7'",
+	const lookup = { creditNote: false, docNumber: "O'Brien\\7" };
+
+	it('asks for bills or vendor credits by number, quotes and backslashes escaped, one page at a time', () => {
+		expect(quickBooksLookupQuery(lookup)).toBe(
+			"select * from Bill where DocNumber = 'O\\'Brien\\\\7' STARTPOSITION 1 MAXRESULTS 1000",
 		);
-		expect(quickBooksLookupQuery(true, 'CN-1')).toBe(
-			"select * from VendorCredit where DocNumber = 'CN-1'",
+		expect(quickBooksLookupQuery({ creditNote: true, docNumber: 'CN-1', page: 3 })).toBe(
+			"select * from VendorCredit where DocNumber = 'CN-1' STARTPOSITION 2001 MAXRESULTS 1000",
+		);
+	});
+
+	it("filters by the vendor's VendorRef when it is known", () => {
+		expect(quickBooksLookupQuery({ ...lookup, docNumber: 'A-1', vendorId: '56' })).toBe(
+			"select * from Bill where DocNumber = 'A-1' and VendorRef = '56' STARTPOSITION 1 MAXRESULTS 1000",
+		);
+	});
+
+	it('asks by the 21 characters QuickBooks keeps of a longer number', () => {
+		expect(
+			quickBooksLookupQuery({ creditNote: false, docNumber: 'INV-2026-0000000000001-A' }),
+		).toBe(
+			"select * from Bill where DocNumber = 'INV-2026-000000000000' STARTPOSITION 1 MAXRESULTS 1000",
 		);
 	});
 });

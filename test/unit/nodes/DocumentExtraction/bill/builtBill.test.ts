@@ -29,4 +29,20 @@ describe('the checked invoice, the first step of every target', () => {
 			currency: null,
 		});
 	});
+
+	it('cannot book an invoice whose number has no letter or digit, and says why', () => {
+		for (const number of ['#', '/', '-']) {
+			const held = build(
+				{ document_id: 'doc_1', vendor: 'Acme', invoice_no: number, total: 5 },
+				{},
+			);
+			expect(held.ready, number).toBe(false);
+			expect(String(held.json.review_reason)).toContain(
+				`the invoice number ("${number}") has no letter or digit`,
+			);
+		}
+		expect(
+			String(build({ vendor: 'Acme', invoice_no: '№ 7', total: 5 }, {}).json.review_reason),
+		).not.toContain('no letter or digit');
+	});
 });

@@ -1,0 +1,117 @@
+/**
+ * Judge Books Answer (docs/spec-decisions.md#n71): what the books' answer to a bill's lookup or create
+ * means, decided in the package (bill/booksAnswer.ts) instead of in a template's expressions. Data
+ * only: the answer comes from the template's HTTP Request node. One output; each item carries the
+ * Build Bill item, its `verdict` for a Switch to route on, the reason a person decides, and the bill
+ * in the books it names.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { judgeCreated, judgeLookup } from '../../bill/booksAnswer.ts';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Answer To',
+		name: 'answerTo',
+		type: 'options',
+		options: [
+			{
+				name: 'Find Bill',
+				value: 'lookup',
+				description:
+					"The books' search for this supplier's bill with this number: verdict new, alreadyBooked or personDecides",
+			},
+			{
+				name: 'Create Bill',
+				value: 'create',
+				description:
+					'The bill the books made: verdict created when it is the bill asked for, else personDecides',
+			},
+		],
+		default: 'lookup',
+	},
+	{
+		displayName: 'Bill',
+		name: 'bill',
+		type: 'json',
+		default: '',
+		required: true,
+		placeholder: "{{ $('Build Xero bill').item.json }}",
+		description: "The item Build Bill's Bill output gave for this invoice",
+	},
+	{
+		displayName: 'Books Answer',
+		name: 'booksAnswer',
+		type: 'json',
+		default: '={{ $json }}',
+		description:
+			"The HTTP Request node's answer; for QuickBooks every page of the lookup, as a list of its items (e.g. {{ $('Find bill in QuickBooks').all() }})",
+	},
+	{
+		displayName: 'QuickBooks Vendor ID',
+		name: 'quickBooksVendorId',
+		type: 'string',
+		default: '',
+		description:
+			"QuickBooks only: the vendor's ID, which decides whose bills count; empty: the vendor's display name",
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['judgeBooksAnswer'] } },
+	properties,
+);
+
+/** A JSON parameter as an object or list: n8n gives an expression's value as is, typed JSON as text. */
+function jsonParameter(context: IExecuteFunctions, name: string, itemIndex: number): unknown {
+	const value = context.getNodeParameter(name, itemIndex, '') as unknown;
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value) as unknown;
+	} catch {
+		throw new NodeOperationError(
+			context.getNode(),
+			`${name === 'bill' ? 'Bill' : 'Books Answer'} is not JSON: set it to an expression such as {{ $json }}`,
+			{ itemIndex },
+		);
+	}
+}
+
+export async function execute(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[][]> {
+	const item = context.getInputData()[itemIndex];
+	const bill = jsonParameter(context, 'bill', itemIndex);
+	const given = jsonParameter(context, 'booksAnswer', itemIndex);
+	// The pages as n8n's items ($('…').all()) or as their JSON.
+	const answer = Array.isArray(given)
+		? given.map((page: unknown) =>
+				page && typeof page === 'object' && 'json' in page
+					? (page as { json: unknown }).json
+					: page,
+			)
+		: given;
+	const vendorId = String(context.getNodeParameter('quickBooksVendorId', itemIndex, '')).trim();
+	const billItem: IDataObject =
+		bill && typeof bill === 'object' && !Array.isArray(bill) ? (bill as IDataObject) : {};
+	const judged =
+		context.getNodeParameter('answerTo', itemIndex, 'lookup') === 'create'
+			? judgeCreated(billItem, answer, vendorId)
+			: judgeLookup(billItem, answer, vendorId);
+	return [
+		[
+			{
+				json: { ...billItem, ...judged } as unknown as IDataObject,
+				...(item.binary ? { binary: item.binary } : {}),
+				pairedItem: { item: itemIndex },
+			},
+		],
+	];
+}
