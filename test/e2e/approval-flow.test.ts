@@ -7,7 +7,6 @@
 // invoice under the threshold sends no email at all.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'undici';
 import {
 	eventually,
 	executedNodes,
@@ -26,6 +25,7 @@ import {
 	type MailServer,
 } from '../../local-n8n/mail/index.ts';
 import { invoiceFile, sendToExample } from './support/laterInvoices.ts';
+import { answerForm, formLink, mailAbout, openForm } from './support/approvalForms.ts';
 import { sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const EXAMPLE = 'invoice-approval-by-manager.workflow.json';
@@ -98,42 +98,6 @@ async function executionOf(
 		timeoutMs,
 	);
 	return found as DecodedExecution;
-}
-
-function mailAbout(invoiceNo: string, subjectStart: string, to: string) {
-	return (message: MailMessage) =>
-		message.subject.startsWith(subjectStart) &&
-		message.subject.includes(invoiceNo) &&
-		message.to.includes(to);
-}
-
-/** The link of the Send and Wait email's button: n8n's signed /webhook-waiting/ address. */
-function formLink(message: MailMessage): string {
-	const links = message.links.filter((link) => link.includes('/webhook-waiting/'));
-	expect(links, message.subject).toHaveLength(1);
-	expect(links[0]).toMatch(/[?&]signature=/);
-	return links[0];
-}
-
-/** Opens the form as a browser does; the page n8n renders. */
-async function openForm(link: string) {
-	const response = await request(link, { dispatcher: fixture.stack.client.dispatcher });
-	return { status: response.statusCode, html: await response.body.text() };
-}
-
-/** Submits the form (Decision, Reason) as a browser does: multipart, to the link itself. */
-async function answerForm(link: string, decision: 'Approve' | 'Reject', reason: string) {
-	const form = new FormData();
-	form.append('field-0', decision);
-	form.append('field-1', reason);
-	const encoded = new Response(form);
-	const response = await request(link, {
-		method: 'POST',
-		dispatcher: fixture.stack.client.dispatcher,
-		headers: { 'content-type': encoded.headers.get('content-type') as string },
-		body: Buffer.from(await encoded.arrayBuffer()),
-	});
-	return { status: response.statusCode, html: await response.body.text() };
 }
 
 /** An invoice the sandbox verifies at once (confidence 0.99), with three lines. */
@@ -225,10 +189,10 @@ describe('Approval by a manager, in a real n8n with a real SMTP server', () => {
 		expect(executedNodes(waiting)).not.toContain('Approved: to the books');
 
 		const link = formLink(ask);
-		const form = await openForm(link);
+		const form = await openForm(fixture.stack.client, link);
 		expect(form.status).toBe(200);
 		expect(form.html).toContain('Decision');
-		const answered = await answerForm(link, 'Approve', '');
+		const answered = await answerForm(fixture.stack.client, link, 'Approve', '');
 		expect(answered.status).toBe(200);
 		expect(answered.html).toContain('Got it, thanks');
 
@@ -253,7 +217,7 @@ describe('Approval by a manager, in a real n8n with a real SMTP server', () => {
 
 		// The same link again: n8n says no action is required, and nothing is booked a second time.
 		const executionsBefore = await fixture.stack.client.listExecutions(workflows.answered.id);
-		const again = await answerForm(link, 'Reject', 'changed my mind');
+		const again = await answerForm(fixture.stack.client, link, 'Reject', 'changed my mind');
 		expect(again.status).toBe(200);
 		expect(again.html).toContain('No action required');
 		await sleep(fixture.settleMs);
@@ -269,7 +233,9 @@ describe('Approval by a manager, in a real n8n with a real SMTP server', () => {
 		const ask = await askApprover('answered', 'reject.json', 'INV-REJECT-1');
 		await executionOf(workflows.answered.id, 'INV-REJECT-1', (e) => e.status === 'waiting');
 		const reason = 'Toner was not ordered; ask Acme for a corrected invoice';
-		expect((await answerForm(formLink(ask), 'Reject', reason)).status).toBe(200);
+		expect((await answerForm(fixture.stack.client, formLink(ask), 'Reject', reason)).status).toBe(
+			200,
+		);
 
 		const rejected = await executionOf(
 			workflows.answered.id,

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { request } from 'undici';
 import type { N8nClient } from '../../../local-n8n/index.ts';
 import type { MailMessage } from '../../../local-n8n/mail/index.ts';
+import { sleep } from './n8nAndSandbox.ts';
 
 /** A message whose subject starts with `subjectStart`, names `invoiceNo` and goes to `to`. */
 export function mailAbout(invoiceNo: string, subjectStart: string, to: string) {
@@ -22,10 +23,18 @@ export function formLink(message: MailMessage): string {
 	return links[0];
 }
 
-/** Opens the form as a browser does; the page n8n renders. */
+/**
+ * Opens the form as a browser does; the page n8n renders. The email leaves before n8n has put the
+ * execution to wait, and until then n8n answers 409 "running already": a person reading the email
+ * takes longer than that, so the page is asked for again for a while, as a reload would.
+ */
 export async function openForm(client: N8nClient, link: string) {
-	const response = await request(link, { dispatcher: client.dispatcher });
-	return { status: response.statusCode, html: await response.body.text() };
+	for (let attempt = 1; ; attempt++) {
+		const response = await request(link, { dispatcher: client.dispatcher });
+		const page = { status: response.statusCode, html: await response.body.text() };
+		if (page.status !== 409 || attempt === 30) return page;
+		await sleep(1_000);
+	}
 }
 
 /** Submits the form (Decision, Reason, and Your name when given) as a browser does: multipart, to the link itself. */
