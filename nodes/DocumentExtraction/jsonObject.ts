@@ -18,3 +18,17 @@ export function isPresent(value: unknown): boolean {
 		value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
 	);
 }
+
+/** What `jsonParameter` gives for typed text that is not JSON. */
+export const NOT_JSON = Symbol('not JSON');
+
+/** A JSON parameter's value as n8n gives it: an expression's value as is, typed text parsed (blank: null). */
+export function jsonParameter(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') return null;
+	try {
+		return JSON.parse(value) as unknown;
+	} catch {
+		return NOT_JSON;
+	}
+}

@@ -14,6 +14,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { judgeCreated, judgeLookup } from '../../bill/booksAnswer.ts';
+import { jsonParameter, NOT_JSON } from '../../jsonObject.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -69,18 +70,14 @@ export const description = updateDisplayOptions(
 );
 
 /** A JSON parameter as an object or list: n8n gives an expression's value as is, typed JSON as text. */
-function jsonParameter(context: IExecuteFunctions, name: string, itemIndex: number): unknown {
-	const value = context.getNodeParameter(name, itemIndex, '') as unknown;
-	if (typeof value !== 'string') return value;
-	try {
-		return JSON.parse(value) as unknown;
-	} catch {
-		throw new NodeOperationError(
-			context.getNode(),
-			`${name === 'bill' ? 'Bill' : 'Books Answer'} is not JSON: set it to an expression such as {{ $json }}`,
-			{ itemIndex },
-		);
-	}
+function jsonParameterOf(context: IExecuteFunctions, name: string, itemIndex: number): unknown {
+	const value = jsonParameter(context.getNodeParameter(name, itemIndex, ''));
+	if (value !== NOT_JSON) return value;
+	throw new NodeOperationError(
+		context.getNode(),
+		`${name === 'bill' ? 'Bill' : 'Books Answer'} is not JSON: set it to an expression such as {{ $json }}`,
+		{ itemIndex },
+	);
 }
 
 export async function execute(
@@ -88,8 +85,8 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
 	const item = context.getInputData()[itemIndex];
-	const bill = jsonParameter(context, 'bill', itemIndex);
-	const given = jsonParameter(context, 'booksAnswer', itemIndex);
+	const bill = jsonParameterOf(context, 'bill', itemIndex);
+	const given = jsonParameterOf(context, 'booksAnswer', itemIndex);
 	// The pages as n8n's items ($('…').all()) or as their JSON.
 	const answer = Array.isArray(given)
 		? given.map((page: unknown) =>

@@ -17,6 +17,7 @@ import { nextStep } from '../../approval/nextStep.ts';
 import { checkTimeZone } from '../../approval/instant.ts';
 import type { PolicyRow } from '../../approval/policy.ts';
 import { PolicyError } from '../../approval/policyError.ts';
+import { jsonParameter, NOT_JSON } from '../../jsonObject.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -133,18 +134,9 @@ export const description = updateDisplayOptions(
 
 /** A JSON parameter as n8n gives it: the value an expression made, or the text typed. */
 function jsonOf(value: unknown, what: string, fix: string): unknown {
-	if (typeof value !== 'string') return value;
-	const parsed = parsedJson(value.trim() || 'null');
-	if (!parsed.ok) throw new PolicyError(`${what} is not JSON`, fix);
-	return parsed.value;
-}
-
-function parsedJson(text: string): { ok: true; value: unknown } | { ok: false } {
-	try {
-		return { ok: true, value: JSON.parse(text) as unknown };
-	} catch {
-		return { ok: false };
-	}
+	const parsed = jsonParameter(value);
+	if (parsed === NOT_JSON) throw new PolicyError(`${what} is not JSON`, fix);
+	return parsed;
 }
 
 function listOf<T>(value: unknown, what: string, fix: string): T[] {

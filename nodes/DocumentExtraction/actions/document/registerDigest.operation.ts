@@ -14,6 +14,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { RegisterRow } from '../../register/registerDigest.ts';
 import { registerDigest, timeOf } from '../../register/registerDigest.ts';
+import { jsonParameter } from '../../jsonObject.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -59,15 +60,8 @@ export const description = updateDisplayOptions(
 );
 
 function rowsOf(context: IExecuteFunctions, itemIndex: number): RegisterRow[] {
-	const value = context.getNodeParameter('registerRows', itemIndex, []) as unknown;
-	let rows: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			rows = value.trim() === '' ? [] : JSON.parse(value);
-		} catch {
-			rows = undefined;
-		}
-	}
+	const given = jsonParameter(context.getNodeParameter('registerRows', itemIndex, []));
+	const rows = given === null ? [] : given;
 	if (!Array.isArray(rows) || rows.some((row) => typeof row !== 'object' || row === null))
 		throw new NodeOperationError(
 			context.getNode(),

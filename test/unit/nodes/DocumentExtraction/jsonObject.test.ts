@@ -1,7 +1,12 @@
 // The one home of "is this a JSON object" (a service answer, a delivery body, an extracted field).
 import { describe, expect, it } from 'vitest';
 
-import { fieldsOf, jsonObject } from '../../../../nodes/DocumentExtraction/jsonObject.ts';
+import {
+	fieldsOf,
+	jsonObject,
+	jsonParameter,
+	NOT_JSON,
+} from '../../../../nodes/DocumentExtraction/jsonObject.ts';
 
 describe('jsonObject / fieldsOf', () => {
 	it('an object is itself for both', () => {
@@ -20,5 +25,19 @@ describe('jsonObject / fieldsOf', () => {
 	])('%s is no object: undefined, and no fields ({})', (_case, value) => {
 		expect(jsonObject(value)).toBeUndefined();
 		expect(fieldsOf(value)).toEqual({});
+	});
+});
+
+describe('jsonParameter: a JSON parameter as n8n gives it', () => {
+	it("an expression's value is taken as it is", () => {
+		const rows = [{ state: 'booked' }];
+		expect(jsonParameter(rows)).toBe(rows);
+		expect(jsonParameter(undefined)).toBeUndefined();
+	});
+
+	it('typed text is parsed; blank text is null; text that is not JSON says so', () => {
+		expect(jsonParameter('{"USD": 0.92}')).toEqual({ USD: 0.92 });
+		expect(jsonParameter('  ')).toBeNull();
+		expect(jsonParameter('{USD: 0.92}')).toBe(NOT_JSON);
 	});
 });
