@@ -5,7 +5,7 @@
 // its calls (Find, Create, Attach, Record). Every invoice is booked once, with its original and the
 // note of its decision; no execution fails.
 
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
 	eventually,
 	executedNodes,
@@ -14,7 +14,6 @@ import {
 	nodeJson,
 	sandboxControl,
 	withCredentialsByName,
-	type Credential,
 	type DecodedExecution,
 } from '../../local-n8n/index.ts';
 import {
@@ -22,19 +21,12 @@ import {
 	startXeroStandIn,
 	withSettings,
 } from '../../local-n8n/accounting/index.ts';
-import {
-	createImapCredential,
-	createSmtpCredential,
-	invoicePdf,
-	startImapServer,
-	startMailServer,
-	type ImapServer,
-	type MailServer,
-} from '../../local-n8n/mail/index.ts';
+import { invoicePdf } from '../../local-n8n/mail/index.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
 import { publishEachAttachmentStarter } from './support/eachAttachment.ts';
 import { postEmail } from './support/emailOfInvoices.ts';
 import { describeNeeding } from './support/requirements.ts';
+import { useMailboxes } from './support/mailboxes.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const SUPPLIER = 'Busy Books Ltd';
@@ -59,25 +51,7 @@ function smallInvoice(invoiceNo: string) {
 }
 
 describeNeeding(['dovecot'], 'Xero busy: its 429s waited out', () => {
-	let imap: ImapServer;
-	let mail: MailServer;
-	let mailCredentials: Credential[];
-
-	beforeAll(async () => {
-		imap = await startImapServer();
-		fixture.secrets.push(imap.password);
-		mail = await startMailServer();
-		mailCredentials = [
-			fixture.credential,
-			await createImapCredential(fixture.stack.client, imap),
-			await createSmtpCredential(fixture.stack.client, mail),
-		];
-	});
-
-	afterAll(async () => {
-		await imap?.stop();
-		await mail?.stop();
-	});
+	const mailboxes = useMailboxes(fixture);
 
 	it('four invoices at once, Xero at 10 calls a minute and 2 in progress: every one booked once, with its original and its note; no execution failed', async () => {
 		const start = Date.now();
@@ -126,10 +100,10 @@ describeNeeding(['dovecot'], 'Xero busy: its 429s waited out', () => {
 				xero_account_code: '400',
 			});
 			const { id } = await client.createWorkflow(
-				withCredentialsByName(configured, [...mailCredentials, books]),
+				withCredentialsByName(configured, [...mailboxes.credentials, books]),
 			);
 			await client.activateWorkflow(id);
-			await imap.waitForMailboxOpened(1);
+			await mailboxes.imap.waitForMailboxOpened(1);
 			const starter = await publishEachAttachmentStarter(client, template.workflow, id);
 			await client.waitForWebhook(starter.path);
 

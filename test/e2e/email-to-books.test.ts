@@ -20,7 +20,6 @@ import {
 	executedNodes,
 	loadExampleWorkflows,
 	nodeJson,
-	registerSecret,
 	sandboxControl,
 	withCredentialsByName,
 	type Credential,
@@ -34,20 +33,13 @@ import {
 	type QuickBooksStandIn,
 	type XeroStandIn,
 } from '../../local-n8n/accounting/index.ts';
-import {
-	createImapCredential,
-	createSmtpCredential,
-	invoicePdf,
-	startImapServer,
-	startMailServer,
-	type ImapServer,
-	type MailServer,
-} from '../../local-n8n/mail/index.ts';
+import { invoicePdf } from '../../local-n8n/mail/index.ts';
 import { formLink, mailAbout, openForm, submitForm } from './support/approvalForms.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
 import { publishEachAttachmentStarter } from './support/eachAttachment.ts';
 import { postEmail } from './support/emailOfInvoices.ts';
 import { describeNeeding } from './support/requirements.ts';
+import { useMailboxes } from './support/mailboxes.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const TEMPLATES = {
@@ -57,31 +49,11 @@ const TEMPLATES = {
 
 const fixture = useN8nAndSandbox();
 
-let imap: ImapServer;
-let mail: MailServer;
-let mailCredentials: Credential[];
+const mailboxes = useMailboxes(fixture);
 /** How many workflows have published on the mailbox: each opens it once more. */
 let published = 0;
 /** Each published copy's starter of its "Each attachment" executions, by the copy's id. */
 const starterPaths = new Map<string, string>();
-
-beforeAll(async () => {
-	imap = await startImapServer();
-	registerSecret(imap.password);
-	fixture.secrets.push(imap.password);
-	mail = await startMailServer();
-	const client = fixture.stack.client;
-	mailCredentials = [
-		fixture.credential,
-		await createImapCredential(client, imap),
-		await createSmtpCredential(client, mail),
-	];
-});
-
-afterAll(async () => {
-	await imap?.stop();
-	await mail?.stop();
-});
 
 /** A small invoice (under the approval threshold: booked without approval). */
 function smallInvoice(vendor: string, invoiceNo: string) {
@@ -106,7 +78,7 @@ const asHtml = (text: string) => text.replace(/&/g, '&amp;');
 
 /** The approver's form link of the one email about `invoiceNo` whose subject starts so. */
 async function formOf(invoiceNo: string, subjectStart: string): Promise<string> {
-	const [message] = await mail.waitForMessages(
+	const [message] = await mailboxes.mail.waitForMessages(
 		mailAbout(invoiceNo, subjectStart, 'manager@example.com'),
 		1,
 		90_000,
@@ -130,10 +102,10 @@ async function importAndPublish(
 		...settings,
 	});
 	const created = await client.createWorkflow(
-		withCredentialsByName(configured, [...mailCredentials, books]),
+		withCredentialsByName(configured, [...mailboxes.credentials, books]),
 	);
 	await client.activateWorkflow(created.id);
-	await imap.waitForMailboxOpened(++published);
+	await mailboxes.imap.waitForMailboxOpened(++published);
 	const starter = await publishEachAttachmentStarter(client, template.workflow, created.id);
 	await client.waitForWebhook(starter.path);
 	starterPaths.set(created.id, starter.path);

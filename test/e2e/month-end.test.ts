@@ -4,7 +4,7 @@
 // (docs/accounting.md#one-question-per-supplier). QuickBooks answers slowly: one vendor however many
 // executions create it.
 
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
 	eventually,
 	executedNodes,
@@ -20,19 +20,12 @@ import {
 	startXeroStandIn,
 	withSettings,
 } from '../../local-n8n/accounting/index.ts';
-import {
-	createImapCredential,
-	createSmtpCredential,
-	startImapServer,
-	startMailServer,
-	type ImapServer,
-	type MailServer,
-} from '../../local-n8n/mail/index.ts';
 import { formLink, openForm, submitForm } from './support/approvalForms.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
 import { publishEachAttachmentStarter } from './support/eachAttachment.ts';
 import { postEmail, type Attachment } from './support/emailOfInvoices.ts';
 import { describeNeeding } from './support/requirements.ts';
+import { useMailboxes } from './support/mailboxes.ts';
 import { sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 import { untaxedInvoice } from './support/sampleInvoices.ts';
 
@@ -64,27 +57,9 @@ function invoicesOf(prefix: string, count: number): Attachment[] {
 }
 
 describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', () => {
-	let imap: ImapServer;
-	let mail: MailServer;
-	let mailCredentials: Credential[];
+	const mailboxes = useMailboxes(fixture);
 	/** How many workflows have published on the mailbox: each opens it once more. */
 	let published = 0;
-
-	beforeAll(async () => {
-		imap = await startImapServer();
-		fixture.secrets.push(imap.password);
-		mail = await startMailServer();
-		mailCredentials = [
-			fixture.credential,
-			await createImapCredential(fixture.stack.client, imap),
-			await createSmtpCredential(fixture.stack.client, mail),
-		];
-	});
-
-	afterAll(async () => {
-		await imap?.stop();
-		await mail?.stop();
-	});
 
 	/** Publishes the template with `settings` and asking on; its id and its starter of one file's execution. */
 	async function publish(file: string, settings: Record<string, string>, books: Credential) {
@@ -97,10 +72,10 @@ describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', ()
 			...settings,
 		});
 		const { id } = await client.createWorkflow(
-			withCredentialsByName(configured, [...mailCredentials, books]),
+			withCredentialsByName(configured, [...mailboxes.credentials, books]),
 		);
 		await client.activateWorkflow(id);
-		await imap.waitForMailboxOpened(++published);
+		await mailboxes.imap.waitForMailboxOpened(++published);
 		const starter = await publishEachAttachmentStarter(client, template.workflow, id);
 		await client.waitForWebhook(starter.path);
 		return { id, starterPath: starter.path };
@@ -134,9 +109,9 @@ describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', ()
 		notOffered: string[] = [],
 	): Promise<DecodedExecution[]> {
 		const client = fixture.stack.client;
-		const questionsBefore = mail.messages().filter(isQuestion).length;
+		const questionsBefore = mailboxes.mail.messages().filter(isQuestion).length;
 		await Promise.all(files.map((file) => postEmail(client, workflow.starterPath, [file])));
-		const [question] = await mail
+		const [question] = await mailboxes.mail
 			.waitForMessages(
 				(message) => isQuestion(message) && message.subject.includes(SUPPLIER),
 				questionsBefore + 1,
@@ -146,7 +121,7 @@ describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', ()
 			.catch(async (error) => failWithExecutions(workflow.id, error));
 		// Every execution reaches the question by now: one asks, the others wait for its answer.
 		await sleep(fixture.settleMs);
-		expect(mail.messages().filter(isQuestion)).toHaveLength(questionsBefore + 1);
+		expect(mailboxes.mail.messages().filter(isQuestion)).toHaveLength(questionsBefore + 1);
 
 		const link = formLink(question);
 		const page = (await openForm(client, link)).html;
@@ -173,7 +148,7 @@ describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', ()
 		expect(executions.map((execution) => [execution.status, outcome(execution)])).toEqual(
 			files.map(() => ['success', 'booked']),
 		);
-		expect(mail.messages().filter(isQuestion)).toHaveLength(questionsBefore + 1);
+		expect(mailboxes.mail.messages().filter(isQuestion)).toHaveLength(questionsBefore + 1);
 		return executions;
 	}
 
