@@ -10,6 +10,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { QUICKBOOKS_DOC_NUMBER_MAX, QUICKBOOKS_LOOKUP_PAGE_SIZE } from './booksGuard.ts';
+import { fieldsOf } from '../jsonObject.ts';
 import { moneyText } from './money.ts';
 import { invoiceNumberIdentity, supplierIdentity } from './supplierIdentity.ts';
 import { oneLine } from './text.ts';
@@ -60,8 +61,6 @@ interface FoundBill extends BooksBill {
 	privateNote: string;
 }
 
-const object = (value: unknown): IDataObject =>
-	value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
 /** An amount in whole cents; null when it is no number. */
 function centsOf(value: unknown): number | null {
 	const amount = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -73,22 +72,22 @@ const text = (value: unknown): string =>
 
 /** The asked bill of a Build Bill item, or why the item is not one. */
 function askedBillOf(item: IDataObject): AskedBill | string {
-	const xero = object(item.xero_request);
+	const xero = fieldsOf(item.xero_request);
 	const endpoint = text(item.endpoint);
-	const xeroDocument = object((xero[endpoint] as unknown[] | undefined)?.[0]);
+	const xeroDocument = fieldsOf((xero[endpoint] as unknown[] | undefined)?.[0]);
 	if (Object.keys(xeroDocument).length > 0) {
 		const creditNote = endpoint === 'CreditNotes';
 		return {
 			books: 'xero',
 			creditNote,
-			supplier: text(object(xeroDocument.Contact).Name),
+			supplier: text(fieldsOf(xeroDocument.Contact).Name),
 			number: text(creditNote ? xeroDocument.CreditNoteNumber : xeroDocument.InvoiceNumber),
-			totalCents: centsOf(object(item.expected).total) ?? NaN,
+			totalCents: centsOf(fieldsOf(item.expected).total) ?? NaN,
 			date: text(xeroDocument.Date) || null,
 			currency: text(xeroDocument.CurrencyCode) || null,
 		};
 	}
-	const quickBooks = object(item.bill);
+	const quickBooks = fieldsOf(item.bill);
 	if (Object.keys(quickBooks).length > 0) {
 		return {
 			books: 'quickBooks',
@@ -97,7 +96,7 @@ function askedBillOf(item: IDataObject): AskedBill | string {
 			number: oneLine(item.invoice_no),
 			totalCents: centsOf(item.expected_total) ?? NaN,
 			date: text(quickBooks.TxnDate) || null,
-			currency: text(object(quickBooks.CurrencyRef).value) || null,
+			currency: text(fieldsOf(quickBooks.CurrencyRef).value) || null,
 		};
 	}
 	return 'the Bill parameter holds no bill Build Bill built: set it to the Build Bill item of this invoice';
@@ -118,7 +117,7 @@ function xeroBill(row: IDataObject, creditNote: boolean): FoundBill {
 	return {
 		id,
 		number: text(creditNote ? row.CreditNoteNumber : row.InvoiceNumber),
-		supplier: text(object(row.Contact).Name),
+		supplier: text(fieldsOf(row.Contact).Name),
 		status,
 		total: totalCents === null ? null : totalCents / 100,
 		totalCents,
@@ -128,7 +127,7 @@ function xeroBill(row: IDataObject, creditNote: boolean): FoundBill {
 			? `https://go.xero.com/AccountsPayable/ViewCreditNote.aspx?creditNoteID=${id}`
 			: `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${id}`,
 		live: status !== 'VOIDED' && status !== 'DELETED',
-		vendorId: text(object(row.Contact).ContactID) || null,
+		vendorId: text(fieldsOf(row.Contact).ContactID) || null,
 		privateNote: '',
 	};
 }
@@ -142,15 +141,15 @@ function quickBooksBill(row: IDataObject, creditNote: boolean): FoundBill {
 	return {
 		id,
 		number: text(row.DocNumber),
-		supplier: text(object(row.VendorRef).name),
+		supplier: text(fieldsOf(row.VendorRef).name),
 		status: voided ? 'Voided' : 'Live',
 		total: totalCents === null ? null : totalCents / 100,
 		totalCents,
 		date: /^\d{4}-\d{2}-\d{2}$/.test(text(row.TxnDate)) ? text(row.TxnDate) : null,
-		currency: text(object(row.CurrencyRef).value) || null,
+		currency: text(fieldsOf(row.CurrencyRef).value) || null,
 		link: `https://app.qbo.intuit.com/app/${creditNote ? 'vendorcredit' : 'bill'}?txnId=${id}`,
 		live: !voided,
-		vendorId: text(object(row.VendorRef).value) || null,
+		vendorId: text(fieldsOf(row.VendorRef).value) || null,
 		privateNote,
 	};
 }
@@ -162,19 +161,19 @@ function lookupRows(asked: AskedBill, answer: unknown): FoundBill[] | string {
 	for (const [index, page] of pages.entries()) {
 		if (asked.books === 'xero') {
 			const key = asked.creditNote ? 'CreditNotes' : 'Invoices';
-			const found = object(page)[key];
+			const found = fieldsOf(page)[key];
 			if (!Array.isArray(found))
 				return `the lookup's answer is not Xero's ${key} answer: check Find bill's request`;
-			rows.push(...found.map((row) => xeroBill(object(row), asked.creditNote)));
+			rows.push(...found.map((row) => xeroBill(fieldsOf(row), asked.creditNote)));
 			continue;
 		}
-		const response = object(page).QueryResponse;
+		const response = fieldsOf(page).QueryResponse;
 		if (!response || typeof response !== 'object')
 			return "the lookup's answer is not a QuickBooks query response: check Find bill's request";
-		const found = object(response)[asked.creditNote ? 'VendorCredit' : 'Bill'] ?? [];
+		const found = fieldsOf(response)[asked.creditNote ? 'VendorCredit' : 'Bill'] ?? [];
 		if (!Array.isArray(found))
 			return "the lookup's answer is not a QuickBooks query response: check Find bill's request";
-		rows.push(...found.map((row) => quickBooksBill(object(row), asked.creditNote)));
+		rows.push(...found.map((row) => quickBooksBill(fieldsOf(row), asked.creditNote)));
 		// A full last page means QuickBooks has more: an answer not read whole decides nothing.
 		if (index === pages.length - 1 && found.length >= QUICKBOOKS_LOOKUP_PAGE_SIZE)
 			return `QuickBooks answered a full page of ${QUICKBOOKS_LOOKUP_PAGE_SIZE} bills numbered ${asked.number} and the next page was not read: read every page (STARTPOSITION) before judging`;
@@ -304,15 +303,15 @@ export function judgeCreated(
 	const asked = askedBillOf(bill);
 	if (typeof asked === 'string') return personDecides(asked);
 	const books = BOOKS_NAME[asked.books];
-	const body = object(answer);
+	const body = fieldsOf(answer);
 	let found: FoundBill | undefined;
 	if (asked.books === 'xero') {
 		const rows = body[asked.creditNote ? 'CreditNotes' : 'Invoices'];
 		if (Array.isArray(rows) && rows.length === 1)
-			found = xeroBill(object(rows[0]), asked.creditNote);
+			found = xeroBill(fieldsOf(rows[0]), asked.creditNote);
 	} else {
 		const row = body[asked.creditNote ? 'VendorCredit' : 'Bill'];
-		if (row && typeof row === 'object') found = quickBooksBill(object(row), asked.creditNote);
+		if (row && typeof row === 'object') found = quickBooksBill(fieldsOf(row), asked.creditNote);
 	}
 	if (!found || !found.id)
 		return personDecides(

@@ -17,6 +17,7 @@ import {
 	readinessOfItem,
 } from '../../invoice/invoiceOfItem.ts';
 import { refusals } from '../../refusals.ts';
+import { itemWith } from '../itemWith.ts';
 import {
 	checkDuplicateOutputIndex,
 	checkDuplicateOutputNames,
@@ -161,10 +162,13 @@ export async function execute(
 		route.output === checkDuplicateOutputIndex(settings, 'newInvoice');
 	// The supplier as this guard matches it: what a table of supplier rules is looked up by.
 	const supplierKey = normaliseVendor(invoice!.vendor);
-	outputs[held ? checkDuplicateOutputIndex(settings, 'notReady') : route.output].push({
-		json: { ...item.json, supplier_key: supplierKey, ...route.fields, ...readiness },
-		...(item.binary ? { binary: item.binary } : {}),
-		pairedItem: { item: itemIndex },
-	});
+	outputs[held ? checkDuplicateOutputIndex(settings, 'notReady') : route.output].push(
+		itemWith(item, itemIndex, {
+			...item.json,
+			supplier_key: supplierKey,
+			...route.fields,
+			...readiness,
+		}),
+	);
 	return outputs;
 }

@@ -14,7 +14,8 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { judgeCreated, judgeLookup } from '../../bill/booksAnswer.ts';
-import { jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { itemWith } from '../itemWith.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -96,19 +97,10 @@ export async function execute(
 			)
 		: given;
 	const vendorId = String(context.getNodeParameter('quickBooksVendorId', itemIndex, '')).trim();
-	const billItem: IDataObject =
-		bill && typeof bill === 'object' && !Array.isArray(bill) ? (bill as IDataObject) : {};
+	const billItem = fieldsOf(bill);
 	const judged =
 		context.getNodeParameter('answerTo', itemIndex, 'lookup') === 'create'
 			? judgeCreated(billItem, answer, vendorId)
 			: judgeLookup(billItem, answer, vendorId);
-	return [
-		[
-			{
-				json: { ...billItem, ...judged } as unknown as IDataObject,
-				...(item.binary ? { binary: item.binary } : {}),
-				pairedItem: { item: itemIndex },
-			},
-		],
-	];
+	return [[itemWith(item, itemIndex, { ...billItem, ...judged } as unknown as IDataObject)]];
 }

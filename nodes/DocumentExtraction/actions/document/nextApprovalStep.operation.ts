@@ -18,6 +18,7 @@ import { checkTimeZone } from '../../approval/instant.ts';
 import type { PolicyRow } from '../../approval/policy.ts';
 import { PolicyError } from '../../approval/policyError.ts';
 import { jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { itemWith } from '../itemWith.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -197,13 +198,5 @@ export async function execute(
 			description: error.fix,
 		});
 	}
-	return [
-		[
-			{
-				json: { ...item.json, approval },
-				...(item.binary ? { binary: item.binary } : {}),
-				pairedItem: { item: itemIndex },
-			},
-		],
-	];
+	return [[itemWith(item, itemIndex, { ...item.json, approval })]];
 }
