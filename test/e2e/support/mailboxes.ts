@@ -1,9 +1,9 @@
-// The email-to-books templates' mail, as a file of tests starts it: the mailbox their Email Trigger
-// reads (a real IMAP server), the approver's mail server, and the credentials a template is published
-// with (the service's, IMAP, SMTP). Started in the caller's beforeAll, stopped in its afterAll.
+// The email-to-books templates' mail, as the tests start it: the mailbox their Email Trigger reads
+// (a real IMAP server), the approver's mail server, and the credentials a template is published
+// with (the service's, IMAP, SMTP).
 
 import { afterAll, beforeAll } from 'vitest';
-import { registerSecret, type Credential } from '../../../local-n8n/index.ts';
+import { registerSecret, type Credential, type N8nClient } from '../../../local-n8n/index.ts';
 import {
 	createImapCredential,
 	createSmtpCredential,
@@ -21,19 +21,28 @@ export interface Mailboxes {
 	credentials: Credential[];
 }
 
+/** Starts the two servers and makes their credentials in `client`'s n8n beside `documentExtraction`. */
+export async function startMailboxes(
+	client: N8nClient,
+	documentExtraction: Credential,
+): Promise<Mailboxes> {
+	const imap = await startImapServer();
+	registerSecret(imap.password);
+	const mail = await startMailServer();
+	const credentials = [
+		documentExtraction,
+		await createImapCredential(client, imap),
+		await createSmtpCredential(client, mail),
+	];
+	return { imap, mail, credentials };
+}
+
+/** The mailboxes for a file (or a describe block): started in its beforeAll, stopped in its afterAll. */
 export function useMailboxes(fixture: N8nAndSandbox): Mailboxes {
 	const mailboxes = {} as Mailboxes;
 	beforeAll(async () => {
-		const client = fixture.stack.client;
-		mailboxes.imap = await startImapServer();
-		registerSecret(mailboxes.imap.password);
+		Object.assign(mailboxes, await startMailboxes(fixture.stack.client, fixture.credential));
 		fixture.secrets.push(mailboxes.imap.password);
-		mailboxes.mail = await startMailServer();
-		mailboxes.credentials = [
-			fixture.credential,
-			await createImapCredential(client, mailboxes.imap),
-			await createSmtpCredential(client, mailboxes.mail),
-		];
 	});
 	afterAll(async () => {
 		await mailboxes.imap?.stop();

@@ -4,7 +4,6 @@
 
 import {
 	loadExampleWorkflows,
-	registerSecret,
 	withCredentialsByName,
 	type Credential,
 	type N8nClient,
@@ -16,15 +15,9 @@ import {
 	withSettings,
 	type XeroStandIn,
 } from '../../../local-n8n/accounting/index.ts';
-import {
-	createImapCredential,
-	createSmtpCredential,
-	startImapServer,
-	startMailServer,
-	type ImapServer,
-	type MailServer,
-} from '../../../local-n8n/mail/index.ts';
+import type { ImapServer, MailServer } from '../../../local-n8n/mail/index.ts';
 import { STAND_IN_ACCESS_TOKEN } from './booksExamples.ts';
+import { startMailboxes } from './mailboxes.ts';
 
 const TEMPLATE = 'invoices-email-to-xero-with-approval.workflow.json';
 
@@ -43,14 +36,14 @@ export async function publishXeroTemplate(
 	client: N8nClient,
 	documentExtraction: Credential,
 ): Promise<PublishedXeroTemplate> {
-	const imap = await startImapServer();
-	registerSecret(imap.password);
-	const mail = await startMailServer();
+	const {
+		imap,
+		mail,
+		credentials: mailCredentials,
+	} = await startMailboxes(client, documentExtraction);
 	const xero = await startXeroStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
 	const credentials = [
-		documentExtraction,
-		await createImapCredential(client, imap),
-		await createSmtpCredential(client, mail),
+		...mailCredentials,
 		await connectedOAuth2Credential(client, 'xeroOAuth2Api', 'Xero account', STAND_IN_ACCESS_TOKEN),
 	];
 	const template = loadExampleWorkflows().find((entry) => entry.file === TEMPLATE)!.workflow;
