@@ -2,7 +2,7 @@
 // Copies of one event across n8n's webhook processes (queue mode: 2 webhook processes behind HAProxy,
 // 2 workers, Postgres, Redis). 50 signed events, each delivered 3 times:
 //   (i)   one copy after the other, alternating between the two webhook processes, back to back and
-//         spaced 5, 20, 50, 200 and 1000 ms apart;
+//         spaced 5, 20, 50, 200 and 1000 ms apart (the five spacings sent side by side);
 //   (ii)  the 3 copies at the same moment through the load balancer hashing X-Service-Signature
 //         (same body, same signature, same process) → one run per event;
 //   (iii) the 3 copies at the same moment straight to different webhook processes.
@@ -151,15 +151,18 @@ describeNeeding(QUEUE_MODE_REQUIREMENTS, 'duplicates across webhook processes (q
 		const idsBySpacing = new Map(
 			SPACINGS_MS.map((gapMs) => [gapMs, documentIds(`gap${gapMs}`, SPACED_EVENTS)]),
 		);
-		for (const [gapMs, ids] of idsBySpacing) {
-			for (const documentId of ids) {
-				const body = verifiedPayload(documentId);
-				for (const [copy, client] of order.entries()) {
-					if (copy > 0) await sleep(gapMs);
-					expect(await deliverCopy(client, path, body, account.signingSecret)).toBe(200);
+		// The spacings side by side: each one's events one after the other, each copy its pause after the last.
+		await Promise.all(
+			[...idsBySpacing].map(async ([gapMs, ids]) => {
+				for (const documentId of ids) {
+					const body = verifiedPayload(documentId);
+					for (const [copy, client] of order.entries()) {
+						if (copy > 0) await sleep(gapMs);
+						expect(await deliverCopy(client, path, body, account.signingSecret)).toBe(200);
+					}
 				}
-			}
-		}
+			}),
+		);
 		const result = await settledRuns(id, SPACINGS_MS.length * SPACED_EVENTS);
 		expect(result.failed).toBe(0);
 		for (const [gapMs, ids] of idsBySpacing) {

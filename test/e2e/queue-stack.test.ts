@@ -68,13 +68,10 @@ async function executionCount(): Promise<number> {
 }
 
 describeNeeding(QUEUE_MODE_REQUIREMENTS, 'n8n in queue mode', () => {
-	useQueueFixture(
-		{ ownStack: true, sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } },
-		(started) => {
-			fixture = started;
-			({ stack, sandbox, account } = started);
-		},
-	);
+	useQueueFixture({ sandbox: { retryBaseMs: 300, reviewDelayMs: 600_000 } }, (started) => {
+		fixture = started;
+		({ stack, sandbox, account } = started);
+	});
 
 	it("the package is installed in every main, worker and webhook process's own user folder, and no process fails to load it", () => {
 		expect(stack.installedNodeTypes.sort()).toEqual(

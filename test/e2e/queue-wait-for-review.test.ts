@@ -96,7 +96,7 @@ describeNeeding(
 	`Wait for Review with ${WAITING} executions waiting at once`,
 	() => {
 		useQueueFixture(
-			{ ownStack: true, sandbox: { reviewDelayMs: 600_000, retryBaseMs: 300 } },
+			{ sandbox: { reviewDelayMs: 600_000, retryBaseMs: 300 } },
 			(started) => (fixture = started),
 		);
 

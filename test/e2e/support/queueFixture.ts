@@ -42,24 +42,69 @@ export interface QueueFixture {
 }
 
 /**
- * The queue stack of the files that neither configure nor restart one: started by the first, it
- * serves the others in turn (vitest runs the e2e files one after another in one process), each
- * leaving it as it found it (no workflow, credential or file).
+ * The queue stack of the files that do not configure one: started by the first, it serves the others
+ * in turn (vitest runs the e2e files one after another in one process), each leaving it as it found
+ * it (no workflow, credential or file). A file may restart or kill its n8n processes: the next file
+ * gets every process running again (restarting a process is a third of a stack's start).
  */
 let sharedStack: Promise<{ stack: QueueStack; fileDir: string }> | undefined;
 
 async function sharedQueueStack(): Promise<{ stack: QueueStack; fileDir: string }> {
 	const running = await sharedStack?.catch(() => undefined);
-	if (running?.stack.processes().every(({ instance }) => instance.isRunning())) return running;
+	if (running) {
+		const stopped = running.stack.processes().filter(({ instance }) => !instance.isRunning());
+		if (stopped.length === 0) return running;
+		const restarted = await startOutliving(async () => await restartStopped(running.stack));
+		if (restarted) return running;
+	}
 	await running?.stack.stop();
 	sharedStack = startOutliving(async () => {
 		const fileDir = makeTmpDir('queue-files');
-		return {
-			stack: await startQueueStack({ fileAccessDirs: [fileDir], balance: SHARED_BALANCE }),
-			fileDir,
-		};
+		const stack = await startQueueStack({ fileAccessDirs: [fileDir], balance: SHARED_BALANCE });
+		// A process a file restarts outlives the file, as the one it replaces did.
+		for (const { instance } of stack.processes()) {
+			const restart = instance.restart;
+			instance.restart = () => startOutliving(restart);
+		}
+		return { stack, fileDir };
 	});
 	return await sharedStack;
+}
+
+/**
+ * Starts again the n8n processes of `stack` that a file stopped or killed; for a webhook process,
+ * waits until the load balancer's health check takes it back. False when that fails (the caller
+ * then starts a new stack).
+ */
+async function restartStopped(stack: QueueStack): Promise<boolean> {
+	const stopped = stack.processes().filter(({ instance }) => !instance.isRunning());
+	const upBefore = new Map(stopped.map(({ name }) => [name, healthChecksUp(stack, name)]));
+	try {
+		await Promise.all(stopped.map(async ({ instance }) => await instance.restart()));
+		for (const { role, name } of stopped)
+			if (role === 'webhook')
+				await eventually(
+					`HAProxy takes ${name} back`,
+					async () => healthChecksUp(stack, name),
+					(count) => count > (upBefore.get(name) ?? 0),
+					30_000,
+				);
+		log('queue-test', `shared stack: ${stopped.map(({ name }) => name).join(', ')} started again`);
+		return true;
+	} catch (error) {
+		log(
+			'queue-test',
+			`shared stack: restarting ${stopped.map(({ name }) => name).join(', ')} failed (${String(error)}); starting a new one`,
+		);
+		return false;
+	}
+}
+
+/** How often HAProxy's health check has marked webhook process `name` UP (a line of its log each time). */
+function healthChecksUp(stack: QueueStack, name: string): number {
+	return readFileSync(stack.lb.logFile, 'utf8')
+		.split('\n')
+		.filter((line) => line.startsWith(`Server n8n_webhook_processes/${name} is UP,`)).length;
 }
 
 /** The load balancer's mode on the shared stack between files. */
