@@ -180,13 +180,19 @@ interface Section {
 	line: (entry: DigestEntry) => string;
 }
 
+/** " (step 2 of 2, finance director)" from a policy step's state; "" for plain "awaiting approval". */
+function stepOf(state: string): string {
+	const step = state.slice(REGISTER_STATES.awaitingApproval.length).replace(/^:\s*/, '').trim();
+	return step ? ` (${step})` : '';
+}
+
 function sectionsOf(digest: DigestSections): Section[] {
 	return [
 		{
 			title: 'Awaiting approval',
 			entries: digest.awaiting_approval,
 			line: (entry) =>
-				`${describe(entry)}: waiting ${entry.hours} h${entry.detail ? `, ${entry.detail}` : ''}`,
+				`${describe(entry)}: waiting ${entry.hours} h${stepOf(entry.state)}${entry.detail ? `, ${entry.detail}` : ''}`,
 		},
 		{
 			title: 'Failed',
@@ -270,7 +276,8 @@ export function registerDigest(rows: RegisterRow[], settings: DigestSettings): R
 		if (!time) continue;
 		const state = oneLine(row.state).toLowerCase();
 		const entry = () => entryOf(row, time, now);
-		if (state === REGISTER_STATES.awaitingApproval) {
+		// "awaiting approval", or a policy's step: "awaiting approval: step 2 of 2, finance director".
+		if (state.startsWith(REGISTER_STATES.awaitingApproval)) {
 			if (older(time, settings.awaitingApprovalHours)) sections.awaiting_approval.push(entry());
 		} else if (state.startsWith(REGISTER_STATES.failedPrefix)) {
 			sections.failed.push(entry());

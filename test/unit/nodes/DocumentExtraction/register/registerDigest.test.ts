@@ -47,6 +47,22 @@ describe('registerDigest', () => {
 		expect(digest).toMatchObject({ send: true, needs_person: true });
 	});
 
+	it("lists a policy step's row awaiting approval, its step in the state", () => {
+		const digest = registerDigest(
+			[
+				row({
+					register_key: 'step-2',
+					state: 'awaiting approval: step 2 of 2, finance director',
+					updatedAt: ago(30),
+				}),
+				row({ register_key: 'approved', state: 'approved', updatedAt: ago(30) }),
+			],
+			settings,
+		);
+		expect(digest.awaiting_approval.map((entry) => entry.register_key)).toEqual(['step-2']);
+		expect(digest.digest_text).toContain('waiting 30 h (step 2 of 2, finance director)');
+	});
+
 	it('lists received rows older than their own threshold, oldest first', () => {
 		const digest = registerDigest(
 			[
