@@ -67,6 +67,9 @@ const LOOP_BACKS: Record<string, string[]> = {
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
 		...SUPPLIER_QUESTION_LOOP,
+		// A lookup or a bill QuickBooks refused is tried a last time, beside the first try.
+		'QuickBooks refused → Find bill in QuickBooks, last try',
+		'QuickBooks refused → Create bill in QuickBooks, last try',
 	],
 };
 /**
@@ -109,6 +112,8 @@ const LONG_WIRES: Record<string, string[]> = {
 		'Vendor found? → Vendor ready',
 		// Without an original to attach, the bill is posted as it is.
 		'Original to attach? → Posted to QuickBooks',
+		// A refused lookup is registered as failed beside the create's refusals, right of the create.
+		'Find bill in QuickBooks → Register as failed',
 	],
 };
 

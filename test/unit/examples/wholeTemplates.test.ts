@@ -45,12 +45,18 @@ const TEMPLATES = [
 		name: 'Invoices from email to Xero, with approval',
 		books: 'xeroOAuth2Api',
 		build: 'Build Xero bill',
+		// The key every write after the first finds the file's row by.
+		rowKey: '={{ $execution.id }}',
+		judged: [] as string[],
 	},
 	{
 		file: 'invoices-email-to-quickbooks-with-approval.workflow.json',
 		name: 'Invoices from email to QuickBooks, with approval',
 		books: 'quickBooksOAuth2Api',
 		build: 'Build QuickBooks bill',
+		rowKey: "={{ $('Register as received').first().json.register_key }}",
+		// The books' answers judged by the package: a person decides, and the register says why.
+		judged: ['A person decides'],
 	},
 ].map((entry) => ({
 	...entry,
@@ -99,7 +105,7 @@ function reachable(template: Template, start: string): Set<string> {
 	return seen;
 }
 
-describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
+describe.each(TEMPLATES)('$name', ({ workflow, books, build, rowKey, judged }) => {
 	it('is named for what it does, and every connection leads to a node of the template', () => {
 		expect(workflow.name).toBe(TEMPLATES.find((entry) => entry.workflow === workflow)?.name);
 		const names = new Set(workflow.nodes.map((entry) => entry.name));
@@ -315,6 +321,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 			'Not an invoice',
 			'Possible duplicate',
 			'Already in the books',
+			...judged,
 		])
 			expect(targets(workflow, end), end).toEqual([
 				['Record on the execution', 'Register the invoice'],
@@ -334,19 +341,16 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		expect(targets(workflow, 'Each attachment')).toEqual([['File fingerprint', 'Extract invoice']]);
 		expect(targets(workflow, 'File fingerprint')).toEqual([['Invoice register']]);
 		expect(targets(workflow, 'Invoice register')).toEqual([['Register as received']]);
-		for (const name of [
-			'Register as received',
-			'Register as awaiting approval',
-			'Register the invoice',
+		// The row's key is the first execution's: n8n's Retry keeps Register as received's output.
+		for (const [name, keyValue] of [
+			['Register as received', '={{ $execution.id }}'],
+			['Register as awaiting approval', rowKey],
+			['Register the invoice', rowKey],
 		])
 			expect(node(workflow, name).parameters, name).toMatchObject({
 				operation: 'upsert',
 				dataTableId: { mode: 'name', value: 'Invoice register' },
-				filters: {
-					conditions: [
-						{ keyName: 'register_key', condition: 'eq', keyValue: '={{ $execution.id }}' },
-					],
-				},
+				filters: { conditions: [{ keyName: 'register_key', condition: 'eq', keyValue }] },
 			});
 		// n8n runs the branch placed higher first: the rows are written before Extract, and before
 		// the approval waits (docs: "executionOrder v1").
