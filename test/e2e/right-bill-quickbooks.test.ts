@@ -9,8 +9,12 @@
 //   same row (its register_key) ends `booked`, one bill.
 // - The same file sent to the Xero template and to this one: each template's repeats (the same file,
 //   another file of the same invoice) name the row of its own books.
+// - Approval as the team's policy (docs/approvals.md#approval-loop), rows written in its Approval
+//   policy table: two steps where the second rejects (nothing booked, the row says why); a delegate
+//   inside the window decides the first step in the approver's place, the second approves, and the
+//   bill's memo holds both decisions.
 
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	eventually,
 	executedNodes,
@@ -30,6 +34,7 @@ import {
 	type XeroStandIn,
 } from '../../local-n8n/accounting/index.ts';
 import { invoicePdf } from '../../local-n8n/mail/index.ts';
+import { formLink, mailAbout, openForm, submitForm } from './support/approvalForms.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
 import { publishEachAttachmentStarter } from './support/eachAttachment.ts';
 import { postEmail } from './support/emailOfInvoices.ts';
@@ -331,5 +336,110 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 				bill_id: bill.Id,
 			}),
 		]);
+	});
+
+	describe('approval as the policy says', () => {
+		const BUDGET = 'budget@example.test';
+		const DIRECTOR = 'director@example.test';
+		const DELEGATE = 'delegate@example.test';
+		const day = 24 * 3_600_000;
+
+		/** The form link of the one email about `invoiceNo` to `to` whose subject starts so. */
+		async function formTo(invoiceNo: string, to: string): Promise<string> {
+			const [message] = await mailboxes.mail.waitForMessages(
+				mailAbout(invoiceNo, 'Approve or reject', to),
+				1,
+				120_000,
+			);
+			return formLink(message);
+		}
+
+		async function answer(link: string, decision: 'Approve' | 'Reject', reason: string) {
+			expect((await openForm(fixture.stack.client, link)).status).toBe(200);
+			expect(
+				(await submitForm(fixture.stack.client, link, [decision, reason, 'As the policy asks']))
+					.status,
+			).toBe(200);
+		}
+
+		beforeAll(async () => {
+			// The table the template made, empty until now: above 1,000, two steps.
+			const rows = [
+				{ kind: 'band', up_to: 1000, steps: 'none' },
+				{ kind: 'band', steps: 'budget holder, finance director' },
+				{ kind: 'step', role: 'budget holder', name: 'Bea Budget', email: BUDGET },
+				{ kind: 'step', role: 'finance director', name: 'Dora Director', email: DIRECTOR },
+			];
+			await fixture.stack.client.insertDataTableRows(
+				'Approval policy',
+				rows as unknown as Array<Record<string, string>>,
+			);
+		});
+
+		it('two steps, the second rejects: nothing booked, the row says who and why', async () => {
+			vendorInQuickBooks('Stepwise Consulting Ltd');
+			const settled = sendAndSettle(
+				quickBooksWorkflow,
+				{ fileName: 'STEPS-Q-1.pdf', lines: ['Invoice STEPS-Q-1'] },
+				smallInvoice('Stepwise Consulting Ltd', 'STEPS-Q-1', 2380),
+			);
+			await answer(await formTo('STEPS-Q-1', BUDGET), 'Approve', '');
+			const second = await formTo('STEPS-Q-1', DIRECTOR);
+			const [waiting] = (await register()).filter((row) => row.invoice_no === 'STEPS-Q-1');
+			expect(waiting).toMatchObject({
+				state: 'awaiting approval: step 2 of 2, finance director',
+				file_name: 'STEPS-Q-1.pdf',
+			});
+			await answer(second, 'Reject', 'Not in this year’s budget');
+			const execution = await settled;
+			expect(outcome(execution)).toBe('rejected');
+			expect(bills('STEPS-Q-1')).toEqual([]);
+			// Each step's approver got the invoice with its file.
+			for (const to of [BUDGET, DIRECTOR]) {
+				const [sent] = mailboxes.mail
+					.messages()
+					.filter(mailAbout('STEPS-Q-1', 'Invoice to approve', to));
+				expect(sent?.attachments, to).toEqual(['STEPS-Q-1.pdf']);
+			}
+			const [row] = (await register()).filter((entry) => entry.invoice_no === 'STEPS-Q-1');
+			expect(row).toMatchObject({
+				state: 'rejected',
+				decided_by: expect.stringContaining(DIRECTOR),
+				detail: expect.stringContaining('Not in this year’s budget'),
+			});
+		});
+
+		it('a delegate inside the window decides the first step for the approver; the memo holds every decision', async () => {
+			await fixture.stack.client.insertDataTableRows('Approval policy', [
+				{
+					kind: 'delegate',
+					name: 'Dan Delegate',
+					email: DELEGATE,
+					delegate_for: BUDGET,
+					valid_from: new Date(Date.now() - day).toISOString(),
+					valid_until: new Date(Date.now() + day).toISOString(),
+				},
+			]);
+			vendorInQuickBooks('Covered Supplies Ltd');
+			const settled = sendAndSettle(
+				quickBooksWorkflow,
+				{ fileName: 'COVER-Q-1.pdf', lines: ['Invoice COVER-Q-1'] },
+				smallInvoice('Covered Supplies Ltd', 'COVER-Q-1', 2380),
+			);
+			await answer(await formTo('COVER-Q-1', DELEGATE), 'Approve', 'Covering for Bea');
+			await answer(await formTo('COVER-Q-1', DIRECTOR), 'Approve', '');
+			const execution = await settled;
+			expect(outcome(execution)).toBe('booked');
+			// The approver herself was not asked: her delegate was, inside the window.
+			expect(
+				mailboxes.mail.messages().filter(mailAbout('COVER-Q-1', 'Approve or reject', BUDGET)),
+			).toEqual([]);
+			const [bill] = bills('COVER-Q-1');
+			expect(bill.PrivateNote).toContain(DELEGATE);
+			expect(bill.PrivateNote).toContain(BUDGET);
+			expect(bill.PrivateNote).toContain(DIRECTOR);
+			const [row] = (await register()).filter((entry) => entry.invoice_no === 'COVER-Q-1');
+			expect(row).toMatchObject({ state: 'booked', bill_id: bill.Id });
+		});
 	});
 });
