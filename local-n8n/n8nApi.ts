@@ -340,6 +340,11 @@ export class N8nClient {
 		return table ? `${path}/${table.id}` : undefined;
 	}
 
+	/** Whether the owner's personal project has a Data Table named `name`. */
+	async dataTableExists(name: string): Promise<boolean> {
+		return (await this.dataTablePath(name)) !== undefined;
+	}
+
 	/** The rows of the Data Table named `name` (oldest first); none when it does not exist. */
 	async dataTableRows(name: string): Promise<Array<Record<string, unknown>>> {
 		const table = await this.dataTablePath(name);

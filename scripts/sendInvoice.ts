@@ -2,7 +2,7 @@
 // `npm run send-invoice [-- --to xero|quickbooks] [-- a.pdf b.png …]`: an invoice email into the
 // local mailbox an email-to-books template of the running `npm start` reads, delivered as a mail
 // delivery agent does (into its Maildir, read by Dovecot or the IMAP server in Node alike). Without
-// files: three invoices of this moment (new ones each time, so each run books again) and the
+// files: four invoices of this moment (new ones each time, so each run books again) and the
 // supplier's logo, the way invoices arrive.
 // The running start is found through its record (scripts/runningStart.ts), whatever --data or
 // --fresh it was given; with several running, the one started last.
@@ -44,7 +44,11 @@ function fail(message: string): never {
 	process.exit(1);
 }
 
-/** Three invoices no run sent before (the sandbox derives each from its file's bytes) and a logo. */
+/**
+ * Four invoices no run sent before and a logo: three scans the sandbox derives from their bytes, and
+ * one as JSON (the service reads its fields) whose 12,480.00 needs two approval steps under npm
+ * start's policy (scripts/demoPolicy.ts).
+ */
 function sampleAttachments(): MessageAttachment[] {
 	const at = new Date().toISOString();
 	const invoices = ['office supplies', 'consulting', 'cloud services'].map((what, index) => ({
@@ -52,7 +56,28 @@ function sampleAttachments(): MessageAttachment[] {
 		contentType: 'application/pdf',
 		content: invoicePdf([`Invoice for ${what}`, `Issued ${at}`]),
 	}));
-	return [...invoices, { fileName: 'logo.png', contentType: 'image/png', content: logoPng() }];
+	const machinery = {
+		header: {
+			vendor: 'Northwind Machinery Ltd',
+			date: at.slice(0, 10),
+			invoice_no: `NW-${at.replace(/\D/g, '').slice(0, 14)}`,
+			currency: 'EUR',
+		},
+		amounts: { subtotal: 10400, tax: 2080, total: 12480 },
+		line_items: [
+			{ description: 'Packaging machine service', quantity: 2, unit_price: 5200, amount: 10400 },
+		],
+		confidence: 0.98,
+	};
+	return [
+		...invoices,
+		{
+			fileName: 'invoice-4.json',
+			contentType: 'application/json',
+			content: Buffer.from(JSON.stringify(machinery, null, 2)),
+		},
+		{ fileName: 'logo.png', contentType: 'image/png', content: logoPng() },
+	];
 }
 
 function ownAttachments(paths: string[]): MessageAttachment[] {

@@ -78,6 +78,7 @@ import {
 	type MailMessage,
 } from '../local-n8n/mail/index.ts';
 import { EMAIL_TO_BOOKS, startMailboxes, type Mailboxes } from './mailboxes.ts';
+import { APPROVAL_POLICY_TABLE, seedDemoPolicy } from './demoPolicy.ts';
 import { MORNING_DIGEST, sendMorningDigest } from './morningDigest.ts';
 import { recordStart } from './runningStart.ts';
 
@@ -363,6 +364,7 @@ async function main(): Promise<void> {
 	// Each email-to-books template reads a local mailbox of its own, so that an email sent to one
 	// becomes one bill in one set of books.
 	const mailboxes = await startMailboxes(client, dataDir);
+	const policy = await seedDemoPolicy(client);
 	const xeroSettings = { xero_api_url: xero.url, xero_tenant_id: 'local-stand-in' };
 	const quickBooksSettings = {
 		quickbooks_api_url: quickBooks.url,
@@ -490,13 +492,16 @@ async function main(): Promise<void> {
 	if (mailboxes.started) {
 		say('  The main job, an invoice email becoming a bill:');
 		say(
-			'    1. npm run send-invoice            (in another terminal: an email with three invoices to the Xero mailbox;',
+			'    1. npm run send-invoice            (in another terminal: an email with four invoices to the Xero mailbox;',
 		);
 		say(
 			'                                        -- --to quickbooks, or -- a.pdf b.png for your own files)',
 		);
 		say(
-			`    2. ${mailViewer.url}: the approval email (invoices above the threshold, 1,000; smaller ones are booked at once); its button opens the form: Approve`,
+			`    2. ${mailViewer.url}: the approval emails, as the "${APPROVAL_POLICY_TABLE}" table says (${policy === 'made' ? 'made now' : 'yours, kept'}): up to 1,000 none, up to 10,000 the budget holder,`,
+		);
+		say(
+			'                                        above it the budget holder and then the finance director (the 12,480.00 invoice: two emails in turn); each button opens the form: Approve',
 		);
 		say(
 			`                                        (a scan the service is unsure of waits for its reviewer first: the sandbox's approves after ${REVIEW_DELAY_MS / 1000} s)`,
@@ -508,7 +513,7 @@ async function main(): Promise<void> {
 			`    3. the bills: ${xero.url}/__standin/bills  (QuickBooks: ${quickBooks.url}/__standin/bills)`,
 		);
 		say(
-			`    4. ${n8n.baseUrl}/home/datatables: "Xero supplier rules" (the rules learned) and "Invoice register" (every file, as it moves)`,
+			`    4. ${n8n.baseUrl}/home/datatables: "${APPROVAL_POLICY_TABLE}" (who approves what), "Xero supplier rules" (the rules learned) and "Invoice register" (every file, as it moves)`,
 		);
 		say(
 			`    5. ${mailViewer.url}: "Send the morning digest now" (what waits for a person, what was booked; published: every weekday at 08:00)`,

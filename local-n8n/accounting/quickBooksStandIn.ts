@@ -545,6 +545,31 @@ export async function startQuickBooksStandIn(
 				homeCurrency,
 			);
 			if (entry.errors.length > 0) return fault(res, entry.errors);
+			// An account made inactive since a rule learned it: QuickBooks' 2500, which names no field.
+			const inactive = transaction.Line.some((line) => {
+				const detail = (
+					line as { AccountBasedExpenseLineDetail?: { AccountRef?: { value?: string } } }
+				).AccountBasedExpenseLineDetail;
+				const account = accounts.find((found) => found.Id === detail?.AccountRef?.value);
+				return account !== undefined && !account.Active;
+			});
+			if (inactive) {
+				entry.errors.push('Invalid Reference Id: an inactive account');
+				return send(res, 400, {
+					Fault: {
+						type: 'ValidationFault',
+						Error: [
+							{
+								Message: 'Invalid Reference Id',
+								Detail:
+									"Invalid Reference Id : Something you're trying to use has been made inactive. Check the fields with accounts, customers, items, vendors or employees.",
+								code: '2500',
+								element: '',
+							},
+						],
+					},
+				});
+			}
 			entry.accepted = true;
 			const entity = resource === 'bill' ? 'Bill' : 'VendorCredit';
 			const total = fromCents(

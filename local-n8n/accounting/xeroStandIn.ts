@@ -573,6 +573,15 @@ export async function startXeroStandIn(options: XeroStandInOptions): Promise<Xer
 					(error) => `/${kind}/${index} ${error}`,
 				),
 			);
+			// An account archived or deleted since a rule learned it: Xero's own words.
+			for (const document of incoming)
+				for (const line of document.LineItems as Array<{ AccountCode?: string }>) {
+					const account = accounts.find((found) => found.Code === line.AccountCode);
+					if (account && account.Status !== 'ACTIVE')
+						entry.errors.push(
+							`Account code '${account.Code}' has been archived, or has been deleted. Each line item must reference a valid account.`,
+						);
+				}
 			if (entry.errors.length > 0) return validationException(res, entry.errors);
 			entry.accepted = true;
 			const stored = incoming.map((document): XeroDocument => {

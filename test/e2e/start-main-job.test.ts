@@ -4,8 +4,9 @@
 // publishes both email-to-books templates against local mailboxes, served as on a laptop with no
 // IMAP server installed: by the IMAP server in Node (forced where Dovecot is installed; Dovecot's
 // templates are proven by the email-* and inbox-to-books tests), `npm run send-invoice`
-// (scripts/sendInvoice.ts) mails three invoices to the Xero one, each approval email is opened on
-// npm start's mail page and its form answered in Chromium, and the Xero stand-in's page shows one
+// (scripts/sendInvoice.ts) mails four invoices to the Xero one, each approval email is opened on
+// npm start's mail page and its form answered in Chromium (the 12,480.00 one twice: npm start's
+// policy asks the budget holder, then the finance director), and the Xero stand-in's page shows one
 // bill per invoice. The time from "ready" to the bills is logged (the README quotes it).
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -131,7 +132,7 @@ describeNeeding(['chromium'], 'The main job on a fresh machine', () => {
 		let approvals = 0;
 		let chosenAccounts = 0;
 		const bills = await eventually(
-			'a bill in the Xero stand-in for each of the three invoices (approving each email on the mail page in Chromium)',
+			'a bill in the Xero stand-in for each of the four invoices (approving each email on the mail page in Chromium)',
 			async () => {
 				await approveInTheBrowser();
 				const response = await request(`${xeroUrl}/__standin/requests`);
@@ -144,19 +145,26 @@ describeNeeding(['chromium'], 'The main job on a fresh machine', () => {
 						!entry.replayed,
 				);
 			},
-			(created) => created.length >= 3,
-			240_000,
+			(created) => created.length >= 4,
+			300_000,
 		);
-		expect(bills).toHaveLength(3);
+		expect(bills).toHaveLength(4);
+		// The 12,480.00 invoice under npm start's policy: the budget holder, then the finance director.
+		await page.goto(`${mailUrl}/`);
+		const rows = await page.locator('tr').allTextContents();
+		const asked = (who: string) =>
+			rows.filter((row) => row.includes(who) && /Northwind Machinery Ltd/.test(row)).length;
+		expect(asked('manager@example.com')).toBeGreaterThan(0);
+		expect(asked('finance-director@example.com')).toBeGreaterThan(0);
 		// Suppliers without a rule: the account chosen in a form (it became their rule).
 		expect(chosenAccounts).toBeGreaterThan(0);
 		// The bills as a person sees them on the stand-in's page.
 		await page.goto(`${xeroUrl}/__standin/bills`);
-		expect(await page.locator('h2', { hasText: /^Bill / }).count()).toBe(3);
+		expect(await page.locator('h2', { hasText: /^Bill / }).count()).toBe(4);
 		const firstBillSeconds = Math.round((Date.now() - ready) / 1000);
 		log(
 			'main-job',
-			`npm start ready in ${Math.round((ready - t0) / 1000)} s; send-invoice → 3 bills in ${firstBillSeconds} s (${approvals} form(s) answered in Chromium, ${chosenAccounts} account(s) chosen)`,
+			`npm start ready in ${Math.round((ready - t0) / 1000)} s; send-invoice → 4 bills in ${firstBillSeconds} s (${approvals} form(s) answered in Chromium, ${chosenAccounts} account(s) chosen)`,
 		);
 	});
 });

@@ -5,7 +5,9 @@
  * bill of the same supplier, number, total, date and currency: named), or `personDecides` (the same
  * number with another total, date or currency, a voided or deleted one, a longer QuickBooks number
  * whose whole is not recorded, an answer not read whole: why). The create's answer: `created` when
- * the bill returned is the bill asked for (supplier, number, total), else `personDecides`. Pure.
+ * the bill returned is the bill asked for (supplier, number, total), `accountRefused` when the books
+ * refused the bill's account (archived, deleted, made inactive since a rule learned it), else
+ * `personDecides`. Pure.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -16,7 +18,7 @@ import { invoiceNumberIdentity, supplierIdentity } from './supplierIdentity.ts';
 import { oneLine } from './text.ts';
 
 export type LookupVerdict = 'new' | 'alreadyBooked' | 'personDecides';
-export type CreateVerdict = 'created' | 'personDecides';
+export type CreateVerdict = 'created' | 'accountRefused' | 'personDecides';
 
 /** A bill in the books, as a person finds it. */
 export interface BooksBill {
@@ -39,6 +41,47 @@ export interface Judgement<Verdict extends string> {
 	books_bill: BooksBill | null;
 	/** Every other bill of the supplier with this number the answer holds. */
 	also_found: BooksBill[];
+	/** The account the books refused (accountRefused; null when the books do not name it). */
+	refused_account?: string | null;
+}
+
+/** What the books said when they refused a bill's account. */
+export interface AccountRefusal {
+	account: string | null;
+	message: string;
+}
+
+// Xero: "Account code '420' has been archived, or has been deleted. Each line item must reference a
+// valid account." or "Account code '999' is not a valid code for this document."
+const XERO_ACCOUNT_REFUSED =
+	/Account code '([^'"\\]*)' (?:has been archived, or has been deleted|is not a valid code)[^"\\]*/;
+// QuickBooks (code 2500): "Invalid Reference Id : Something you're trying to use has been made
+// inactive. Check the fields with accounts, …" — it does not say which reference.
+const QUICKBOOKS_REFERENCE_REFUSED = /Invalid Reference Id[^"\\]*(?:inactive|Account)[^"\\]*/;
+
+/**
+ * The books' refusal of the bill's account, read from the create's error as n8n's HTTP Request node
+ * passes it on (the books' body may sit inside its message as text); null for any other answer.
+ */
+export function accountRefusal(answer: unknown, billAccount: string | null): AccountRefusal | null {
+	const said = JSON.stringify(answer ?? null);
+	const xero = XERO_ACCOUNT_REFUSED.exec(said);
+	if (xero) return { account: xero[1] || billAccount, message: xero[0].trim() };
+	const quickBooks = QUICKBOOKS_REFERENCE_REFUSED.exec(said);
+	if (quickBooks) return { account: billAccount, message: quickBooks[0].trim() };
+	return null;
+}
+
+/** The account of the bill's first line as Build Bill wrote it (Xero's code, QuickBooks' id). */
+function billAccountOf(item: IDataObject): string | null {
+	const xero = fieldsOf(item.xero_request);
+	const xeroDocument = fieldsOf((xero[text(item.endpoint)] as unknown[] | undefined)?.[0]);
+	const xeroLine = fieldsOf((xeroDocument.LineItems as unknown[] | undefined)?.[0]);
+	if (xeroLine.AccountCode) return text(xeroLine.AccountCode);
+	const quickBooks = fieldsOf(item.bill);
+	const quickBooksLine = fieldsOf((quickBooks.Line as unknown[] | undefined)?.[0]);
+	const account = fieldsOf(fieldsOf(quickBooksLine.AccountBasedExpenseLineDetail).AccountRef);
+	return account.value ? text(account.value) : null;
 }
 
 /** The bill Build Bill asked for, read from its item. */
@@ -303,6 +346,15 @@ export function judgeCreated(
 	const asked = askedBillOf(bill);
 	if (typeof asked === 'string') return personDecides(asked);
 	const books = BOOKS_NAME[asked.books];
+	const refused = accountRefusal(answer, billAccountOf(bill));
+	if (refused)
+		return {
+			verdict: 'accountRefused',
+			review_reason: `${books} refused the account${refused.account ? ` ${refused.account}` : ''}: ${refused.message}`,
+			books_bill: null,
+			also_found: [],
+			refused_account: refused.account,
+		};
 	const body = fieldsOf(answer);
 	let found: FoundBill | undefined;
 	if (asked.books === 'xero') {

@@ -1,4 +1,5 @@
 // The QuickBooks stand-in refuses what Intuit's published Bill and Vendor rules refuse.
+import { accountRefusal } from '../../../nodes/DocumentExtraction/bill/booksAnswer.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	startQuickBooksStandIn,
@@ -62,6 +63,32 @@ describe('QuickBooks stand-in', () => {
 		expect(bill.status).toBe(200);
 		expect(bill.json.Bill.TotalAmt).toBe(0.3);
 		expect((await call('POST', '/vendor', { DisplayName: "O'Brien & Co" })).status).toBe(400);
+	});
+
+	it("refuses a bill on an account made inactive since with QuickBooks' 2500, which names no field", async () => {
+		const vendor = await call('POST', '/vendor', { DisplayName: 'Inactive Account Ltd' });
+		const bill = {
+			VendorRef: { value: vendor.json.Vendor.Id },
+			DocNumber: 'IA-1',
+			TxnDate: '2026-10-05',
+			Line: [
+				{
+					...line,
+					AccountBasedExpenseLineDetail: { AccountRef: { value: '21' } },
+				},
+			],
+		};
+		const refused = await call('POST', '/bill', bill);
+		expect(refused.status).toBe(400);
+		expect(refused.json.Fault.Error[0]).toMatchObject({
+			code: '2500',
+			Message: 'Invalid Reference Id',
+		});
+		expect(accountRefusal({ error: { description: JSON.stringify(refused.json) } }, '21')).toEqual({
+			account: '21',
+			message:
+				"Invalid Reference Id : Something you're trying to use has been made inactive. Check the fields with accounts, customers, items, vendors or employees.",
+		});
 	});
 
 	it.each([

@@ -1,5 +1,6 @@
 // The Xero stand-in refuses what Xero's schema refuses, and its totals are cent-exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountRefusal } from '../../../nodes/DocumentExtraction/bill/booksAnswer.ts';
 import {
 	fromCents,
 	startXeroStandIn,
@@ -77,6 +78,38 @@ describe('Xero stand-in', () => {
 				Total: 29.5,
 			}),
 		]);
+	});
+
+	it("refuses a line on an account archived since (Xero's words), and takes it once restored", async () => {
+		const archived = {
+			Invoices: [
+				{
+					Type: 'ACCPAY',
+					Contact: { Name: 'Café & Co' },
+					LineItems: [{ ...line, AccountCode: '420' }],
+				},
+			],
+		};
+		const refused = await post(archived);
+		expect(refused.status).toBe(400);
+		expect(JSON.stringify(refused.json)).toContain(
+			"Account code '420' has been archived, or has been deleted. Each line item must reference a valid account.",
+		);
+		// What Judge Books Answer reads from the answer: the account, in Xero's words.
+		expect(
+			accountRefusal({ error: { message: `400 - ${JSON.stringify(refused.json)}` } }, null),
+		).toEqual({
+			account: '420',
+			message:
+				"Account code '420' has been archived, or has been deleted. Each line item must reference a valid account.",
+		});
+		const entertainment = xero.accounts.find((account) => account.Code === '420')!;
+		entertainment.Status = 'ACTIVE';
+		try {
+			expect((await post(archived)).status).toBe(200);
+		} finally {
+			entertainment.Status = 'ARCHIVED';
+		}
 	});
 
 	it.each([

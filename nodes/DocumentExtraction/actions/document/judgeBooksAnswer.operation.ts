@@ -33,7 +33,7 @@ const properties: INodeProperties[] = [
 				name: 'Create Bill',
 				value: 'create',
 				description:
-					'The bill the books made: verdict created when it is the bill asked for, else personDecides',
+					"The books' answer to the create (its error output too): verdict created when it is the bill asked for, accountRefused when the books refused the bill's account (ask for another), else personDecides",
 			},
 		],
 		default: 'lookup',

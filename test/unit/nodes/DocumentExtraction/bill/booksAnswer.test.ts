@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+	accountRefusal,
 	judgeCreated,
 	judgeLookup,
 } from '../../../../../nodes/DocumentExtraction/bill/booksAnswer.ts';
@@ -229,5 +230,44 @@ describe('judgeCreated', () => {
 		const other = judgeCreated(bill, { Bill: row }, '57');
 		expect(other.verdict).toBe('personDecides');
 		expect(other.review_reason).toContain('its vendor is 56 (Acme Inc), not 57');
+	});
+
+	it('says the account was refused when the books refuse it (archived, deleted, inactive), naming it', () => {
+		const xero = judgeCreated(xeroBillItem(), {
+			error: {
+				message:
+					'400 - "{\\"Elements\\":[{\\"ValidationErrors\\":[{\\"Message\\":\\"Account code \'429\' has been archived, or has been deleted. Each line item must reference a valid account.\\"}]}]}"',
+				httpCode: '400',
+			},
+		});
+		expect(xero).toMatchObject({ verdict: 'accountRefused', refused_account: '429' });
+		expect(xero.review_reason).toBe(
+			"Xero refused the account 429: Account code '429' has been archived, or has been deleted. Each line item must reference a valid account.",
+		);
+		const quickBooks = judgeCreated(quickBooksBillItem(), {
+			Fault: {
+				type: 'ValidationFault',
+				Error: [
+					{
+						Message: 'Invalid Reference Id',
+						Detail:
+							"Invalid Reference Id : Something you're trying to use has been made inactive. Check the fields with accounts, customers, items, vendors or employees.",
+						code: '2500',
+					},
+				],
+			},
+		});
+		expect(quickBooks.verdict).toBe('accountRefused');
+		expect(quickBooks.refused_account).toBe(
+			(
+				quickBooksBillItem().bill as {
+					Line: Array<{ AccountBasedExpenseLineDetail: { AccountRef: { value: string } } }>;
+				}
+			).Line[0].AccountBasedExpenseLineDetail.AccountRef.value,
+		);
+		// Any other refusal is not about the account.
+		expect(
+			accountRefusal({ error: { message: '400 - Duplicate Name Exists Error' } }, '7'),
+		).toBeNull();
 	});
 });
