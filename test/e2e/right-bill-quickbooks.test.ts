@@ -400,6 +400,7 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 					.messages()
 					.filter(mailAbout('STEPS-Q-1', 'Invoice to approve', to));
 				expect(sent?.attachments, to).toEqual(['STEPS-Q-1.pdf']);
+				expect(sent?.html, to).toContain('Stepwise Consulting Ltd');
 			}
 			const [row] = (await register()).filter((entry) => entry.invoice_no === 'STEPS-Q-1');
 			expect(row).toMatchObject({
