@@ -387,7 +387,7 @@ describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the templat
 		await sendAndSettle(workflows[1], 'RULE-Q-1', smallInvoice('Hooli Cloud Services', 'RULE-Q-1'));
 		expect(account('RULE-Q-1')).toBe('7');
 		await fixture.stack.client.insertDataTableRows('QuickBooks supplier rules', [
-			{ supplier_key: 'hooli cloud services', expense_account_id: '12' },
+			{ organisation: '9130', supplier_key: 'hooli cloud services', expense_account_id: '12' },
 		]);
 		await sendAndSettle(workflows[1], 'RULE-Q-2', smallInvoice('Hooli Cloud Services', 'RULE-Q-2'));
 		expect(account('RULE-Q-2')).toBe('12');

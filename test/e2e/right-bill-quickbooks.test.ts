@@ -9,6 +9,7 @@
 //   same row (its register_key) ends `booked`, one bill.
 // - The same file sent to the Xero template and to this one: each template's repeats (the same file,
 //   another file of the same invoice) name the row of its own books.
+// - A supplier's rule belongs to one QuickBooks company (`organisation`, the realm id).
 // - Approval as the team's policy (docs/approvals.md#approval-loop), rows written in its Approval
 //   policy table: two steps where the second rejects (nothing booked, the row says why); a delegate
 //   inside the window decides the first step in the approver's place, the second approves, and the
@@ -336,6 +337,24 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 				bill_id: bill.Id,
 			}),
 		]);
+	});
+
+	it("a supplier's rule is its QuickBooks company's: another company's row does not code this bill", async () => {
+		const account = (invoiceNo: string) =>
+			bills(invoiceNo)[0]?.Line?.[0]?.AccountBasedExpenseLineDetail?.AccountRef?.value;
+		// The rules table the template made; the other company's row is the newest.
+		await fixture.stack.client.insertDataTableRows('QuickBooks supplier rules', [
+			{ organisation: '9130', supplier_key: 'orgwise ltd', expense_account_id: '12' },
+			{ organisation: 'another-company', supplier_key: 'orgwise ltd', expense_account_id: '99' },
+		]);
+		vendorInQuickBooks('Orgwise Ltd');
+		const booked = await sendAndSettle(
+			quickBooksWorkflow,
+			{ fileName: 'ORG-Q-1.pdf', lines: ['Invoice ORG-Q-1'] },
+			smallInvoice('Orgwise Ltd', 'ORG-Q-1'),
+		);
+		expect(outcome(booked)).toBe('booked');
+		expect(account('ORG-Q-1')).toBe('12');
 	});
 
 	describe('approval as the policy says', () => {
