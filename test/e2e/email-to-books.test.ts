@@ -5,8 +5,8 @@
 // row in the template's Data Table gets the Settings' account; a row gives its own; a row changed
 // changes the next bill.
 // One bill per invoice at the books themselves, whatever n8n remembers (docs/accounting.md#exactly-once):
-// - The books store the bill and every answer is lost (504, through all of Create's tries; in Xero's
-//   template also its last try's): the execution fails at the create; retried as the editor retries
+// - The books store the bill and every answer is lost (504, through all of Create's tries and its
+//   last try's): the execution fails at the create; retried as the editor retries
 //   it, the create goes again with the same idempotency key and the books answer with the bill they
 //   hold: one bill, with its original.
 //   QuickBooks' vendor stored and its answers lost: Find vendor again finds it in the same execution.
@@ -341,14 +341,16 @@ describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the templat
 		expect(quickBooks.vendors.map((vendor) => vendor.DisplayName)).toEqual(['Initech LLC']);
 		expect(bills('LOST-Q-1')).toHaveLength(1);
 
-		// The bill's own answer lost on every try: the execution fails; retried, still one bill.
-		quickBooks.loseAnswers(3);
+		// The bill's own answer lost on every try, its last try's too: the execution fails; retried,
+		// still one bill.
+		quickBooks.loseAnswers(6);
 		const second = await sendAndSettle(
 			workflows[0],
 			'LOST-Q-2',
 			smallInvoice('Initech LLC', 'LOST-Q-2'),
 		);
 		expect(second.status).toBe('error');
+		expect(second.data.resultData.lastNodeExecuted).toBe('Create bill in QuickBooks, last try');
 		expect(bills('LOST-Q-2')).toHaveLength(1);
 		const again = await retriedOutcome(second.id);
 		expect(again.status).toBe('success');
@@ -385,7 +387,7 @@ describeNeeding(['dovecot'], 'Exactly once at the books: QuickBooks (the templat
 		await sendAndSettle(workflows[1], 'RULE-Q-1', smallInvoice('Hooli Cloud Services', 'RULE-Q-1'));
 		expect(account('RULE-Q-1')).toBe('7');
 		await fixture.stack.client.insertDataTableRows('QuickBooks supplier rules', [
-			{ supplier_key: 'hooli cloud services', expense_account_id: '12' },
+			{ organisation: '9130', supplier_key: 'hooli cloud services', expense_account_id: '12' },
 		]);
 		await sendAndSettle(workflows[1], 'RULE-Q-2', smallInvoice('Hooli Cloud Services', 'RULE-Q-2'));
 		expect(account('RULE-Q-2')).toBe('12');

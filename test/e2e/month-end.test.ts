@@ -30,7 +30,7 @@ import { sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 import { untaxedInvoice } from './support/sampleInvoices.ts';
 
 const SUPPLIER = 'Massive Dynamic Inc';
-const SUPPLIER_KEY = 'massive dynamic';
+const SUPPLIER_KEY = 'massive dynamic inc';
 
 const fixture = useN8nAndSandbox();
 

@@ -67,6 +67,11 @@ const LOOP_BACKS: Record<string, string[]> = {
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
 		...SUPPLIER_QUESTION_LOOP,
+		// Each answer goes back to the policy for the next step.
+		'Invoice with the answer → Next approval step',
+		// A lookup or a bill QuickBooks refused is tried a last time, beside the first try.
+		'QuickBooks refused → Find bill in QuickBooks, last try',
+		'QuickBooks refused → Create bill in QuickBooks, last try',
 	],
 };
 /**
@@ -102,13 +107,23 @@ const LONG_WIRES: Record<string, string[]> = {
 		'Create bill in Xero → Xero refused',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
-		...APPROVAL_LONG_WIRES,
+		// A supplier with a rule goes round the question about its account.
+		'Account known? → Next approval step',
+		// The invoice waits at the Merge for the answer to its form; the same person again goes
+		// round the email with the file.
+		'Approval route → Invoice with the answer',
+		'Approval route → Ask approver',
+		// Approved with the account known, or chosen: on to the bill.
+		'Account to choose? → Account for the bill',
+		'Invoice with the account → Account for the bill',
 		// The vendor waits at the Merge until the bill is created in QuickBooks.
 		'Vendor ready → Prepare attachment',
 		// A vendor found goes round its creation.
 		'Vendor found? → Vendor ready',
 		// Without an original to attach, the bill is posted as it is.
 		'Original to attach? → Posted to QuickBooks',
+		// A refused lookup is registered as failed beside the create's refusals, right of the create.
+		'Find bill in QuickBooks → Register as failed',
 	],
 };
 

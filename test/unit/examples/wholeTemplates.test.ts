@@ -45,12 +45,21 @@ const TEMPLATES = [
 		name: 'Invoices from email to Xero, with approval',
 		books: 'xeroOAuth2Api',
 		build: 'Build Xero bill',
+		// The key every write after the first finds the file's row by.
+		rowKey: '={{ $execution.id }}',
+		judged: [] as string[],
+		approvalLoop: false,
 	},
 	{
 		file: 'invoices-email-to-quickbooks-with-approval.workflow.json',
 		name: 'Invoices from email to QuickBooks, with approval',
 		books: 'quickBooksOAuth2Api',
 		build: 'Build QuickBooks bill',
+		rowKey: "={{ $('Register as received').first().json.register_key }}",
+		// The books' answers judged by the package: a person decides, and the register says why.
+		judged: ['A person decides'],
+		// The approval as the team's policy: one form at a time, in a loop (docs/approvals.md#approval-loop).
+		approvalLoop: true,
 	},
 ].map((entry) => ({
 	...entry,
@@ -99,7 +108,7 @@ function reachable(template: Template, start: string): Set<string> {
 	return seen;
 }
 
-describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
+describe.each(TEMPLATES)('$name', ({ workflow, books, build, rowKey, judged, approvalLoop }) => {
 	it('is named for what it does, and every connection leads to a node of the template', () => {
 		expect(workflow.name).toBe(TEMPLATES.find((entry) => entry.workflow === workflow)?.name);
 		const names = new Set(workflow.nodes.map((entry) => entry.name));
@@ -232,27 +241,58 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		]);
 	});
 
-	it('books the small invoices straight on and the approved ones after the answer is joined to the invoice', () => {
-		const [above, atOrUnder] = targets(workflow, 'Above threshold?');
-		expect(atOrUnder).toEqual(['Account to choose?']);
-		expect(targets(workflow, 'Account to choose?')[1]).toEqual(['Under the threshold']);
-		expect(above.sort()).toEqual([
-			'Approved invoice',
-			'Ask approver',
-			'Register as awaiting approval',
-			'Send invoice to approver',
-		]);
-		expect(targets(workflow, 'Approved?')).toEqual([['Approved invoice'], ['Rejected']]);
-		expect(workflow.connections['Approved?'].main[0][0].index).toBe(1);
-		expect(node(workflow, 'Approved invoice').parameters).toMatchObject({
-			mode: 'combine',
-			combineBy: 'combineByPosition',
-		});
-		expect(reachable(workflow, 'Approval decision').has(build)).toBe(true);
-		expect(reachable(workflow, 'Under the threshold').has(build)).toBe(true);
-		expect(reachable(workflow, 'Rejected').has(build)).toBe(false);
-		expect(reachable(workflow, 'No decision').has(build)).toBe(false);
-	});
+	it.runIf(approvalLoop)(
+		'asks step by step as the policy says, each answer joined to the invoice and back to Next approval step',
+		() => {
+			expect(node(workflow, 'Next approval step').parameters).toMatchObject({
+				operation: 'nextApprovalStep',
+				policyRows: "={{ $('Policy rows').all().map(item => item.json) }}",
+				previousStep:
+					"={{ $('Next approval step').isExecuted ? $('Next approval step').last().json.approval : {} }}",
+			});
+			expect(node(workflow, 'Policy rows')).toMatchObject({ alwaysOutputData: true });
+			expect(targets(workflow, 'Approval route')).toEqual([
+				['Send invoice to approver', 'Invoice with the answer'],
+				['Ask approver', 'Invoice with the answer'],
+				['Account to choose?'],
+				['Not approved'],
+			]);
+			expect(targets(workflow, 'Send invoice to approver')).toEqual([
+				['Register as awaiting approval'],
+			]);
+			expect(targets(workflow, 'Register as awaiting approval')).toEqual([['Ask approver']]);
+			expect(targets(workflow, 'Ask approver')).toEqual([['Invoice with the answer']]);
+			expect(workflow.connections['Ask approver'].main[0][0].index).toBe(1);
+			expect(targets(workflow, 'Invoice with the answer')).toEqual([['Next approval step']]);
+			expect(reachable(workflow, 'Account to choose?').has(build)).toBe(true);
+			expect(reachable(workflow, 'Not approved').has(build)).toBe(false);
+		},
+	);
+
+	it.runIf(!approvalLoop)(
+		'books the small invoices straight on and the approved ones after the answer is joined to the invoice',
+		() => {
+			const [above, atOrUnder] = targets(workflow, 'Above threshold?');
+			expect(atOrUnder).toEqual(['Account to choose?']);
+			expect(targets(workflow, 'Account to choose?')[1]).toEqual(['Under the threshold']);
+			expect(above.sort()).toEqual([
+				'Approved invoice',
+				'Ask approver',
+				'Register as awaiting approval',
+				'Send invoice to approver',
+			]);
+			expect(targets(workflow, 'Approved?')).toEqual([['Approved invoice'], ['Rejected']]);
+			expect(workflow.connections['Approved?'].main[0][0].index).toBe(1);
+			expect(node(workflow, 'Approved invoice').parameters).toMatchObject({
+				mode: 'combine',
+				combineBy: 'combineByPosition',
+			});
+			expect(reachable(workflow, 'Approval decision').has(build)).toBe(true);
+			expect(reachable(workflow, 'Under the threshold').has(build)).toBe(true);
+			expect(reachable(workflow, 'Rejected').has(build)).toBe(false);
+			expect(reachable(workflow, 'No decision').has(build)).toBe(false);
+		},
+	);
 
 	it('asks who decides in every form (and, for a supplier without a rule, the account), so the bill says who and not only to whom it was sent', () => {
 		const formFields = (name: string, accountsRead: boolean) => {
@@ -263,11 +303,15 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 			const $ = (nodeName: string) => ({
 				isExecuted: accountsRead && nodeName.startsWith('Accounts in'),
 				first: () => ({ json: { Accounts: accounts, QueryResponse: { Account: accounts } } }),
+				// The policy's first step: where the account is asked.
+				last: () => ({ json: { approval: { step: 1 } } }),
 			});
 			const body = String(jsonOutput).replace(/^=\{\{([\s\S]*)\}\}$/, '$1');
 			return runInNewContext(`(${body})`, { $ }) as Array<Record<string, unknown>>;
 		};
-		for (const name of ['Ask approver', 'Remind approver', 'Escalate']) {
+		for (const name of approvalLoop
+			? ['Ask approver']
+			: ['Ask approver', 'Remind approver', 'Escalate']) {
 			const fields = formFields(name, false);
 			expect(
 				fields.map((field) => field.fieldLabel),
@@ -287,11 +331,14 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 			'Your name',
 		]);
 		const decided = (
-			node(workflow, 'Approval decision').parameters.assignments as {
+			node(workflow, approvalLoop ? 'Account for the bill' : 'Approval decision').parameters
+				.assignments as {
 				assignments: Array<{ name: string; value: string }>;
 			}
 		).assignments.find((assignment) => assignment.name === 'decided_by');
-		expect(decided?.value).toContain("$json.data['Your name']");
+		expect(decided?.value).toContain(
+			approvalLoop ? '$json.approval.decided_by' : "$json.data['Your name']",
+		);
 	});
 
 	it('gives Build Bill the decision and the original, and every outcome reaches the execution and the invoice register', () => {
@@ -305,8 +352,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		});
 		for (const end of [
 			'Booked',
-			'Rejected',
-			'No decision',
+			...(approvalLoop ? ['Not approved'] : ['Rejected', 'No decision']),
 			'Cannot be booked',
 			'Rejected in review',
 			'Review not finished',
@@ -315,6 +361,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 			'Not an invoice',
 			'Possible duplicate',
 			'Already in the books',
+			...judged,
 		])
 			expect(targets(workflow, end), end).toEqual([
 				['Record on the execution', 'Register the invoice'],
@@ -334,25 +381,24 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		expect(targets(workflow, 'Each attachment')).toEqual([['File fingerprint', 'Extract invoice']]);
 		expect(targets(workflow, 'File fingerprint')).toEqual([['Invoice register']]);
 		expect(targets(workflow, 'Invoice register')).toEqual([['Register as received']]);
-		for (const name of [
-			'Register as received',
-			'Register as awaiting approval',
-			'Register the invoice',
+		// The row's key is the first execution's: n8n's Retry keeps Register as received's output.
+		for (const [name, keyValue] of [
+			['Register as received', '={{ $execution.id }}'],
+			['Register as awaiting approval', rowKey],
+			['Register the invoice', rowKey],
 		])
 			expect(node(workflow, name).parameters, name).toMatchObject({
 				operation: 'upsert',
 				dataTableId: { mode: 'name', value: 'Invoice register' },
-				filters: {
-					conditions: [
-						{ keyName: 'register_key', condition: 'eq', keyValue: '={{ $execution.id }}' },
-					],
-				},
+				filters: { conditions: [{ keyName: 'register_key', condition: 'eq', keyValue }] },
 			});
 		// n8n runs the branch placed higher first: the rows are written before Extract, and before
 		// the approval waits (docs: "executionOrder v1").
 		const y = (name: string) =>
 			(node(workflow, name) as unknown as { position: number[] }).position[1];
 		expect(y('File fingerprint')).toBeLessThan(y('Extract invoice'));
+		// In the policy's loop the row is written between the email and the form, in one line.
+		if (approvalLoop) return;
 		expect(y('Register as awaiting approval')).toBeLessThan(y('Ask approver'));
 		expect(y('Register as awaiting approval')).toBeLessThan(y('Send invoice to approver'));
 	});
