@@ -79,5 +79,6 @@ describe('markdown links', () => {
 			(JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path),
 		);
 		expect(relativeLinks('README.md').filter((t) => !packed.has(normalize(t)))).toEqual([]);
-	});
+		// npm pack takes seconds alone and more beside the e2e suite's n8n.
+	}, 60_000);
 });
