@@ -61,8 +61,8 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'Xero refused → Record decision in Xero',
 		'Xero refused → Posted to Xero',
 		// A lookup or a bill Xero refused otherwise is tried a last time, beside the first try.
-		'Xero refused → Find bill in Xero, last try',
-		'Xero refused → Create bill in Xero, last try',
+		'Which last try → Find bill in Xero, last try',
+		'Which last try → Create bill in Xero, last try',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
@@ -95,8 +95,6 @@ const LONG_WIRES: Record<string, string[]> = {
 	'invoice-to-quickbooks.workflow.json': ['Original to attach? → Posted to QuickBooks'],
 	'invoices-email-to-xero-with-approval.workflow.json': [
 		...APPROVAL_LONG_WIRES,
-		// The bill waits at the Merge until it is created in Xero.
-		'Build Xero bill → Prepare attachment',
 		// Every call's refusal goes to the one switch for Xero's refusals, right of the last call.
 		'Find bill in Xero → Xero refused',
 		'Create bill in Xero → Xero refused',

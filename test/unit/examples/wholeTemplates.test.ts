@@ -45,12 +45,17 @@ const TEMPLATES = [
 		name: 'Invoices from email to Xero, with approval',
 		books: 'xeroOAuth2Api',
 		build: 'Build Xero bill',
+		// Every write after the first keyed by the row it made: n8n's Retry keeps one row per file.
+		laterKey: "={{ $('Register as received').first().json.register_key }}",
+		judged: true,
 	},
 	{
 		file: 'invoices-email-to-quickbooks-with-approval.workflow.json',
 		name: 'Invoices from email to QuickBooks, with approval',
 		books: 'quickBooksOAuth2Api',
 		build: 'Build QuickBooks bill',
+		laterKey: '={{ $execution.id }}',
+		judged: false,
 	},
 ].map((entry) => ({
 	...entry,
@@ -99,7 +104,7 @@ function reachable(template: Template, start: string): Set<string> {
 	return seen;
 }
 
-describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
+describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, judged }) => {
 	it('is named for what it does, and every connection leads to a node of the template', () => {
 		expect(workflow.name).toBe(TEMPLATES.find((entry) => entry.workflow === workflow)?.name);
 		const names = new Set(workflow.nodes.map((entry) => entry.name));
@@ -315,6 +320,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 			'Not an invoice',
 			'Possible duplicate',
 			'Already in the books',
+			...(judged ? ['A person decides'] : []),
 		])
 			expect(targets(workflow, end), end).toEqual([
 				['Record on the execution', 'Register the invoice'],
@@ -334,19 +340,17 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		expect(targets(workflow, 'Each attachment')).toEqual([['File fingerprint', 'Extract invoice']]);
 		expect(targets(workflow, 'File fingerprint')).toEqual([['Invoice register']]);
 		expect(targets(workflow, 'Invoice register')).toEqual([['Register as received']]);
-		for (const name of [
-			'Register as received',
-			'Register as awaiting approval',
-			'Register the invoice',
+		for (const [name, key] of [
+			['Register as received', '={{ $execution.id }}'],
+			['Register as awaiting approval', laterKey],
+			['Register the invoice', laterKey],
+			...(judged ? [['Register as failed', laterKey]] : []),
 		])
 			expect(node(workflow, name).parameters, name).toMatchObject({
 				operation: 'upsert',
 				dataTableId: { mode: 'name', value: 'Invoice register' },
-				filters: {
-					conditions: [
-						{ keyName: 'register_key', condition: 'eq', keyValue: '={{ $execution.id }}' },
-					],
-				},
+				filters: { conditions: [{ keyName: 'register_key', condition: 'eq', keyValue: key }] },
+				columns: { value: { register_key: key } },
 			});
 		// n8n runs the branch placed higher first: the rows are written before Extract, and before
 		// the approval waits (docs: "executionOrder v1").
@@ -355,5 +359,95 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build }) => {
 		expect(y('File fingerprint')).toBeLessThan(y('Extract invoice'));
 		expect(y('Register as awaiting approval')).toBeLessThan(y('Ask approver'));
 		expect(y('Register as awaiting approval')).toBeLessThan(y('Send invoice to approver'));
+	});
+});
+
+describe("the Xero template: the books' answers judged by the package, a register that tells the truth", () => {
+	const workflow = TEMPLATES.find((entry) => entry.build === 'Build Xero bill')!.workflow;
+
+	it('judges the lookup and the create with Judge Books Answer and routes on its verdict', () => {
+		for (const [judge, answerTo] of [
+			['Judge the lookup', 'lookup'],
+			['Judge the new bill', 'create'],
+		])
+			expect(node(workflow, judge).parameters, judge).toEqual({
+				resource: 'document',
+				operation: 'judgeBooksAnswer',
+				answerTo,
+				bill: "={{ $('Build Xero bill').first().json }}",
+				booksAnswer: '={{ $json }}',
+			});
+		for (const call of ['Find bill in Xero', 'Find bill in Xero, last try'])
+			expect(targets(workflow, call)[0], call).toEqual(['Judge the lookup']);
+		for (const call of ['Create bill in Xero', 'Create bill in Xero, last try'])
+			expect(targets(workflow, call)[0], call).toEqual(['Judge the new bill']);
+		expect(targets(workflow, 'Judge the lookup')).toEqual([['Lookup verdict']]);
+		expect(targets(workflow, 'Lookup verdict')).toEqual([
+			['Create bill in Xero'],
+			['Already in the books'],
+			['A person decides'],
+		]);
+		expect(targets(workflow, 'Judge the new bill')).toEqual([['Create verdict']]);
+		expect(targets(workflow, 'Create verdict')).toEqual([
+			['Original to attach?'],
+			['A person decides'],
+		]);
+		const verdicts = (name: string) =>
+			(
+				node(workflow, name).parameters.rules as {
+					values: Array<{ conditions: { conditions: Array<{ rightValue: string }> } }>;
+				}
+			).values.map((rule) => rule.conditions.conditions[0].rightValue);
+		expect(verdicts('Lookup verdict')).toEqual(['new', 'alreadyBooked', 'personDecides']);
+		expect(verdicts('Create verdict')).toEqual(['created', 'personDecides']);
+	});
+
+	it('writes a refused lookup or bill to the register as failed, with the message, before its last try', () => {
+		const refused = targets(workflow, 'Xero refused');
+		expect(refused.at(-1)).toEqual(['Register as failed']);
+		expect(targets(workflow, 'Register as failed')).toEqual([['Which last try']]);
+		expect(targets(workflow, 'Which last try')).toEqual([
+			['Create bill in Xero, last try'],
+			['Find bill in Xero, last try'],
+		]);
+		const { value } = node(workflow, 'Register as failed').parameters.columns as {
+			value: Record<string, string>;
+		};
+		expect(value.state).toBe('failed');
+		expect(value.detail).toContain('$json.error?.message');
+	});
+
+	it('writes the file name from the trigger and looks up only Xero rows other than its own', () => {
+		const fileName =
+			"={{ Object.values($('Each attachment').first().binary ?? {})[0]?.fileName ?? '' }}";
+		for (const name of [
+			'Register as received',
+			'Register as awaiting approval',
+			'Register the invoice',
+		])
+			expect(
+				(node(workflow, name).parameters.columns as { value: Record<string, string> }).value
+					.file_name,
+				name,
+			).toBe(fileName);
+		const key = "={{ $('Register as received').first().json.register_key }}";
+		for (const [name, columns] of [
+			['Earlier file', ['content_sha256', 'books', 'register_key']],
+			['Earlier invoice', ['supplier_key', 'number_key', 'books', 'register_key']],
+		] as const) {
+			const { conditions } = node(workflow, name).parameters.filters as {
+				conditions: Array<{ keyName: string; condition: string; keyValue: string }>;
+			};
+			expect(
+				conditions.map((condition) => condition.keyName),
+				name,
+			).toEqual(columns);
+			expect(conditions.find((condition) => condition.keyName === 'books')?.keyValue).toBe('Xero');
+			expect(conditions.at(-1)).toEqual({
+				keyName: 'register_key',
+				condition: 'neq',
+				keyValue: key,
+			});
+		}
 	});
 });
