@@ -11,6 +11,7 @@ import {
 	normaliseInvoiceNumber,
 	normaliseVendor,
 } from '../../invoice/invoiceIdentity.ts';
+import { supplierIdentity } from '../../bill/supplierIdentity.ts';
 import {
 	EXPECTED_INVOICE_FIELDS,
 	invoiceOfItem,
@@ -160,12 +161,14 @@ export async function execute(
 		settings.holdNotReady &&
 		!readiness.ready_to_post &&
 		route.output === checkDuplicateOutputIndex(settings, 'newInvoice');
-	// The supplier as this guard matches it: what a table of supplier rules is looked up by.
-	const supplierKey = normaliseVendor(invoice!.vendor);
+	// Who the supplier is (rules, register) and the number as a re-scan may read it (register look-ups).
+	const supplierKey = supplierIdentity(invoice!.vendor);
+	const numberKey = normaliseInvoiceNumber(invoice!.invoice_no);
 	outputs[held ? checkDuplicateOutputIndex(settings, 'notReady') : route.output].push(
 		itemWith(item, itemIndex, {
 			...item.json,
 			supplier_key: supplierKey,
+			number_key: numberKey,
 			...route.fields,
 			...readiness,
 		}),

@@ -14,7 +14,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { DecisionSoFar } from '../../approval/nextStep.ts';
 import { nextStep } from '../../approval/nextStep.ts';
-import { checkTimeZone } from '../../approval/instant.ts';
+import { checkTimeZone, parseInstant } from '../../approval/instant.ts';
+import type { PreviousPass } from '../../approval/loop.ts';
+import { loopDecisions, loopFields, seedPolicy } from '../../approval/loop.ts';
 import type { PolicyRow } from '../../approval/policy.ts';
 import { PolicyError } from '../../approval/policyError.ts';
 import { jsonParameter, NOT_JSON } from '../../jsonObject.ts';
@@ -85,6 +87,25 @@ const properties: INodeProperties[] = [
 			'Each decision made on this invoice: by (email, or "Name &lt;email&gt;"), step (1, 2, …), decision (Approve or Reject), at (ISO 8601), reason',
 	},
 	{
+		displayName: 'Previous Step',
+		name: 'previousStep',
+		type: 'json',
+		default: '',
+		placeholder:
+			"={{ $('Next approval step').isExecuted ? $('Next approval step').last().json.approval : {} }}",
+		description:
+			"In a loop back from the form: this node's approval of the previous pass, which carries the decisions given so far; empty on the first pass",
+	},
+	{
+		displayName: 'Answer',
+		name: 'answer',
+		type: 'json',
+		default: '',
+		placeholder: '={{ $json.data ?? {} }}',
+		description:
+			"In a loop back from the form: the Send and Wait form's answer (Decision, Reason), counted as given by the person the previous pass asked; empty when the wait ended without one",
+	},
+	{
 		displayName: 'Started At',
 		name: 'startedAt',
 		type: 'string',
@@ -114,6 +135,74 @@ const properties: INodeProperties[] = [
 				default: '{}',
 				description:
 					'For bands in a home currency: one unit of the invoice\'s currency in that currency, e.g. {"USD": 0.92, "GBP": 1.17}',
+			},
+			{
+				displayName: 'Policy When Empty',
+				name: 'policyWhenEmpty',
+				type: 'fixedCollection',
+				default: {},
+				description:
+					'While the Approval policy table has no rows: one threshold and one approver, as examples/approval-policy.csv',
+				options: [
+					{
+						displayName: 'Policy',
+						name: 'values',
+						values: [
+							{
+								displayName: 'Approver Email',
+								name: 'approverEmail',
+								type: 'string',
+								placeholder: 'name@email.com',
+								default: '',
+							},
+							{
+								displayName: 'Approver Name',
+								name: 'approverName',
+								type: 'string',
+								default: '',
+							},
+							{
+								displayName: 'End After (Hours)',
+								name: 'endAfterHours',
+								type: 'number',
+								default: 72,
+								description: 'An unanswered step then ends with no decision',
+							},
+							{
+								displayName: 'Escalate After (Hours)',
+								name: 'escalateAfterHours',
+								type: 'number',
+								default: 48,
+							},
+							{
+								displayName: 'Escalate To Email',
+								name: 'escalateToEmail',
+								type: 'string',
+								placeholder: 'name@email.com',
+								default: '',
+							},
+							{
+								displayName: 'Escalate To Name',
+								name: 'escalateToName',
+								type: 'string',
+								default: '',
+							},
+							{
+								displayName: 'Remind After (Hours)',
+								name: 'remindAfterHours',
+								type: 'number',
+								default: 24,
+							},
+							{
+								displayName: 'Threshold',
+								name: 'threshold',
+								type: 'number',
+								default: 1000,
+								description: 'Invoices up to this total (included) need no approval',
+							},
+						],
+					},
+				],
 			},
 			{
 				displayName: 'Time Zone',
@@ -158,11 +247,28 @@ function decideFor(context: IExecuteFunctions, itemIndex: number): IDataObject {
 		'Conversion Rates',
 		'Write them as {"USD": 0.92}',
 	) as Record<string, unknown> | null;
+	const given = listOf<DecisionSoFar>(
+		parameter('decisions', []),
+		'Decisions So Far',
+		'Give a list of decisions: [{"by": "manager@example.com", "step": 1, "decision": "Approve", "at": "2026-11-02T09:30:00Z"}]',
+	);
+	const now = String(parameter('now') ?? '');
+	const previous = passOf(parameter('previousStep'));
+	const loop = loopDecisions(
+		previous,
+		jsonOf(parameter('answer'), 'Answer', "Set it to the form's answer, e.g. {{ $json.data }}"),
+		now,
+	);
+	const startedAt = previous ? loop.startedAt : String(parameter('startedAt') ?? '') || now;
+	const decisions = [...given, ...loop.decisions];
 	const result = nextStep(
-		listOf<PolicyRow>(
-			parameter('policyRows', []),
-			'Policy Rows',
-			"Give the rows of your Approval policy Data Table, e.g. {{ $('Approval policy').all().map(item => item.json) }}",
+		policyRowsOf(
+			listOf<PolicyRow>(
+				parameter('policyRows', []),
+				'Policy Rows',
+				"Give the rows of your Approval policy Data Table, e.g. {{ $('Approval policy').all().map(item => item.json) }}",
+			),
+			options,
 		),
 		{
 			total: parameter('total', null),
@@ -172,14 +278,45 @@ function decideFor(context: IExecuteFunctions, itemIndex: number): IDataObject {
 			newSupplier: parameter('newSupplier', false) === true,
 			creditNote: parameter('creditNote', false) === true,
 		},
-		listOf<DecisionSoFar>(
-			parameter('decisions', []),
-			'Decisions So Far',
-			'Give a list of decisions: [{"by": "manager@example.com", "step": 1, "decision": "Approve", "at": "2026-11-02T09:30:00Z"}]',
-		),
-		{ now: parameter('now'), startedAt: parameter('startedAt'), timeZone, rates: rates ?? {} },
+		decisions,
+		{ now, startedAt, timeZone, rates: rates ?? {} },
 	);
-	return result as unknown as IDataObject;
+	const nowMs = parseInstant(now, timeZone, 'Now')?.at ?? Date.now();
+	return {
+		...result,
+		...loopFields(result, previous, loop.decisions, startedAt, nowMs),
+	} as unknown as IDataObject;
+}
+
+/** The previous pass's approval, or null on the first pass (empty, or not an object). */
+function passOf(value: unknown): PreviousPass | null {
+	const parsed = jsonParameter(value);
+	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+	return Object.keys(parsed).length ? (parsed as PreviousPass) : null;
+}
+
+/**
+ * The table's rows without the empty item a Data Table node with Always Output Data gives for an
+ * empty table; none left: the Policy When Empty option's seed, if set.
+ */
+function policyRowsOf(rows: PolicyRow[], options: IDataObject): PolicyRow[] {
+	const filled = rows.filter(
+		(row) => row && typeof row === 'object' && Object.keys(row).length > 0,
+	);
+	const defaults = (options.policyWhenEmpty as IDataObject | undefined)?.values as
+		| IDataObject
+		| undefined;
+	if (filled.length || !defaults || !String(defaults.approverEmail ?? '').trim()) return filled;
+	return seedPolicy({
+		threshold: Number(defaults.threshold ?? 0),
+		approverName: String(defaults.approverName ?? ''),
+		approverEmail: String(defaults.approverEmail),
+		escalateToName: String(defaults.escalateToName ?? ''),
+		escalateToEmail: String(defaults.escalateToEmail ?? ''),
+		remindAfterHours: Number(defaults.remindAfterHours),
+		escalateAfterHours: Number(defaults.escalateAfterHours),
+		endAfterHours: Number(defaults.endAfterHours),
+	});
 }
 
 export async function execute(

@@ -212,21 +212,30 @@ describe('Check Invoice Duplicate: item shapes and documents seen again', () => 
 	});
 });
 
-describe('Check Invoice Duplicate: the supplier key', () => {
-	it('every item carries the supplier as the guard matches it, the key a table of supplier rules is looked up by', async () => {
+describe('Check Invoice Duplicate: the supplier key and the number key', () => {
+	it('every item carries the supplier identity (legal forms kept) and the number as a re-scan reads it', async () => {
 		const first = await check([
 			reviewed('doc_k1', 'ACME Ltd.', 'K-1', 5),
-			reviewed('doc_k2', 'Café Müller & Söhne GmbH', 'K-2', 7),
+			reviewed('doc_k2', '  Café Müller  &  Söhne GmbH', 'K-2', 7),
 			reviewed('doc_k3', null, 'K-3', 9),
+			reviewed('doc_k5', 'ACME GmbH', 'K-1', 6),
 		]);
 		expect(first.output(undefined, 0).map((item) => item.json.supplier_key)).toEqual([
-			'acme',
-			'cafe muller and sohne',
+			'acme ltd.',
+			'café müller & söhne gmbh',
 			null,
+			'acme gmbh',
 		]);
-		// The same invoice again, named another way: a possible duplicate, with the same key.
-		const again = await check([reviewed('doc_k4', 'Acme Limited', 'k-0001', 5)]);
-		expect(again.output(undefined, 1).map((item) => item.json.supplier_key)).toEqual(['acme']);
+		expect(first.output(undefined, 0).map((item) => item.json.number_key)).toEqual([
+			'K 1',
+			'K 2',
+			'K 3',
+			'K 1',
+		]);
+		// The same invoice again, its number read another way: a possible duplicate, the same number key.
+		const again = await check([reviewed('doc_k4', 'ACME Ltd.', 'k 0001', 5)]);
+		expect(again.output(undefined, 1).map((item) => item.json.supplier_key)).toEqual(['acme ltd.']);
+		expect(again.output(undefined, 1).map((item) => item.json.number_key)).toEqual(['K 1']);
 	});
 });
 

@@ -159,4 +159,49 @@ describe('Next Approval Step', () => {
 			/^Policy Rows is not a list\. Give the rows of your Approval policy Data Table/,
 		);
 	});
+
+	it('in a loop: the previous pass and the form answer give the next step; an empty table uses Policy When Empty', async () => {
+		const loopParameters = parameters({
+			// A Data Table node with Always Output Data gives one empty item for an empty table.
+			policyRows: '={{ [{}] }}',
+			previousStep: '={{ $json.previous ?? {} }}',
+			answer: '={{ $json.data ?? {} }}',
+			approvalOptions: {
+				timeZone: 'UTC',
+				policyWhenEmpty: {
+					values: {
+						threshold: 1000,
+						approverEmail: 'manager@example.com',
+						escalateToEmail: 'finance-director@example.com',
+						remindAfterHours: 24,
+						escalateAfterHours: 48,
+						endAfterHours: 72,
+					},
+				},
+			},
+		});
+		const first = await harness().run({
+			parameters: loopParameters,
+			items: [{ json: INVOICE }],
+			typeVersion: 1.3,
+		});
+		const asked = first.output()[0].json.approval as IDataObject;
+		expect(asked).toMatchObject({
+			status: 'waiting',
+			action: 'ask',
+			decider: { email: 'manager@example.com' },
+			wait_until: '2026-11-03T09:00:00.000Z',
+			register_state: 'awaiting approval: step 1 of 1, approver',
+		});
+		const answered = await harness().run({
+			parameters: { ...loopParameters, now: '2026-11-02T11:00:00Z' },
+			items: [{ json: { ...INVOICE, previous: asked, data: { Decision: 'Approve', Reason: '' } } }],
+			typeVersion: 1.3,
+		});
+		expect(answered.output()[0].json.approval).toMatchObject({
+			status: 'approved',
+			action: 'none',
+			note: 'Approved by manager@example.com on 2026-11-02T11:00:00.000Z',
+		});
+	});
 });
