@@ -225,8 +225,8 @@ describeNeeding(['dovecot'], 'The right bill or a person: Xero (the template)', 
 		await xero?.close();
 	});
 
-	// Waits for Same invoice? to key invoices by the supplier's identity (legal forms kept): today it
-	// sends the second to Possible duplicate before the books are asked.
+	// Waits for the same-invoice memory to keep legal forms: Same invoice? still remembers "acme|1001"
+	// for both and sends the second to Possible duplicate before the books are asked.
 	it.skip('"Acme Inc" and "ACME GmbH", one invoice number: two bills, each its own contact', async () => {
 		const first = await sendAndSettle('1001', smallInvoice('Acme Inc', '1001'));
 		const second = await sendAndSettle('1001', smallInvoice('ACME GmbH', '1001'));

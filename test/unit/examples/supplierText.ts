@@ -50,11 +50,11 @@ export function showsAPerson(node: TemplateNode): boolean {
 
 /**
  * Parameters that are not HTML: an email's subject is a plain-text header (an entity there shows as
- * "&#60;"), addresses, ids, the names of the binary fields to attach, how long to wait, and a form
+ * "&#60;"), addresses, ids, the names of the binary fields to attach, how long or until when to wait, and a form
  * defined as JSON (n8n escapes < and > in every text of it: tryToParseJsonToFormFields, 2.41.1).
  */
 const NOT_HTML =
-	/^(subject|sendTo|replyTo|\w*Email|\w*Recipients|\w*Id|fileAttachments|attachments|resumeAmount|jsonOutput)$/;
+	/^(subject|sendTo|replyTo|\w*Email|\w*Recipients|\w*Id|fileAttachments|attachments|resumeAmount|maxDateAndTime|jsonOutput)$/;
 
 /** Every text parameter of a node that is HTML, by its path ("options.responseFormDescription"). */
 function htmlParameters(value: unknown, path = ''): Array<[string, string]> {

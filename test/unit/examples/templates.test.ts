@@ -82,7 +82,6 @@ describe('the examples as n8n templates', () => {
 		expect(comparisons.map(({ file }) => file).sort()).toEqual([
 			'invoice-approval-by-manager.workflow.json',
 			'invoices-email-to-quickbooks-with-approval.workflow.json',
-			'invoices-email-to-xero-with-approval.workflow.json',
 		]);
 		for (const { file, condition } of comparisons)
 			expect(condition, file).toMatchObject({
