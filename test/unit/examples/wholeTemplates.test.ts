@@ -525,3 +525,26 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 			expect(reachable(workflow, end).has('Build Xero bill'), end).toBe(false);
 	});
 });
+
+describe('the Xero template: supplier rules per organisation', () => {
+	const workflow = TEMPLATES.find((entry) => entry.build === 'Build Xero bill')!.workflow;
+	const tenant = "={{ $('Settings').first().json.xero_tenant_id }}";
+
+	it('keeps, finds, claims and writes a rule within the Xero tenant of Settings', () => {
+		expect(
+			(node(workflow, 'Supplier rules').parameters.columns as { column: Array<{ name: string }> })
+				.column[0],
+		).toEqual({ name: 'organisation', type: 'string' });
+		for (const name of ['Supplier rule', 'Open questions', 'Remember the rule'])
+			expect(
+				(node(workflow, name).parameters.filters as { conditions: unknown[] }).conditions[0],
+				name,
+			).toEqual({ keyName: 'organisation', condition: 'eq', keyValue: tenant });
+		for (const name of ['Claim the question', 'Remember the rule'])
+			expect(
+				(node(workflow, name).parameters.columns as { value: Record<string, string> }).value
+					.organisation,
+				name,
+			).toBe(tenant);
+	});
+});
