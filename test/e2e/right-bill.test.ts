@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // The right bill or a person, in a real n8n with the Xero stand-in: the Xero template routes on the
 // package's judgement of the books' answers (Judge Books Answer) and its invoice register tells the
 // truth (docs/accounting.md#the-books-answers, docs/accounting.md#invoice-register).
