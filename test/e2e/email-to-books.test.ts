@@ -260,33 +260,38 @@ describeNeeding(['dovecot'], 'Bills coded per supplier: Xero (the template)', ()
 		await xero?.close();
 	});
 
-	it("no row: the Settings' account; a row for the supplier however the invoice writes it: its account and tax; the row changed: the next bill follows", async () => {
+	it("no row: the Settings' account; a row for the supplier however the invoice writes its case and spaces: its account and tax; another organisation's row: not used; the row changed: the next bill follows", async () => {
 		const client = fixture.stack.client;
 		const vendor = 'Umbrella Office Ltd.';
 		const first = await sendAndSettle(workflowId, 'RULE-X-1', smallInvoice(vendor, 'RULE-X-1'));
 		expect(outcome(first)).toBe('booked');
 		expect(lineOf('RULE-X-1')).toMatchObject({ AccountCode: '400' });
-		expect(nodeJson(first, 'Same invoice?')[0].supplier_key).toBe('umbrella office');
+		expect(nodeJson(first, 'Same invoice?')[0].supplier_key).toBe('umbrella office ltd.');
 
-		// The table the template made on its first invoice; the bookkeeper adds the supplier's row.
+		// The table the template made on its first invoice; the bookkeeper adds the supplier's row,
+		// and a newer row of another company for the same supplier is there too.
 		await client.insertDataTableRows('Xero supplier rules', [
 			{
-				supplier_key: 'umbrella office',
+				organisation: 'tenant',
+				supplier_key: 'umbrella office ltd.',
 				supplier: vendor,
 				account_code: '429',
 				tax_type: 'INPUT2',
 			},
+			{
+				organisation: 'another-tenant',
+				supplier_key: 'umbrella office ltd.',
+				supplier: vendor,
+				account_code: '300',
+				tax_type: 'NONE',
+			},
 		]);
-		await sendAndSettle(
-			workflowId,
-			'RULE-X-2',
-			smallInvoice('UMBRELLA OFFICE LIMITED', 'RULE-X-2'),
-		);
+		await sendAndSettle(workflowId, 'RULE-X-2', smallInvoice('UMBRELLA  OFFICE LTD.', 'RULE-X-2'));
 		expect(lineOf('RULE-X-2')).toMatchObject({ AccountCode: '429', TaxType: 'INPUT2' });
 
 		await client.updateDataTableRows(
 			'Xero supplier rules',
-			{ column: 'supplier_key', value: 'umbrella office' },
+			{ column: 'account_code', value: '429' },
 			{ account_code: '300' },
 		);
 		await sendAndSettle(workflowId, 'RULE-X-3', smallInvoice(vendor, 'RULE-X-3'));
@@ -451,6 +456,7 @@ describeNeeding(['dovecot'], 'An account learned from the approver: Xero (the te
 		expect(lineOf('LEARN-X-1')).toMatchObject({ AccountCode: '412', TaxType: chosen.TaxType });
 		expect(await client.dataTableRows('Xero supplier rules')).toContainEqual(
 			expect.objectContaining({
+				organisation: 'tenant',
 				supplier_key: 'wayne enterprises',
 				supplier: 'Wayne Enterprises',
 				account_code: '412',

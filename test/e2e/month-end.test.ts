@@ -220,6 +220,7 @@ describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', ()
 			)!;
 			// A question that never ended (its execution failed while asking): it asks again.
 			await fixture.stack.client.createDataTable('Xero supplier rules', [
+				{ name: 'organisation', type: 'string' },
 				{ name: 'supplier_key', type: 'string' },
 				{ name: 'supplier', type: 'string' },
 				{ name: 'account_code', type: 'string' },
@@ -227,7 +228,12 @@ describeNeeding(['dovecot'], 'Month-end: invoices of a new supplier at once', ()
 				{ name: 'asked_until', type: 'date' },
 			]);
 			await fixture.stack.client.insertDataTableRows('Xero supplier rules', [
-				{ supplier_key: SUPPLIER_KEY, supplier: SUPPLIER, asked_until: '2026-01-01T00:00:00.000Z' },
+				{
+					organisation: 'tenant',
+					supplier_key: SUPPLIER_KEY,
+					supplier: SUPPLIER,
+					asked_until: '2026-01-01T00:00:00.000Z',
+				},
 			]);
 			await answeredOnce(workflow, invoicesOf('MDX', 3), chosen.Name);
 

@@ -52,6 +52,8 @@ const LOOP_BACKS: Record<string, string[]> = {
 	'invoices-email-to-xero-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
 		...SUPPLIER_QUESTION_LOOP,
+		// The approval is a loop: each form's answer goes back to Next approval step.
+		'Form answer → Next approval step',
 		// A call Xero refused with 429 is made again once Xero's wait is over.
 		'Back to the Xero call → Record decision in Xero',
 		'Back to the Xero call → Attach original in Xero',
@@ -61,8 +63,8 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'Xero refused → Record decision in Xero',
 		'Xero refused → Posted to Xero',
 		// A lookup or a bill Xero refused otherwise is tried a last time, beside the first try.
-		'Xero refused → Find bill in Xero, last try',
-		'Xero refused → Create bill in Xero, last try',
+		'Which last try → Find bill in Xero, last try',
+		'Which last try → Create bill in Xero, last try',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
@@ -99,9 +101,12 @@ const LONG_WIRES: Record<string, string[]> = {
 	// Without an original to attach, the bill is posted as it is.
 	'invoice-to-quickbooks.workflow.json': ['Original to attach? → Posted to QuickBooks'],
 	'invoices-email-to-xero-with-approval.workflow.json': [
-		...APPROVAL_LONG_WIRES,
-		// The bill waits at the Merge until it is created in Xero.
-		'Build Xero bill → Prepare attachment',
+		// A supplier with a rule goes round the question about its account.
+		'Account known? → Next approval step',
+		// The invoice, with its file, waits at the Merge while the approval loops.
+		'Account known? → Approved invoice',
+		'Invoice and the accounts → Approved invoice',
+		'Approval route → Approved invoice',
 		// Every call's refusal goes to the one switch for Xero's refusals, right of the last call.
 		'Find bill in Xero → Xero refused',
 		'Create bill in Xero → Xero refused',
@@ -352,7 +357,7 @@ describe('the canvas estimate', () => {
 		const xero = 'invoices-email-to-xero-with-approval.workflow.json';
 		expect(size(xero, 'Extract invoice')).toEqual([96, 224]);
 		expect(size(xero, 'Same invoice?')).toEqual([96, 128]);
-		expect(size(xero, 'Above threshold?')).toEqual([96, 96]);
+		expect(size(xero, 'Account to choose?')).toEqual([96, 96]);
 		expect(size(xero, 'Approved invoice')).toEqual([96, 96]);
 		const agent = 'ai-agent-document-status.workflow.json';
 		expect(size(agent, 'Invoice assistant')).toEqual([224, 96]);

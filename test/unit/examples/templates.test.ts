@@ -81,8 +81,6 @@ describe('the examples as n8n templates', () => {
 		);
 		expect(comparisons.map(({ file }) => file).sort()).toEqual([
 			'invoice-approval-by-manager.workflow.json',
-			// The QuickBooks template's approval is the team's policy (Next approval step).
-			'invoices-email-to-xero-with-approval.workflow.json',
 		]);
 		for (const { file, condition } of comparisons)
 			expect(condition, file).toMatchObject({

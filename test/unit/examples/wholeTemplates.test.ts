@@ -45,21 +45,18 @@ const TEMPLATES = [
 		name: 'Invoices from email to Xero, with approval',
 		books: 'xeroOAuth2Api',
 		build: 'Build Xero bill',
-		// The key every write after the first finds the file's row by.
-		rowKey: '={{ $execution.id }}',
-		judged: [] as string[],
-		approvalLoop: false,
+		// Every write after the first keyed by the row it made: n8n's Retry keeps one row per file.
+		laterKey: "={{ $('Register as received').first().json.register_key }}",
+		// The outcomes the approval ends in without a bill.
+		notApproved: ['Rejected', 'No decision'],
 	},
 	{
 		file: 'invoices-email-to-quickbooks-with-approval.workflow.json',
 		name: 'Invoices from email to QuickBooks, with approval',
 		books: 'quickBooksOAuth2Api',
 		build: 'Build QuickBooks bill',
-		rowKey: "={{ $('Register as received').first().json.register_key }}",
-		// The books' answers judged by the package: a person decides, and the register says why.
-		judged: ['A person decides'],
-		// The approval as the team's policy: one form at a time, in a loop (docs/approvals.md#approval-loop).
-		approvalLoop: true,
+		laterKey: "={{ $('Register as received').first().json.register_key }}",
+		notApproved: ['Not approved'],
 	},
 ].map((entry) => ({
 	...entry,
@@ -108,7 +105,7 @@ function reachable(template: Template, start: string): Set<string> {
 	return seen;
 }
 
-describe.each(TEMPLATES)('$name', ({ workflow, books, build, rowKey, judged, approvalLoop }) => {
+describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApproved }) => {
 	it('is named for what it does, and every connection leads to a node of the template', () => {
 		expect(workflow.name).toBe(TEMPLATES.find((entry) => entry.workflow === workflow)?.name);
 		const names = new Set(workflow.nodes.map((entry) => entry.name));
@@ -241,58 +238,27 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, rowKey, judged, app
 		]);
 	});
 
-	it.runIf(approvalLoop)(
-		'asks step by step as the policy says, each answer joined to the invoice and back to Next approval step',
-		() => {
-			expect(node(workflow, 'Next approval step').parameters).toMatchObject({
-				operation: 'nextApprovalStep',
-				policyRows: "={{ $('Policy rows').all().map(item => item.json) }}",
-				previousStep:
-					"={{ $('Next approval step').isExecuted ? $('Next approval step').last().json.approval : {} }}",
-			});
-			expect(node(workflow, 'Policy rows')).toMatchObject({ alwaysOutputData: true });
-			expect(targets(workflow, 'Approval route')).toEqual([
-				['Send invoice to approver', 'Invoice with the answer'],
-				['Ask approver', 'Invoice with the answer'],
-				['Account to choose?'],
-				['Not approved'],
-			]);
-			expect(targets(workflow, 'Send invoice to approver')).toEqual([
-				['Register as awaiting approval'],
-			]);
-			expect(targets(workflow, 'Register as awaiting approval')).toEqual([['Ask approver']]);
-			expect(targets(workflow, 'Ask approver')).toEqual([['Invoice with the answer']]);
-			expect(workflow.connections['Ask approver'].main[0][0].index).toBe(1);
-			expect(targets(workflow, 'Invoice with the answer')).toEqual([['Next approval step']]);
-			expect(reachable(workflow, 'Account to choose?').has(build)).toBe(true);
-			expect(reachable(workflow, 'Not approved').has(build)).toBe(false);
-		},
-	);
-
-	it.runIf(!approvalLoop)(
-		'books the small invoices straight on and the approved ones after the answer is joined to the invoice',
-		() => {
-			const [above, atOrUnder] = targets(workflow, 'Above threshold?');
-			expect(atOrUnder).toEqual(['Account to choose?']);
-			expect(targets(workflow, 'Account to choose?')[1]).toEqual(['Under the threshold']);
-			expect(above.sort()).toEqual([
-				'Approved invoice',
-				'Ask approver',
-				'Register as awaiting approval',
-				'Send invoice to approver',
-			]);
-			expect(targets(workflow, 'Approved?')).toEqual([['Approved invoice'], ['Rejected']]);
-			expect(workflow.connections['Approved?'].main[0][0].index).toBe(1);
-			expect(node(workflow, 'Approved invoice').parameters).toMatchObject({
-				mode: 'combine',
-				combineBy: 'combineByPosition',
-			});
-			expect(reachable(workflow, 'Approval decision').has(build)).toBe(true);
-			expect(reachable(workflow, 'Under the threshold').has(build)).toBe(true);
-			expect(reachable(workflow, 'Rejected').has(build)).toBe(false);
-			expect(reachable(workflow, 'No decision').has(build)).toBe(false);
-		},
-	);
+	it('asks step by step as the policy says: each answer back to Next approval step, the approved ones on to the bill', () => {
+		expect(node(workflow, 'Next approval step').parameters).toMatchObject({
+			operation: 'nextApprovalStep',
+			policyRows: "={{ $('Policy rows').all().map(item => item.json) }}",
+			previousStep:
+				"={{ $('Next approval step').isExecuted ? $('Next approval step').last().json.approval : {} }}",
+		});
+		expect(node(workflow, 'Policy rows')).toMatchObject({ alwaysOutputData: true });
+		expect(targets(workflow, 'Next approval step')).toEqual([['Approval route']]);
+		const [ask, again, approved, ...ended] = targets(workflow, 'Approval route');
+		expect(ask).toContain('Send invoice to approver');
+		expect(again).toContain('Ask approver');
+		expect(targets(workflow, 'Send invoice to approver')).toEqual([
+			['Register as awaiting approval'],
+		]);
+		expect(targets(workflow, 'Register as awaiting approval')).toEqual([['Ask approver']]);
+		expect(reachable(workflow, 'Ask approver').has('Next approval step')).toBe(true);
+		expect(approved.some((next) => reachable(workflow, next).has(build))).toBe(true);
+		expect(ended.flat().sort()).toEqual([...notApproved].sort());
+		for (const end of notApproved) expect(reachable(workflow, end).has(build), end).toBe(false);
+	});
 
 	it('asks who decides in every form (and, for a supplier without a rule, the account), so the bill says who and not only to whom it was sent', () => {
 		const formFields = (name: string, accountsRead: boolean) => {
@@ -303,15 +269,13 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, rowKey, judged, app
 			const $ = (nodeName: string) => ({
 				isExecuted: accountsRead && nodeName.startsWith('Accounts in'),
 				first: () => ({ json: { Accounts: accounts, QueryResponse: { Account: accounts } } }),
-				// The policy's first step: where the account is asked.
+				// The approval loop's first step, where the account is asked.
 				last: () => ({ json: { approval: { step: 1 } } }),
 			});
 			const body = String(jsonOutput).replace(/^=\{\{([\s\S]*)\}\}$/, '$1');
 			return runInNewContext(`(${body})`, { $ }) as Array<Record<string, unknown>>;
 		};
-		for (const name of approvalLoop
-			? ['Ask approver']
-			: ['Ask approver', 'Remind approver', 'Escalate']) {
+		for (const name of ['Ask approver']) {
 			const fields = formFields(name, false);
 			expect(
 				fields.map((field) => field.fieldLabel),
@@ -330,15 +294,13 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, rowKey, judged, app
 			'Account',
 			'Your name',
 		]);
+		// Who decided, for the bill: the policy's decider as Next approval step recorded them.
 		const decided = (
-			node(workflow, approvalLoop ? 'Account for the bill' : 'Approval decision').parameters
-				.assignments as {
+			node(workflow, 'Account for the bill').parameters.assignments as {
 				assignments: Array<{ name: string; value: string }>;
 			}
 		).assignments.find((assignment) => assignment.name === 'decided_by');
-		expect(decided?.value).toContain(
-			approvalLoop ? '$json.approval.decided_by' : "$json.data['Your name']",
-		);
+		expect(decided?.value).toContain('approval');
 	});
 
 	it('gives Build Bill the decision and the original, and every outcome reaches the execution and the invoice register', () => {
@@ -352,7 +314,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, rowKey, judged, app
 		});
 		for (const end of [
 			'Booked',
-			...(approvalLoop ? ['Not approved'] : ['Rejected', 'No decision']),
+			...notApproved,
 			'Cannot be booked',
 			'Rejected in review',
 			'Review not finished',
@@ -361,7 +323,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, rowKey, judged, app
 			'Not an invoice',
 			'Possible duplicate',
 			'Already in the books',
-			...judged,
+			'A person decides',
 		])
 			expect(targets(workflow, end), end).toEqual([
 				['Record on the execution', 'Register the invoice'],
@@ -381,25 +343,202 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, rowKey, judged, app
 		expect(targets(workflow, 'Each attachment')).toEqual([['File fingerprint', 'Extract invoice']]);
 		expect(targets(workflow, 'File fingerprint')).toEqual([['Invoice register']]);
 		expect(targets(workflow, 'Invoice register')).toEqual([['Register as received']]);
-		// The row's key is the first execution's: n8n's Retry keeps Register as received's output.
-		for (const [name, keyValue] of [
+		for (const [name, key] of [
 			['Register as received', '={{ $execution.id }}'],
-			['Register as awaiting approval', rowKey],
-			['Register the invoice', rowKey],
+			['Register as awaiting approval', laterKey],
+			['Register the invoice', laterKey],
+			['Register as failed', laterKey],
 		])
 			expect(node(workflow, name).parameters, name).toMatchObject({
 				operation: 'upsert',
 				dataTableId: { mode: 'name', value: 'Invoice register' },
-				filters: { conditions: [{ keyName: 'register_key', condition: 'eq', keyValue }] },
+				filters: { conditions: [{ keyName: 'register_key', condition: 'eq', keyValue: key }] },
+				columns: { value: { register_key: key } },
 			});
 		// n8n runs the branch placed higher first: the rows are written before Extract, and before
 		// the approval waits (docs: "executionOrder v1").
 		const y = (name: string) =>
 			(node(workflow, name) as unknown as { position: number[] }).position[1];
 		expect(y('File fingerprint')).toBeLessThan(y('Extract invoice'));
-		// In the policy's loop the row is written between the email and the form, in one line.
-		if (approvalLoop) return;
 		expect(y('Register as awaiting approval')).toBeLessThan(y('Ask approver'));
 		expect(y('Register as awaiting approval')).toBeLessThan(y('Send invoice to approver'));
+	});
+});
+
+describe("the Xero template: the books' answers judged by the package, a register that tells the truth", () => {
+	const workflow = TEMPLATES.find((entry) => entry.build === 'Build Xero bill')!.workflow;
+
+	it('judges the lookup and the create with Judge Books Answer and routes on its verdict', () => {
+		for (const [judge, answerTo] of [
+			['Judge the lookup', 'lookup'],
+			['Judge the new bill', 'create'],
+		])
+			expect(node(workflow, judge).parameters, judge).toEqual({
+				resource: 'document',
+				operation: 'judgeBooksAnswer',
+				answerTo,
+				bill: "={{ $('Build Xero bill').first().json }}",
+				booksAnswer: '={{ $json }}',
+			});
+		for (const call of ['Find bill in Xero', 'Find bill in Xero, last try'])
+			expect(targets(workflow, call)[0], call).toEqual(['Judge the lookup']);
+		for (const call of ['Create bill in Xero', 'Create bill in Xero, last try'])
+			expect(targets(workflow, call)[0], call).toEqual(['Judge the new bill']);
+		expect(targets(workflow, 'Judge the lookup')).toEqual([['Lookup verdict']]);
+		expect(targets(workflow, 'Lookup verdict')).toEqual([
+			['Create bill in Xero'],
+			['Already in the books'],
+			['A person decides'],
+		]);
+		expect(targets(workflow, 'Judge the new bill')).toEqual([['Create verdict']]);
+		expect(targets(workflow, 'Create verdict')).toEqual([
+			['Original to attach?'],
+			['A person decides'],
+		]);
+		const verdicts = (name: string) =>
+			(
+				node(workflow, name).parameters.rules as {
+					values: Array<{ conditions: { conditions: Array<{ rightValue: string }> } }>;
+				}
+			).values.map((rule) => rule.conditions.conditions[0].rightValue);
+		expect(verdicts('Lookup verdict')).toEqual(['new', 'alreadyBooked', 'personDecides']);
+		expect(verdicts('Create verdict')).toEqual(['created', 'personDecides']);
+	});
+
+	it('writes a refused lookup or bill to the register as failed, with the message, before its last try', () => {
+		const refused = targets(workflow, 'Xero refused');
+		expect(refused.at(-1)).toEqual(['Register as failed']);
+		expect(targets(workflow, 'Register as failed')).toEqual([['Which last try']]);
+		expect(targets(workflow, 'Which last try')).toEqual([
+			['Create bill in Xero, last try'],
+			['Find bill in Xero, last try'],
+		]);
+		const { value } = node(workflow, 'Register as failed').parameters.columns as {
+			value: Record<string, string>;
+		};
+		expect(value.state).toBe('failed');
+		expect(value.detail).toContain('$json.error?.message');
+	});
+
+	it('writes the file name from the trigger and looks up only Xero rows other than its own', () => {
+		const fileName =
+			"={{ Object.values($('Each attachment').first().binary ?? {})[0]?.fileName ?? '' }}";
+		for (const name of [
+			'Register as received',
+			'Register as awaiting approval',
+			'Register the invoice',
+		])
+			expect(
+				(node(workflow, name).parameters.columns as { value: Record<string, string> }).value
+					.file_name,
+				name,
+			).toBe(fileName);
+		const key = "={{ $('Register as received').first().json.register_key }}";
+		for (const [name, columns] of [
+			['Earlier file', ['content_sha256', 'books', 'register_key']],
+			['Earlier invoice', ['supplier_key', 'number_key', 'books', 'register_key']],
+		] as const) {
+			const { conditions } = node(workflow, name).parameters.filters as {
+				conditions: Array<{ keyName: string; condition: string; keyValue: string }>;
+			};
+			expect(
+				conditions.map((condition) => condition.keyName),
+				name,
+			).toEqual(columns);
+			expect(conditions.find((condition) => condition.keyName === 'books')?.keyValue).toBe('Xero');
+			expect(conditions.at(-1)).toEqual({
+				keyName: 'register_key',
+				condition: 'neq',
+				keyValue: key,
+			});
+		}
+	});
+});
+
+describe('the Xero template: approval as the policy, one form at a time', () => {
+	const workflow = TEMPLATES.find((entry) => entry.build === 'Build Xero bill')!.workflow;
+
+	it('reads the Approval policy table first, every row, empty or not', () => {
+		expect(node(workflow, 'Approval policy').parameters).toMatchObject({
+			resource: 'table',
+			operation: 'create',
+			tableName: 'Approval policy',
+			options: { createIfNotExists: true },
+		});
+		expect(node(workflow, 'Policy rows')).toMatchObject({
+			alwaysOutputData: true,
+			parameters: { operation: 'get', returnAll: true },
+		});
+		expect(targets(workflow, 'Approval policy')).toEqual([['Policy rows']]);
+		// n8n runs the branch placed higher first: the policy is read before the approval starts.
+		const y = (name: string) =>
+			(node(workflow, name) as unknown as { position: number[] }).position[1];
+		expect(y('Approval policy')).toBeLessThan(y('Supplier rules'));
+		expect(targets(workflow, 'Settings')[0]).toContain('Approval policy');
+	});
+
+	it('loops Next approval step → Approval route → the form → back, and books only what it approved', () => {
+		expect(node(workflow, 'Next approval step').parameters).toMatchObject({
+			operation: 'nextApprovalStep',
+			policyRows: "={{ $('Policy rows').all().map(item => item.json) }}",
+			previousStep:
+				"={{ $('Next approval step').isExecuted ? $('Next approval step').last().json.approval : {} }}",
+			answer: '={{ $json.data ?? {} }}',
+		});
+		expect(targets(workflow, 'Next approval step')).toEqual([['Approval route']]);
+		expect(targets(workflow, 'Approval route')).toEqual([
+			['Send invoice to approver'],
+			['Ask approver'],
+			['Approved invoice'],
+			['Rejected'],
+			['No decision'],
+		]);
+		expect(targets(workflow, 'Send invoice to approver')).toEqual([
+			['Register as awaiting approval'],
+		]);
+		expect(targets(workflow, 'Register as awaiting approval')).toEqual([['Ask approver']]);
+		expect(targets(workflow, 'Ask approver')).toEqual([['Form answer']]);
+		expect(targets(workflow, 'Form answer')).toEqual([['Next approval step']]);
+		expect(node(workflow, 'Ask approver').parameters.options).toMatchObject({
+			limitWaitTime: {
+				values: {
+					limitType: 'atSpecifiedTime',
+					maxDateAndTime: "={{ $('Next approval step').last().json.approval.wait_until }}",
+				},
+			},
+		});
+		expect(
+			(
+				node(workflow, 'Register as awaiting approval').parameters.columns as {
+					value: Record<string, string>;
+				}
+			).value.state,
+		).toBe("={{ $('Next approval step').last().json.approval.register_state }}");
+		expect(reachable(workflow, 'Approved invoice').has('Build Xero bill')).toBe(true);
+		for (const end of ['Rejected', 'No decision'])
+			expect(reachable(workflow, end).has('Build Xero bill'), end).toBe(false);
+	});
+});
+
+describe('the Xero template: supplier rules per organisation', () => {
+	const workflow = TEMPLATES.find((entry) => entry.build === 'Build Xero bill')!.workflow;
+	const tenant = "={{ $('Settings').first().json.xero_tenant_id }}";
+
+	it('keeps, finds, claims and writes a rule within the Xero tenant of Settings', () => {
+		expect(
+			(node(workflow, 'Supplier rules').parameters.columns as { column: Array<{ name: string }> })
+				.column[0],
+		).toEqual({ name: 'organisation', type: 'string' });
+		for (const name of ['Supplier rule', 'Open questions', 'Remember the rule'])
+			expect(
+				(node(workflow, name).parameters.filters as { conditions: unknown[] }).conditions[0],
+				name,
+			).toEqual({ keyName: 'organisation', condition: 'eq', keyValue: tenant });
+		for (const name of ['Claim the question', 'Remember the rule'])
+			expect(
+				(node(workflow, name).parameters.columns as { value: Record<string, string> }).value
+					.organisation,
+				name,
+			).toBe(tenant);
 	});
 });
