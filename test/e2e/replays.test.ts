@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../local-n8n/index.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
-const fixture = useN8nAndSandbox({ ownN8n: true });
+const fixture = useN8nAndSandbox({ restartsN8n: true });
 const HOUR = 3_600_000;
 
 let workflowId: string;

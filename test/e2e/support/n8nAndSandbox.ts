@@ -67,6 +67,12 @@ export interface N8nAndSandboxOptions {
 	settleMs?: number;
 	/** An n8n of the file's own, which it may stop, restart or read the whole log of (default with `stack` options; otherwise the shared one). */
 	ownN8n?: boolean;
+	/**
+	 * The shared n8n, which this file may restart (not stop or kill): n8n keeps its data and settings,
+	 * and the next file finds it running. A file that reads n8n's whole log or output, not only what
+	 * it logged since a point, takes `ownN8n`.
+	 */
+	restartsN8n?: boolean;
 }
 
 /** The n8n of the files without an n8n of their own: started by the first, stopped with vitest's process. */
@@ -79,17 +85,23 @@ async function sharedN8n(): Promise<Stack> {
 	return await sharedStack;
 }
 
-/** The shared n8n as one file sees it: it may not stop or restart it. */
-function borrowed(stack: Stack): Stack {
+/** The shared n8n as one file sees it: it may not stop or kill it, nor restart it unless `restarts`. */
+function borrowed(stack: Stack, restarts: boolean): Stack {
 	const refuse = async () => {
 		throw new Error(
-			'this file shares n8n with other e2e files: give useN8nAndSandbox { ownN8n: true } to stop or restart it',
+			'this file shares n8n with other e2e files: give useN8nAndSandbox { restartsN8n: true } to restart it, { ownN8n: true } to stop or kill it',
 		);
 	};
 	return {
 		...stack,
-		n8n: { ...stack.n8n, stop: refuse, restart: refuse, kill: refuse },
-		restartN8n: refuse,
+		n8n: {
+			...stack.n8n,
+			stop: refuse,
+			// Started again, n8n outlives the file as it did before.
+			restart: restarts ? () => startOutliving(() => stack.n8n.restart()) : refuse,
+			kill: refuse,
+		},
+		restartN8n: restarts ? () => startOutliving(() => stack.restartN8n()) : refuse,
 		stop: refuse,
 	};
 }
@@ -131,7 +143,7 @@ export class N8nAndSandbox {
 	async start(options: N8nAndSandboxOptions): Promise<void> {
 		this.sharesN8n = !options.ownN8n && !options.stack;
 		this.startedStack = this.sharesN8n
-			? borrowed(await sharedN8n())
+			? borrowed(await sharedN8n(), options.restartsN8n === true)
 			: await startStack({ package: 'repo', ...options.stack });
 		this.startedSandbox = await startSandboxInProcess(this.startedStack.tls, options.sandbox);
 		const tier = options.tier === undefined ? 'enterprise' : options.tier;
