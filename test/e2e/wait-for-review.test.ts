@@ -4,7 +4,7 @@
 // once) → Read/Write Files from Disk → Extract → one Code node per output, each echoing its items
 // and the caller from the Webhook item they descend from (so pairedItem lineage is checked too).
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
 	createExtractRouteWorkflow,
 	actionNode,
@@ -77,6 +77,21 @@ async function finished(executionId: string, timeoutMs = 60_000): Promise<Decode
 }
 
 describe('Extract with Wait for Review and the duplicate guard in a real n8n', () => {
+	// The timeout's execution starts before the other cases and is checked in its turn: its end waits
+	// for n8n's wait tracker, which looks for due executions once a minute.
+	let timingOut: Promise<Awaited<ReturnType<typeof startAndWait>>>;
+	beforeAll(() => {
+		timingOut = (async () => {
+			const workflow = await createWorkflow('e2e wait: timeout', 'invoice-blurry.json', {
+				waitForReview: true,
+				reviewTimeout: 0.1,
+			});
+			return await startAndWait(workflow, 'timeout-test');
+		})();
+		// Its failure is reported by its own case.
+		timingOut.catch(() => undefined);
+	});
+
 	it('approve: the waiting execution resumes on Verified with the reviewed data (and its Webhook lineage)', async () => {
 		const workflow = await createWorkflow('e2e wait: approve', 'invoice-blurry.json', {
 			waitForReview: true,
@@ -220,12 +235,7 @@ describe('Extract with Wait for Review and the duplicate guard in a real n8n', (
 	});
 
 	it('no callback: the execution continues on Timed Out when the limit is reached', async () => {
-		const workflow = await createWorkflow('e2e wait: timeout', 'invoice-blurry.json', {
-			waitForReview: true,
-			reviewTimeout: 0.1,
-		});
-		const { executionId, document } = await startAndWait(workflow, 'timeout-test');
-		// n8n's wait tracker looks for due executions once a minute.
+		const { executionId, document } = await timingOut;
 		const execution = await finished(executionId, 150_000);
 		expect(execution.status).toBe('success');
 		const outputs = outputsOf(execution, OUTPUTS);
