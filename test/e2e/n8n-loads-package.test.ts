@@ -2,33 +2,29 @@
 // The package, built and packed as released and installed the way n8n documents manual
 // installation (`npm install` of the tarball into <N8N_USER_FOLDER>/.n8n/nodes, then n8n started),
 // is loaded by a real n8n (the newest supported): both node types and the credential type are known
-// to n8n, and a restart loads it again.
+// to n8n, and a restart loads it again. The n8n is the one the e2e files share, started that way.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
 	ACTION_NODE_TYPE as ACTION,
 	PACKAGE_NAME,
 	installedPackageVersion,
 	loadedNodeTypes,
-	startStack,
-	stopAll,
 	TRIGGER_NODE_TYPE as TRIGGER,
 	type Stack,
 } from '../../local-n8n/index.ts';
+import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
 
 const CREDENTIAL = 'documentExtractionApi';
 
+// The n8n the other files share is started this way; the file restarts it once.
+const fixture = useN8nAndSandbox({ restartsN8n: true, tier: null });
 let stack: Stack;
 
 describe('n8n loads n8n-nodes-document-extraction', () => {
-	beforeAll(async () => {
-		stack = await startStack({ package: 'repo' });
-	});
-
-	afterAll(async () => {
-		await stack?.stop();
-		await stopAll();
+	beforeAll(() => {
+		stack = fixture.stack;
 	});
 
 	it("is installed in the user folder's nodes directory and loaded with both nodes", async () => {

@@ -77,10 +77,7 @@ describeNeeding(
 	'a webhook process killed during a stream of real deliveries',
 	() => {
 		useQueueFixture(
-			{
-				stack: { balance: 'signature' },
-				sandbox: { retryBaseMs: 2_000, reviewDelayMs: 600_000 },
-			},
+			{ balance: 'signature', sandbox: { retryBaseMs: 2_000, reviewDelayMs: 600_000 } },
 			(started) => (fixture = started),
 		);
 

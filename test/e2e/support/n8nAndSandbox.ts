@@ -69,8 +69,9 @@ export interface N8nAndSandboxOptions {
 	ownN8n?: boolean;
 	/**
 	 * The shared n8n, which this file may restart (not stop or kill): n8n keeps its data and settings,
-	 * and the next file finds it running. A file that reads n8n's whole log or output, not only what
-	 * it logged since a point, takes `ownN8n`.
+	 * and the next file finds it running. Its log and output hold the other files' lines too: a file
+	 * that looks there for a line of its own reads from a point of its own, and one that needs them
+	 * free of lines it did not make takes `ownN8n`.
 	 */
 	restartsN8n?: boolean;
 }
