@@ -53,9 +53,8 @@ const TEMPLATE = 'invoices-email-to-xero-with-approval.workflow.json';
 const APPROVER = 'manager@example.test';
 /** What the approver types in the form's "Your name": the bill says who, not only to whom it was sent. */
 const NAME = 'Maria Manager';
+/** The policy (here Settings' approver) names the email; the name is the one typed in the form. */
 const DECIDED_BY = `${NAME} <${APPROVER}>`;
-/** The Xero template records the decider as its approval policy names them (here Settings' approver). */
-const POLICY_DECIDED_BY = APPROVER;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ESCALATION = 'director@example.test';
 /**
@@ -324,13 +323,13 @@ describeNeeding(
 				expect(customData(rejected)).toMatchObject({
 					outcome: 'rejected',
 					decision: 'rejected',
-					decided_by: POLICY_DECIDED_BY,
+					decided_by: DECIDED_BY,
 					reason: expect.stringContaining(reason),
 				});
 				expect(customData(approved)).toMatchObject({
 					outcome: 'booked',
 					decision: 'approved',
-					decided_by: POLICY_DECIDED_BY,
+					decided_by: DECIDED_BY,
 				});
 				expect(customData(small)).toMatchObject({
 					outcome: 'booked',
@@ -361,7 +360,7 @@ describeNeeding(
 					xero.history.find((note) => note.ownerId === billNumbered(invoiceNo)[0].id)?.Details;
 				expect(noteOf('SMALL-1')).toMatch(/^No approval needed \(238/);
 				expect(noteOf('APPROVE-1')).toMatch(
-					new RegExp(`^Approved by ${escapeRegExp(POLICY_DECIDED_BY)} on \\d{4}-\\d{2}-\\d{2}T`),
+					new RegExp(`^Approved by ${escapeRegExp(DECIDED_BY)} on \\d{4}-\\d{2}-\\d{2}T`),
 				);
 				expect(billNumbered('APPROVE-1')[0].Contact.Name).toBe(MARKUP_VENDOR);
 
@@ -406,14 +405,14 @@ describeNeeding(
 					expect.objectContaining({
 						state: 'booked',
 						supplier: MARKUP_VENDOR,
-						decided_by: POLICY_DECIDED_BY,
+						decided_by: DECIDED_BY,
 						bill_id: billNumbered('APPROVE-1')[0].id,
 					}),
 				]);
 				expect(rowOf('REJECT-1')).toEqual([
 					expect.objectContaining({
 						state: 'rejected',
-						decided_by: POLICY_DECIDED_BY,
+						decided_by: DECIDED_BY,
 						bill_id: '',
 					}),
 				]);

@@ -81,7 +81,7 @@ describeNeeding(['chromium'], 'The main job on a fresh machine', () => {
 			encoding: 'utf8',
 		});
 		expect(sent).toMatch(
-			/Delivered "Invoices .*" with invoice-1\.pdf, invoice-2\.pdf, invoice-3\.pdf, logo\.png/,
+			/Delivered "Invoices .*" with invoice-1\.pdf, invoice-2\.pdf, invoice-3\.pdf, invoice-4\.json, logo\.png/,
 		);
 
 		const mailUrl = output.match(/Mail\s+(http:\/\/\S+)/)![1];

@@ -43,15 +43,26 @@ const emailOfPerson = (value: unknown): string | null =>
 		? (value as Person).email
 		: null;
 
+interface Answered {
+	decision: string;
+	reason: string;
+	/** The name the person typed ("Your name"), kept where the policy names only an email. */
+	name: string;
+}
+
 /** The decision a form's answer holds, or null when the wait ended without one. */
-function decisionOfAnswer(answer: unknown): { decision: string; reason: string } | null {
+function decisionOfAnswer(answer: unknown): Answered | null {
 	if (!answer || typeof answer !== 'object') return null;
 	const fields = answer as Record<string, unknown>;
 	const reason = String(fields.Reason ?? fields.reason ?? '').trim();
+	const name = String(fields['Your name'] ?? fields.name ?? '')
+		.replace(/[<>]/g, '')
+		.replace(/\s+/g, ' ')
+		.trim();
 	if (typeof fields.approved === 'boolean')
-		return { decision: fields.approved ? 'Approve' : 'Reject', reason };
+		return { decision: fields.approved ? 'Approve' : 'Reject', reason, name };
 	const decision = String(fields.Decision ?? fields.decision ?? '').trim();
-	return decision ? { decision, reason } : null;
+	return decision ? { decision, reason, name } : null;
 }
 
 /**
@@ -72,7 +83,10 @@ export function loopDecisions(
 		decisions: [
 			...given,
 			{
-				by: personText(asked as Person),
+				by: personText({
+					name: (asked as Person).name || answered.name || null,
+					email: (asked as Person).email,
+				}),
 				step: previous?.step ?? null,
 				decision: answered.decision,
 				reason: answered.reason,

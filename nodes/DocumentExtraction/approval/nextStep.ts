@@ -171,6 +171,8 @@ function deciderNow(policy: Policy, step: StepRule, askedAt: number, now: number
 
 interface ParsedDecision {
 	by: string;
+	/** The name written with the email ("Maria Manager <…>"), used where the policy names none. */
+	name: string | null;
 	step: number | null;
 	decision: 'approved' | 'rejected';
 	written: string;
@@ -196,8 +198,10 @@ function parseDecisions(decisions: readonly DecisionSoFar[], timeZone: string): 
 				"Give each decision by (the decider's email) and at (ISO 8601, e.g. the form's respondedAt)",
 			);
 		const step = Number(decision.step);
+		const name = /^(.*?)\s*<[^<>]+>\s*$/.exec(String(decision.by ?? '').trim())?.[1].trim();
 		return {
 			by,
+			name: name || null,
 			step:
 				decision.step === undefined || decision.step === null || decision.step === '' ? null : step,
 			decision: APPROVE.has(kind) ? ('approved' as const) : ('rejected' as const),
@@ -300,7 +304,7 @@ function walkDecisions(
 			step: walk.approved + 1,
 			role: step.role,
 			decision: decision.decision,
-			by: capacity.person,
+			by: capacity.person.name ? capacity.person : { ...capacity.person, name: decision.name },
 			for: capacity.for,
 			as: capacity.as,
 			at: isoOf(decision.at),

@@ -86,16 +86,6 @@ const RECORDERS = ['Record on the execution', 'Register the invoice'];
  * Wires long by design, each with its reason: an item that goes round a part of the flow to meet
  * it again at a Merge, or to skip it.
  */
-const APPROVAL_LONG_WIRES = [
-	// The invoice waits at the Merge for the approver's decision.
-	'Above threshold? → Approved invoice',
-	// An answer in time skips the reminder and the escalation.
-	'Answered? → Approved?',
-	// At or under the threshold the invoice goes round the approval.
-	'Under the threshold → Account for the bill',
-	// A supplier with a rule goes round the question about its account.
-	'Account known? → Above threshold?',
-];
 const LONG_WIRES: Record<string, string[]> = {
 	'invoice-approval-by-manager.workflow.json': ['Answered? → Approved?'],
 	// Without an original to attach, the bill is posted as it is.

@@ -137,6 +137,38 @@ describe('the approval loop', () => {
 	});
 });
 
+describe('who decided, as the bill records it', () => {
+	it('the policy names the decider; where it gives only an email, the name typed in the form is kept', () => {
+		const seedRows = seedPolicy({ threshold: 1000, approverEmail: 'manager@example.com' });
+		const asked = (() => {
+			const result = nextStep(seedRows, { total: 5000 }, [], {
+				now: START,
+				startedAt: START,
+				timeZone: 'UTC',
+			});
+			return { ...result, ...loopFields(result, null, [], START, Date.parse(START)) };
+		})();
+		const loop = loopDecisions(
+			asked,
+			{ Decision: 'Approve', 'Your name': ' Maria  <Manager> ' },
+			at(1),
+		);
+		const approved = nextStep(seedRows, { total: 5000 }, loop.decisions, {
+			now: at(1),
+			startedAt: START,
+			timeZone: 'UTC',
+		});
+		expect(approved.decided_by).toBe('Maria Manager <manager@example.com>');
+		// A policy's own name wins over what was typed.
+		const named = pass(null, {}, START);
+		const byPolicy = pass(named, { Decision: 'Approve', 'Your name': 'Somebody Else' }, at(1));
+		expect(byPolicy.decisions[0].by).toEqual({
+			name: 'Maria Manager',
+			email: 'manager@example.com',
+		});
+	});
+});
+
 describe('the seed a template uses while its Approval policy table is empty', () => {
 	it('decides as examples/approval-policy.csv does', () => {
 		const root = join(__dirname, '..', '..', '..', '..', '..');
