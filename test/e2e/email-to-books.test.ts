@@ -16,7 +16,6 @@
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-	eventually,
 	executedNodes,
 	loadExampleWorkflows,
 	nodeJson,
@@ -36,7 +35,12 @@ import {
 import { invoicePdf } from '../../local-n8n/mail/index.ts';
 import { formLink, mailAbout, openForm, submitForm } from './support/approvalForms.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
-import { publishEachAttachmentStarter } from './support/eachAttachment.ts';
+import {
+	attachmentExecutionEnded,
+	executionIds,
+	outcomeOf,
+	publishEachAttachmentStarter,
+} from './support/eachAttachment.ts';
 import { postEmail } from './support/emailOfInvoices.ts';
 import { describeNeeding } from './support/requirements.ts';
 import { useMailboxes } from './support/mailboxes.ts';
@@ -119,7 +123,7 @@ async function sendAndSettle(
 	data: object,
 ): Promise<DecodedExecution> {
 	const client = fixture.stack.client;
-	const before = new Set((await client.listExecutions(workflowId)).map((summary) => summary.id));
+	const before = await executionIds(client, workflowId);
 	await sandboxControl(fixture.sandbox.url, 'next-extraction', { data });
 	await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: [0.99] });
 	await postEmail(client, starterPaths.get(workflowId)!, [
@@ -130,21 +134,7 @@ async function sendAndSettle(
 			bytes: invoicePdf([`Invoice ${invoiceNo}`]),
 		},
 	]);
-	return (await eventually(
-		`the execution of ${invoiceNo} to end`,
-		async () => {
-			const summaries = await client.listExecutions(workflowId);
-			const fresh = summaries.filter((summary) => !before.has(summary.id));
-			const decoded = await Promise.all(fresh.map((summary) => client.getExecution(summary.id)));
-			return decoded.find((execution) => executedNodes(execution).includes('Each attachment'));
-		},
-		// n8n saves a finished execution's status before its custom data (the outcome).
-		(execution) =>
-			execution !== undefined &&
-			(execution.status === 'error' ||
-				(execution.status === 'success' && outcome(execution) !== undefined)),
-		120_000,
-	)) as DecodedExecution;
+	return await attachmentExecutionEnded(client, workflowId, before, invoiceNo, 120_000);
 }
 
 /** Retries a failed execution as the editor does; the retry once it has ended with its outcome saved. */
@@ -155,9 +145,7 @@ async function retriedOutcome(failedId: string): Promise<DecodedExecution> {
 	});
 }
 
-function outcome(execution: DecodedExecution) {
-	return (execution.raw.customData as Record<string, string> | undefined)?.outcome;
-}
+const outcome = outcomeOf;
 
 describeNeeding(['dovecot'], 'Exactly once at the books: Xero (the template)', () => {
 	let xero: XeroStandIn;

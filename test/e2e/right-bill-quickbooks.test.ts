@@ -17,7 +17,6 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-	eventually,
 	executedNodes,
 	loadExampleWorkflows,
 	nodeJson,
@@ -37,7 +36,12 @@ import {
 import { invoicePdf } from '../../local-n8n/mail/index.ts';
 import { formLink, mailAbout, openForm, submitForm } from './support/approvalForms.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
-import { publishEachAttachmentStarter } from './support/eachAttachment.ts';
+import {
+	attachmentExecutionEnded,
+	executionIds,
+	outcomeOf,
+	publishEachAttachmentStarter,
+} from './support/eachAttachment.ts';
 import { postEmail } from './support/emailOfInvoices.ts';
 import { useMailboxes } from './support/mailboxes.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
@@ -97,9 +101,7 @@ async function importAndPublish(
 	return created.id;
 }
 
-function outcome(execution: DecodedExecution) {
-	return (execution.raw.customData as Record<string, string> | undefined)?.outcome;
-}
+const outcome = outcomeOf;
 
 /**
  * Starts the execution of one file (a PDF of `lines`, named `fileName`); that execution once it has
@@ -111,7 +113,7 @@ async function sendAndSettle(
 	data?: object,
 ): Promise<DecodedExecution> {
 	const client = fixture.stack.client;
-	const before = new Set((await client.listExecutions(workflowId)).map((summary) => summary.id));
+	const before = await executionIds(client, workflowId);
 	if (data) {
 		await sandboxControl(fixture.sandbox.url, 'next-extraction', { data });
 		await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: [0.99] });
@@ -124,21 +126,7 @@ async function sendAndSettle(
 			bytes: invoicePdf(file.lines),
 		},
 	]);
-	return (await eventually(
-		`the execution of ${file.fileName} to end`,
-		async () => {
-			const summaries = await client.listExecutions(workflowId);
-			const fresh = summaries.filter((summary) => !before.has(summary.id));
-			const decoded = await Promise.all(fresh.map((summary) => client.getExecution(summary.id)));
-			return decoded.find((execution) => executedNodes(execution).includes('Each attachment'));
-		},
-		// n8n saves a finished execution's status before its custom data (the outcome).
-		(execution) =>
-			execution !== undefined &&
-			(execution.status === 'error' ||
-				(execution.status === 'success' && outcome(execution) !== undefined)),
-		180_000,
-	)) as DecodedExecution;
+	return await attachmentExecutionEnded(client, workflowId, before, file.fileName, 180_000);
 }
 
 const register = async () => await fixture.stack.client.dataTableRows('Invoice register');

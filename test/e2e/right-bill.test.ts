@@ -15,7 +15,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-	eventually,
 	executedNodes,
 	loadExampleWorkflows,
 	sandboxControl,
@@ -31,7 +30,12 @@ import {
 import { invoicePdf } from '../../local-n8n/mail/index.ts';
 import { idempotencyKeys } from '../../nodes/DocumentExtraction/bill/booksGuard.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
-import { publishEachAttachmentStarter } from './support/eachAttachment.ts';
+import {
+	attachmentExecutionEnded,
+	executionIds,
+	outcomeOf,
+	publishEachAttachmentStarter,
+} from './support/eachAttachment.ts';
 import { postEmail } from './support/emailOfInvoices.ts';
 import { describeNeeding } from './support/requirements.ts';
 import { useMailboxes } from './support/mailboxes.ts';
@@ -54,9 +58,7 @@ function smallInvoice(vendor: string, invoiceNo: string, quantity = 2) {
 	};
 }
 
-function outcome(execution: DecodedExecution) {
-	return (execution.raw.customData as Record<string, string> | undefined)?.outcome;
-}
+const outcome = outcomeOf;
 
 /**
  * Xero as the template reaches it: the stand-in, or, while `down`, a 503 to every call (a Xero
@@ -163,7 +165,7 @@ describeNeeding(['dovecot'], 'The right bill or a person: Xero (the template)', 
 		data: ReturnType<typeof smallInvoice>,
 	): Promise<DecodedExecution> {
 		const client = fixture.stack.client;
-		const before = new Set((await client.listExecutions(workflowId)).map((summary) => summary.id));
+		const before = await executionIds(client, workflowId);
 		await sandboxControl(fixture.sandbox.url, 'next-extraction', { data });
 		await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: [0.99] });
 		await postEmail(client, starterPath, [
@@ -174,21 +176,7 @@ describeNeeding(['dovecot'], 'The right bill or a person: Xero (the template)', 
 				bytes: invoicePdf([`Invoice ${invoiceNo}`, data.header.vendor]),
 			},
 		]);
-		return (await eventually(
-			`the execution of ${invoiceNo} to end`,
-			async () => {
-				const summaries = await client.listExecutions(workflowId);
-				const fresh = summaries.filter((summary) => !before.has(summary.id));
-				const decoded = await Promise.all(fresh.map((summary) => client.getExecution(summary.id)));
-				return decoded.find((execution) => executedNodes(execution).includes('Each attachment'));
-			},
-			// n8n saves a finished execution's status before its custom data (the outcome).
-			(execution) =>
-				execution !== undefined &&
-				(execution.status === 'error' ||
-					(execution.status === 'success' && outcome(execution) !== undefined)),
-			180_000,
-		)) as DecodedExecution;
+		return await attachmentExecutionEnded(client, workflowId, before, invoiceNo, 180_000);
 	}
 
 	beforeAll(async () => {

@@ -6,7 +6,10 @@
 // real emails.
 
 import {
+	eventually,
+	executedNodes,
 	webhookWorkflow,
+	type DecodedExecution,
 	type N8nClient,
 	type NodeSpec,
 	type WorkflowDefinition,
@@ -38,4 +41,41 @@ export async function publishEachAttachmentStarter(
 	const { id } = await client.createWorkflow(starter);
 	await client.activateWorkflow(id);
 	return { id, path: starter.webhookPath };
+}
+
+/** How the file's execution ended, as *Record on the execution* wrote it. */
+export function outcomeOf(execution: DecodedExecution): string | undefined {
+	return (execution.raw.customData as Record<string, string> | undefined)?.outcome;
+}
+
+/** The ids of the workflow's executions so far: what `attachmentExecutionEnded` does not wait for. */
+export async function executionIds(client: N8nClient, workflowId: string): Promise<Set<string>> {
+	return new Set((await client.listExecutions(workflowId)).map((summary) => summary.id));
+}
+
+/**
+ * The file's execution (the one through *Each attachment* that `before` did not hold), once it
+ * ended: failed, or succeeded with its outcome recorded (n8n saves the status before the custom data).
+ */
+export async function attachmentExecutionEnded(
+	client: N8nClient,
+	workflowId: string,
+	before: Set<string>,
+	what: string,
+	timeoutMs: number,
+): Promise<DecodedExecution> {
+	return (await eventually(
+		`the execution of ${what} to end`,
+		async () => {
+			const summaries = await client.listExecutions(workflowId);
+			const fresh = summaries.filter((summary) => !before.has(summary.id));
+			const decoded = await Promise.all(fresh.map((summary) => client.getExecution(summary.id)));
+			return decoded.find((execution) => executedNodes(execution).includes('Each attachment'));
+		},
+		(execution) =>
+			execution !== undefined &&
+			(execution.status === 'error' ||
+				(execution.status === 'success' && outcomeOf(execution) !== undefined)),
+		timeoutMs,
+	)) as DecodedExecution;
 }
