@@ -10,6 +10,9 @@
 // - The same file sent to the Xero template and to this one: each template's repeats (the same file,
 //   another file of the same invoice) name the row of its own books.
 // - A supplier's rule belongs to one QuickBooks company (`organisation`, the realm id).
+// - A rule whose account QuickBooks made inactive since it was learned: QuickBooks refuses the bill,
+//   the refusal is written on the rule and the supplier is asked again; the chosen account books
+//   the bill and becomes the rule.
 // - Approval as the team's policy (docs/approvals.md#approval-loop), rows written in its Approval
 //   policy table: two steps where the second rejects (nothing booked, the row says why); a delegate
 //   inside the window decides the first step in the approver's place, the second approves, and the
@@ -343,6 +346,76 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 		);
 		expect(outcome(booked)).toBe('booked');
 		expect(account('ORG-Q-1')).toBe('12');
+	});
+
+	it('a rule whose account QuickBooks made inactive since: the supplier is asked again, the chosen account books the bill and becomes the rule, the refusal stays on the rule', async () => {
+		const client = fixture.stack.client;
+		const rules = async () =>
+			(await client.dataTableRows('QuickBooks supplier rules')).filter(
+				(row) => row.supplier_key === 'refusewell ltd',
+			);
+		// The rules table as the template makes it on its first invoice, if no invoice has yet.
+		if (!(await client.dataTableExists('QuickBooks supplier rules'))) {
+			const template = loadExampleWorkflows().find((entry) => entry.file === TEMPLATES.quickBooks)!;
+			const made = template.workflow.nodes.find((node) => node.name === 'Supplier rules')!;
+			const columns = (made.parameters as { columns: { column: never[] } }).columns.column;
+			await client.createDataTable('QuickBooks supplier rules', columns);
+		}
+		// The rule was learned when Advertising (10) was active; it has been made inactive since.
+		await client.insertDataTableRows('QuickBooks supplier rules', [
+			{
+				organisation: '9130',
+				supplier_key: 'refusewell ltd',
+				supplier: 'Refusewell Ltd',
+				expense_account_id: '10',
+			},
+		]);
+		vendorInQuickBooks('Refusewell Ltd');
+		const advertising = quickBooks.accounts.find((account) => account.Id === '10')!;
+		advertising.Active = false;
+		try {
+			const settled = sendAndSettle(
+				quickBooksWorkflow,
+				{ fileName: 'REFUSE-Q-1.pdf', lines: ['Invoice REFUSE-Q-1'] },
+				smallInvoice('Refusewell Ltd', 'REFUSE-Q-1'),
+			);
+			const asked = mailboxes.mail.waitForMessages(
+				mailAbout('REFUSE-Q-1', 'Choose the account', 'manager@example.com'),
+				1,
+				240_000,
+			);
+			asked.catch(() => undefined);
+			// Before the supplier is asked, the execution must not have ended (failed, or booked elsewhere).
+			const first = await Promise.race([asked, settled]);
+			expect(Array.isArray(first), 'the execution ended without asking the account again').toBe(
+				true,
+			);
+			const [question] = await asked;
+			const link = formLink(question);
+			const form = await openForm(client, link);
+			expect(form.status).toBe(200);
+			expect(form.html).toContain('Supplies');
+			expect(form.html).not.toContain('Advertising');
+			expect((await submitForm(client, link, ['Supplies', 'Ada Accountant'])).status).toBe(200);
+
+			const execution = await settled;
+			expect(execution.status).toBe('success');
+			expect(outcome(execution)).toBe('booked');
+			const [bill] = bills('REFUSE-Q-1');
+			expect(bills('REFUSE-Q-1')).toHaveLength(1);
+			expect(bill.Line?.[0]?.AccountBasedExpenseLineDetail?.AccountRef?.value).toBe('19');
+			const [row] = (await register()).filter((entry) => entry.invoice_no === 'REFUSE-Q-1');
+			expect(row).toMatchObject({ state: 'booked', bill_id: bill.Id });
+			expect(await rules()).toEqual([
+				expect.objectContaining({
+					organisation: '9130',
+					expense_account_id: '19',
+					refused: expect.stringMatching(/QuickBooks refused the account 10: .*inactive/),
+				}),
+			]);
+		} finally {
+			advertising.Active = true;
+		}
 	});
 
 	describe('approval as the policy says', () => {

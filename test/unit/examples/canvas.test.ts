@@ -74,6 +74,9 @@ const LOOP_BACKS: Record<string, string[]> = {
 		// A lookup or a bill QuickBooks refused is tried a last time, beside the first try.
 		'QuickBooks refused → Find bill in QuickBooks, last try',
 		'QuickBooks refused → Create bill in QuickBooks, last try',
+		// An account QuickBooks refused: the supplier is asked for the account again.
+		'Create verdict → Invoice and the accounts',
+		'Record the refusal → Accounts in QuickBooks',
 	],
 };
 /**
