@@ -615,7 +615,7 @@ describeNeeding(
 			for (const [invoiceNo, execution, memo] of [
 				// The approval policy's words (Next approval step): the band, or who approved and when.
 				['QB-SMALL-1', small, /^No approval needed \(238\b.*: booked without approval on /],
-				['QB-BIG-1', big, new RegExp(`^Approved by ${escapeRegExp(APPROVER)} on \\S+$`)],
+				['QB-BIG-1', big, new RegExp(`^Approved by ${escapeRegExp(DECIDED_BY)} on \\S+$`)],
 			] as const) {
 				const bill = quickBooks.transactions.find((entry) => entry.DocNumber === invoiceNo);
 				expect(String(bill?.PrivateNote).split('\n')[0], invoiceNo).toMatch(memo);
