@@ -490,6 +490,47 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 			});
 		});
 
+		it("a second step nobody answers is reminded, not approved by the first step's answer", async () => {
+			// Send and Wait passes its input on when its wait ends unanswered: the first step's answer
+			// must not come back as the second step's decision.
+			const QUICK = 'quick-director@example.test';
+			await fixture.stack.client.insertDataTableRows('Approval policy', [
+				{
+					kind: 'step',
+					role: 'quick director',
+					name: 'Quinn Quick',
+					email: QUICK,
+					remind_after_hours: 40 / 3600,
+				},
+				{
+					kind: 'override',
+					supplier: 'Reminder Works Ltd',
+					steps: 'budget holder, quick director',
+				},
+			] as unknown as Array<Record<string, string>>);
+			vendorInQuickBooks('Reminder Works Ltd');
+			const settled = sendAndSettle(
+				quickBooksWorkflow,
+				{ fileName: 'REMIND-Q-1.pdf', lines: ['Invoice REMIND-Q-1'] },
+				smallInvoice('Reminder Works Ltd', 'REMIND-Q-1', 2380),
+			);
+			await answer(await formTo('REMIND-Q-1', BUDGET), 'Approve', '');
+			await formTo('REMIND-Q-1', QUICK);
+			const [reminder] = await mailboxes.mail.waitForMessages(
+				mailAbout('REMIND-Q-1', 'Reminder: Approve or reject', QUICK),
+				1,
+				180_000,
+			);
+			expect(bills('REMIND-Q-1')).toEqual([]);
+			const [waiting] = (await register()).filter((row) => row.invoice_no === 'REMIND-Q-1');
+			expect(waiting.state).toBe('awaiting approval: step 2 of 2, quick director');
+			await answer(formLink(reminder), 'Approve', 'Checked');
+			const execution = await settled;
+			expect(outcome(execution)).toBe('booked');
+			const [bill] = bills('REMIND-Q-1');
+			expect(String(bill.PrivateNote)).toContain(QUICK);
+		});
+
 		it('a delegate inside the window decides the first step for the approver; the memo holds every decision', async () => {
 			await fixture.stack.client.insertDataTableRows('Approval policy', [
 				{

@@ -335,5 +335,11 @@ export async function execute(
 			description: error.fix,
 		});
 	}
-	return [[itemWith(item, itemIndex, { ...item.json, approval })]];
+	// In a loop the form's answer is consumed here: an item passed on with it would carry it into
+	// the next pass, where a form that timed out (Send and Wait then passes its input on) would
+	// count it again, as the next person's decision.
+	const answered = passOf(context.getNodeParameter('answer', itemIndex, '')) !== null;
+	const { data, ...rest } = item.json;
+	const json = answered ? rest : { ...rest, ...(data === undefined ? {} : { data }) };
+	return [[itemWith(item, itemIndex, { ...json, approval })]];
 }

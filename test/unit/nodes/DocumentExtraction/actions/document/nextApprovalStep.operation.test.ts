@@ -203,5 +203,8 @@ describe('Next Approval Step', () => {
 			action: 'none',
 			note: 'Approved by manager@example.com on 2026-11-02T11:00:00.000Z',
 		});
+		// The answer is consumed: passed on, a form that later times out (Send and Wait passes its
+		// input on) would hand it to the next pass as a new decision.
+		expect(answered.output()[0].json.data).toBeUndefined();
 	});
 });
