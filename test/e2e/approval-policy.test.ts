@@ -26,7 +26,7 @@ import {
 	type XeroStandIn,
 } from '../../local-n8n/accounting/index.ts';
 import { invoicePdf } from '../../local-n8n/mail/index.ts';
-import { answerForm, formLink, mailAbout } from './support/approvalForms.ts';
+import { answerForm, formLink, mailAbout, openForm } from './support/approvalForms.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
 import { publishEachAttachmentStarter } from './support/eachAttachment.ts';
 import { postEmail } from './support/emailOfInvoices.ts';
@@ -123,6 +123,8 @@ describeNeeding(['dovecot'], 'Approval as the policy: Xero (the template)', () =
 
 	async function decide(invoiceNo: string, to: string, decision: 'Approve' | 'Reject') {
 		const link = await formTo(invoiceNo, to);
+		// As a person does: the form's page first (n8n answers 409 until the execution waits).
+		expect((await openForm(fixture.stack.client, link)).status).toBe(200);
 		const answered = await answerForm(
 			fixture.stack.client,
 			link,

@@ -309,6 +309,7 @@ describeNeeding(
 					`${atOnce.status} ${atOnce.html.slice(0, 200)}`,
 				).toBe(true);
 				const reason = 'Toner was not ordered; ask Globex for a corrected invoice';
+				expect((await openForm(client, formLink(ask('REJECT-1')))).status).toBe(200);
 				expect(
 					(await answerForm(client, formLink(ask('REJECT-1')), 'Reject', reason, NAME)).status,
 				).toBe(200);
@@ -522,6 +523,8 @@ describeNeeding(
 				1,
 				120_000,
 			);
+			// As a person does: the form's page first (n8n answers 409 until the execution waits).
+			expect((await openForm(client, formLink(ask))).status).toBe(200);
 			expect((await answerForm(client, formLink(ask), 'Approve', '', NAME)).status).toBe(200);
 			const booked = await settledExecutionOf('REVIEW-1');
 			expect(booked.id).toBe((waiting as DecodedExecution).id);
@@ -605,6 +608,7 @@ describeNeeding(
 				120_000,
 			);
 			const small = await settledExecutionOf('QB-SMALL-1');
+			expect((await openForm(client, formLink(ask))).status).toBe(200);
 			expect((await answerForm(client, formLink(ask), 'Approve', 'ok', NAME)).status).toBe(200);
 			const big = await settledExecutionOf('QB-BIG-1');
 
