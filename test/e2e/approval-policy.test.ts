@@ -214,6 +214,21 @@ describeNeeding(['dovecot'], 'Approval as the policy: Xero (the template)', () =
 		const row = await rowOf('REJ-2');
 		expect(row).toMatchObject({ state: 'rejected' });
 		expect(String(row?.detail)).toMatch(/step 2 of 2/);
+		// Each step's approver got the invoice with its file, the second one too.
+		for (const to of [BUDGET_HOLDER, FINANCE_DIRECTOR]) {
+			const sent = mailboxes.mail
+				.messages()
+				.filter(
+					(message) =>
+						message.subject.startsWith('Invoice to approve') &&
+						message.subject.includes('REJ-2') &&
+						message.to.some((address) => address.includes(to)),
+				);
+			expect(
+				sent.map((message) => message.attachments),
+				to,
+			).toEqual([['REJ-2.pdf']]);
+		}
 	});
 
 	it('an override by supplier: Paper & Co goes to the office manager, whatever its amount', async () => {

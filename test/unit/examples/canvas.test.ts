@@ -53,7 +53,7 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'Start its own execution → One at a time',
 		...SUPPLIER_QUESTION_LOOP,
 		// The approval is a loop: each form's answer goes back to Next approval step.
-		'Form answer → Next approval step',
+		'Invoice with the answer → Next approval step',
 		// A call Xero refused with 429 is made again once Xero's wait is over.
 		'Back to the Xero call → Record decision in Xero',
 		'Back to the Xero call → Attach original in Xero',
@@ -94,6 +94,8 @@ const LONG_WIRES: Record<string, string[]> = {
 	// Without an original to attach, the bill is posted as it is.
 	'invoice-to-quickbooks.workflow.json': ['Original to attach? → Posted to QuickBooks'],
 	'invoices-email-to-xero-with-approval.workflow.json': [
+		// The invoice, with its file, waits at the Merge for the answer to its form.
+		'Approval route → Invoice with the answer',
 		// A supplier with a rule goes round the question about its account.
 		'Account known? → Next approval step',
 		// The invoice, with its file, waits at the Merge while the approval loops.

@@ -485,8 +485,8 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 		});
 		expect(targets(workflow, 'Next approval step')).toEqual([['Approval route']]);
 		expect(targets(workflow, 'Approval route')).toEqual([
-			['Send invoice to approver'],
-			['Ask approver'],
+			['Send invoice to approver', 'Invoice with the answer'],
+			['Ask approver', 'Invoice with the answer'],
 			['Approved invoice'],
 			['Rejected'],
 			['No decision'],
@@ -496,7 +496,10 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 		]);
 		expect(targets(workflow, 'Register as awaiting approval')).toEqual([['Ask approver']]);
 		expect(targets(workflow, 'Ask approver')).toEqual([['Form answer']]);
-		expect(targets(workflow, 'Form answer')).toEqual([['Next approval step']]);
+		// The invoice, with its file, joined to the answer: every step's email carries the original.
+		expect(targets(workflow, 'Form answer')).toEqual([['Invoice with the answer']]);
+		expect(workflow.connections['Form answer'].main[0][0].index).toBe(1);
+		expect(targets(workflow, 'Invoice with the answer')).toEqual([['Next approval step']]);
 		expect(node(workflow, 'Ask approver').parameters.options).toMatchObject({
 			limitWaitTime: {
 				values: {
