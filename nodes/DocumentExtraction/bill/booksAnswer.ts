@@ -72,18 +72,6 @@ export function accountRefusal(answer: unknown, billAccount: string | null): Acc
 	return null;
 }
 
-/** The account of the bill's first line as Build Bill wrote it (Xero's code, QuickBooks' id). */
-function billAccountOf(item: IDataObject): string | null {
-	const xero = fieldsOf(item.xero_request);
-	const xeroDocument = fieldsOf((xero[text(item.endpoint)] as unknown[] | undefined)?.[0]);
-	const xeroLine = fieldsOf((xeroDocument.LineItems as unknown[] | undefined)?.[0]);
-	if (xeroLine.AccountCode) return text(xeroLine.AccountCode);
-	const quickBooks = fieldsOf(item.bill);
-	const quickBooksLine = fieldsOf((quickBooks.Line as unknown[] | undefined)?.[0]);
-	const account = fieldsOf(fieldsOf(quickBooksLine.AccountBasedExpenseLineDetail).AccountRef);
-	return account.value ? text(account.value) : null;
-}
-
 /** The bill Build Bill asked for, read from its item. */
 interface AskedBill {
 	books: 'xero' | 'quickBooks';
@@ -94,6 +82,8 @@ interface AskedBill {
 	totalCents: number;
 	date: string | null;
 	currency: string | null;
+	/** The account of its first line (Xero's code, QuickBooks' id): the one a refusal names. */
+	account: string | null;
 }
 
 /** A bill of the answer with what the judgement compares. */
@@ -128,6 +118,8 @@ function askedBillOf(item: IDataObject): AskedBill | string {
 			totalCents: centsOf(fieldsOf(item.expected).total) ?? NaN,
 			date: text(xeroDocument.Date) || null,
 			currency: text(xeroDocument.CurrencyCode) || null,
+			account:
+				text(fieldsOf((xeroDocument.LineItems as unknown[] | undefined)?.[0]).AccountCode) || null,
 		};
 	}
 	const quickBooks = fieldsOf(item.bill);
@@ -140,6 +132,15 @@ function askedBillOf(item: IDataObject): AskedBill | string {
 			totalCents: centsOf(item.expected_total) ?? NaN,
 			date: text(quickBooks.TxnDate) || null,
 			currency: text(fieldsOf(quickBooks.CurrencyRef).value) || null,
+			account:
+				text(
+					fieldsOf(
+						fieldsOf(
+							fieldsOf((quickBooks.Line as unknown[] | undefined)?.[0])
+								.AccountBasedExpenseLineDetail,
+						).AccountRef,
+					).value,
+				) || null,
 		};
 	}
 	return 'the Bill parameter holds no bill Build Bill built: set it to the Build Bill item of this invoice';
@@ -346,7 +347,7 @@ export function judgeCreated(
 	const asked = askedBillOf(bill);
 	if (typeof asked === 'string') return personDecides(asked);
 	const books = BOOKS_NAME[asked.books];
-	const refused = accountRefusal(answer, billAccountOf(bill));
+	const refused = accountRefusal(answer, asked.account);
 	if (refused)
 		return {
 			verdict: 'accountRefused',

@@ -236,7 +236,11 @@ function listOf<T>(value: unknown, what: string, fix: string): T[] {
 	return parsed as T[];
 }
 
-function decideFor(context: IExecuteFunctions, itemIndex: number): IDataObject {
+/** The item's approval, and whether a form's answer was given (in a loop). */
+function decideFor(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): { approval: IDataObject; answered: boolean } {
 	const parameter = (name: string, fallback: unknown = '') =>
 		context.getNodeParameter(name, itemIndex, fallback);
 	const options = parameter('approvalOptions', {}) as IDataObject;
@@ -254,11 +258,12 @@ function decideFor(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	);
 	const now = String(parameter('now') ?? '');
 	const previous = passOf(parameter('previousStep'));
-	const loop = loopDecisions(
-		previous,
-		jsonOf(parameter('answer'), 'Answer', "Set it to the form's answer, e.g. {{ $json.data }}"),
-		now,
+	const answer = jsonOf(
+		parameter('answer'),
+		'Answer',
+		"Set it to the form's answer, e.g. {{ $json.data }}",
 	);
+	const loop = loopDecisions(previous, answer, now);
 	const startedAt = previous ? loop.startedAt : String(parameter('startedAt') ?? '') || now;
 	const decisions = [...given, ...loop.decisions];
 	const result = nextStep(
@@ -283,9 +288,12 @@ function decideFor(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	);
 	const nowMs = parseInstant(now, timeZone, 'Now')?.at ?? Date.now();
 	return {
-		...result,
-		...loopFields(result, previous, loop.decisions, startedAt, nowMs),
-	} as unknown as IDataObject;
+		approval: {
+			...result,
+			...loopFields(result, previous, loop.decisions, startedAt, nowMs),
+		} as unknown as IDataObject,
+		answered: passOf(answer) !== null,
+	};
 }
 
 /** The previous pass's approval, or null on the first pass (empty, or not an object). */
@@ -324,9 +332,9 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
 	const item = context.getInputData()[itemIndex];
-	let approval: IDataObject;
+	let decided: ReturnType<typeof decideFor>;
 	try {
-		approval = decideFor(context, itemIndex);
+		decided = decideFor(context, itemIndex);
 	} catch (error) {
 		if (!(error instanceof PolicyError))
 			throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
@@ -338,8 +346,7 @@ export async function execute(
 	// In a loop the form's answer is consumed here: an item passed on with it would carry it into
 	// the next pass, where a form that timed out (Send and Wait then passes its input on) would
 	// count it again, as the next person's decision.
-	const answered = passOf(context.getNodeParameter('answer', itemIndex, '')) !== null;
-	const { data, ...rest } = item.json;
-	const json = answered ? rest : { ...rest, ...(data === undefined ? {} : { data }) };
-	return [[itemWith(item, itemIndex, { ...json, approval })]];
+	const json: IDataObject = { ...item.json, approval: decided.approval };
+	if (decided.answered) delete json.data;
+	return [[itemWith(item, itemIndex, json)]];
 }
