@@ -6,7 +6,8 @@
  * adds Same File; Detect Same Invoice (without waiting) adds Same Invoice; an Input Binary Field
  * pattern (every file of an item) adds Skipped Files.
  * Check Invoice Duplicate has New Invoice | Same Invoice, and Not Ready when held
- * (docs/spec-decisions.md#n18). Build Bill has Bill | Cannot Book. Other operations have one output.
+ * (docs/spec-decisions.md#n18). Build Bill has Bill | Cannot Book. Judge Books Answer has one output
+ * per verdict of its Answer To. Other operations have one output.
  *
  * From version 1.3 every output has a fixed place (docs/spec-decisions.md#n47): an option's output
  * is added after the outputs already there, and an option turned off leaves an unused output while
@@ -25,6 +26,7 @@ import {
 	EXTRACT_OPERATION,
 	INVOICE_OPERATIONS,
 	isDocumentOperation,
+	JUDGE_BOOKS_ANSWER_OPERATION,
 } from './operations.ts';
 
 export interface ExtractOutputSettings {
@@ -38,6 +40,8 @@ export interface ExtractOutputSettings {
 	filePattern?: boolean;
 	/** How the outputs are laid out: by node version (docs/spec-decisions.md#n47). */
 	layout?: OutputLayout;
+	/** Judge Books Answer's Answer To: `lookup` or `create`. */
+	answerTo?: string;
 }
 
 /**
@@ -80,6 +84,7 @@ export function outputSettingsFrom(read: ReadParameter): Required<ExtractOutputS
 		// Only without waiting: a reviewed invoice arrives where Extract no longer runs.
 		detectSameInvoice: options.detectSameInvoice === true && !waitForReview,
 		holdNotReady: read(HOLD_NOT_READY_PARAMETER, false) === true,
+		answerTo: String(read('answerTo', 'lookup')),
 		filePattern: isFilePattern(read('binaryPropertyName', '')),
 		layout:
 			read(OUTPUT_LAYOUT_PARAMETER, 'outputsThatHold') === 'fixedPlaces'
@@ -137,6 +142,7 @@ export type ExtractOutput =
 	| 'skippedFiles';
 export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate' | 'notReady';
 export type BuildBillOutput = 'bill' | 'cannotBook';
+export type JudgeOutput = 'new' | 'alreadyBooked' | 'created' | 'accountRefused' | 'personDecides';
 
 interface OutputRule<Output extends string = ExtractOutput> {
 	output: Output;
@@ -264,6 +270,32 @@ const BUILD_BILL_OUTPUTS: ReadonlyArray<OutputRule<BuildBillOutput>> = [
 	},
 ];
 
+const ANSWER_TO_CREATE: OutputCondition = {
+	holds: (settings) => settings.answerTo === 'create',
+	expression: '$parameter.answerTo === "create"',
+};
+const ANSWER_TO_LOOKUP: OutputCondition = {
+	holds: (settings) => settings.answerTo !== 'create',
+	expression: '$parameter.answerTo !== "create"',
+};
+
+/**
+ * Judge Books Answer's outputs, one per verdict of its Answer To (docs/spec-decisions.md#n104): the
+ * template connects them as a Switch would. A failed item goes to A Person Decides.
+ */
+const JUDGE_OUTPUTS: ReadonlyArray<OutputRule<JudgeOutput>> = [
+	{ output: 'new', displayName: 'New', when: ANSWER_TO_LOOKUP },
+	{ output: 'alreadyBooked', displayName: 'Already Booked', when: ANSWER_TO_LOOKUP },
+	{ output: 'created', displayName: 'Created', when: ANSWER_TO_CREATE },
+	{
+		output: 'personDecides',
+		displayName: 'A Person Decides',
+		when: ALWAYS,
+		takesFailedItems: true,
+	},
+	{ output: 'accountRefused', displayName: 'Account Refused', when: ANSWER_TO_CREATE },
+];
+
 /** One output of the node as laid out: `output` null for an unused place (its option is off). */
 interface LaidOutOutput<Output extends string> {
 	output: Output | null;
@@ -316,6 +348,19 @@ function extractOutputsOf(settings: ExtractOutputSettings): Array<LaidOutOutput<
 	);
 }
 
+/** Index of the verdict's output with this Answer To; -1 when that Answer To has no such verdict. */
+export function judgeOutputIndex(answerTo: string, verdict: string): number {
+	return outputsThatHold(JUDGE_OUTPUTS, { ...NO_OPTIONS, answerTo }).findIndex(
+		(laid) => laid.output === verdict,
+	);
+}
+
+export function judgeOutputNames(answerTo: string): string[] {
+	return outputsThatHold(JUDGE_OUTPUTS, { ...NO_OPTIONS, answerTo }).map((laid) => laid.name);
+}
+
+const NO_OPTIONS: ExtractOutputSettings = { waitForReview: false, skipDuplicates: false };
+
 /** Build Bill's outputs are the same in every version and with every setting. */
 export function buildBillOutputIndex(output: BuildBillOutput): number {
 	return BUILD_BILL_OUTPUTS.findIndex((rule) => rule.output === output);
@@ -366,6 +411,7 @@ function nodeOutputs(parameters: NodeOutputParameters): ReadonlyArray<{ takesFai
 	if (is(EXTRACT_OPERATION)) return extractOutputsOf(parameters);
 	if (is(CHECK_DUPLICATE_OPERATION)) return outputsThatHold(CHECK_DUPLICATE_OUTPUTS, parameters);
 	if (is(BUILD_BILL_OPERATION)) return outputsThatHold(BUILD_BILL_OUTPUTS, parameters);
+	if (is(JUDGE_BOOKS_ANSWER_OPERATION)) return outputsThatHold(JUDGE_OUTPUTS, parameters);
 	return [{ takesFailedItems: true }];
 }
 
@@ -433,6 +479,8 @@ export const OUTPUTS_EXPRESSION = (`={{ (${documentOperationExpression([EXTRACT_
 	byLayoutExpression(CHECK_DUPLICATE_OUTPUTS) +
 	` : (${documentOperationExpression([BUILD_BILL_OPERATION])}) ? ` +
 	byLayoutExpression(BUILD_BILL_OUTPUTS) +
+	` : (${documentOperationExpression([JUDGE_BOOKS_ANSWER_OPERATION])}) ? ` +
+	outputsThatHoldExpression(JUDGE_OUTPUTS, 'outputsThatHold') +
 	' : ["main"] }}') as `={{${string}}}`;
 
 /**
