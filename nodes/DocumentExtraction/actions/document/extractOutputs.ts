@@ -40,8 +40,6 @@ export interface ExtractOutputSettings {
 	filePattern?: boolean;
 	/** How the outputs are laid out: by node version (docs/spec-decisions.md#n47). */
 	layout?: OutputLayout;
-	/** Judge Books Answer's Answer To: `lookup` or `create`. */
-	answerTo?: string;
 }
 
 /**
@@ -84,7 +82,6 @@ export function outputSettingsFrom(read: ReadParameter): Required<ExtractOutputS
 		// Only without waiting: a reviewed invoice arrives where Extract no longer runs.
 		detectSameInvoice: options.detectSameInvoice === true && !waitForReview,
 		holdNotReady: read(HOLD_NOT_READY_PARAMETER, false) === true,
-		answerTo: String(read('answerTo', 'lookup')),
 		filePattern: isFilePattern(read('binaryPropertyName', '')),
 		layout:
 			read(OUTPUT_LAYOUT_PARAMETER, 'outputsThatHold') === 'fixedPlaces'
@@ -93,9 +90,12 @@ export function outputSettingsFrom(read: ReadParameter): Required<ExtractOutputS
 	};
 }
 
+/** The settings an output's condition reads: Extract's, and Judge Books Answer's Answer To. */
+type OutputSettings = ExtractOutputSettings & { answerTo?: string };
+
 /** When an output exists: as a check of the settings and as the same check in n8n's expression language. */
 interface OutputCondition {
-	holds: (settings: ExtractOutputSettings) => boolean;
+	holds: (settings: OutputSettings) => boolean;
 	expression: string;
 }
 
@@ -321,7 +321,7 @@ function laidOut<Output extends string>(
 /** The outputs whose conditions hold, in rule order. */
 function outputsThatHold<Output extends string>(
 	rules: ReadonlyArray<OutputRule<Output>>,
-	settings: ExtractOutputSettings,
+	settings: OutputSettings,
 ): Array<LaidOutOutput<Output>> {
 	const layout = settings.layout ?? 'outputsThatHold';
 	return rules.filter((rule) => rule.when.holds(settings)).map((rule) => laidOut(rule, layout));
@@ -350,9 +350,10 @@ function extractOutputsOf(settings: ExtractOutputSettings): Array<LaidOutOutput<
 
 /** Index of the verdict's output with this Answer To; -1 when that Answer To has no such verdict. */
 export function judgeOutputIndex(answerTo: string, verdict: string): number {
-	return outputsThatHold(JUDGE_OUTPUTS, { ...NO_OPTIONS, answerTo }).findIndex(
-		(laid) => laid.output === verdict,
-	);
+	return outputsThatHold(JUDGE_OUTPUTS, {
+		...NO_OPTIONS,
+		answerTo,
+	}).findIndex((laid) => laid.output === verdict);
 }
 
 export function judgeOutputNames(answerTo: string): string[] {
@@ -389,7 +390,7 @@ export function outputIndex(settings: ExtractOutputSettings, output: ExtractOutp
 	return extractOutputsOf(settings).findIndex((laid) => laid.output === output);
 }
 
-export interface NodeOutputParameters extends ExtractOutputSettings {
+export interface NodeOutputParameters extends OutputSettings {
 	resource: string;
 	operation: string;
 }
