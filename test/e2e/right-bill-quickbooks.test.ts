@@ -302,9 +302,10 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 		expect(outcome(copy)).toBe('possible duplicate');
 		const again = await sendAndSettle(quickBooksWorkflow, file);
 		expect(outcome(again)).toBe('already submitted');
-		expect(nodeJson(again, 'Already submitted')[0]).toMatchObject({
+		expect(nodeJson(again, 'Outcome')[0]).toMatchObject({
+			state: 'already submitted',
 			duplicate_of: toQuickBooks.id,
-			existing_bill_id: bill.Id,
+			bill_id: bill.Id,
 		});
 		const keys = [toXero.id, toQuickBooks.id, copy.id, again.id];
 		const rows = (await register()).filter((row) => keys.includes(String(row.register_key)));

@@ -67,15 +67,18 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'Which last try → Create bill in Xero, last try',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
-		'Start its own execution → One at a time',
-		...SUPPLIER_QUESTION_LOOP,
+		// An invoice whose supplier another execution asks about reads the rule again after a wait.
+		'Wait for the answer → Supplier rule',
+		'Wait for the answer → Account known?',
 		// Each answer goes back to the policy for the next step.
 		'Invoice with the answer → Next approval step',
+		// A vendor QuickBooks refused to create (another execution made it) is looked up again.
+		'Create vendor → Find vendor',
 		// A lookup or a bill QuickBooks refused is tried a last time, beside the first try.
 		'QuickBooks refused → Find bill in QuickBooks, last try',
 		'QuickBooks refused → Create bill in QuickBooks, last try',
 		// An account QuickBooks refused: the supplier is asked for the account again.
-		'Create verdict → Invoice and the accounts',
+		'Not created → Next approval step',
 		'Record the refusal → Accounts in QuickBooks',
 	],
 };
@@ -109,21 +112,16 @@ const LONG_WIRES: Record<string, string[]> = {
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		// A supplier with a rule goes round the question about its account.
 		'Account known? → Next approval step',
-		// The invoice waits at the Merge for the answer to its form; the same person again goes
-		// round the email with the file.
+		// The invoice waits at the Merge for the answer to its form.
 		'Approval route → Invoice with the answer',
-		'Approval route → Ask approver',
-		// Approved with the account known, or chosen: on to the bill.
-		'Account to choose? → Account for the bill',
-		'Invoice with the account → Account for the bill',
-		// The vendor waits at the Merge until the bill is created in QuickBooks.
-		'Vendor ready → Prepare attachment',
-		// A vendor found goes round its creation.
-		'Vendor found? → Vendor ready',
-		// Without an original to attach, the bill is posted as it is.
-		'Original to attach? → Posted to QuickBooks',
+		// Approved: on to the account, past the approval's emails.
+		'Approval route → Account to choose?',
+		// The bill's item, with its file, waits at the Merge until the bill is created in QuickBooks.
+		'Build QuickBooks bill → Attachment request',
 		// A refused lookup is registered as failed beside the create's refusals, right of the create.
 		'Find bill in QuickBooks → Register as failed',
+		// The bill created goes on to its original, past the nodes of a refusal.
+		'Judge the new bill → Original to attach?',
 	],
 };
 
