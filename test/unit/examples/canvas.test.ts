@@ -78,7 +78,7 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'QuickBooks refused → Find bill in QuickBooks, last try',
 		'QuickBooks refused → Create bill in QuickBooks, last try',
 		// An account QuickBooks refused: the supplier is asked for the account again.
-		'Not created → Next approval step',
+		'Why not created? → Next approval step',
 		'Record the refusal → Accounts in QuickBooks',
 	],
 };
