@@ -12,7 +12,7 @@
 // - A supplier's rule belongs to one QuickBooks company (`organisation`, the realm id).
 // - A rule whose account QuickBooks made inactive since it was learned: QuickBooks refuses the bill,
 //   the refusal is written on the rule and the supplier is asked again; the chosen account books
-//   the bill and becomes the rule.
+//   the bill, with its original, and becomes the rule.
 // - Approval as the team's policy (docs/approvals.md#approval-loop), rows written in its Approval
 //   policy table: two steps where the second rejects (nothing booked, the row says why); a delegate
 //   inside the window decides the first step in the approver's place, the second approves, and the
@@ -405,6 +405,12 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 			const [bill] = bills('REFUSE-Q-1');
 			expect(bills('REFUSE-Q-1')).toHaveLength(1);
 			expect(bill.Line?.[0]?.AccountBasedExpenseLineDetail?.AccountRef?.value).toBe('19');
+			// Booked after the question like any bill: with its original.
+			expect(
+				quickBooks.attachments
+					.filter((attachment) => attachment.ownerId === bill.Id)
+					.map((attachment) => attachment.fileName),
+			).toEqual(['REFUSE-Q-1.pdf']);
 			const [row] = (await register()).filter((entry) => entry.invoice_no === 'REFUSE-Q-1');
 			expect(row).toMatchObject({ state: 'booked', bill_id: bill.Id });
 			expect(await rules()).toEqual([

@@ -78,7 +78,7 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'QuickBooks refused → Find bill in QuickBooks, last try',
 		'QuickBooks refused → Create bill in QuickBooks, last try',
 		// An account QuickBooks refused: the supplier is asked for the account again.
-		'Why not created? → Next approval step',
+		'Invoice to book again → Next approval step',
 		'Record the refusal → Accounts in QuickBooks',
 	],
 };
@@ -122,6 +122,8 @@ const LONG_WIRES: Record<string, string[]> = {
 		'Find bill in QuickBooks → Register as failed',
 		// The bill created goes on to its original, past the nodes of a refusal.
 		'Judge the new bill → Original to attach?',
+		// The bill's item, with its file, waits at the Merge in case its account is refused.
+		'Build QuickBooks bill → Invoice to book again',
 	],
 };
 
