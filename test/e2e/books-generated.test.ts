@@ -5,8 +5,7 @@
 // webhook. For each one the gate and the examples let through, the totals the Xero and QuickBooks
 // stand-ins compute equal the invoice's to the cent; for each one they stop, the answer is a review
 // with a reason and nothing reaches the books. The two examples run side by side (each invoice waits
-// a second in Detect Same Invoice's claim), one upload at a time: the sandbox hands the queued
-// extractions out in upload order.
+// a second in Detect Same Invoice's claim), one upload at a time (support/queuedExtractions.ts).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,7 +17,8 @@ import {
 import { generateInvoices, type GeneratedInvoice } from '../unit/accounting/generatedInvoices.ts';
 import { activeBothBooks, type BothBooks } from './support/booksExamples.ts';
 import { postFile, queueExtraction } from './support/laterInvoices.ts';
-import { sleep, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+import { queuedExtractions } from './support/queuedExtractions.ts';
 const SEED = 4242;
 const COUNT = 36;
 
@@ -27,38 +27,20 @@ let xero: XeroStandIn;
 let quickBooks: QuickBooksStandIn;
 let examples: BothBooks['examples'];
 
-/** The upload in progress: the next invoice is queued only once the sandbox has taken this one. */
-let uploading: Promise<void> = Promise.resolve();
-
-/** Resolves once the sandbox holds more than `count` documents, or once `stop()` is called. */
-function documentsAbove(count: number) {
-	let stopped = false;
-	const reached = (async () => {
-		while (!stopped && fixture.sandbox.state().documents.length <= count) await sleep(20);
-	})();
-	return { reached, stop: () => (stopped = true) };
-}
+const send = queuedExtractions(() => fixture.sandbox);
 
 async function through(example: 'xero' | 'quickbooks', invoice: GeneratedInvoice) {
-	const previous = uploading;
-	let uploaded = () => {};
-	uploading = new Promise<void>((resolve) => (uploaded = resolve));
-	await previous;
-	const upload = documentsAbove(fixture.sandbox.state().documents.length);
-	const posted = (async () => {
-		await queueExtraction(fixture.sandbox.url, invoice.data, 0.99);
-		return await postFile(
-			fixture.stack.client,
-			examples[example].webhookPath,
-			`${invoice.data.header.invoice_no ?? 'no-number'}.json`,
-			Buffer.from('{}'),
-			'application/json',
-		);
-	})();
-	await Promise.race([upload.reached, posted.catch(() => undefined)]);
-	upload.stop();
-	uploaded();
-	const answer = await posted;
+	const answer = await send(
+		async () => await queueExtraction(fixture.sandbox.url, invoice.data, 0.99),
+		async () =>
+			await postFile(
+				fixture.stack.client,
+				examples[example].webhookPath,
+				`${invoice.data.header.invoice_no ?? 'no-number'}.json`,
+				Buffer.from('{}'),
+				'application/json',
+			),
+	);
 	expect(answer.status, `${invoice.name}: ${answer.text}`).toBe(200);
 	expect(answer.items, invoice.name).toHaveLength(1);
 	return answer.items[0];
