@@ -30,6 +30,7 @@ import {
 import { activeBothBooks, type BothBooks } from './support/booksExamples.ts';
 import { afterApproval, postFile, queueExtraction } from './support/laterInvoices.ts';
 import { REVIEWS_DECIDED_BY_THE_TEST, useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+import { queuedExtractions } from './support/queuedExtractions.ts';
 
 // Enterprise: no rate limit (the pilot tier's 10 requests a minute would make n8n wait).
 const fixture = useN8nAndSandbox({ sandbox: REVIEWS_DECIDED_BY_THE_TEST, tier: 'enterprise' });
@@ -68,6 +69,8 @@ const invoice = (
 
 const PDF = readFileSync(join(REPO_ROOT, 'examples', 'files', 'invoice-initech.pdf'));
 
+const send = queuedExtractions(() => fixture.sandbox);
+
 /** Sends the invoice through one example as a confident extraction of `file`; the workflow's answer. */
 async function through(
 	example: 'xero' | 'quickbooks',
@@ -78,25 +81,29 @@ async function through(
 		type: 'application/json',
 	},
 ) {
-	await queueExtraction(fixture.sandbox.url, data, 0.99);
-	const answer = await postFile(
-		fixture.stack.client,
-		workflows[example].webhookPath,
-		file.name,
-		file.bytes,
-		file.type,
+	const answer = await send(
+		async () => await queueExtraction(fixture.sandbox.url, data, 0.99),
+		async () =>
+			await postFile(
+				fixture.stack.client,
+				workflows[example].webhookPath,
+				file.name,
+				file.bytes,
+				file.type,
+			),
 	);
 	expect(answer.status, answer.text).toBe(200);
 	expect(answer.items).toHaveLength(1);
 	return answer.items[0];
 }
 
-/** Both examples, one after the other. */
+/** Both examples at once, as two inboxes would (support/queuedExtractions.ts). */
 async function throughBoth(data: Invoice, file?: { name: string; bytes: Buffer; type: string }) {
-	return {
-		xero: await through('xero', data, file),
-		quickbooks: await through('quickbooks', data, file),
-	};
+	const [xero, quickbooks] = await Promise.all([
+		through('xero', data, file),
+		through('quickbooks', data, file),
+	]);
+	return { xero, quickbooks };
 }
 
 const refused = (requests: Array<{ errors: string[]; method: string; path: string }>) =>

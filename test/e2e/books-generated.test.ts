@@ -4,7 +4,8 @@
 // "to the books" examples, each as the sandbox's extraction of a file POSTed to the example's
 // webhook. For each one the gate and the examples let through, the totals the Xero and QuickBooks
 // stand-ins compute equal the invoice's to the cent; for each one they stop, the answer is a review
-// with a reason and nothing reaches the books.
+// with a reason and nothing reaches the books. The two examples run side by side (each invoice waits
+// a second in Detect Same Invoice's claim), one upload at a time (support/queuedExtractions.ts).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +18,7 @@ import { generateInvoices, type GeneratedInvoice } from '../unit/accounting/gene
 import { activeBothBooks, type BothBooks } from './support/booksExamples.ts';
 import { postFile, queueExtraction } from './support/laterInvoices.ts';
 import { useN8nAndSandbox } from './support/n8nAndSandbox.ts';
+import { queuedExtractions } from './support/queuedExtractions.ts';
 const SEED = 4242;
 const COUNT = 36;
 
@@ -25,14 +27,19 @@ let xero: XeroStandIn;
 let quickBooks: QuickBooksStandIn;
 let examples: BothBooks['examples'];
 
+const send = queuedExtractions(() => fixture.sandbox);
+
 async function through(example: 'xero' | 'quickbooks', invoice: GeneratedInvoice) {
-	await queueExtraction(fixture.sandbox.url, invoice.data, 0.99);
-	const answer = await postFile(
-		fixture.stack.client,
-		examples[example].webhookPath,
-		`${invoice.data.header.invoice_no ?? 'no-number'}.json`,
-		Buffer.from('{}'),
-		'application/json',
+	const answer = await send(
+		async () => await queueExtraction(fixture.sandbox.url, invoice.data, 0.99),
+		async () =>
+			await postFile(
+				fixture.stack.client,
+				examples[example].webhookPath,
+				`${invoice.data.header.invoice_no ?? 'no-number'}.json`,
+				Buffer.from('{}'),
+				'application/json',
+			),
 	);
 	expect(answer.status, `${invoice.name}: ${answer.text}`).toBe(200);
 	expect(answer.items, invoice.name).toHaveLength(1);
@@ -93,47 +100,53 @@ describe(`${COUNT} generated invoices (seed ${SEED}) through both examples in a 
 		);
 	});
 
-	it('Xero: each invoice let through is a document whose Xero totals equal the invoice to the cent; each one stopped is a review and nothing is posted', async () => {
-		await throughEach(
-			invoices,
-			'xero',
-			xero,
-			() => xero.requests,
-			(invoice) => ({ route: 'xero', xero_type: invoice.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY' }),
-			(invoice) => {
-				expect(
-					xero.requests.map((request) => request.errors),
-					invoice.name,
-				).toEqual([[]]);
-				const document = xero.documents.at(-1)!;
-				expect(
-					[toCents(document.SubTotal), toCents(document.TotalTax), toCents(document.Total)],
-					invoice.name,
-				).toEqual([invoice.cents!.subtotal, invoice.cents!.tax, invoice.cents!.total]);
-				expect(document.LineItems, invoice.name).toHaveLength(invoice.data.line_items.length);
-			},
-		);
-	});
+	it.concurrent(
+		'Xero: each invoice let through is a document whose Xero totals equal the invoice to the cent; each one stopped is a review and nothing is posted',
+		async () => {
+			await throughEach(
+				invoices,
+				'xero',
+				xero,
+				() => xero.requests,
+				(invoice) => ({ route: 'xero', xero_type: invoice.creditNote ? 'ACCPAYCREDIT' : 'ACCPAY' }),
+				(invoice) => {
+					expect(
+						xero.requests.map((request) => request.errors),
+						invoice.name,
+					).toEqual([[]]);
+					const document = xero.documents.at(-1)!;
+					expect(
+						[toCents(document.SubTotal), toCents(document.TotalTax), toCents(document.Total)],
+						invoice.name,
+					).toEqual([invoice.cents!.subtotal, invoice.cents!.tax, invoice.cents!.total]);
+					expect(document.LineItems, invoice.name).toHaveLength(invoice.data.line_items.length);
+				},
+			);
+		},
+	);
 
-	it('QuickBooks: each invoice let through is a bill or vendor credit whose total equals the invoice to the cent; each one stopped is a review and nothing is posted', async () => {
-		await throughEach(
-			invoices,
-			'quickbooks',
-			quickBooks,
-			() => aboutTheInvoice(quickBooks.requests),
-			(invoice) => ({
-				route: 'quickbooks',
-				quickbooks_entity: invoice.creditNote ? 'VendorCredit' : 'Bill',
-			}),
-			(invoice) => {
-				expect(
-					quickBooks.requests.flatMap((request) => request.errors),
-					invoice.name,
-				).toEqual([]);
-				expect(toCents(quickBooks.transactions.at(-1)!.TotalAmt), invoice.name).toBe(
-					invoice.cents!.total,
-				);
-			},
-		);
-	});
+	it.concurrent(
+		'QuickBooks: each invoice let through is a bill or vendor credit whose total equals the invoice to the cent; each one stopped is a review and nothing is posted',
+		async () => {
+			await throughEach(
+				invoices,
+				'quickbooks',
+				quickBooks,
+				() => aboutTheInvoice(quickBooks.requests),
+				(invoice) => ({
+					route: 'quickbooks',
+					quickbooks_entity: invoice.creditNote ? 'VendorCredit' : 'Bill',
+				}),
+				(invoice) => {
+					expect(
+						quickBooks.requests.flatMap((request) => request.errors),
+						invoice.name,
+					).toEqual([]);
+					expect(toCents(quickBooks.transactions.at(-1)!.TotalAmt), invoice.name).toBe(
+						invoice.cents!.total,
+					);
+				},
+			);
+		},
+	);
 });
