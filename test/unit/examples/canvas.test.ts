@@ -65,6 +65,10 @@ const LOOP_BACKS: Record<string, string[]> = {
 		// A lookup or a bill Xero refused otherwise is tried a last time, beside the first try.
 		'Which last try → Find bill in Xero, last try',
 		'Which last try → Create bill in Xero, last try',
+		// A refused create is judged: an account Xero refused asks for the account again.
+		'Xero refused → Judge the new bill',
+		'Create verdict → Invoice and the accounts',
+		'Record the refusal → Accounts in Xero',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
@@ -105,6 +109,8 @@ const LONG_WIRES: Record<string, string[]> = {
 		// Every call's refusal goes to the one switch for Xero's refusals, right of the last call.
 		'Find bill in Xero → Xero refused',
 		'Create bill in Xero → Xero refused',
+		// A create Xero refused otherwise is registered as failed beside the lookup's refusals.
+		'Create verdict → Register as failed',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		// A supplier with a rule goes round the question about its account.

@@ -367,17 +367,19 @@ describe("the Xero template: the books' answers judged by the package, a registe
 	const workflow = TEMPLATES.find((entry) => entry.build === 'Build Xero bill')!.workflow;
 
 	it('judges the lookup and the create with Judge Books Answer and routes on its verdict', () => {
-		for (const [judge, answerTo] of [
-			['Judge the lookup', 'lookup'],
-			['Judge the new bill', 'create'],
-		])
-			expect(node(workflow, judge).parameters, judge).toEqual({
-				resource: 'document',
-				operation: 'judgeBooksAnswer',
-				answerTo,
-				bill: "={{ $('Build Xero bill').first().json }}",
-				booksAnswer: '={{ $json }}',
-			});
+		expect(node(workflow, 'Judge the lookup').parameters).toEqual({
+			resource: 'document',
+			operation: 'judgeBooksAnswer',
+			answerTo: 'lookup',
+			bill: "={{ $('Build Xero bill').first().json }}",
+			booksAnswer: '={{ $json }}',
+		});
+		// The create's error item too: an account Xero refused is judged, not failed.
+		expect(node(workflow, 'Judge the new bill').parameters).toMatchObject({
+			answerTo: 'create',
+			bill: expect.stringContaining("...$('Build Xero bill').first().json, error: $json.error"),
+			booksAnswer: '={{ $json }}',
+		});
 		for (const call of ['Find bill in Xero', 'Find bill in Xero, last try'])
 			expect(targets(workflow, call)[0], call).toEqual(['Judge the lookup']);
 		for (const call of ['Create bill in Xero', 'Create bill in Xero, last try'])
@@ -391,8 +393,11 @@ describe("the Xero template: the books' answers judged by the package, a registe
 		expect(targets(workflow, 'Judge the new bill')).toEqual([['Create verdict']]);
 		expect(targets(workflow, 'Create verdict')).toEqual([
 			['Original to attach?'],
+			['Record the refusal', 'Invoice and the accounts'],
+			['Register as failed'],
 			['A person decides'],
 		]);
+		expect(targets(workflow, 'Record the refusal')).toEqual([['Accounts in Xero']]);
 		const verdicts = (name: string) =>
 			(
 				node(workflow, name).parameters.rules as {
@@ -400,7 +405,33 @@ describe("the Xero template: the books' answers judged by the package, a registe
 				}
 			).values.map((rule) => rule.conditions.conditions[0].rightValue);
 		expect(verdicts('Lookup verdict')).toEqual(['new', 'alreadyBooked', 'personDecides']);
-		expect(verdicts('Create verdict')).toEqual(['created', 'personDecides']);
+		expect(verdicts('Create verdict')[0]).toBe('created');
+	});
+
+	it("asks the account again when Xero refuses the rule's account, once, and writes the refusal on the rule", () => {
+		expect(targets(workflow, 'Xero refused').at(-2)).toEqual(['Judge the new bill']);
+		const outputs = (
+			node(workflow, 'Create verdict').parameters.rules as {
+				values: Array<{ conditions: { conditions: Array<{ leftValue: string }> } }>;
+			}
+		).values.map((rule) => rule.conditions.conditions[0].leftValue);
+		expect(outputs[1]).toContain("$json.verdict === 'accountRefused'");
+		expect(outputs[1]).toContain("!$('Record the refusal').isExecuted");
+		const { value } = node(workflow, 'Record the refusal').parameters.columns as {
+			value: Record<string, string>;
+		};
+		expect(value).toMatchObject({ account_code: '', refused: '={{ $json.review_reason }}' });
+		const made = node(workflow, 'Supplier rules').parameters.columns as {
+			column: Array<{ name: string }>;
+		};
+		expect(made.column.map((column) => column.name)).toContain('refused');
+		expect(
+			(
+				node(workflow, 'Account to choose?').parameters.conditions as {
+					conditions: Array<{ leftValue: string }>;
+				}
+			).conditions[0].leftValue,
+		).toContain("$json.verdict === 'accountRefused'");
 	});
 
 	it('writes a refused lookup or bill to the register as failed, with the message, before its last try', () => {
