@@ -23,6 +23,7 @@ const operations: Record<string, Record<string, Operation>> = {
 		buildBill: document.buildBill.execute,
 		nextApprovalStep: document.nextApprovalStep.execute,
 		registerDigest: document.registerDigest.execute,
+		registerEntry: document.registerEntry.execute,
 		judgeBooksAnswer: document.judgeBooksAnswer.execute,
 	},
 	webhook: { register: webhook.register.execute },
@@ -34,6 +35,7 @@ function outputParameters(context: IExecuteFunctions): NodeOutputParameters {
 	return {
 		resource: read('resource', 'document') as string,
 		operation: read('operation', EXTRACT_OPERATION) as string,
+		answerTo: read('answerTo', 'lookup') as string,
 		...outputSettingsFrom(read),
 	};
 }

@@ -7,6 +7,7 @@ import * as getStatus from './getStatus.operation.ts';
 import * as judgeBooksAnswer from './judgeBooksAnswer.operation.ts';
 import * as nextApprovalStep from './nextApprovalStep.operation.ts';
 import * as registerDigest from './registerDigest.operation.ts';
+import * as registerEntry from './registerEntry.operation.ts';
 
 export {
 	buildBill,
@@ -16,6 +17,7 @@ export {
 	judgeBooksAnswer,
 	nextApprovalStep,
 	registerDigest,
+	registerEntry,
 };
 
 export const description: INodeProperties[] = [
@@ -76,6 +78,13 @@ export const description: INodeProperties[] = [
 					"Turn the invoice register's rows into a digest email: what waits for a person, what failed, what was booked (totals per currency)",
 				action: 'Build a digest of the invoice register',
 			},
+			{
+				name: 'Register Entry',
+				value: 'registerEntry',
+				description:
+					"Decide the invoice register's row for an invoice whose execution ends, from whichever outcome reached it: one node for every outcome",
+				action: 'Build the register entry of an invoice',
+			},
 		],
 		default: 'extract',
 	},
@@ -86,4 +95,5 @@ export const description: INodeProperties[] = [
 	...nextApprovalStep.description,
 	...registerDigest.description,
 	...judgeBooksAnswer.description,
+	...registerEntry.description,
 ];

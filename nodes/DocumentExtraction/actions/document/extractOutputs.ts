@@ -6,7 +6,8 @@
  * adds Same File; Detect Same Invoice (without waiting) adds Same Invoice; an Input Binary Field
  * pattern (every file of an item) adds Skipped Files.
  * Check Invoice Duplicate has New Invoice | Same Invoice, and Not Ready when held
- * (docs/spec-decisions.md#n18). Build Bill has Bill | Cannot Book. Other operations have one output.
+ * (docs/spec-decisions.md#n18). Build Bill has Bill | Cannot Book. Judge Books Answer has one output
+ * per verdict of its Answer To. Other operations have one output.
  *
  * From version 1.3 every output has a fixed place (docs/spec-decisions.md#n47): an option's output
  * is added after the outputs already there, and an option turned off leaves an unused output while
@@ -25,6 +26,7 @@ import {
 	EXTRACT_OPERATION,
 	INVOICE_OPERATIONS,
 	isDocumentOperation,
+	JUDGE_BOOKS_ANSWER_OPERATION,
 } from './operations.ts';
 
 export interface ExtractOutputSettings {
@@ -88,9 +90,12 @@ export function outputSettingsFrom(read: ReadParameter): Required<ExtractOutputS
 	};
 }
 
+/** The settings an output's condition reads: Extract's, and Judge Books Answer's Answer To. */
+type OutputSettings = ExtractOutputSettings & { answerTo?: string };
+
 /** When an output exists: as a check of the settings and as the same check in n8n's expression language. */
 interface OutputCondition {
-	holds: (settings: ExtractOutputSettings) => boolean;
+	holds: (settings: OutputSettings) => boolean;
 	expression: string;
 }
 
@@ -137,6 +142,7 @@ export type ExtractOutput =
 	| 'skippedFiles';
 export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate' | 'notReady';
 export type BuildBillOutput = 'bill' | 'cannotBook';
+export type JudgeOutput = 'new' | 'alreadyBooked' | 'created' | 'accountRefused' | 'personDecides';
 
 interface OutputRule<Output extends string = ExtractOutput> {
 	output: Output;
@@ -264,6 +270,32 @@ const BUILD_BILL_OUTPUTS: ReadonlyArray<OutputRule<BuildBillOutput>> = [
 	},
 ];
 
+const ANSWER_TO_CREATE: OutputCondition = {
+	holds: (settings) => settings.answerTo === 'create',
+	expression: '$parameter.answerTo === "create"',
+};
+const ANSWER_TO_LOOKUP: OutputCondition = {
+	holds: (settings) => settings.answerTo !== 'create',
+	expression: '$parameter.answerTo !== "create"',
+};
+
+/**
+ * Judge Books Answer's outputs, one per verdict of its Answer To (docs/spec-decisions.md#n104): the
+ * template connects them as a Switch would. A failed item goes to A Person Decides.
+ */
+const JUDGE_OUTPUTS: ReadonlyArray<OutputRule<JudgeOutput>> = [
+	{ output: 'new', displayName: 'New', when: ANSWER_TO_LOOKUP },
+	{ output: 'alreadyBooked', displayName: 'Already Booked', when: ANSWER_TO_LOOKUP },
+	{ output: 'created', displayName: 'Created', when: ANSWER_TO_CREATE },
+	{
+		output: 'personDecides',
+		displayName: 'A Person Decides',
+		when: ALWAYS,
+		takesFailedItems: true,
+	},
+	{ output: 'accountRefused', displayName: 'Account Refused', when: ANSWER_TO_CREATE },
+];
+
 /** One output of the node as laid out: `output` null for an unused place (its option is off). */
 interface LaidOutOutput<Output extends string> {
 	output: Output | null;
@@ -289,7 +321,7 @@ function laidOut<Output extends string>(
 /** The outputs whose conditions hold, in rule order. */
 function outputsThatHold<Output extends string>(
 	rules: ReadonlyArray<OutputRule<Output>>,
-	settings: ExtractOutputSettings,
+	settings: OutputSettings,
 ): Array<LaidOutOutput<Output>> {
 	const layout = settings.layout ?? 'outputsThatHold';
 	return rules.filter((rule) => rule.when.holds(settings)).map((rule) => laidOut(rule, layout));
@@ -315,6 +347,20 @@ function extractOutputsOf(settings: ExtractOutputSettings): Array<LaidOutOutput<
 		settings,
 	);
 }
+
+/** Index of the verdict's output with this Answer To; -1 when that Answer To has no such verdict. */
+export function judgeOutputIndex(answerTo: string, verdict: string): number {
+	return outputsThatHold(JUDGE_OUTPUTS, {
+		...NO_OPTIONS,
+		answerTo,
+	}).findIndex((laid) => laid.output === verdict);
+}
+
+export function judgeOutputNames(answerTo: string): string[] {
+	return outputsThatHold(JUDGE_OUTPUTS, { ...NO_OPTIONS, answerTo }).map((laid) => laid.name);
+}
+
+const NO_OPTIONS: ExtractOutputSettings = { waitForReview: false, skipDuplicates: false };
 
 /** Build Bill's outputs are the same in every version and with every setting. */
 export function buildBillOutputIndex(output: BuildBillOutput): number {
@@ -344,7 +390,7 @@ export function outputIndex(settings: ExtractOutputSettings, output: ExtractOutp
 	return extractOutputsOf(settings).findIndex((laid) => laid.output === output);
 }
 
-export interface NodeOutputParameters extends ExtractOutputSettings {
+export interface NodeOutputParameters extends OutputSettings {
 	resource: string;
 	operation: string;
 }
@@ -366,6 +412,7 @@ function nodeOutputs(parameters: NodeOutputParameters): ReadonlyArray<{ takesFai
 	if (is(EXTRACT_OPERATION)) return extractOutputsOf(parameters);
 	if (is(CHECK_DUPLICATE_OPERATION)) return outputsThatHold(CHECK_DUPLICATE_OUTPUTS, parameters);
 	if (is(BUILD_BILL_OPERATION)) return outputsThatHold(BUILD_BILL_OUTPUTS, parameters);
+	if (is(JUDGE_BOOKS_ANSWER_OPERATION)) return outputsThatHold(JUDGE_OUTPUTS, parameters);
 	return [{ takesFailedItems: true }];
 }
 
@@ -433,6 +480,8 @@ export const OUTPUTS_EXPRESSION = (`={{ (${documentOperationExpression([EXTRACT_
 	byLayoutExpression(CHECK_DUPLICATE_OUTPUTS) +
 	` : (${documentOperationExpression([BUILD_BILL_OPERATION])}) ? ` +
 	byLayoutExpression(BUILD_BILL_OUTPUTS) +
+	` : (${documentOperationExpression([JUDGE_BOOKS_ANSWER_OPERATION])}) ? ` +
+	outputsThatHoldExpression(JUDGE_OUTPUTS, 'outputsThatHold') +
 	' : ["main"] }}') as `={{${string}}}`;
 
 /**

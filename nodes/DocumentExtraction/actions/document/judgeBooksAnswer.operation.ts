@@ -1,9 +1,9 @@
 /**
  * Judge Books Answer (docs/spec-decisions.md#n71): what the books' answer to a bill's lookup or create
  * means, decided in the package (bill/booksAnswer.ts) instead of in a template's expressions. Data
- * only: the answer comes from the template's HTTP Request node. One output; each item carries the
- * Build Bill item, its `verdict` for a Switch to route on, the reason a person decides, and the bill
- * in the books it names.
+ * only: the answer comes from the template's HTTP Request node. One output per verdict
+ * (extractOutputs.ts); each item carries the Build Bill item, its `verdict`, the reason a person
+ * decides, and the bill in the books it names.
  */
 import type {
 	IDataObject,
@@ -14,6 +14,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { judgeCreated, judgeLookup } from '../../bill/booksAnswer.ts';
+import { judgeOutputIndex } from './extractOutputs.ts';
 import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
 import { itemWith } from '../itemWith.ts';
 
@@ -27,13 +28,13 @@ const properties: INodeProperties[] = [
 				name: 'Find Bill',
 				value: 'lookup',
 				description:
-					"The books' search for this supplier's bill with this number: verdict new, alreadyBooked or personDecides",
+					"The books' search for this supplier's bill with this number: outputs New, Already Booked and A Person Decides (why in review_reason)",
 			},
 			{
 				name: 'Create Bill',
 				value: 'create',
 				description:
-					"The books' answer to the create (its error output too): verdict created when it is the bill asked for, accountRefused when the books refused the bill's account (ask for another), else personDecides",
+					"The books' answer to the create (its error output too): outputs Created (the bill asked for), A Person Decides (why in review_reason) and Account Refused (the books refused the bill's account: ask for another)",
 			},
 		],
 		default: 'lookup',
@@ -98,9 +99,14 @@ export async function execute(
 		: given;
 	const vendorId = String(context.getNodeParameter('quickBooksVendorId', itemIndex, '')).trim();
 	const billItem = fieldsOf(bill);
+	const answerTo = String(context.getNodeParameter('answerTo', itemIndex, 'lookup'));
 	const judged =
-		context.getNodeParameter('answerTo', itemIndex, 'lookup') === 'create'
+		answerTo === 'create'
 			? judgeCreated(billItem, answer, vendorId)
 			: judgeLookup(billItem, answer, vendorId);
-	return [[itemWith(item, itemIndex, { ...billItem, ...judged } as unknown as IDataObject)]];
+	const outputs: INodeExecutionData[][] = [[], [], []];
+	outputs[judgeOutputIndex(answerTo, judged.verdict)].push(
+		itemWith(item, itemIndex, { ...billItem, ...judged } as unknown as IDataObject),
+	);
+	return outputs;
 }

@@ -6,6 +6,7 @@ export const BUILD_BILL_OPERATION = 'buildBill';
 export const NEXT_APPROVAL_STEP_OPERATION = 'nextApprovalStep';
 export const REGISTER_DIGEST_OPERATION = 'registerDigest';
 export const JUDGE_BOOKS_ANSWER_OPERATION = 'judgeBooksAnswer';
+export const REGISTER_ENTRY_OPERATION = 'registerEntry';
 
 /** The operations that call no API, so they need no credential. */
 export const DATA_ONLY_OPERATIONS: readonly string[] = [
@@ -14,6 +15,7 @@ export const DATA_ONLY_OPERATIONS: readonly string[] = [
 	NEXT_APPROVAL_STEP_OPERATION,
 	REGISTER_DIGEST_OPERATION,
 	JUDGE_BOOKS_ANSWER_OPERATION,
+	REGISTER_ENTRY_OPERATION,
 ];
 
 /** The operations that offer Hold Invoices Not Ready to Post. */

@@ -225,6 +225,20 @@ describe('Extract outputs from version 1.3: every output keeps its place (N47)',
 		},
 	);
 
+	it('Judge Books Answer: one output per verdict of its Answer To, failures to a person', () => {
+		const judge = { resource: 'document', operation: 'judgeBooksAnswer' };
+		expect(namesAt13(judge)).toEqual(['New', 'Already Booked', 'A Person Decides']);
+		expect(namesAt13({ ...judge, answerTo: 'create' })).toEqual([
+			'Created',
+			'A Person Decides',
+			'Account Refused',
+		]);
+		const settings = { waitForReview: false, skipDuplicates: false };
+		expect(failedItemOutput({ ...judge, ...settings, answerTo: 'lookup' })).toBe(2);
+		expect(failedItemOutput({ ...judge, ...settings, answerTo: 'create' })).toBe(1);
+		expect(nodeOutputCount({ ...judge, ...settings, answerTo: 'create' })).toBe(3);
+	});
+
 	it('Check Invoice Duplicate and Build Bill: the same outputs, with short labels', () => {
 		expect(
 			namesAt13({ resource: 'document', operation: 'checkInvoiceDuplicate', holdNotReady: true }),

@@ -1,6 +1,5 @@
 // Judge Books Answer through n8n's engine: the Build Bill item and the books' answer in, the item
-// with its verdict out on the one output (a Switch routes on it), paired to its input item; nothing
-// sent to any service.
+// with its verdict out on that verdict's output, paired to its input item; nothing sent to any service.
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
@@ -37,8 +36,9 @@ async function run(parameters: IDataObject, answer: IDataObject) {
 	});
 }
 
+/** The judged items of every output (one item in, one out). */
 async function judge(parameters: IDataObject, answer: IDataObject) {
-	return (await run(parameters, answer)).output();
+	return (await run(parameters, answer)).outputs().flat();
 }
 
 describe('Judge Books Answer', () => {
@@ -96,6 +96,37 @@ describe('Judge Books Answer', () => {
 			{},
 		);
 		expect(cut.json.verdict).toBe('personDecides');
+	});
+
+	it('puts each verdict on its own output, in the order the editor shows them', async () => {
+		const lookup = await run({}, { Invoices: [xeroInvoice()] });
+		expect(lookup.outputs().map((items) => items.map((item) => item.json.verdict))).toEqual([
+			[],
+			['alreadyBooked'],
+			[],
+		]);
+		const fresh = await run({}, { Invoices: [] });
+		expect(fresh.output(undefined, 0).map((item) => item.json.verdict)).toEqual(['new']);
+		const other = await run(
+			{ answerTo: 'create' },
+			{ Invoices: [xeroInvoice({ InvoiceNumber: 'INV-1002' })] },
+		);
+		expect(other.output(undefined, 1).map((item) => item.json.verdict)).toEqual(['personDecides']);
+		const refused = await run(
+			{ answerTo: 'create' },
+			{
+				error: {
+					message:
+						'400 - "{\\"Elements\\":[{\\"ValidationErrors\\":[{\\"Message\\":\\"Account code \'400\' has been archived, or has been deleted. Each line item must reference a valid account.\\"}]}]}"',
+					httpCode: '400',
+				},
+			},
+		);
+		expect(refused.output(undefined, 2).map((item) => item.json.verdict)).toEqual([
+			'accountRefused',
+		]);
+		const created = await run({ answerTo: 'create' }, { Invoices: [xeroInvoice()] });
+		expect(created.output(undefined, 0).map((item) => item.json.verdict)).toEqual(['created']);
 	});
 
 	it('says what to set when Bill is not JSON', async () => {

@@ -1,0 +1,52 @@
+// Register Entry through n8n's engine: whichever item reaches it, one register row out, paired to
+// its input; nothing sent to any service.
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { useNodeHarness } from '../../../../harness/fixtures.ts';
+
+const { harness, service } = useNodeHarness();
+
+async function run(parameters: IDataObject, item: IDataObject) {
+	return harness().run({
+		parameters: { resource: 'document', operation: 'registerEntry', ...parameters },
+		items: [{ json: item }],
+		typeVersion: 1.3,
+	});
+}
+
+describe('Register Entry', () => {
+	it("reads a look-up's row with the invoice given, paired to its input item", async () => {
+		const result = await run(
+			{
+				books: 'QuickBooks',
+				invoice: JSON.stringify({
+					vendor: 'Acme Inc',
+					invoice_no: 'INV-7',
+					duplicate: true,
+					possible_duplicate_of: 'doc_0',
+				}),
+			},
+			{ register_key: '12', state: 'awaiting approval: step 1 of 1, approver', bill_id: '' },
+		);
+		const [row] = result.output();
+		expect(row.json).toMatchObject({
+			state: 'possible duplicate',
+			duplicate_of: '12',
+			supplier: 'Acme Inc',
+			invoice_no: 'INV-7',
+		});
+		expect(String(row.json.detail)).toContain(
+			'earlier: execution 12, awaiting approval: step 1 of 1, approver',
+		);
+		expect(row.pairedItem).toEqual({ item: 0 });
+		expect(service().requests).toEqual([]);
+	});
+
+	it('says what to set when Invoice is not a JSON object', async () => {
+		const result = await run({ invoice: '[1, 2]' }, {});
+		expect(result.error()?.message).toContain(
+			"Invoice is not a JSON object: set it to an expression such as {{ $('Settings').first().json }}",
+		);
+	});
+});
