@@ -60,8 +60,11 @@ describe('invoice-register-morning-digest.workflow.json', () => {
 	it('reads the states the email-to-books templates write', () => {
 		for (const flagship of flagships) {
 			const written = JSON.stringify(flagship.nodes);
-			for (const state of [REGISTER_STATES.received, REGISTER_STATES.booked])
-				expect(written).toContain(`"${state}"`);
+			expect(written).toContain(`"${REGISTER_STATES.received}"`);
+			// Booked: written as it is, or decided by Register Entry (its states are the register's).
+			expect(
+				written.includes(`"${REGISTER_STATES.booked}"`) || written.includes('"registerEntry"'),
+			).toBe(true);
 			// Awaiting approval: the policy's step ("awaiting approval: step 1 of 2, …").
 			expect(written).toContain('approval.register_state');
 			// Who has the invoice, in the row's detail.

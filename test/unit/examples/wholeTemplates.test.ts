@@ -48,7 +48,13 @@ const TEMPLATES = [
 		// Every write after the first keyed by the row it made: n8n's Retry keeps one row per file.
 		laterKey: "={{ $('Register as received').first().json.register_key }}",
 		// The outcomes the approval ends in without a bill.
-		notApproved: ['Rejected', 'No decision'],
+		notApproved: ['Outcome'],
+		// Every way an invoice ends goes to one node, Register Entry, that decides the register's row.
+		outcome: 'Outcome',
+		// One question per supplier: the claim is read, then the invoice goes on; the wait reads the
+		// rule again, then asks again whether the account is known.
+		claimed: ['Claim the question', 'First to ask?'],
+		waited: ['Supplier rule', 'Account known?'],
 	},
 	{
 		file: 'invoices-email-to-quickbooks-with-approval.workflow.json',
@@ -57,6 +63,9 @@ const TEMPLATES = [
 		build: 'Build QuickBooks bill',
 		laterKey: "={{ $('Register as received').first().json.register_key }}",
 		notApproved: ['Not approved'],
+		outcome: undefined as string | undefined,
+		claimed: ['Claim the question', 'Invoice and its question'],
+		waited: ['Supplier rule', 'Invoice with its rule'],
 	},
 ].map((entry) => ({
 	...entry,
@@ -106,6 +115,9 @@ function reachable(template: Template, start: string): Set<string> {
 }
 
 describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApproved }) => {
+	const { outcome, claimed, waited } = TEMPLATES.find((entry) => entry.workflow === workflow)!;
+	/** Where an invoice that ends at `name` (a Set node of its own) goes: the template's one outcome node. */
+	const end = (name: string) => outcome ?? name;
 	it('is named for what it does, and every connection leads to a node of the template', () => {
 		expect(workflow.name).toBe(TEMPLATES.find((entry) => entry.workflow === workflow)?.name);
 		const names = new Set(workflow.nodes.map((entry) => entry.name));
@@ -132,7 +144,9 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 	it('names every Settings value in its Set up note, and every node that needs the books credential', () => {
 		const setUp = String(node(workflow, 'Sticky: set up').parameters.content);
 		const settings = (
-			node(workflow, 'Settings').parameters.assignments as { assignments: Array<{ name: string }> }
+			node(workflow, 'Settings').parameters.assignments as {
+				assignments: Array<{ name: string }>;
+			}
 		).assignments.map(({ name }) => name);
 		expect(settings.filter((name) => !setUp.includes(`\`${name}\``))).toEqual([]);
 		const booksNodes = workflow.nodes
@@ -150,17 +164,12 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 			orderByDirection: 'DESC',
 		});
 		expect(targets(workflow, 'Account known?')[1]).toEqual(['Question open?']);
-		expect(targets(workflow, 'Question open?')).toEqual([
-			['Wait for the answer'],
-			['Claim the question', 'Invoice and its question'],
-		]);
+		expect(targets(workflow, 'Question open?')).toEqual([['Wait for the answer'], claimed]);
 		expect(targets(workflow, 'First to ask?')[1]).toEqual([
 			'Withdraw my question',
 			'Wait for the answer',
 		]);
-		expect(targets(workflow, 'Wait for the answer')).toEqual([
-			['Supplier rule', 'Invoice with its rule'],
-		]);
+		expect(targets(workflow, 'Wait for the answer')).toEqual([waited]);
 		expect(targets(workflow, 'Register the invoice')).toEqual([['Close the question']]);
 	});
 
@@ -206,11 +215,11 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 		const settings = outputSettingsFrom((name, fallback) => parameters[name] ?? fallback);
 		const expected: Record<ExtractOutput, string> = {
 			verified: 'Same invoice?',
-			rejected: 'Rejected in review',
-			timedOut: 'Review not finished',
+			rejected: end('Rejected in review'),
+			timedOut: end('Review not finished'),
 			alreadySubmitted: 'Earlier file',
-			notReady: 'Not ready to post',
-			skippedFiles: 'Not an invoice',
+			notReady: end('Not ready to post'),
+			skippedFiles: end('Not an invoice'),
 			needsReview: '',
 			possibleDuplicate: '',
 		};
@@ -231,10 +240,10 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 			'Earlier invoice',
 		]);
 		// A repeat names the register's earlier row: looked up, then its outcome.
-		expect(targets(workflow, 'Earlier invoice')).toEqual([['Possible duplicate']]);
-		expect(targets(workflow, 'Earlier file')).toEqual([['Already submitted']]);
+		expect(targets(workflow, 'Earlier invoice')).toEqual([[end('Possible duplicate')]]);
+		expect(targets(workflow, 'Earlier file')).toEqual([[end('Already submitted')]]);
 		expect(guarded[checkDuplicateOutputIndex(guardSettings, 'notReady')]).toEqual([
-			'Not ready to post',
+			end('Not ready to post'),
 		]);
 	});
 
@@ -312,20 +321,22 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 			},
 			originalFileField: 'data',
 		});
-		for (const end of [
-			'Booked',
-			...notApproved,
-			'Cannot be booked',
-			'Rejected in review',
-			'Review not finished',
-			'Already submitted',
-			'Not ready to post',
-			'Not an invoice',
-			'Possible duplicate',
-			'Already in the books',
-			'A person decides',
-		])
-			expect(targets(workflow, end), end).toEqual([
+		for (const ended of new Set(
+			[
+				'Booked',
+				...notApproved,
+				'Cannot be booked',
+				'Rejected in review',
+				'Review not finished',
+				'Already submitted',
+				'Not ready to post',
+				'Not an invoice',
+				'Possible duplicate',
+				'Already in the books',
+				'A person decides',
+			].map(end),
+		))
+			expect(targets(workflow, ended), ended).toEqual([
 				['Record on the execution', 'Register the invoice'],
 			]);
 		expect(node(workflow, 'Record on the execution').type).toBe('n8n-nodes-base.executionData');
@@ -384,39 +395,35 @@ describe("the Xero template: the books' answers judged by the package, a registe
 			expect(targets(workflow, call)[0], call).toEqual(['Judge the lookup']);
 		for (const call of ['Create bill in Xero', 'Create bill in Xero, last try'])
 			expect(targets(workflow, call)[0], call).toEqual(['Judge the new bill']);
-		expect(targets(workflow, 'Judge the lookup')).toEqual([['Lookup verdict']]);
-		expect(targets(workflow, 'Lookup verdict')).toEqual([
+		// Each verdict has its own output: no Switch repeats what the judge decided.
+		expect(targets(workflow, 'Judge the lookup')).toEqual([
 			['Create bill in Xero'],
-			['Already in the books'],
-			['A person decides'],
+			['Outcome'],
+			['Outcome'],
 		]);
-		expect(targets(workflow, 'Judge the new bill')).toEqual([['Create verdict']]);
-		expect(targets(workflow, 'Create verdict')).toEqual([
-			['Original to attach?'],
-			['Record the refusal', 'Invoice and the accounts'],
+		expect(targets(workflow, 'Judge the new bill')).toEqual([
+			['Record decision in Xero'],
+			['Why not created?'],
+			['Why not created?'],
+		]);
+		// Not created: an account Xero refused asks again (once), another refusal is a failure.
+		expect(targets(workflow, 'Why not created?')).toEqual([
+			['Record the refusal', 'Next approval step'],
 			['Register as failed'],
-			['A person decides'],
+			['Outcome'],
 		]);
 		expect(targets(workflow, 'Record the refusal')).toEqual([['Accounts in Xero']]);
-		const verdicts = (name: string) =>
-			(
-				node(workflow, name).parameters.rules as {
-					values: Array<{ conditions: { conditions: Array<{ rightValue: string }> } }>;
-				}
-			).values.map((rule) => rule.conditions.conditions[0].rightValue);
-		expect(verdicts('Lookup verdict')).toEqual(['new', 'alreadyBooked', 'personDecides']);
-		expect(verdicts('Create verdict')[0]).toBe('created');
 	});
 
 	it("asks the account again when Xero refuses the rule's account, once, and writes the refusal on the rule", () => {
 		expect(targets(workflow, 'Xero refused').at(-2)).toEqual(['Judge the new bill']);
-		const outputs = (
-			node(workflow, 'Create verdict').parameters.rules as {
+		const [askAgain] = (
+			node(workflow, 'Why not created?').parameters.rules as {
 				values: Array<{ conditions: { conditions: Array<{ leftValue: string }> } }>;
 			}
 		).values.map((rule) => rule.conditions.conditions[0].leftValue);
-		expect(outputs[1]).toContain("$json.verdict === 'accountRefused'");
-		expect(outputs[1]).toContain("!$('Record the refusal').isExecuted");
+		expect(askAgain).toContain("$json.verdict === 'accountRefused'");
+		expect(askAgain).toContain("!$('Record the refusal').isExecuted");
 		const { value } = node(workflow, 'Record the refusal').parameters.columns as {
 			value: Record<string, string>;
 		};
@@ -437,8 +444,8 @@ describe("the Xero template: the books' answers judged by the package, a registe
 	it('writes a refused lookup or bill to the register as failed, with the message, before its last try', () => {
 		const refused = targets(workflow, 'Xero refused');
 		expect(refused.at(-1)).toEqual(['Register as failed']);
-		expect(targets(workflow, 'Register as failed')).toEqual([['Which last try']]);
-		expect(targets(workflow, 'Which last try')).toEqual([
+		expect(targets(workflow, 'Register as failed')).toEqual([['Back to the Xero call']]);
+		expect(targets(workflow, 'Back to the Xero call').slice(0, 2)).toEqual([
 			['Create bill in Xero, last try'],
 			['Find bill in Xero, last try'],
 		]);
@@ -504,6 +511,9 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 			(node(workflow, name) as unknown as { position: number[] }).position[1];
 		expect(y('Approval policy')).toBeLessThan(y('Supplier rules'));
 		expect(targets(workflow, 'Settings')[0]).toContain('Approval policy');
+		// The rule too, before the invoice goes on to Account known?.
+		expect(y('Supplier rules')).toBeLessThan(y('Account known?'));
+		expect(targets(workflow, 'Settings')[0]).toContain('Account known?');
 	});
 
 	it('loops Next approval step → Approval route → the form → back, and books only what it approved', () => {
@@ -512,20 +522,20 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 			policyRows: "={{ $('Policy rows').all().map(item => item.json) }}",
 			previousStep:
 				"={{ $('Next approval step').isExecuted ? $('Next approval step').last().json.approval : {} }}",
-			answer: '={{ $json.data ?? {} }}',
+			answer: "={{ $('Ask approver').isExecuted ? $('Ask approver').last().json.data ?? {} : {} }}",
 		});
 		expect(targets(workflow, 'Next approval step')).toEqual([['Approval route']]);
 		expect(targets(workflow, 'Approval route')).toEqual([
 			['Send invoice to approver', 'Invoice with the answer'],
 			['Ask approver', 'Invoice with the answer'],
-			['Approved invoice'],
-			['Rejected'],
-			['No decision'],
+			['Account to choose?'],
+			['Outcome'],
 		]);
 		expect(targets(workflow, 'Send invoice to approver')).toEqual([
 			['Register as awaiting approval'],
 		]);
 		expect(targets(workflow, 'Register as awaiting approval')).toEqual([['Ask approver']]);
+		// The account chosen at the first step kept: Next approval step consumes the answer.
 		expect(targets(workflow, 'Ask approver')).toEqual([['Form answer']]);
 		// The invoice, with its file, joined to the answer: every step's email carries the original.
 		expect(targets(workflow, 'Form answer')).toEqual([['Invoice with the answer']]);
@@ -546,9 +556,8 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 				}
 			).value.state,
 		).toBe("={{ $('Next approval step').last().json.approval.register_state }}");
-		expect(reachable(workflow, 'Approved invoice').has('Build Xero bill')).toBe(true);
-		for (const end of ['Rejected', 'No decision'])
-			expect(reachable(workflow, end).has('Build Xero bill'), end).toBe(false);
+		expect(reachable(workflow, 'Account to choose?').has('Build Xero bill')).toBe(true);
+		expect(reachable(workflow, 'Outcome').has('Build Xero bill')).toBe(false);
 	});
 });
 
