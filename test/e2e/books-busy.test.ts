@@ -164,7 +164,7 @@ describeNeeding(['dovecot'], 'Xero busy: its 429s waited out', () => {
 					'books-busy',
 					`execution ${execution.id}: ${execution.status}, ${outcome(execution)}, at "${result.lastNodeExecuted}" ${result.error?.message ?? ''}; waited ${rounds('Wait as Xero asks')} times; Find ${rounds('Find bill in Xero')}, Create ${rounds('Create bill in Xero')}, Attach ${rounds('Attach original in Xero')}, Record ${rounds('Record decision in Xero')} runs`,
 				);
-				for (const output of [1, 2, 3]) {
+				for (const output of [1, 2, 3, 4]) {
 					const refusal = nodeJson(execution, 'Xero refused', { output })[0];
 					if (refusal)
 						log('books-busy', `not waited out: ${JSON.stringify(refusal).slice(0, 1500)}`);

@@ -214,9 +214,13 @@ describeNeeding(['dovecot'], 'Exactly once at the books: Xero (the template)', (
 		);
 		expect(again.status).toBe('success');
 		expect(outcome(again)).toBe('already in the books');
-		const [already] = nodeJson(again, 'Already in the books');
-		expect(already).toMatchObject({ existing_bill_id: bill.id, invoice_no: 'LOST-X-1' });
-		expect(String(already.reason)).toContain(bill.id);
+		const [already] = nodeJson(again, 'Outcome');
+		expect(already).toMatchObject({
+			state: 'already in the books',
+			bill_id: bill.id,
+			invoice_no: 'LOST-X-1',
+		});
+		expect(String(already.detail)).toContain(bill.id);
 		expect(executedNodes(again)).not.toContain('Create bill in Xero');
 		expect(bills('LOST-X-1')).toHaveLength(1);
 	});

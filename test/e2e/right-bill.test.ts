@@ -9,6 +9,9 @@
 //   person decides, the row names the bill Xero answered with.
 // - Xero failing on every try: the row says `failed` with the node and the message; retried from
 //   n8n with Xero healthy again, the same row (same register_key) ends `booked`, one bill.
+// - A rule whose account Xero archived since it was learned: Xero refuses the bill, the refusal is
+//   written on the rule and the approver is asked the account again; the chosen account books the
+//   bill and becomes the rule. Refused again in the same execution: a person decides.
 // One n8n, one published copy of the template, one stand-in behind a front that can fail.
 
 import { createServer, type Server } from 'node:http';
@@ -29,6 +32,7 @@ import {
 } from '../../local-n8n/accounting/index.ts';
 import { invoicePdf } from '../../local-n8n/mail/index.ts';
 import { idempotencyKeys } from '../../nodes/DocumentExtraction/bill/booksGuard.ts';
+import { formLink, mailAbout, openForm, submitForm } from './support/approvalForms.ts';
 import { STAND_IN_ACCESS_TOKEN } from './support/booksExamples.ts';
 import {
 	attachmentExecutionEnded,
@@ -297,5 +301,98 @@ describeNeeding(['dovecot'], 'The right bill or a person: Xero (the template)', 
 				file_name: 'DOWN-1.pdf',
 			}),
 		]);
+	});
+
+	/** A rule of `supplier` learned when Entertainment (420) was active: Xero has archived it since. */
+	async function ruleWithArchivedAccount(supplierKey: string, supplier: string): Promise<void> {
+		const client = fixture.stack.client;
+		// The rules table as the template makes it on its first invoice, if no invoice has yet.
+		if (!(await client.dataTableExists('Xero supplier rules'))) {
+			const template = loadExampleWorkflows().find((entry) => entry.file === TEMPLATE)!;
+			const made = template.workflow.nodes.find((node) => node.name === 'Supplier rules')!;
+			const columns = (made.parameters as { columns: { column: never[] } }).columns.column;
+			await client.createDataTable('Xero supplier rules', columns);
+		}
+		await client.insertDataTableRows('Xero supplier rules', [
+			{ organisation: TENANT, supplier_key: supplierKey, supplier, account_code: '420' },
+		]);
+		expect(xero.accounts.find((account) => account.Code === '420')?.Status).toBe('ARCHIVED');
+	}
+
+	const rulesOf = async (supplierKey: string) =>
+		(await fixture.stack.client.dataTableRows('Xero supplier rules')).filter(
+			(row) => row.supplier_key === supplierKey,
+		);
+
+	/** The "Choose the account" email about `invoiceNo`, before its execution ends. */
+	async function askedAgain(invoiceNo: string, settled: Promise<DecodedExecution>) {
+		const asked = mailboxes.mail.waitForMessages(
+			mailAbout(invoiceNo, 'Choose the account', 'manager@example.com'),
+			1,
+			240_000,
+		);
+		asked.catch(() => undefined);
+		const first = await Promise.race([asked, settled]);
+		expect(Array.isArray(first), 'the execution ended without asking the account again').toBe(true);
+		const [question] = await asked;
+		const link = formLink(question);
+		const form = await openForm(fixture.stack.client, link);
+		expect(form.status).toBe(200);
+		expect(form.html).toContain('Cleaning');
+		expect(form.html).not.toContain('Entertainment');
+		return link;
+	}
+
+	it('a rule whose account Xero archived since: the approver is asked again, the chosen account books the bill and becomes the rule, the refusal stays on the rule', async () => {
+		await ruleWithArchivedAccount('refusewell ltd', 'Refusewell Ltd');
+		const settled = sendAndSettle('REFUSE-1', smallInvoice('Refusewell Ltd', 'REFUSE-1'));
+		const link = await askedAgain('REFUSE-1', settled);
+		expect(
+			(await submitForm(fixture.stack.client, link, ['Cleaning', 'Ada Accountant'])).status,
+		).toBe(200);
+
+		const execution = await settled;
+		expect(execution.status).toBe('success');
+		expect(outcome(execution)).toBe('booked');
+		const [bill] = bills('REFUSE-1');
+		expect(bills('REFUSE-1')).toHaveLength(1);
+		expect(bill.LineItems.map((line) => (line as { AccountCode?: string }).AccountCode)).toEqual([
+			'408',
+		]);
+		// The original goes on the bill booked after the refusal too.
+		expect(xero.attachments.filter((attachment) => attachment.ownerId === bill.id)).toHaveLength(1);
+		expect(await rowsOf('REFUSE-1')).toEqual([
+			expect.objectContaining({ state: 'booked', bill_id: bill.id, file_name: 'REFUSE-1.pdf' }),
+		]);
+		expect(await rulesOf('refusewell ltd')).toEqual([
+			expect.objectContaining({
+				organisation: TENANT,
+				account_code: '408',
+				refused: expect.stringMatching(/Xero refused the account 420: .*archived/),
+			}),
+		]);
+	});
+
+	it('the account chosen after a refusal refused too: a person decides, the row says why, nothing booked', async () => {
+		await ruleWithArchivedAccount('twicewell ltd', 'Twicewell Ltd');
+		const settled = sendAndSettle('REFUSE-2', smallInvoice('Twicewell Ltd', 'REFUSE-2'));
+		const link = await askedAgain('REFUSE-2', settled);
+		// Archived between the form and the answer.
+		const cleaning = xero.accounts.find((account) => account.Code === '408')!;
+		cleaning.Status = 'ARCHIVED';
+		try {
+			expect(
+				(await submitForm(fixture.stack.client, link, ['Cleaning', 'Ada Accountant'])).status,
+			).toBe(200);
+			const execution = await settled;
+			expect(execution.status).toBe('success');
+			expect(outcome(execution)).toBe('a person decides');
+		} finally {
+			cleaning.Status = 'ACTIVE';
+		}
+		expect(bills('REFUSE-2')).toHaveLength(0);
+		const [row] = await rowsOf('REFUSE-2');
+		expect(row).toMatchObject({ state: 'a person decides', file_name: 'REFUSE-2.pdf' });
+		expect(String(row.detail)).toMatch(/Xero refused the account 408: .*archived/);
 	});
 });

@@ -43,28 +43,27 @@ const WIRE_CLEARANCE = 4;
  * Loop Over Items for the next one, and an invoice whose supplier is being asked about by another
  * execution reads the supplier's rule again after a wait (n8n draws them below the nodes).
  */
-const SUPPLIER_QUESTION_LOOP = [
-	'First to ask? → Wait for the answer',
-	'Wait for the answer → Supplier rule',
-	'Wait for the answer → Invoice with its rule',
-];
 const LOOP_BACKS: Record<string, string[]> = {
 	'invoices-email-to-xero-with-approval.workflow.json': [
 		'Start its own execution → One at a time',
-		...SUPPLIER_QUESTION_LOOP,
+		'First to ask? → Wait for the answer',
+		'Wait for the answer → Supplier rule',
+		'Wait for the answer → Account known?',
 		// The approval is a loop: each form's answer goes back to Next approval step.
 		'Invoice with the answer → Next approval step',
-		// A call Xero refused with 429 is made again once Xero's wait is over.
+		// A call Xero refused with 429 is made again once Xero's wait is over, or tried a last time.
 		'Back to the Xero call → Record decision in Xero',
 		'Back to the Xero call → Attach original in Xero',
 		'Back to the Xero call → Create bill in Xero',
 		'Back to the Xero call → Find bill in Xero',
-		// A note or an original Xero refused otherwise: the bill goes on as before.
-		'Xero refused → Record decision in Xero',
-		'Xero refused → Posted to Xero',
-		// A lookup or a bill Xero refused otherwise is tried a last time, beside the first try.
-		'Which last try → Find bill in Xero, last try',
-		'Which last try → Create bill in Xero, last try',
+		'Back to the Xero call → Find bill in Xero, last try',
+		'Back to the Xero call → Create bill in Xero, last try',
+		// A note Xero refused otherwise: the original goes on as before.
+		'Xero refused → Original to attach?',
+		// A refused create is judged: an account Xero refused asks for the account again.
+		'Xero refused → Judge the new bill',
+		'Why not created? → Next approval step',
+		'Record the refusal → Accounts in Xero',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		// An invoice whose supplier another execution asks about reads the rule again after a wait.
@@ -101,13 +100,16 @@ const LONG_WIRES: Record<string, string[]> = {
 		'Approval route → Invoice with the answer',
 		// A supplier with a rule goes round the question about its account.
 		'Account known? → Next approval step',
-		// The invoice, with its file, waits at the Merge while the approval loops.
-		'Account known? → Approved invoice',
-		'Invoice and the accounts → Approved invoice',
-		'Approval route → Approved invoice',
+		'First to ask? → Next approval step',
+		// Approved: on to the account and the bill, built in the books' section.
+		'Approval route → Account to choose?',
+		'Account for the bill → Build Xero bill',
 		// Every call's refusal goes to the one switch for Xero's refusals, right of the last call.
 		'Find bill in Xero → Xero refused',
 		'Create bill in Xero → Xero refused',
+		'Record decision in Xero → Xero refused',
+		// A create Xero refused otherwise is registered as failed beside the lookup's refusals.
+		'Why not created? → Register as failed',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		// A supplier with a rule goes round the question about its account.
@@ -353,7 +355,7 @@ describe('the canvas estimate', () => {
 		expect(size(xero, 'Extract invoice')).toEqual([96, 224]);
 		expect(size(xero, 'Same invoice?')).toEqual([96, 128]);
 		expect(size(xero, 'Account to choose?')).toEqual([96, 96]);
-		expect(size(xero, 'Approved invoice')).toEqual([96, 96]);
+		expect(size(xero, 'Invoice with the account')).toEqual([96, 96]);
 		const agent = 'ai-agent-document-status.workflow.json';
 		expect(size(agent, 'Invoice assistant')).toEqual([224, 96]);
 		expect(size(agent, 'Chat model')).toEqual([80, 80]);

@@ -48,13 +48,15 @@ const TEMPLATES = [
 		// Every write after the first keyed by the row it made: n8n's Retry keeps one row per file.
 		laterKey: "={{ $('Register as received').first().json.register_key }}",
 		// The outcomes the approval ends in without a bill.
-		notApproved: ['Rejected', 'No decision'],
-		// Where the question's claim and the wait for the answer go on with the invoice.
-		claimed: ['Claim the question', 'Invoice and its question'],
-		waited: ['Supplier rule', 'Invoice with its rule'],
-		// The node that starts each file's execution, and the node that ends it as each outcome.
+		notApproved: ['Outcome'],
+		// Every way an invoice ends goes to one node, Register Entry, that decides the register's row.
+		outcome: 'Outcome',
+		// One question per supplier: the claim is read, then the invoice goes on; the wait reads the
+		// rule again, then asks again whether the account is known.
+		claimed: ['Claim the question', 'First to ask?'],
+		waited: ['Supplier rule', 'Account known?'],
+		// The node that starts each file's execution, and how.
 		starter: { from: 'One at a time', mode: 'once' },
-		end: (outcome: string) => outcome,
 	},
 	{
 		file: 'invoices-email-to-quickbooks-with-approval.workflow.json',
@@ -63,13 +65,12 @@ const TEMPLATES = [
 		build: 'Build QuickBooks bill',
 		laterKey: "={{ $('Register as received').first().json.register_key }}",
 		notApproved: ['Outcome'],
+		outcome: 'Outcome',
 		// The branch placed higher runs first: the claim (or the rule read again), then the invoice.
 		claimed: ['Claim the question', 'First to ask?'],
 		waited: ['Supplier rule', 'Account known?'],
-		// Execute Workflow's "Run once for each item": one execution per file; one Outcome node
-		// (Register Entry) for every way an invoice ends.
+		// Execute Workflow's "Run once for each item": one execution per file.
 		starter: { from: 'One item per attachment', mode: 'each' },
-		end: (outcome: string) => (outcome ? 'Outcome' : outcome),
 	},
 ].map((entry) => ({
 	...entry,
@@ -119,6 +120,9 @@ function reachable(template: Template, start: string): Set<string> {
 }
 
 describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApproved }) => {
+	const { outcome, claimed, waited } = TEMPLATES.find((entry) => entry.workflow === workflow)!;
+	/** Where an invoice that ends at `name` (a Set node of its own) goes: the template's one outcome node. */
+	const end = (name: string) => outcome ?? name;
 	it('is named for what it does, and every connection leads to a node of the template', () => {
 		expect(workflow.name).toBe(TEMPLATES.find((entry) => entry.workflow === workflow)?.name);
 		const names = new Set(workflow.nodes.map((entry) => entry.name));
@@ -145,7 +149,9 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 	it('names every Settings value in its Set up note, and every node that needs the books credential', () => {
 		const setUp = String(node(workflow, 'Sticky: set up').parameters.content);
 		const settings = (
-			node(workflow, 'Settings').parameters.assignments as { assignments: Array<{ name: string }> }
+			node(workflow, 'Settings').parameters.assignments as {
+				assignments: Array<{ name: string }>;
+			}
 		).assignments.map(({ name }) => name);
 		expect(settings.filter((name) => !setUp.includes(`\`${name}\``))).toEqual([]);
 		const booksNodes = workflow.nodes
@@ -163,7 +169,6 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 			orderByDirection: 'DESC',
 		});
 		expect(targets(workflow, 'Account known?')[1]).toEqual(['Question open?']);
-		const { claimed, waited } = TEMPLATES.find((entry) => entry.workflow === workflow)!;
 		expect(targets(workflow, 'Question open?')).toEqual([['Wait for the answer'], claimed]);
 		expect(targets(workflow, 'First to ask?')[1]).toEqual([
 			'Withdraw my question',
@@ -216,7 +221,6 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 			options: { skipDuplicates: true },
 		});
 		const settings = outputSettingsFrom((name, fallback) => parameters[name] ?? fallback);
-		const { end } = TEMPLATES.find((entry) => entry.workflow === workflow)!;
 		const expected: Record<ExtractOutput, string> = {
 			verified: 'Same invoice?',
 			rejected: end('Rejected in review'),
@@ -325,8 +329,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 			},
 			originalFileField: 'data',
 		});
-		const { end: endOf } = TEMPLATES.find((entry) => entry.workflow === workflow)!;
-		for (const end of new Set(
+		for (const ended of new Set(
 			[
 				'Booked',
 				...notApproved,
@@ -339,9 +342,9 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 				'Possible duplicate',
 				'Already in the books',
 				'A person decides',
-			].map(endOf),
+			].map(end),
 		))
-			expect(targets(workflow, end), end).toEqual([
+			expect(targets(workflow, ended), ended).toEqual([
 				['Record on the execution', 'Register the invoice'],
 			]);
 		expect(node(workflow, 'Record on the execution').type).toBe('n8n-nodes-base.executionData');
@@ -383,47 +386,74 @@ describe("the Xero template: the books' answers judged by the package, a registe
 	const workflow = TEMPLATES.find((entry) => entry.build === 'Build Xero bill')!.workflow;
 
 	it('judges the lookup and the create with Judge Books Answer and routes on its verdict', () => {
-		for (const [judge, answerTo] of [
-			['Judge the lookup', 'lookup'],
-			['Judge the new bill', 'create'],
-		])
-			expect(node(workflow, judge).parameters, judge).toEqual({
-				resource: 'document',
-				operation: 'judgeBooksAnswer',
-				answerTo,
-				bill: "={{ $('Build Xero bill').first().json }}",
-				booksAnswer: '={{ $json }}',
-			});
+		expect(node(workflow, 'Judge the lookup').parameters).toEqual({
+			resource: 'document',
+			operation: 'judgeBooksAnswer',
+			answerTo: 'lookup',
+			bill: "={{ $('Build Xero bill').first().json }}",
+			booksAnswer: '={{ $json }}',
+		});
+		// The create's error item too: an account Xero refused is judged, not failed.
+		expect(node(workflow, 'Judge the new bill').parameters).toMatchObject({
+			answerTo: 'create',
+			bill: expect.stringContaining("...$('Build Xero bill').first().json, error: $json.error"),
+			booksAnswer: '={{ $json }}',
+		});
 		for (const call of ['Find bill in Xero', 'Find bill in Xero, last try'])
 			expect(targets(workflow, call)[0], call).toEqual(['Judge the lookup']);
 		for (const call of ['Create bill in Xero', 'Create bill in Xero, last try'])
 			expect(targets(workflow, call)[0], call).toEqual(['Judge the new bill']);
-		expect(targets(workflow, 'Judge the lookup')).toEqual([['Lookup verdict']]);
-		expect(targets(workflow, 'Lookup verdict')).toEqual([
+		// Each verdict has its own output: no Switch repeats what the judge decided.
+		expect(targets(workflow, 'Judge the lookup')).toEqual([
 			['Create bill in Xero'],
-			['Already in the books'],
-			['A person decides'],
+			['Outcome'],
+			['Outcome'],
 		]);
-		expect(targets(workflow, 'Judge the new bill')).toEqual([['Create verdict']]);
-		expect(targets(workflow, 'Create verdict')).toEqual([
-			['Original to attach?'],
-			['A person decides'],
+		expect(targets(workflow, 'Judge the new bill')).toEqual([
+			['Record decision in Xero'],
+			['Why not created?'],
+			['Why not created?'],
 		]);
-		const verdicts = (name: string) =>
+		// Not created: an account Xero refused asks again (once), another refusal is a failure.
+		expect(targets(workflow, 'Why not created?')).toEqual([
+			['Record the refusal', 'Next approval step'],
+			['Register as failed'],
+			['Outcome'],
+		]);
+		expect(targets(workflow, 'Record the refusal')).toEqual([['Accounts in Xero']]);
+	});
+
+	it("asks the account again when Xero refuses the rule's account, once, and writes the refusal on the rule", () => {
+		expect(targets(workflow, 'Xero refused').at(-2)).toEqual(['Judge the new bill']);
+		const [askAgain] = (
+			node(workflow, 'Why not created?').parameters.rules as {
+				values: Array<{ conditions: { conditions: Array<{ leftValue: string }> } }>;
+			}
+		).values.map((rule) => rule.conditions.conditions[0].leftValue);
+		expect(askAgain).toContain("$json.verdict === 'accountRefused'");
+		expect(askAgain).toContain("!$('Record the refusal').isExecuted");
+		const { value } = node(workflow, 'Record the refusal').parameters.columns as {
+			value: Record<string, string>;
+		};
+		expect(value).toMatchObject({ account_code: '', refused: '={{ $json.review_reason }}' });
+		const made = node(workflow, 'Supplier rules').parameters.columns as {
+			column: Array<{ name: string }>;
+		};
+		expect(made.column.map((column) => column.name)).toContain('refused');
+		expect(
 			(
-				node(workflow, name).parameters.rules as {
-					values: Array<{ conditions: { conditions: Array<{ rightValue: string }> } }>;
+				node(workflow, 'Account to choose?').parameters.conditions as {
+					conditions: Array<{ leftValue: string }>;
 				}
-			).values.map((rule) => rule.conditions.conditions[0].rightValue);
-		expect(verdicts('Lookup verdict')).toEqual(['new', 'alreadyBooked', 'personDecides']);
-		expect(verdicts('Create verdict')).toEqual(['created', 'personDecides']);
+			).conditions[0].leftValue,
+		).toContain("$json.verdict === 'accountRefused'");
 	});
 
 	it('writes a refused lookup or bill to the register as failed, with the message, before its last try', () => {
 		const refused = targets(workflow, 'Xero refused');
 		expect(refused.at(-1)).toEqual(['Register as failed']);
-		expect(targets(workflow, 'Register as failed')).toEqual([['Which last try']]);
-		expect(targets(workflow, 'Which last try')).toEqual([
+		expect(targets(workflow, 'Register as failed')).toEqual([['Back to the Xero call']]);
+		expect(targets(workflow, 'Back to the Xero call').slice(0, 2)).toEqual([
 			['Create bill in Xero, last try'],
 			['Find bill in Xero, last try'],
 		]);
@@ -489,6 +519,9 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 			(node(workflow, name) as unknown as { position: number[] }).position[1];
 		expect(y('Approval policy')).toBeLessThan(y('Supplier rules'));
 		expect(targets(workflow, 'Settings')[0]).toContain('Approval policy');
+		// The rule too, before the invoice goes on to Account known?.
+		expect(y('Supplier rules')).toBeLessThan(y('Account known?'));
+		expect(targets(workflow, 'Settings')[0]).toContain('Account known?');
 	});
 
 	it('loops Next approval step → Approval route → the form → back, and books only what it approved', () => {
@@ -497,20 +530,20 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 			policyRows: "={{ $('Policy rows').all().map(item => item.json) }}",
 			previousStep:
 				"={{ $('Next approval step').isExecuted ? $('Next approval step').last().json.approval : {} }}",
-			answer: '={{ $json.data ?? {} }}',
+			answer: "={{ $('Ask approver').isExecuted ? $('Ask approver').last().json.data ?? {} : {} }}",
 		});
 		expect(targets(workflow, 'Next approval step')).toEqual([['Approval route']]);
 		expect(targets(workflow, 'Approval route')).toEqual([
 			['Send invoice to approver', 'Invoice with the answer'],
 			['Ask approver', 'Invoice with the answer'],
-			['Approved invoice'],
-			['Rejected'],
-			['No decision'],
+			['Account to choose?'],
+			['Outcome'],
 		]);
 		expect(targets(workflow, 'Send invoice to approver')).toEqual([
 			['Register as awaiting approval'],
 		]);
 		expect(targets(workflow, 'Register as awaiting approval')).toEqual([['Ask approver']]);
+		// The account chosen at the first step kept: Next approval step consumes the answer.
 		expect(targets(workflow, 'Ask approver')).toEqual([['Form answer']]);
 		// The invoice, with its file, joined to the answer: every step's email carries the original.
 		expect(targets(workflow, 'Form answer')).toEqual([['Invoice with the answer']]);
@@ -531,9 +564,8 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 				}
 			).value.state,
 		).toBe("={{ $('Next approval step').last().json.approval.register_state }}");
-		expect(reachable(workflow, 'Approved invoice').has('Build Xero bill')).toBe(true);
-		for (const end of ['Rejected', 'No decision'])
-			expect(reachable(workflow, end).has('Build Xero bill'), end).toBe(false);
+		expect(reachable(workflow, 'Account to choose?').has('Build Xero bill')).toBe(true);
+		expect(reachable(workflow, 'Outcome').has('Build Xero bill')).toBe(false);
 	});
 });
 
