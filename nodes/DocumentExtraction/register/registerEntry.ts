@@ -224,3 +224,23 @@ function decisionOf(state: string, approval: IDataObject): string {
 	if (state !== 'booked') return '';
 	return Number(approval.steps) > 0 ? 'approved' : 'no approval needed';
 }
+
+/** n8n keeps at most 255 characters of an execution's custom data value. */
+const CUSTOM_DATA_LENGTH = 255;
+
+/** How the execution list shows an invoice's end: its custom data (filterable under Executions). */
+export function executionRecord(entry: RegisterEntry): Record<string, string> {
+	const record: Record<string, string> = {
+		outcome: entry.state,
+		invoice: [entry.supplier, entry.invoice_no].filter(Boolean).join(' '),
+		document_id: entry.document_id,
+		decision: entry.decision,
+		decided_by: entry.decided_by,
+		decided_at: entry.decided_at,
+		escalated_to: entry.escalated_to,
+		reason: entry.detail,
+	};
+	return Object.fromEntries(
+		Object.entries(record).map(([key, value]) => [key, value.slice(0, CUSTOM_DATA_LENGTH)]),
+	);
+}

@@ -43,7 +43,7 @@ export async function publishEachAttachmentStarter(
 	return { id, path: starter.webhookPath };
 }
 
-/** How the file's execution ended, as *Record on the execution* wrote it. */
+/** How the file's execution ended, as *Outcome* (Register Entry) saved it on the execution. */
 export function outcomeOf(execution: DecodedExecution): string | undefined {
 	return (execution.raw.customData as Record<string, string> | undefined)?.outcome;
 }

@@ -66,6 +66,7 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'Record the refusal → Accounts in Xero',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
+		'Start its own execution → One at a time',
 		// An invoice whose supplier another execution asks about reads the rule again after a wait.
 		'Wait for the answer → Supplier rule',
 		'Wait for the answer → Account known?',
@@ -82,11 +83,12 @@ const LOOP_BACKS: Record<string, string[]> = {
 	],
 };
 /**
- * The nodes that record how every invoice ended (on the execution and in the register). The
+ * The node that records how every invoice ended (in the register; Outcome before it saves it on the
+ * execution). The
  * outcomes wired into them sit together just left of them, so an outcome of the first step and
  * one of the last are both near: the wire into an outcome may be long, the wire out of it is short.
  */
-const RECORDERS = ['Record on the execution', 'Register the invoice'];
+const RECORDERS = ['Register the invoice'];
 /**
  * Wires long by design, each with its reason: an item that goes round a part of the flow to meet
  * it again at a Merge, or to skip it.

@@ -69,8 +69,7 @@ const TEMPLATES = [
 		// The branch placed higher runs first: the claim (or the rule read again), then the invoice.
 		claimed: ['Claim the question', 'First to ask?'],
 		waited: ['Supplier rule', 'Account known?'],
-		// Execute Workflow's "Run once for each item": one execution per file.
-		starter: { from: 'One item per attachment', mode: 'each' },
+		starter: { from: 'One at a time', mode: 'once' },
 	},
 ].map((entry) => ({
 	...entry,
@@ -344,10 +343,9 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 				'A person decides',
 			].map(end),
 		))
-			expect(targets(workflow, ended), ended).toEqual([
-				['Record on the execution', 'Register the invoice'],
-			]);
-		expect(node(workflow, 'Record on the execution').type).toBe('n8n-nodes-base.executionData');
+			expect(targets(workflow, ended), ended).toEqual([['Register the invoice']]);
+		// Register Entry saves the outcome as the execution's custom data too (its default).
+		expect(node(workflow, 'Outcome').parameters.recordOnExecution).not.toBe(false);
 		// The register's row: the table made when missing as the file arrives, its row "received"
 		// at once and upserted by its key as the invoice moves on.
 		expect(node(workflow, 'Invoice register').parameters).toMatchObject({

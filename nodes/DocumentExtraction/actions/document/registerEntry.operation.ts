@@ -1,7 +1,8 @@
 /**
  * Register Entry (docs/spec-decisions.md#n105): the invoice register's row for an invoice whose
  * execution ends, decided in the package (register/registerEntry.ts) from whichever item reaches the
- * end, so a template needs one node where it had one Set node per outcome. Data only.
+ * end, so a template needs one node where it had one Set node per outcome; also saved as the
+ * execution's custom data, as n8n's Execution Data node does. Data only.
  */
 import type {
 	IDataObject,
@@ -12,7 +13,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
-import { registerEntry } from '../../register/registerEntry.ts';
+import { executionRecord, registerEntry } from '../../register/registerEntry.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -55,6 +56,14 @@ const properties: INodeProperties[] = [
 		description:
 			"Judge Books Answer's item for the create, if it ran: when it says Created, the invoice is booked and the item reaching this node is the books answer to attaching the original",
 	},
+	{
+		displayName: 'Record on the Execution',
+		name: 'recordOnExecution',
+		type: 'boolean',
+		default: true,
+		description:
+			"Whether to save the outcome, the invoice, the decision and the reason as the execution's custom data, to find it under Executions",
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -94,5 +103,7 @@ export async function execute(
 		bookedBill: objectParameter(context, 'bookedBill', itemIndex),
 		books: String(context.getNodeParameter('books', itemIndex, 'Xero')),
 	});
+	if (context.getNodeParameter('recordOnExecution', itemIndex, true) === true)
+		context.customData.setAll(executionRecord(entry));
 	return [[{ json: entry as unknown as IDataObject, pairedItem: { item: itemIndex } }]];
 }

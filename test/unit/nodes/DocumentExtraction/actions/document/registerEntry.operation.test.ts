@@ -43,6 +43,23 @@ describe('Register Entry', () => {
 		expect(service().requests).toEqual([]);
 	});
 
+	it("saves the outcome as the execution's custom data, unless turned off", async () => {
+		const item = { vendor: 'Acme Inc', invoice_no: 'INV-7', skipped_because: 'x'.repeat(300) };
+		const recorded = await run({}, item);
+		expect(recorded.run.data.resultData.metadata).toEqual({
+			outcome: 'not an invoice',
+			invoice: 'Acme Inc INV-7',
+			document_id: '',
+			decision: '',
+			decided_by: '',
+			decided_at: '',
+			escalated_to: '',
+			reason: 'x'.repeat(255),
+		});
+		const unrecorded = await run({ recordOnExecution: false }, item);
+		expect(unrecorded.run.data.resultData.metadata ?? {}).toEqual({});
+	});
+
 	it('says what to set when Invoice is not a JSON object', async () => {
 		const result = await run({ invoice: '[1, 2]' }, {});
 		expect(result.error()?.message).toContain(
