@@ -8,7 +8,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /**
  * The e2e files that spend most of their time waiting for n8n's once-a-minute look at ended waits
  * (an approval nobody answers, its reminders): about 7 minutes idle. They run in a thread of their
- * own beside the other e2e files, sharing one n8n of their own, so that wait overlaps work.
+ * own beside the other e2e files, each with its own n8n, so that wait overlaps work.
  */
 const WAITING_E2E_FILES = [
 	'test/e2e/approval-flow.test.ts',

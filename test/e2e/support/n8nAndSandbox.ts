@@ -11,6 +11,7 @@
 import { createHmac } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
 	documentInReview,
@@ -142,7 +143,9 @@ export class N8nAndSandbox {
 	}
 
 	async start(options: N8nAndSandboxOptions): Promise<void> {
-		this.sharesN8n = !options.ownN8n && !options.stack;
+		// In a worker thread (the e2e-waiting project) nothing stops a shared n8n when vitest ends the
+		// thread, so each file there has its own, stopped with the file.
+		this.sharesN8n = !options.ownN8n && !options.stack && isMainThread;
 		this.startedStack = this.sharesN8n
 			? borrowed(await sharedN8n(), options.restartsN8n === true)
 			: await startStack({ package: 'repo', ...options.stack });
