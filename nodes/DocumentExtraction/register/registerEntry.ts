@@ -26,6 +26,8 @@ export interface RegisterEntry {
 	state: string;
 	detail: string;
 	document_id: string;
+	/** The file's name, as Extract read it (before an invoice is read, the only name it has). */
+	file_name: string;
 	supplier: string;
 	invoice_no: string;
 	invoice_date: string;
@@ -199,6 +201,7 @@ export function registerEntry(input: RegisterEntryInput): RegisterEntry {
 		state: outcome.state,
 		detail: outcome.detail.slice(0, DETAIL_LENGTH),
 		document_id: field('document_id'),
+		file_name: field('file_name'),
 		supplier: field('vendor'),
 		invoice_no: field('invoice_no'),
 		invoice_date: field('invoice_date'),
@@ -232,7 +235,8 @@ const CUSTOM_DATA_LENGTH = 255;
 export function executionRecord(entry: RegisterEntry): Record<string, string> {
 	const record: Record<string, string> = {
 		outcome: entry.state,
-		invoice: [entry.supplier, entry.invoice_no].filter(Boolean).join(' '),
+		// The file's name where nothing was read from it (a repeated file, a logo).
+		invoice: [entry.supplier, entry.invoice_no].filter(Boolean).join(' ') || entry.file_name,
 		document_id: entry.document_id,
 		decision: entry.decision,
 		decided_by: entry.decided_by,

@@ -186,7 +186,13 @@ describe('registerEntry: the register row of an invoice whose execution ends', (
 	it("a look-up's earlier row: the invoice says which repeat it is, the row is named", () => {
 		const earlier = { register_key: '41', state: 'booked', bill_id: 'bill-1', supplier: 'Acme' };
 		const sameFile = entry(earlier, {
-			invoice: { ...invoice, document_id: null, status: 'already_submitted', duplicate: true },
+			invoice: {
+				...invoice,
+				document_id: null,
+				status: 'already_submitted',
+				duplicate: true,
+				file_name: 'INV-1001.pdf',
+			},
 		});
 		expect(sameFile).toMatchObject({
 			state: 'already submitted',
@@ -195,6 +201,7 @@ describe('registerEntry: the register row of an invoice whose execution ends', (
 			duplicate_of: '41',
 			bill_id: 'bill-1',
 			supplier: 'Acme <b>Inc</b>',
+			file_name: 'INV-1001.pdf',
 		});
 		const sameInvoice = entry(
 			{},

@@ -60,6 +60,23 @@ describe('Register Entry', () => {
 		expect(unrecorded.run.data.resultData.metadata ?? {}).toEqual({});
 	});
 
+	it('names the file on the execution when nothing was read from it (a repeated file)', async () => {
+		const result = await run(
+			{
+				invoice: JSON.stringify({
+					status: 'already_submitted',
+					document_id: null,
+					file_name: 'STALL-1-1.pdf',
+				}),
+			},
+			{},
+		);
+		expect(result.run.data.resultData.metadata).toMatchObject({
+			outcome: 'already submitted',
+			invoice: 'STALL-1-1.pdf',
+		});
+	});
+
 	it('says what to set when Invoice is not a JSON object', async () => {
 		const result = await run({ invoice: '[1, 2]' }, {});
 		expect(result.error()?.message).toContain(
