@@ -61,8 +61,8 @@ interface Outcome {
 	detail: string;
 	bill_id?: string;
 	duplicate_of?: string;
-	/** The item carries the invoice's own fields (else they come from the invoice). */
-	describesInvoice?: boolean;
+	/** The item holding the invoice's own fields, where it is not the invoice given. */
+	source?: IDataObject;
 }
 
 /** "; earlier: execution 41, booked, bill B-1": the earlier row a repeat names, if the look-up found one. */
@@ -120,7 +120,7 @@ function outcomeOf(
 	{ invoice, bookedBill, books }: RegisterEntryInput,
 ): Outcome {
 	if (typeof item.outcome === 'string')
-		return { state: item.outcome, detail: text(item.reason), describesInvoice: true };
+		return { state: item.outcome, detail: text(item.reason), source: item };
 	const found = fieldsOf(item.books_bill);
 	switch (item.verdict) {
 		case 'alreadyBooked':
@@ -128,7 +128,7 @@ function outcomeOf(
 				state: 'already in the books',
 				detail: `${books} already has this supplier's bill ${text(found.number)} (id ${text(found.id)}, status ${text(found.status)}): nothing booked again`,
 				bill_id: text(found.id),
-				describesInvoice: true,
+				source: item,
 			};
 		case 'personDecides':
 		case 'accountRefused':
@@ -136,7 +136,7 @@ function outcomeOf(
 				state: 'a person decides',
 				detail: text(item.review_reason),
 				bill_id: text(found.id),
-				describesInvoice: true,
+				source: item,
 			};
 		case 'created':
 			return booked(item, {});
@@ -148,9 +148,9 @@ function outcomeOf(
 			detail: text(approval.reason),
 		};
 	const checked = checkOutcome(item, {});
-	if (checked) return { ...checked, describesInvoice: true };
+	if (checked) return { ...checked, source: item };
 	if (typeof item.review_reason === 'string')
-		return { state: 'cannot be booked', detail: item.review_reason, describesInvoice: true };
+		return { state: 'cannot be booked', detail: item.review_reason, source: item };
 	// A look-up's row or nothing: the invoice says why the execution stopped; the row is the earlier one.
 	const earlier = isRegisterRow(item) ? item : {};
 	return (
@@ -173,7 +173,7 @@ function booked(bill: IDataObject, attachAnswer: IDataObject): Outcome {
 		state: 'booked',
 		detail: text(bill.attachment_note) || failed,
 		bill_id: text(fieldsOf(bill.books_bill).id),
-		describesInvoice: true,
+		source: bill,
 	};
 }
 
@@ -185,15 +185,8 @@ export function registerEntry(input: RegisterEntryInput): RegisterEntry {
 		? fieldsOf(item.approval)
 		: input.approval;
 	const outcome = outcomeOf(item, approval, input);
-	const own = outcome.describesInvoice
-		? outcome.state === 'booked' && item.verdict !== 'created'
-			? input.bookedBill
-			: item
-		: {};
-	const field = (name: string, ...others: string[]) =>
-		[own[name], ...others.map((other) => own[other]), input.invoice[name]]
-			.map(text)
-			.find((value) => value !== '') ?? '';
+	const own = outcome.source ?? {};
+	const field = (name: string) => text(own[name]) || text(input.invoice[name]);
 	const given =
 		outcome.state === 'booked' || outcome.state === 'rejected' || outcome.state === 'no decision';
 	const decidedBy = given ? text(approval.decided_by) : '';

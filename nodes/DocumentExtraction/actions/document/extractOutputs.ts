@@ -351,16 +351,11 @@ function extractOutputsOf(settings: ExtractOutputSettings): Array<LaidOutOutput<
 /** Index of the verdict's output with this Answer To; -1 when that Answer To has no such verdict. */
 export function judgeOutputIndex(answerTo: string, verdict: string): number {
 	return outputsThatHold(JUDGE_OUTPUTS, {
-		...NO_OPTIONS,
+		waitForReview: false,
+		skipDuplicates: false,
 		answerTo,
 	}).findIndex((laid) => laid.output === verdict);
 }
-
-export function judgeOutputNames(answerTo: string): string[] {
-	return outputsThatHold(JUDGE_OUTPUTS, { ...NO_OPTIONS, answerTo }).map((laid) => laid.name);
-}
-
-const NO_OPTIONS: ExtractOutputSettings = { waitForReview: false, skipDuplicates: false };
 
 /** Build Bill's outputs are the same in every version and with every setting. */
 export function buildBillOutputIndex(output: BuildBillOutput): number {
