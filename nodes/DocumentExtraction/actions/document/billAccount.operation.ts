@@ -10,11 +10,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { billAccount } from '../../bill/billAccount.ts';
-import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
 import { fileParameter } from '../fileParameter.ts';
+import { objectParameterOf } from '../jsonParameters.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -104,24 +104,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const DISPLAY_NAMES: Record<string, string> = {
-	invoice: 'Invoice',
-	rule: 'Supplier Rule',
-	accounts: 'Books Accounts',
-	originalFile: 'Original File',
-};
-
-function objectParameter(context: IExecuteFunctions, name: string, itemIndex: number): IDataObject {
-	const value = jsonParameter(context.getNodeParameter(name, itemIndex, ''));
-	if (value === NOT_JSON)
-		throw new NodeOperationError(
-			context.getNode(),
-			`${DISPLAY_NAMES[name]} is not JSON: set it to an expression such as ${String(properties.find((property) => property.name === name)?.placeholder ?? '{{ $json }}').replace(/^=/, '')}, or leave it empty`,
-			{ itemIndex },
-		);
-	return fieldsOf(value);
-}
-
 export async function execute(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -129,13 +111,13 @@ export async function execute(
 	const item = context.getInputData()[itemIndex];
 	const books =
 		context.getNodeParameter('books', itemIndex, 'xero') === 'quickBooks' ? 'quickBooks' : 'xero';
-	const invoice = objectParameter(context, 'invoice', itemIndex);
-	const file = fileParameter(objectParameter(context, 'originalFile', itemIndex));
+	const invoice = objectParameterOf(context, itemIndex, properties, 'invoice');
+	const file = fileParameter(objectParameterOf(context, itemIndex, properties, 'originalFile'));
 	const decided = billAccount({
 		books,
-		rule: objectParameter(context, 'rule', itemIndex),
+		rule: objectParameterOf(context, itemIndex, properties, 'rule'),
 		ruleRefused: context.getNodeParameter('ruleRefused', itemIndex, false) === true,
-		accounts: objectParameter(context, 'accounts', itemIndex),
+		accounts: objectParameterOf(context, itemIndex, properties, 'accounts'),
 		chosen: String(context.getNodeParameter('chosen', itemIndex, '') ?? ''),
 		defaultAccount: String(context.getNodeParameter('defaultAccount', itemIndex, '') ?? ''),
 		defaultTaxType: String(context.getNodeParameter('defaultTaxType', itemIndex, '') ?? ''),

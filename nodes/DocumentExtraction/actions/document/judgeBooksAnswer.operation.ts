@@ -11,13 +11,14 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { judgeCreated, judgeLookup } from '../../bill/booksAnswer.ts';
 import { judgeVendor } from '../../bill/vendorAnswer.ts';
 import { judgeOutputCount, judgeOutputIndex } from './extractOutputs.ts';
-import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { fieldsOf } from '../../jsonObject.ts';
 import { itemWith } from '../itemWith.ts';
+import { jsonParameterOf } from '../jsonParameters.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -88,24 +89,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** A JSON parameter as an object or list: n8n gives an expression's value as is, typed JSON as text. */
-function jsonParameterOf(context: IExecuteFunctions, name: string, itemIndex: number): unknown {
-	const value = jsonParameter(context.getNodeParameter(name, itemIndex, ''));
-	if (value !== NOT_JSON) return value;
-	throw new NodeOperationError(
-		context.getNode(),
-		`${name === 'bill' ? 'Bill' : 'Books Answer'} is not JSON: set it to an expression such as {{ $json }}`,
-		{ itemIndex },
-	);
-}
-
 export async function execute(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
 	const item = context.getInputData()[itemIndex];
-	const bill = jsonParameterOf(context, 'bill', itemIndex);
-	const given = jsonParameterOf(context, 'booksAnswer', itemIndex);
+	const bill = jsonParameterOf(context, itemIndex, properties, 'bill');
+	const given = jsonParameterOf(context, itemIndex, properties, 'booksAnswer');
 	// The pages as n8n's items ($('…').all()) or as their JSON.
 	const answer = Array.isArray(given)
 		? given.map((page: unknown) =>

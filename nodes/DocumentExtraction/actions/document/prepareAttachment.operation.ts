@@ -10,11 +10,12 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { quickBooksAttachable } from '../../bill/attachment.ts';
-import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { fieldsOf } from '../../jsonObject.ts';
 import { fileParameter } from '../fileParameter.ts';
+import { objectParameterOf } from '../jsonParameters.ts';
 import { itemWith } from '../itemWith.ts';
 
 const properties: INodeProperties[] = [
@@ -42,23 +43,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-function jsonParameterOf(context: IExecuteFunctions, name: string, itemIndex: number): unknown {
-	const value = jsonParameter(context.getNodeParameter(name, itemIndex, ''));
-	if (value !== NOT_JSON) return value;
-	throw new NodeOperationError(
-		context.getNode(),
-		`${name === 'bill' ? 'Bill' : 'Original File'} is not JSON: set it to an expression such as ${name === 'bill' ? '{{ $json }}' : "{{ $('Settings').first().binary.data }}"}`,
-		{ itemIndex },
-	);
-}
-
 export async function execute(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
 	const item = context.getInputData()[itemIndex];
-	const bill = fieldsOf(jsonParameterOf(context, 'bill', itemIndex));
-	const original = fileParameter(jsonParameterOf(context, 'originalFile', itemIndex));
+	const bill = objectParameterOf(context, itemIndex, properties, 'bill');
+	const original = fileParameter(objectParameterOf(context, itemIndex, properties, 'originalFile'));
 	const attachable = original ? quickBooksAttachable(bill, original.mimeType) : null;
 	if (!original || !attachable) return [[], [itemWith(item, itemIndex, bill)]];
 	const metadata = await context.helpers.prepareBinaryData(

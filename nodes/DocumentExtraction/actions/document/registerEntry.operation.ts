@@ -10,10 +10,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { fieldsOf } from '../../jsonObject.ts';
 import { executionRecord, registerEntry } from '../../register/registerEntry.ts';
+import { objectParameterOf } from '../jsonParameters.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -71,36 +72,15 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const LABELS: Record<string, string> = {
-	invoice: 'Invoice',
-	approval: 'Approval',
-	bookedBill: 'Booked Bill',
-};
-
-/** A JSON object parameter (blank: empty); typed text that is not a JSON object fails with what to set. */
-function objectParameter(context: IExecuteFunctions, name: string, itemIndex: number): IDataObject {
-	const value = jsonParameter(context.getNodeParameter(name, itemIndex, ''));
-	if (value === null || value === undefined) return {};
-	if (value !== NOT_JSON && typeof value === 'object' && !Array.isArray(value))
-		return value as IDataObject;
-	throw new NodeOperationError(
-		context.getNode(),
-		`${LABELS[name]} is not a JSON object: set it to an expression such as ${String(
-			properties.find((property) => property.name === name)?.placeholder,
-		)}`,
-		{ itemIndex },
-	);
-}
-
 export async function execute(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
 	const entry = registerEntry({
 		item: fieldsOf(context.getInputData()[itemIndex].json),
-		invoice: objectParameter(context, 'invoice', itemIndex),
-		approval: objectParameter(context, 'approval', itemIndex),
-		bookedBill: objectParameter(context, 'bookedBill', itemIndex),
+		invoice: objectParameterOf(context, itemIndex, properties, 'invoice'),
+		approval: objectParameterOf(context, itemIndex, properties, 'approval'),
+		bookedBill: objectParameterOf(context, itemIndex, properties, 'bookedBill'),
 		books: String(context.getNodeParameter('books', itemIndex, 'Xero')),
 	});
 	if (context.getNodeParameter('recordOnExecution', itemIndex, true) === true)

@@ -56,10 +56,10 @@ describe('Bill Account', () => {
 		expect(rule).toEqual([]);
 	});
 
-	it('says what to set when Supplier Rule is not JSON', async () => {
+	it('says what to set when Supplier Rule is not a JSON object', async () => {
 		const result = await run({ rule: '{oops' });
 		expect(result.error()?.message).toContain(
-			"Supplier Rule is not JSON: set it to an expression such as {{ $('Supplier rule').first().json }}",
+			"Supplier Rule is not a JSON object: set it to an expression such as {{ $('Supplier rule').first().json }}",
 		);
 	});
 });

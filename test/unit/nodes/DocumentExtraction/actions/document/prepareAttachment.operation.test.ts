@@ -74,8 +74,10 @@ describe('Prepare Attachment', () => {
 		}
 	});
 
-	it('says what to set when Original File is not JSON', async () => {
+	it('says what to set when Original File is not a JSON object', async () => {
 		const { result } = await run(created, 'not json');
-		expect(result.error()?.message).toContain('Original File is not JSON');
+		expect(result.error()?.message).toContain(
+			"Original File is not a JSON object: set it to an expression such as {{ $('Settings').first().binary.data }}",
+		);
 	});
 });
