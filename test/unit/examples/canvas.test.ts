@@ -118,8 +118,9 @@ const LONG_WIRES: Record<string, string[]> = {
 		'Account known? → Next approval step',
 		// The invoice waits at the Merge for the answer to its form.
 		'Approval route → Invoice with the answer',
-		// Approved: on to the account, past the approval's emails.
-		'Approval route → Account to choose?',
+		// Approved: on to the account (asked first when nobody chose it), past the approval's emails.
+		'Approval route → Ask for the account',
+		'Approval route → Account for the bill',
 		// The bill's item, with its file, waits at the Merge until the bill is created in QuickBooks.
 		'Build QuickBooks bill → Attachment request',
 		// A refused lookup is registered as failed beside the create's refusals, right of the create.
