@@ -6,8 +6,9 @@
  * number with another total, date or currency, a voided or deleted one, a longer QuickBooks number
  * whose whole is not recorded, an answer not read whole: why). The create's answer: `created` when
  * the bill returned is the bill asked for (supplier, number, total), `accountRefused` when the books
- * refused the bill's account (archived, deleted, made inactive since a rule learned it), else
- * `personDecides`. Pure.
+ * refused the bill's account (archived, deleted, made inactive since a rule learned it) for the first
+ * time, `booksRefused` when they refused the bill otherwise (worth a last try), else `personDecides`.
+ * Pure.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -18,7 +19,7 @@ import { invoiceNumberIdentity, supplierIdentity } from './supplierIdentity.ts';
 import { oneLine } from './text.ts';
 
 export type LookupVerdict = 'new' | 'alreadyBooked' | 'personDecides';
-export type CreateVerdict = 'created' | 'accountRefused' | 'personDecides';
+export type CreateVerdict = 'created' | 'accountRefused' | 'booksRefused' | 'personDecides';
 
 /** A bill in the books, as a person finds it. */
 export interface BooksBill {
@@ -70,6 +71,24 @@ export function accountRefusal(answer: unknown, billAccount: string | null): Acc
 	const quickBooks = QUICKBOOKS_REFERENCE_REFUSED.exec(said);
 	if (quickBooks) return { account: billAccount, message: quickBooks[0].trim() };
 	return null;
+}
+
+/**
+ * What the books said when they refused the create for another reason: n8n's error item (the HTTP
+ * Request node's error output) or a QuickBooks Fault; null when the answer is no refusal.
+ */
+export function booksRefusal(answer: unknown): string | null {
+	const body = fieldsOf(answer);
+	if (body.error !== undefined && body.error !== null) {
+		const error = typeof body.error === 'object' ? fieldsOf(body.error) : { message: body.error };
+		const code = text(error.httpCode);
+		const message = oneLine(text(error.message) || text(error.description)) || 'no message';
+		return code && !message.startsWith(code) ? `${message} (HTTP ${code})` : message;
+	}
+	const fault = fieldsOf(body.Fault);
+	if (Object.keys(fault).length === 0) return null;
+	const first = fieldsOf((fault.Error as unknown[] | undefined)?.[0]);
+	return oneLine(text(first.Detail) || text(first.Message)) || 'no message';
 }
 
 /** The bill Build Bill asked for, read from its item. */
@@ -337,24 +356,40 @@ export function judgeLookup(
 /**
  * The create's answer for `bill`: `created` when the books returned the bill asked for (supplier,
  * number as the books keep it, total), else why not: an idempotency key the books already knew
- * answers with the bill first made with it.
+ * answers with the bill first made with it. An account refused once more, after the account was
+ * asked again (`accountAskedAgain`), is for a person.
  */
 export function judgeCreated(
 	bill: IDataObject,
 	answer: unknown,
 	vendorId?: string,
+	accountAskedAgain = false,
 ): Judgement<CreateVerdict> {
 	const asked = askedBillOf(bill);
 	if (typeof asked === 'string') return personDecides(asked);
 	const books = BOOKS_NAME[asked.books];
 	const refused = accountRefusal(answer, asked.account);
-	if (refused)
+	if (refused) {
+		const reason = `${books} refused the account${refused.account ? ` ${refused.account}` : ''}: ${refused.message}`;
 		return {
-			verdict: 'accountRefused',
-			review_reason: `${books} refused the account${refused.account ? ` ${refused.account}` : ''}: ${refused.message}`,
+			...(accountAskedAgain
+				? personDecides(`${reason}. It was the account chosen again: a person decides`)
+				: {
+						verdict: 'accountRefused' as const,
+						review_reason: reason,
+						books_bill: null,
+						also_found: [],
+					}),
+			refused_account: refused.account,
+		};
+	}
+	const refusal = booksRefusal(answer);
+	if (refusal !== null)
+		return {
+			verdict: 'booksRefused',
+			review_reason: `${books} refused the ${asked.creditNote ? 'credit note' : 'bill'}: ${refusal}`,
 			books_bill: null,
 			also_found: [],
-			refused_account: refused.account,
 		};
 	const body = fieldsOf(answer);
 	let found: FoundBill | undefined;

@@ -132,6 +132,7 @@ function outcomeOf(
 			};
 		case 'personDecides':
 		case 'accountRefused':
+		case 'booksRefused':
 			return {
 				state: 'a person decides',
 				detail: text(item.review_reason),

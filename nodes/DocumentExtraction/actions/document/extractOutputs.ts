@@ -142,7 +142,15 @@ export type ExtractOutput =
 	| 'skippedFiles';
 export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate' | 'notReady';
 export type BuildBillOutput = 'bill' | 'cannotBook';
-export type JudgeOutput = 'new' | 'alreadyBooked' | 'created' | 'accountRefused' | 'personDecides';
+export type JudgeOutput =
+	| 'new'
+	| 'alreadyBooked'
+	| 'created'
+	| 'found'
+	| 'missing'
+	| 'personDecides'
+	| 'accountRefused'
+	| 'booksRefused';
 
 interface OutputRule<Output extends string = ExtractOutput> {
 	output: Output;
@@ -274,9 +282,13 @@ const ANSWER_TO_CREATE: OutputCondition = {
 	holds: (settings) => settings.answerTo === 'create',
 	expression: '$parameter.answerTo === "create"',
 };
+const ANSWER_TO_VENDOR: OutputCondition = {
+	holds: (settings) => settings.answerTo === 'vendor',
+	expression: '$parameter.answerTo === "vendor"',
+};
 const ANSWER_TO_LOOKUP: OutputCondition = {
-	holds: (settings) => settings.answerTo !== 'create',
-	expression: '$parameter.answerTo !== "create"',
+	holds: (settings) => settings.answerTo !== 'create' && settings.answerTo !== 'vendor',
+	expression: '!["create", "vendor"].includes($parameter.answerTo)',
 };
 
 /**
@@ -287,6 +299,8 @@ const JUDGE_OUTPUTS: ReadonlyArray<OutputRule<JudgeOutput>> = [
 	{ output: 'new', displayName: 'New', when: ANSWER_TO_LOOKUP },
 	{ output: 'alreadyBooked', displayName: 'Already Booked', when: ANSWER_TO_LOOKUP },
 	{ output: 'created', displayName: 'Created', when: ANSWER_TO_CREATE },
+	{ output: 'found', displayName: 'Found', when: ANSWER_TO_VENDOR },
+	{ output: 'missing', displayName: 'Missing', when: ANSWER_TO_VENDOR },
 	{
 		output: 'personDecides',
 		displayName: 'A Person Decides',
@@ -294,6 +308,7 @@ const JUDGE_OUTPUTS: ReadonlyArray<OutputRule<JudgeOutput>> = [
 		takesFailedItems: true,
 	},
 	{ output: 'accountRefused', displayName: 'Account Refused', when: ANSWER_TO_CREATE },
+	{ output: 'booksRefused', displayName: 'Books Refused', when: ANSWER_TO_CREATE },
 ];
 
 /** One output of the node as laid out: `output` null for an unused place (its option is off). */
@@ -355,6 +370,15 @@ export function judgeOutputIndex(answerTo: string, verdict: string): number {
 		skipDuplicates: false,
 		answerTo,
 	}).findIndex((laid) => laid.output === verdict);
+}
+
+/** How many outputs Judge Books Answer has for what it answers. */
+export function judgeOutputCount(answerTo: string): number {
+	return outputsThatHold(JUDGE_OUTPUTS, {
+		waitForReview: false,
+		skipDuplicates: false,
+		answerTo,
+	}).length;
 }
 
 /** Build Bill's outputs are the same in every version and with every setting. */

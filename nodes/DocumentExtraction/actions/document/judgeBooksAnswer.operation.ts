@@ -1,9 +1,9 @@
 /**
- * Judge Books Answer (docs/spec-decisions.md#n71): what the books' answer to a bill's lookup or create
- * means, decided in the package (bill/booksAnswer.ts) instead of in a template's expressions. Data
- * only: the answer comes from the template's HTTP Request node. One output per verdict
- * (extractOutputs.ts); each item carries the Build Bill item, its `verdict`, the reason a person
- * decides, and the bill in the books it names.
+ * Judge Books Answer (docs/spec-decisions.md#n71): what the books' answer to a bill's lookup or create,
+ * or to QuickBooks' vendor question, means, decided in the package (bill/booksAnswer.ts,
+ * bill/vendorAnswer.ts) instead of in a template's expressions. Data only: the answer comes from the
+ * template's HTTP Request node. One output per verdict (extractOutputs.ts); each item carries the
+ * Build Bill item, its `verdict`, the reason a person decides, and the bill or vendor it names.
  */
 import type {
 	IDataObject,
@@ -14,7 +14,8 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { judgeCreated, judgeLookup } from '../../bill/booksAnswer.ts';
-import { judgeOutputIndex } from './extractOutputs.ts';
+import { judgeVendor } from '../../bill/vendorAnswer.ts';
+import { judgeOutputCount, judgeOutputIndex } from './extractOutputs.ts';
 import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
 import { itemWith } from '../itemWith.ts';
 
@@ -34,7 +35,13 @@ const properties: INodeProperties[] = [
 				name: 'Create Bill',
 				value: 'create',
 				description:
-					"The books' answer to the create (its error output too): outputs Created (the bill asked for), A Person Decides (why in review_reason) and Account Refused (the books refused the bill's account: ask for another)",
+					"The books' answer to the create (its error output too): outputs Created (the bill asked for), A Person Decides (why in review_reason), Account Refused (the books refused the bill's account: ask for another) and Books Refused (refused otherwise: worth a last try)",
+			},
+			{
+				name: 'Find Vendor',
+				value: 'vendor',
+				description:
+					"QuickBooks' vendor query, or its vendor create's answer: outputs Found (vendor_id), Missing (create it) and A Person Decides (the vendor is in another currency)",
 			},
 		],
 		default: 'lookup',
@@ -63,6 +70,16 @@ const properties: INodeProperties[] = [
 		default: '',
 		description:
 			"QuickBooks only: the vendor's ID, which decides whose bills count; empty: the vendor's display name",
+		displayOptions: { hide: { answerTo: ['vendor'] } },
+	},
+	{
+		displayName: 'Account Asked Again',
+		name: 'accountAskedAgain',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether the account was already asked again after a refusal: a second refusal then goes to A Person Decides',
+		displayOptions: { show: { answerTo: ['create'] } },
 	},
 ];
 
@@ -102,9 +119,19 @@ export async function execute(
 	const answerTo = String(context.getNodeParameter('answerTo', itemIndex, 'lookup'));
 	const judged =
 		answerTo === 'create'
-			? judgeCreated(billItem, answer, vendorId)
-			: judgeLookup(billItem, answer, vendorId);
-	const outputs: INodeExecutionData[][] = [[], [], []];
+			? judgeCreated(
+					billItem,
+					answer,
+					vendorId,
+					context.getNodeParameter('accountAskedAgain', itemIndex, false) === true,
+				)
+			: answerTo === 'vendor'
+				? judgeVendor(billItem, answer)
+				: judgeLookup(billItem, answer, vendorId);
+	const outputs: INodeExecutionData[][] = Array.from(
+		{ length: judgeOutputCount(answerTo) },
+		() => [],
+	);
 	outputs[judgeOutputIndex(answerTo, judged.verdict)].push(
 		itemWith(item, itemIndex, { ...billItem, ...judged } as unknown as IDataObject),
 	);

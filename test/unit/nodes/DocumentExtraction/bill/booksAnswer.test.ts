@@ -270,4 +270,42 @@ describe('judgeCreated', () => {
 			accountRefusal({ error: { message: '400 - Duplicate Name Exists Error' } }, '7'),
 		).toBeNull();
 	});
+
+	it('leaves an account refused again, once the account was asked again, to a person', () => {
+		const archived = {
+			error: {
+				message:
+					'400 - "{\\"Elements\\":[{\\"ValidationErrors\\":[{\\"Message\\":\\"Account code \'408\' has been archived, or has been deleted.\\"}]}]}"',
+			},
+		};
+		expect(judgeCreated(xeroBillItem(), archived).verdict).toBe('accountRefused');
+		const again = judgeCreated(xeroBillItem(), archived, undefined, true);
+		expect(again).toMatchObject({ verdict: 'personDecides', refused_account: '408' });
+		expect(again.review_reason).toContain('Xero refused the account 408');
+		expect(again.review_reason).toContain('chosen again: a person decides');
+	});
+
+	it("calls any other refusal of the create the books' refusal, with their words, for a last try", () => {
+		const xero = judgeCreated(xeroBillItem(), {
+			error: { message: 'Bad request - please check your parameters', httpCode: '400' },
+		});
+		expect(xero).toMatchObject({
+			verdict: 'booksRefused',
+			review_reason: 'Xero refused the bill: Bad request - please check your parameters (HTTP 400)',
+			books_bill: null,
+		});
+		const quickBooks = judgeCreated(quickBooksBillItem(), {
+			Fault: {
+				Error: [
+					{ Message: 'Stale object', Detail: 'Stale Object Error : You and x', code: '5010' },
+				],
+			},
+		});
+		expect(quickBooks).toMatchObject({
+			verdict: 'booksRefused',
+			review_reason: 'QuickBooks refused the bill: Stale Object Error : You and x',
+		});
+		// An answer without a bill and without a refusal is not a refusal: a person decides.
+		expect(judgeCreated(quickBooksBillItem(), {}).verdict).toBe('personDecides');
+	});
 });

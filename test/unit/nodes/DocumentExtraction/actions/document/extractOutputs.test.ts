@@ -232,11 +232,18 @@ describe('Extract outputs from version 1.3: every output keeps its place (N47)',
 			'Created',
 			'A Person Decides',
 			'Account Refused',
+			'Books Refused',
+		]);
+		expect(namesAt13({ ...judge, answerTo: 'vendor' })).toEqual([
+			'Found',
+			'Missing',
+			'A Person Decides',
 		]);
 		const settings = { waitForReview: false, skipDuplicates: false };
 		expect(failedItemOutput({ ...judge, ...settings, answerTo: 'lookup' })).toBe(2);
 		expect(failedItemOutput({ ...judge, ...settings, answerTo: 'create' })).toBe(1);
-		expect(nodeOutputCount({ ...judge, ...settings, answerTo: 'create' })).toBe(3);
+		expect(failedItemOutput({ ...judge, ...settings, answerTo: 'vendor' })).toBe(2);
+		expect(nodeOutputCount({ ...judge, ...settings, answerTo: 'create' })).toBe(4);
 	});
 
 	it('Check Invoice Duplicate and Build Bill: the same outputs, with short labels', () => {

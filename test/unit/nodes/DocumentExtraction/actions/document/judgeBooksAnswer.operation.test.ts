@@ -125,8 +125,42 @@ describe('Judge Books Answer', () => {
 		expect(refused.output(undefined, 2).map((item) => item.json.verdict)).toEqual([
 			'accountRefused',
 		]);
+		const refusedAgain = await run(
+			{ answerTo: 'create', accountAskedAgain: true },
+			refused.output(undefined, 2)[0].json,
+		);
+		expect(refusedAgain.outputs().map((items) => items.length)).toEqual([0, 1, 0, 0]);
+		const otherwise = await run(
+			{ answerTo: 'create' },
+			{ error: { message: 'Service Unavailable', httpCode: '503' } },
+		);
+		expect(otherwise.outputs().map((items) => items.map((item) => item.json.verdict))).toEqual([
+			[],
+			[],
+			[],
+			['booksRefused'],
+		]);
 		const created = await run({ answerTo: 'create' }, { Invoices: [xeroInvoice()] });
 		expect(created.output(undefined, 0).map((item) => item.json.verdict)).toEqual(['created']);
+	});
+
+	it("judges QuickBooks' vendor answer onto Found, Missing and A Person Decides", async () => {
+		const bill = JSON.stringify({ vendor_name: 'Acme Inc', currency: 'EUR' });
+		const vendor = { Id: '56', CurrencyRef: { value: 'EUR' } };
+		const verdicts = async (answer: IDataObject) =>
+			(await run({ answerTo: 'vendor', bill }, answer))
+				.outputs()
+				.map((items) => items.map((item) => [item.json.verdict, item.json.vendor_id]));
+		expect(await verdicts({ QueryResponse: { Vendor: [vendor] } })).toEqual([
+			[['found', '56']],
+			[],
+			[],
+		]);
+		expect(await verdicts({ Vendor: vendor })).toEqual([[['found', '56']], [], []]);
+		expect(await verdicts({ QueryResponse: {} })).toEqual([[], [['missing', null]], []]);
+		expect(
+			await verdicts({ QueryResponse: { Vendor: [{ ...vendor, CurrencyRef: { value: 'USD' } }] } }),
+		).toEqual([[], [], [['personDecides', null]]]);
 	});
 
 	it('says what to set when Bill is not JSON', async () => {

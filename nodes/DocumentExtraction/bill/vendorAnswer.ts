@@ -1,0 +1,49 @@
+/**
+ * What QuickBooks' answer about a bill's vendor means (docs/accounting.md#currency), from the vendor
+ * query or the vendor create: `found` (its Id, which the bill and the judgements name), `missing`
+ * (create it), or for a person when the vendor exists in another currency (a QuickBooks vendor has
+ * one, and its bills are in it) or QuickBooks refused the question. Pure.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { booksRefusal } from './booksAnswer.ts';
+import { fieldsOf } from '../jsonObject.ts';
+import { oneLine } from './text.ts';
+
+export type VendorVerdict = 'found' | 'missing' | 'personDecides';
+
+export interface VendorJudgement {
+	verdict: VendorVerdict;
+	/** The vendor's QuickBooks Id (found); null otherwise. */
+	vendor_id: string | null;
+	/** Why a person decides; null otherwise. */
+	review_reason: string | null;
+}
+
+const text = (value: unknown): string =>
+	value === undefined || value === null ? '' : String(value);
+
+/** `bill`: Build Bill's item (its vendor_name and currency); `answer`: QuickBooks' answer. */
+export function judgeVendor(bill: IDataObject, answer: unknown): VendorJudgement {
+	const refusal = booksRefusal(answer);
+	if (refusal !== null)
+		return {
+			verdict: 'personDecides',
+			vendor_id: null,
+			review_reason: `QuickBooks refused the vendor's lookup: ${refusal}`,
+		};
+	const body = fieldsOf(answer);
+	const rows = fieldsOf(body.QueryResponse).Vendor;
+	const vendor = fieldsOf(body.Vendor ?? (Array.isArray(rows) ? rows[0] : undefined));
+	if (!text(vendor.Id)) return { verdict: 'missing', vendor_id: null, review_reason: null };
+	const name = oneLine(bill.vendor_name);
+	const currency = text(bill.currency);
+	const theirs = text(fieldsOf(vendor.CurrencyRef).value);
+	if (theirs !== currency)
+		return {
+			verdict: 'personDecides',
+			vendor_id: null,
+			review_reason: `the vendor "${name}" exists in QuickBooks in ${theirs || 'no currency'}, this invoice is in ${currency}: a QuickBooks vendor has one currency (create a vendor for ${currency} and post it by hand, or correct the invoice)`,
+		};
+	return { verdict: 'found', vendor_id: text(vendor.Id), review_reason: null };
+}
