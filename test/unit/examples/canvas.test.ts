@@ -72,7 +72,9 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'Wait for the answer → Account known?',
 		// Each answer goes back to the policy for the next step.
 		'Invoice with the answer → Next approval step',
-		// A vendor QuickBooks refused to create (another execution made it) is looked up again.
+		// The vendor created is judged as the one found; a vendor QuickBooks refused to create
+		// (another execution made it) is looked up again.
+		'Create vendor → Judge the vendor',
 		'Create vendor → Find vendor',
 		// A lookup or a bill QuickBooks refused is tried a last time, beside the first try.
 		'QuickBooks refused → Find bill in QuickBooks, last try',
