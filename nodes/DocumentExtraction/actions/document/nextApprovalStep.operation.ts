@@ -5,6 +5,7 @@
  * person (Send and Wait) and records their answer. The item goes on with `approval` added.
  */
 import type {
+	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -113,6 +114,15 @@ const properties: INodeProperties[] = [
 		placeholder: "={{ $('Settings').first().json }}",
 		description:
 			"The invoice the step is for, when the item reaching this node is not it (in a loop back from the form, the form's answer): the item going on is this invoice with its approval. Empty: the item.",
+	},
+	{
+		displayName: 'Original File',
+		name: 'originalFile',
+		type: 'json',
+		default: '',
+		placeholder: "={{ $('Settings').first().binary.data }}",
+		description:
+			"The invoice's original file, from any node that holds it, when the item reaching this node has none (the form's answer): it goes on the item as data, for the next step's email to attach. Empty: the item's own file.",
 	},
 	{
 		displayName: 'Started At',
@@ -305,6 +315,14 @@ function decideFor(
 	};
 }
 
+/** A file as n8n keeps it on an item (stored by id, or inline data, with its type); else null. */
+function fileOf(value: unknown): IBinaryData | null {
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+	const file = value as IDataObject;
+	const stored = typeof file.id === 'string' || typeof file.data === 'string';
+	return stored && typeof file.mimeType === 'string' ? (file as unknown as IBinaryData) : null;
+}
+
 /** The previous pass's approval, or null on the first pass (empty, or not an object). */
 function passOf(value: unknown): PreviousPass | null {
 	const parsed = jsonParameter(value);
@@ -362,7 +380,12 @@ export async function execute(
 			"Invoice is not JSON: set it to an expression such as {{ $('Settings').first().json }}, or leave it empty",
 			{ itemIndex },
 		);
-	const json: IDataObject = { ...(passOf(invoice) ?? item.json), approval: decided.approval };
+	const json: IDataObject = {
+		...((passOf(invoice) as IDataObject | null) ?? item.json),
+		approval: decided.approval,
+	};
 	if (decided.answered) delete json.data;
-	return [[itemWith(item, itemIndex, json)]];
+	const original = fileOf(jsonParameter(context.getNodeParameter('originalFile', itemIndex, '')));
+	const going = itemWith(item, itemIndex, json);
+	return [[original ? { ...going, binary: { ...going.binary, data: original } } : going]];
 }
