@@ -605,3 +605,100 @@ describe('the Xero template: supplier rules per organisation', () => {
 			).toBe(tenant);
 	});
 });
+
+describe("the QuickBooks template: the books' answers judged by the package, the account to the bill", () => {
+	const workflow = TEMPLATES.find((entry) => entry.build === 'Build QuickBooks bill')!.workflow;
+
+	it('judges the vendor, the lookup and the create with Judge Books Answer and routes on each verdict', () => {
+		expect(node(workflow, 'Judge the vendor').parameters).toEqual({
+			resource: 'document',
+			operation: 'judgeBooksAnswer',
+			answerTo: 'vendor',
+			bill: "={{ $('Build QuickBooks bill').first().json }}",
+			booksAnswer: '={{ $json }}',
+			// A vendor still missing after its create was asked goes to a person, never round again.
+			vendorCreateAsked: "={{ $('Create vendor').isExecuted }}",
+		});
+		expect(targets(workflow, 'Find vendor')).toEqual([['Judge the vendor']]);
+		expect(targets(workflow, 'Judge the vendor')).toEqual([
+			['Find bill in QuickBooks'],
+			['Create vendor'],
+			['Outcome'],
+		]);
+		// The vendor created is judged as one found; a create refused (another execution made the
+		// vendor) looks it up again.
+		expect(targets(workflow, 'Create vendor')).toEqual([['Judge the vendor'], ['Find vendor']]);
+		// Every call and judge names the vendor the judge found.
+		const vendorIds = workflow.nodes
+			.map((entry) => JSON.stringify(entry.parameters))
+			.filter((parameters) => parameters.includes('vendor_id'));
+		expect(vendorIds.length).toBeGreaterThanOrEqual(4);
+		for (const parameters of vendorIds)
+			expect(parameters).toContain("$('Judge the vendor').first(0).json.vendor_id");
+		for (const call of ['Find bill in QuickBooks', 'Find bill in QuickBooks, last try'])
+			expect(targets(workflow, call)[0], call).toEqual(['Judge the lookup']);
+		expect(targets(workflow, 'Find bill in QuickBooks')[1]).toEqual(['Register as failed']);
+		expect(targets(workflow, 'Judge the lookup')).toEqual([
+			['Create bill in QuickBooks'],
+			['Outcome'],
+			['Outcome'],
+		]);
+		for (const call of ['Create bill in QuickBooks', 'Create bill in QuickBooks, last try'])
+			for (const output of targets(workflow, call))
+				expect(output, call).toEqual(['Judge the new bill']);
+		// Created, A Person Decides, Account Refused (the refusal on the rule, then the approval and
+		// the account again: once), Books Refused (failed, then the last try).
+		expect(node(workflow, 'Judge the new bill').parameters).toMatchObject({
+			answerTo: 'create',
+			accountAskedAgain: "={{ $('Record the refusal').isExecuted }}",
+		});
+		const [created, person, accountRefused, booksRefused] = targets(workflow, 'Judge the new bill');
+		expect(created).toHaveLength(1);
+		expect(person).toEqual(['Outcome']);
+		expect(accountRefused).toEqual(['Record the refusal', 'Next approval step']);
+		expect(booksRefused).toEqual(['Register as failed']);
+		expect(targets(workflow, 'Record the refusal')).toEqual([['Accounts in QuickBooks']]);
+		expect(targets(workflow, 'Register as failed')).toEqual([['QuickBooks refused']]);
+		expect(targets(workflow, 'QuickBooks refused')).toEqual([
+			['Create bill in QuickBooks, last try'],
+			['Find bill in QuickBooks, last try'],
+		]);
+	});
+
+	it('asks for the account on the approval route, and takes the one chosen in the approval form to the bill', () => {
+		const [, , askAccount, approved] = targets(workflow, 'Approval route');
+		// Asked first (placed higher), then Account for the bill reads the answer by name.
+		expect(askAccount).toEqual(['Ask for the account', 'Account for the bill']);
+		expect(approved).toEqual(['Account for the bill']);
+		expect(targets(workflow, 'Ask for the account')).toEqual([]);
+		const y = (name: string) =>
+			(node(workflow, name) as unknown as { position: number[] }).position[1];
+		expect(y('Ask for the account')).toBeLessThan(y('Account for the bill'));
+		const rules = (
+			node(workflow, 'Approval route').parameters.rules as {
+				values: Array<{
+					outputKey: string;
+					conditions: { conditions: Array<{ leftValue: string }> };
+				}>;
+			}
+		).values;
+		expect(rules[2].outputKey).toBe('ask account');
+		expect(rules[2].conditions.conditions[0].leftValue).toContain('!$json.chosen_account');
+		expect(rules[2].conditions.conditions[0].leftValue).toContain(
+			"$('Record the refusal').isExecuted",
+		);
+		// Next approval step consumes the form's answer: the account chosen at the first step rides
+		// on its item.
+		expect(String(node(workflow, 'Next approval step').parameters.invoice)).toContain(
+			'chosen_account: $json.data?.Account',
+		);
+		const assignments = (
+			node(workflow, 'Account for the bill').parameters.assignments as {
+				assignments: Array<{ name: string; value: string }>;
+			}
+		).assignments;
+		const account = assignments.find((entry) => entry.name === 'bill_expense_account_id')!;
+		expect(account.value).toContain("$('Ask for the account').last().json.data?.Account");
+		expect(account.value).toContain('$json.chosen_account');
+	});
+});
