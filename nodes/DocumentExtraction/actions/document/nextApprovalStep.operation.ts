@@ -20,7 +20,7 @@ import type { PreviousPass } from '../../approval/loop.ts';
 import { loopDecisions, loopFields, seedPolicy } from '../../approval/loop.ts';
 import type { PolicyRow } from '../../approval/policy.ts';
 import { PolicyError } from '../../approval/policyError.ts';
-import { jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
 import { itemWith } from '../itemWith.ts';
 
 const properties: INodeProperties[] = [
@@ -380,8 +380,9 @@ export async function execute(
 			"Invoice is not JSON: set it to an expression such as {{ $('Settings').first().json }}, or leave it empty",
 			{ itemIndex },
 		);
+	const given = fieldsOf(invoice);
 	const json: IDataObject = {
-		...((passOf(invoice) as IDataObject | null) ?? item.json),
+		...(Object.keys(given).length ? given : item.json),
 		approval: decided.approval,
 	};
 	if (decided.answered) delete json.data;
