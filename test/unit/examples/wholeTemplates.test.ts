@@ -59,6 +59,12 @@ const TEMPLATES = [
 		unknown: ['Question open?'],
 		// Approval route's outputs that go on to the bill: approved.
 		approvedOutputs: 1,
+		// Build Bill's decision, as Account for the bill (a Set) wrote it on the item.
+		decision: {
+			decidedBy: '={{ $json.decided_by }}',
+			decidedAt: '={{ $json.decided_at }}',
+			note: '={{ $json.approval_note }}',
+		},
 		// The node that starts each file's execution, and how.
 		starter: { from: 'One at a time', mode: 'once' },
 	},
@@ -78,6 +84,12 @@ const TEMPLATES = [
 		unknown: ['Claim the question', 'First to ask?'],
 		// Approved with an account to choose (asked first), and approved.
 		approvedOutputs: 2,
+		// Build Bill's decision, read from the approval on the item (Bill Account computes none).
+		decision: {
+			decidedBy: "={{ $json.approval.steps ? $json.approval.decided_by : 'under the threshold' }}",
+			decidedAt: '={{ $json.approval.decided_at ?? $now.toISO() }}',
+			note: '={{ $json.approval.note }}',
+		},
 		starter: { from: 'One at a time', mode: 'once' },
 	},
 ].map((entry) => ({
@@ -327,21 +339,21 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 			'Your name',
 		]);
 		// Who decided, for the bill: the policy's decider as Next approval step recorded them.
-		const decided = (
-			node(workflow, 'Account for the bill').parameters.assignments as {
-				assignments: Array<{ name: string; value: string }>;
-			}
-		).assignments.find((assignment) => assignment.name === 'decided_by');
-		expect(decided?.value).toContain('approval');
+		const assignments = (
+			node(workflow, 'Account for the bill').parameters.assignments as
+				| { assignments: Array<{ name: string; value: string }> }
+				| undefined
+		)?.assignments;
+		const decided =
+			assignments?.find((assignment) => assignment.name === 'decided_by')?.value ??
+			(node(workflow, build).parameters.approval as { decidedBy: string }).decidedBy;
+		expect(decided).toContain('approval');
 	});
 
 	it('gives Build Bill the decision and the original, and every outcome reaches the execution and the invoice register', () => {
+		const { decision } = TEMPLATES.find((entry) => entry.workflow === workflow)!;
 		expect(node(workflow, build).parameters).toMatchObject({
-			approval: {
-				decidedBy: '={{ $json.decided_by }}',
-				decidedAt: '={{ $json.decided_at }}',
-				note: '={{ $json.approval_note }}',
-			},
+			approval: decision,
 			originalFileField: 'data',
 		});
 		for (const ended of new Set(
@@ -667,13 +679,9 @@ describe("the QuickBooks template: the books' answers judged by the package, the
 
 	it('asks for the account on the approval route, and takes the one chosen in the approval form to the bill', () => {
 		const [, , askAccount, approved] = targets(workflow, 'Approval route');
-		// Asked first (placed higher), then Account for the bill reads the answer by name.
-		expect(askAccount).toEqual(['Ask for the account', 'Account for the bill']);
+		expect(askAccount).toEqual(['Ask for the account']);
+		expect(targets(workflow, 'Ask for the account')).toEqual([['Account for the bill']]);
 		expect(approved).toEqual(['Account for the bill']);
-		expect(targets(workflow, 'Ask for the account')).toEqual([]);
-		const y = (name: string) =>
-			(node(workflow, name) as unknown as { position: number[] }).position[1];
-		expect(y('Ask for the account')).toBeLessThan(y('Account for the bill'));
 		const rules = (
 			node(workflow, 'Approval route').parameters.rules as {
 				values: Array<{
@@ -688,17 +696,29 @@ describe("the QuickBooks template: the books' answers judged by the package, the
 			"$('Record the refusal').isExecuted",
 		);
 		// Next approval step consumes the form's answer: the account chosen at the first step rides
-		// on its item.
-		expect(String(node(workflow, 'Next approval step').parameters.invoice)).toContain(
-			'chosen_account: $json.data?.Account',
+		// on its invoice, with the original for the next step's email.
+		expect(node(workflow, 'Next approval step').parameters).toMatchObject({
+			invoice: expect.stringContaining('chosen_account: $json.data?.Account'),
+			originalFile: "={{ $('Settings').first().binary.data }}",
+		});
+		expect(targets(workflow, 'Ask approver')).toEqual([['Next approval step']]);
+		// The account decided in the package: the rule unless refused, the choice, the Settings'.
+		expect(node(workflow, 'Account for the bill').parameters).toMatchObject({
+			operation: 'billAccount',
+			books: 'quickBooks',
+			invoice: "={{ $('Next approval step').last().json }}",
+			rule: "={{ $('Supplier rule').first().json }}",
+			ruleRefused: "={{ $('Record the refusal').isExecuted }}",
+			chosen: expect.stringContaining("$('Ask for the account').last().json.data?.Account"),
+			defaultAccount: "={{ $('Settings').first().json.quickbooks_expense_account_id }}",
+			originalFile: "={{ $('Settings').first().binary.data }}",
+		});
+		expect(String(node(workflow, 'Account for the bill').parameters.chosen)).toContain(
+			'$json.chosen_account',
 		);
-		const assignments = (
-			node(workflow, 'Account for the bill').parameters.assignments as {
-				assignments: Array<{ name: string; value: string }>;
-			}
-		).assignments;
-		const account = assignments.find((entry) => entry.name === 'bill_expense_account_id')!;
-		expect(account.value).toContain("$('Ask for the account').last().json.data?.Account");
-		expect(account.value).toContain('$json.chosen_account');
+		expect(targets(workflow, 'Account for the bill')).toEqual([
+			['Read home currency', 'Build QuickBooks bill'],
+			['Remember the rule'],
+		]);
 	});
 });
