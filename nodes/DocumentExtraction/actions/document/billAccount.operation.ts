@@ -5,7 +5,6 @@
  * person's choice come from the template's nodes.
  */
 import type {
-	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -15,6 +14,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { billAccount } from '../../bill/billAccount.ts';
 import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { fileParameter } from '../fileParameter.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -130,7 +130,7 @@ export async function execute(
 	const books =
 		context.getNodeParameter('books', itemIndex, 'xero') === 'quickBooks' ? 'quickBooks' : 'xero';
 	const invoice = objectParameter(context, 'invoice', itemIndex);
-	const original = objectParameter(context, 'originalFile', itemIndex);
+	const file = fileParameter(objectParameter(context, 'originalFile', itemIndex));
 	const decided = billAccount({
 		books,
 		rule: objectParameter(context, 'rule', itemIndex),
@@ -147,7 +147,6 @@ export async function execute(
 			: { bill_expense_account_id: decided.account }),
 		learned_rule: decided.learned,
 	};
-	const file = typeof original.mimeType === 'string' ? (original as unknown as IBinaryData) : null;
 	const binary = file ? { ...item.binary, data: file } : item.binary;
 	const out: INodeExecutionData = {
 		json,

@@ -5,7 +5,6 @@
  * itself as the body and needs nothing prepared.
  */
 import type {
-	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -15,6 +14,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { quickBooksAttachable } from '../../bill/attachment.ts';
 import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { fileParameter } from '../fileParameter.ts';
 import { itemWith } from '../itemWith.ts';
 
 const properties: INodeProperties[] = [
@@ -52,20 +52,13 @@ function jsonParameterOf(context: IExecuteFunctions, name: string, itemIndex: nu
 	);
 }
 
-/** A file as n8n keeps it on an item: stored (id) or inline (data), with its type. */
-function fileOf(value: unknown): IBinaryData | null {
-	const file = fieldsOf(value);
-	const stored = typeof file.id === 'string' || typeof file.data === 'string';
-	return stored && typeof file.mimeType === 'string' ? (file as unknown as IBinaryData) : null;
-}
-
 export async function execute(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[][]> {
 	const item = context.getInputData()[itemIndex];
 	const bill = fieldsOf(jsonParameterOf(context, 'bill', itemIndex));
-	const original = fileOf(jsonParameterOf(context, 'originalFile', itemIndex));
+	const original = fileParameter(jsonParameterOf(context, 'originalFile', itemIndex));
 	const attachable = original ? quickBooksAttachable(bill, original.mimeType) : null;
 	if (!original || !attachable) return [[], [itemWith(item, itemIndex, bill)]];
 	const metadata = await context.helpers.prepareBinaryData(
