@@ -5,7 +5,6 @@
  * person (Send and Wait) and records their answer. The item goes on with `approval` added.
  */
 import type {
-	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -21,6 +20,7 @@ import { loopDecisions, loopFields, seedPolicy } from '../../approval/loop.ts';
 import type { PolicyRow } from '../../approval/policy.ts';
 import { PolicyError } from '../../approval/policyError.ts';
 import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { fileParameter } from '../fileParameter.ts';
 import { itemWith } from '../itemWith.ts';
 
 const properties: INodeProperties[] = [
@@ -315,14 +315,6 @@ function decideFor(
 	};
 }
 
-/** A file as n8n keeps it on an item (stored by id, or inline data, with its type); else null. */
-function fileOf(value: unknown): IBinaryData | null {
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
-	const file = value as IDataObject;
-	const stored = typeof file.id === 'string' || typeof file.data === 'string';
-	return stored && typeof file.mimeType === 'string' ? (file as unknown as IBinaryData) : null;
-}
-
 /** The previous pass's approval, or null on the first pass (empty, or not an object). */
 function passOf(value: unknown): PreviousPass | null {
 	const parsed = jsonParameter(value);
@@ -386,7 +378,9 @@ export async function execute(
 		approval: decided.approval,
 	};
 	if (decided.answered) delete json.data;
-	const original = fileOf(jsonParameter(context.getNodeParameter('originalFile', itemIndex, '')));
+	const original = fileParameter(
+		jsonParameter(context.getNodeParameter('originalFile', itemIndex, '')),
+	);
 	const going = itemWith(item, itemIndex, json);
 	return [[original ? { ...going, binary: { ...going.binary, data: original } } : going]];
 }
