@@ -468,3 +468,94 @@ describeNeeding(['dovecot'], 'An account learned from the approver: Xero (the te
 		expect(lineOf('LEARN-X-2')).toMatchObject({ AccountCode: '412', TaxType: chosen.TaxType });
 	});
 });
+
+describeNeeding(
+	['dovecot'],
+	'An account learned from the approver: QuickBooks (the template)',
+	() => {
+		let quickBooks: QuickBooksStandIn;
+		let workflowId: string;
+		const accountOf = (invoiceNo: string) =>
+			quickBooks.transactions.find((bill) => bill.DocNumber === invoiceNo)?.Line?.[0]
+				?.AccountBasedExpenseLineDetail?.AccountRef?.value;
+
+		beforeAll(async () => {
+			quickBooks = await startQuickBooksStandIn({ accessToken: STAND_IN_ACCESS_TOKEN });
+			const books = await connectedOAuth2Credential(
+				fixture.stack.client,
+				'quickBooksOAuth2Api',
+				'QuickBooks account',
+				STAND_IN_ACCESS_TOKEN,
+			);
+			workflowId = await importAndPublish(
+				TEMPLATES.quickBooks,
+				{
+					quickbooks_api_url: quickBooks.url,
+					quickbooks_realm_id: '9130',
+					quickbooks_expense_account_id: '7',
+					quickbooks_tax_account_id: '8',
+					ask_account_for_new_suppliers: 'true',
+				},
+				books,
+			);
+		});
+
+		afterAll(async () => {
+			await fixture.stack.client.deactivateWorkflow(workflowId).catch(() => undefined);
+			await quickBooks?.close();
+		});
+
+		it("a new supplier above the threshold: the approval form offers QuickBooks' expense accounts by name; the choice books it and becomes the rule, asked once; the next invoice books there without asking", async () => {
+			const client = fixture.stack.client;
+			const settled = sendAndSettle(
+				workflowId,
+				'LEARN-Q-1',
+				largeInvoice('Gotham Paper Co', 'LEARN-Q-1'),
+			);
+			const link = await formOf('LEARN-Q-1', 'Approve or reject');
+			const page = await openForm(client, link);
+			expect(page.status).toBe(200);
+			expect(page.html).toContain('Supplies');
+			// Only active expense accounts: not an income account, not an inactive one.
+			for (const other of quickBooks.accounts.filter(
+				(entry) => entry.AccountType !== 'Expense' || entry.Active === false,
+			))
+				expect(page.html).not.toContain(`>${asHtml(other.Name)}<`);
+			expect(
+				(await submitForm(client, link, ['Approve', '', 'Dana Approver', 'Supplies'])).status,
+			).toBe(200);
+			// The account was chosen in the approval form: the approver is not asked for it again.
+			const askedAgain = mailboxes.mail.waitForMessages(
+				mailAbout('LEARN-Q-1', 'Choose the account', 'manager@example.com'),
+				1,
+				240_000,
+			);
+			askedAgain.catch(() => undefined);
+			const first = await Promise.race([settled, askedAgain]);
+			expect(Array.isArray(first), 'the approver was asked for the account a second time').toBe(
+				false,
+			);
+			const execution = await settled;
+			expect(outcome(execution)).toBe('booked');
+			expect(executedNodes(execution)).not.toContain('Ask for the account');
+			expect(accountOf('LEARN-Q-1')).toBe('19');
+			expect(await client.dataTableRows('QuickBooks supplier rules')).toContainEqual(
+				expect.objectContaining({
+					organisation: '9130',
+					supplier_key: 'gotham paper co',
+					expense_account_id: '19',
+				}),
+			);
+
+			const next = await sendAndSettle(
+				workflowId,
+				'LEARN-Q-2',
+				smallInvoice('Gotham Paper Co', 'LEARN-Q-2'),
+			);
+			expect(outcome(next)).toBe('booked');
+			expect(executedNodes(next)).not.toContain('Ask for the account');
+			expect(executedNodes(next)).not.toContain('Accounts in QuickBooks');
+			expect(accountOf('LEARN-Q-2')).toBe('19');
+		});
+	},
+);

@@ -23,8 +23,17 @@ export interface VendorJudgement {
 const text = (value: unknown): string =>
 	value === undefined || value === null ? '' : String(value);
 
-/** `bill`: Build Bill's item (its vendor_name and currency); `answer`: QuickBooks' answer. */
-export function judgeVendor(bill: IDataObject, answer: unknown): VendorJudgement {
+/**
+ * `bill`: Build Bill's item (its vendor_name and currency); `answer`: QuickBooks' answer;
+ * `createAsked`: this execution already asked QuickBooks to create the vendor. A vendor still missing
+ * then goes to a person: QuickBooks refuses a name an inactive vendor holds, which its query does not
+ * find, so creating again would loop for ever.
+ */
+export function judgeVendor(
+	bill: IDataObject,
+	answer: unknown,
+	createAsked = false,
+): VendorJudgement {
 	const refusal = booksRefusal(answer);
 	if (refusal !== null)
 		return {
@@ -35,8 +44,15 @@ export function judgeVendor(bill: IDataObject, answer: unknown): VendorJudgement
 	const body = fieldsOf(answer);
 	const rows = fieldsOf(body.QueryResponse).Vendor;
 	const vendor = fieldsOf(body.Vendor ?? (Array.isArray(rows) ? rows[0] : undefined));
-	if (!text(vendor.Id)) return { verdict: 'missing', vendor_id: null, review_reason: null };
 	const name = oneLine(bill.vendor_name);
+	if (!text(vendor.Id))
+		return createAsked
+			? {
+					verdict: 'personDecides',
+					vendor_id: null,
+					review_reason: `QuickBooks refused to create the vendor "${name}" and finds no active vendor with that name: an inactive vendor may hold it (make it active, or rename one of them)`,
+				}
+			: { verdict: 'missing', vendor_id: null, review_reason: null };
 	const currency = text(bill.currency);
 	const theirs = text(fieldsOf(vendor.CurrencyRef).value);
 	if (theirs !== currency)

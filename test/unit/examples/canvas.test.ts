@@ -71,14 +71,16 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'Wait for the answer → Supplier rule',
 		'Wait for the answer → Account known?',
 		// Each answer goes back to the policy for the next step.
-		'Invoice with the answer → Next approval step',
-		// A vendor QuickBooks refused to create (another execution made it) is looked up again.
+		'Ask approver → Next approval step',
+		// The vendor created is judged as the one found; a vendor QuickBooks refused to create
+		// (another execution made it) is looked up again.
+		'Create vendor → Judge the vendor',
 		'Create vendor → Find vendor',
 		// A lookup or a bill QuickBooks refused is tried a last time, beside the first try.
 		'QuickBooks refused → Find bill in QuickBooks, last try',
 		'QuickBooks refused → Create bill in QuickBooks, last try',
 		// An account QuickBooks refused: the supplier is asked for the account again.
-		'Invoice to book again → Next approval step',
+		'Judge the new bill → Next approval step',
 		'Record the refusal → Accounts in QuickBooks',
 	],
 };
@@ -116,18 +118,8 @@ const LONG_WIRES: Record<string, string[]> = {
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		// A supplier with a rule goes round the question about its account.
 		'Account known? → Next approval step',
-		// The invoice waits at the Merge for the answer to its form.
-		'Approval route → Invoice with the answer',
-		// Approved: on to the account, past the approval's emails.
-		'Approval route → Account to choose?',
-		// The bill's item, with its file, waits at the Merge until the bill is created in QuickBooks.
-		'Build QuickBooks bill → Attachment request',
 		// A refused lookup is registered as failed beside the create's refusals, right of the create.
 		'Find bill in QuickBooks → Register as failed',
-		// The bill created goes on to its original, past the nodes of a refusal.
-		'Judge the new bill → Original to attach?',
-		// The bill's item, with its file, waits at the Merge in case its account is refused.
-		'Build QuickBooks bill → Invoice to book again',
 	],
 };
 

@@ -55,6 +55,16 @@ const TEMPLATES = [
 		// rule again, then asks again whether the account is known.
 		claimed: ['Claim the question', 'First to ask?'],
 		waited: ['Supplier rule', 'Account known?'],
+		// A supplier without a rule: whether a question is open is asked first, then the claim.
+		unknown: ['Question open?'],
+		// Approval route's outputs that go on to the bill: approved.
+		approvedOutputs: 1,
+		// Build Bill's decision, as Account for the bill (a Set) wrote it on the item.
+		decision: {
+			decidedBy: '={{ $json.decided_by }}',
+			decidedAt: '={{ $json.decided_at }}',
+			note: '={{ $json.approval_note }}',
+		},
 		// The node that starts each file's execution, and how.
 		starter: { from: 'One at a time', mode: 'once' },
 	},
@@ -69,6 +79,17 @@ const TEMPLATES = [
 		// The branch placed higher runs first: the claim (or the rule read again), then the invoice.
 		claimed: ['Claim the question', 'First to ask?'],
 		waited: ['Supplier rule', 'Account known?'],
+		// A supplier without a rule claims the question at once: while another execution asks, the
+		// claim is not the first, so it is withdrawn and the invoice waits.
+		unknown: ['Claim the question', 'First to ask?'],
+		// Approved with an account to choose (asked first), and approved.
+		approvedOutputs: 2,
+		// Build Bill's decision, read from the approval on the item (Bill Account computes none).
+		decision: {
+			decidedBy: "={{ $json.approval.steps ? $json.approval.decided_by : 'under the threshold' }}",
+			decidedAt: '={{ $json.approval.decided_at ?? $now.toISO() }}',
+			note: '={{ $json.approval.note }}',
+		},
 		starter: { from: 'One at a time', mode: 'once' },
 	},
 ].map((entry) => ({
@@ -119,7 +140,9 @@ function reachable(template: Template, start: string): Set<string> {
 }
 
 describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApproved }) => {
-	const { outcome, claimed, waited } = TEMPLATES.find((entry) => entry.workflow === workflow)!;
+	const { outcome, claimed, waited, unknown, approvedOutputs } = TEMPLATES.find(
+		(entry) => entry.workflow === workflow,
+	)!;
 	/** Where an invoice that ends at `name` (a Set node of its own) goes: the template's one outcome node. */
 	const end = (name: string) => outcome ?? name;
 	it('is named for what it does, and every connection leads to a node of the template', () => {
@@ -167,8 +190,10 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 			orderByColumn: 'id',
 			orderByDirection: 'DESC',
 		});
-		expect(targets(workflow, 'Account known?')[1]).toEqual(['Question open?']);
-		expect(targets(workflow, 'Question open?')).toEqual([['Wait for the answer'], claimed]);
+		expect(targets(workflow, 'Account known?')[1]).toEqual(unknown);
+		if (unknown.includes('Question open?'))
+			expect(targets(workflow, 'Question open?')).toEqual([['Wait for the answer'], claimed]);
+		else expect(unknown).toEqual(claimed);
 		expect(targets(workflow, 'First to ask?')[1]).toEqual([
 			'Withdraw my question',
 			'Wait for the answer',
@@ -263,7 +288,9 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 		});
 		expect(node(workflow, 'Policy rows')).toMatchObject({ alwaysOutputData: true });
 		expect(targets(workflow, 'Next approval step')).toEqual([['Approval route']]);
-		const [ask, again, approved, ...ended] = targets(workflow, 'Approval route');
+		const [ask, again, ...rest] = targets(workflow, 'Approval route');
+		const approved = rest.slice(0, approvedOutputs);
+		const ended = rest.slice(approvedOutputs);
 		expect(ask).toContain('Send invoice to approver');
 		expect(again).toContain('Ask approver');
 		expect(targets(workflow, 'Send invoice to approver')).toEqual([
@@ -271,7 +298,8 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 		]);
 		expect(targets(workflow, 'Register as awaiting approval')).toEqual([['Ask approver']]);
 		expect(reachable(workflow, 'Ask approver').has('Next approval step')).toBe(true);
-		expect(approved.some((next) => reachable(workflow, next).has(build))).toBe(true);
+		for (const targetsOfOutput of approved)
+			expect(targetsOfOutput.some((next) => reachable(workflow, next).has(build))).toBe(true);
 		expect(ended.flat().sort()).toEqual([...notApproved].sort());
 		for (const end of notApproved) expect(reachable(workflow, end).has(build), end).toBe(false);
 	});
@@ -311,21 +339,21 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 			'Your name',
 		]);
 		// Who decided, for the bill: the policy's decider as Next approval step recorded them.
-		const decided = (
-			node(workflow, 'Account for the bill').parameters.assignments as {
-				assignments: Array<{ name: string; value: string }>;
-			}
-		).assignments.find((assignment) => assignment.name === 'decided_by');
-		expect(decided?.value).toContain('approval');
+		const assignments = (
+			node(workflow, 'Account for the bill').parameters.assignments as
+				| { assignments: Array<{ name: string; value: string }> }
+				| undefined
+		)?.assignments;
+		const decided =
+			assignments?.find((assignment) => assignment.name === 'decided_by')?.value ??
+			(node(workflow, build).parameters.approval as { decidedBy: string }).decidedBy;
+		expect(decided).toContain('approval');
 	});
 
 	it('gives Build Bill the decision and the original, and every outcome reaches the execution and the invoice register', () => {
+		const { decision } = TEMPLATES.find((entry) => entry.workflow === workflow)!;
 		expect(node(workflow, build).parameters).toMatchObject({
-			approval: {
-				decidedBy: '={{ $json.decided_by }}',
-				decidedAt: '={{ $json.decided_at }}',
-				note: '={{ $json.approval_note }}',
-			},
+			approval: decision,
 			originalFileField: 'data',
 		});
 		for (const ended of new Set(
@@ -587,5 +615,110 @@ describe('the Xero template: supplier rules per organisation', () => {
 					.organisation,
 				name,
 			).toBe(tenant);
+	});
+});
+
+describe("the QuickBooks template: the books' answers judged by the package, the account to the bill", () => {
+	const workflow = TEMPLATES.find((entry) => entry.build === 'Build QuickBooks bill')!.workflow;
+
+	it('judges the vendor, the lookup and the create with Judge Books Answer and routes on each verdict', () => {
+		expect(node(workflow, 'Judge the vendor').parameters).toEqual({
+			resource: 'document',
+			operation: 'judgeBooksAnswer',
+			answerTo: 'vendor',
+			bill: "={{ $('Build QuickBooks bill').first().json }}",
+			booksAnswer: '={{ $json }}',
+			// A vendor still missing after its create was asked goes to a person, never round again.
+			vendorCreateAsked: "={{ $('Create vendor').isExecuted }}",
+		});
+		expect(targets(workflow, 'Find vendor')).toEqual([['Judge the vendor']]);
+		expect(targets(workflow, 'Judge the vendor')).toEqual([
+			['Find bill in QuickBooks'],
+			['Create vendor'],
+			['Outcome'],
+		]);
+		// The vendor created is judged as one found; a create refused (another execution made the
+		// vendor) looks it up again.
+		expect(targets(workflow, 'Create vendor')).toEqual([['Judge the vendor'], ['Find vendor']]);
+		// Every call and judge names the vendor the judge found.
+		const vendorIds = workflow.nodes
+			.map((entry) => JSON.stringify(entry.parameters))
+			.filter((parameters) => parameters.includes('vendor_id'));
+		expect(vendorIds.length).toBeGreaterThanOrEqual(4);
+		for (const parameters of vendorIds)
+			expect(parameters).toContain("$('Judge the vendor').first(0).json.vendor_id");
+		for (const call of ['Find bill in QuickBooks', 'Find bill in QuickBooks, last try'])
+			expect(targets(workflow, call)[0], call).toEqual(['Judge the lookup']);
+		expect(targets(workflow, 'Find bill in QuickBooks')[1]).toEqual(['Register as failed']);
+		expect(targets(workflow, 'Judge the lookup')).toEqual([
+			['Create bill in QuickBooks'],
+			['Outcome'],
+			['Outcome'],
+		]);
+		for (const call of ['Create bill in QuickBooks', 'Create bill in QuickBooks, last try'])
+			for (const output of targets(workflow, call))
+				expect(output, call).toEqual(['Judge the new bill']);
+		// Created, A Person Decides, Account Refused (the refusal on the rule, then the approval and
+		// the account again: once), Books Refused (failed, then the last try).
+		expect(node(workflow, 'Judge the new bill').parameters).toMatchObject({
+			answerTo: 'create',
+			accountAskedAgain: "={{ $('Record the refusal').isExecuted }}",
+		});
+		const [created, person, accountRefused, booksRefused] = targets(workflow, 'Judge the new bill');
+		expect(created).toHaveLength(1);
+		expect(person).toEqual(['Outcome']);
+		expect(accountRefused).toEqual(['Record the refusal', 'Next approval step']);
+		expect(booksRefused).toEqual(['Register as failed']);
+		expect(targets(workflow, 'Record the refusal')).toEqual([['Accounts in QuickBooks']]);
+		expect(targets(workflow, 'Register as failed')).toEqual([['QuickBooks refused']]);
+		expect(targets(workflow, 'QuickBooks refused')).toEqual([
+			['Create bill in QuickBooks, last try'],
+			['Find bill in QuickBooks, last try'],
+		]);
+	});
+
+	it('asks for the account on the approval route, and takes the one chosen in the approval form to the bill', () => {
+		const [, , askAccount, approved] = targets(workflow, 'Approval route');
+		expect(askAccount).toEqual(['Ask for the account']);
+		expect(targets(workflow, 'Ask for the account')).toEqual([['Account for the bill']]);
+		expect(approved).toEqual(['Account for the bill']);
+		const rules = (
+			node(workflow, 'Approval route').parameters.rules as {
+				values: Array<{
+					outputKey: string;
+					conditions: { conditions: Array<{ leftValue: string }> };
+				}>;
+			}
+		).values;
+		expect(rules[2].outputKey).toBe('ask account');
+		expect(rules[2].conditions.conditions[0].leftValue).toContain('!$json.chosen_account');
+		expect(rules[2].conditions.conditions[0].leftValue).toContain(
+			"$('Record the refusal').isExecuted",
+		);
+		// Next approval step consumes the form's answer: the account chosen at the first step rides
+		// on its invoice, with the original for the next step's email.
+		expect(node(workflow, 'Next approval step').parameters).toMatchObject({
+			invoice: expect.stringContaining('chosen_account: $json.data?.Account'),
+			originalFile: "={{ $('Settings').first().binary.data }}",
+		});
+		expect(targets(workflow, 'Ask approver')).toEqual([['Next approval step']]);
+		// The account decided in the package: the rule unless refused, the choice, the Settings'.
+		expect(node(workflow, 'Account for the bill').parameters).toMatchObject({
+			operation: 'billAccount',
+			books: 'quickBooks',
+			invoice: "={{ $('Next approval step').last().json }}",
+			rule: "={{ $('Supplier rule').first().json }}",
+			ruleRefused: "={{ $('Record the refusal').isExecuted }}",
+			chosen: expect.stringContaining("$('Ask for the account').last().json.data?.Account"),
+			defaultAccount: "={{ $('Settings').first().json.quickbooks_expense_account_id }}",
+			originalFile: "={{ $('Settings').first().binary.data }}",
+		});
+		expect(String(node(workflow, 'Account for the bill').parameters.chosen)).toContain(
+			'$json.chosen_account',
+		);
+		expect(targets(workflow, 'Account for the bill')).toEqual([
+			['Read home currency', 'Build QuickBooks bill'],
+			['Remember the rule'],
+		]);
 	});
 });

@@ -82,6 +82,15 @@ const properties: INodeProperties[] = [
 			'Whether the account was already asked again after a refusal: a second refusal then goes to A Person Decides',
 		displayOptions: { show: { answerTo: ['create'] } },
 	},
+	{
+		displayName: 'Vendor Create Asked',
+		name: 'vendorCreateAsked',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether this execution already asked QuickBooks to create the vendor: a vendor still missing then goes to A Person Decides (an inactive vendor may hold the name), never to Missing again',
+		displayOptions: { show: { answerTo: ['vendor'] } },
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -116,7 +125,11 @@ export async function execute(
 					context.getNodeParameter('accountAskedAgain', itemIndex, false) === true,
 				)
 			: answerTo === 'vendor'
-				? judgeVendor(billItem, answer)
+				? judgeVendor(
+						billItem,
+						answer,
+						context.getNodeParameter('vendorCreateAsked', itemIndex, false) === true,
+					)
 				: judgeLookup(billItem, answer, vendorId);
 	const outputs: INodeExecutionData[][] = Array.from(
 		{ length: judgeOutputCount(answerTo) },

@@ -20,6 +20,7 @@ import { loopDecisions, loopFields, seedPolicy } from '../../approval/loop.ts';
 import type { PolicyRow } from '../../approval/policy.ts';
 import { PolicyError } from '../../approval/policyError.ts';
 import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { fileParameter } from '../fileParameter.ts';
 import { itemWith } from '../itemWith.ts';
 
 const properties: INodeProperties[] = [
@@ -113,6 +114,15 @@ const properties: INodeProperties[] = [
 		placeholder: "={{ $('Settings').first().json }}",
 		description:
 			"The invoice the step is for, when the item reaching this node is not it (in a loop back from the form, the form's answer): the item going on is this invoice with its approval. Empty: the item.",
+	},
+	{
+		displayName: 'Original File',
+		name: 'originalFile',
+		type: 'json',
+		default: '',
+		placeholder: "={{ $('Settings').first().binary.data }}",
+		description:
+			"The invoice's original file, from any node that holds it, when the item reaching this node has none (the form's answer): it goes on the item as data, for the next step's email to attach. Empty: the item's own file.",
 	},
 	{
 		displayName: 'Started At',
@@ -368,5 +378,9 @@ export async function execute(
 		approval: decided.approval,
 	};
 	if (decided.answered) delete json.data;
-	return [[itemWith(item, itemIndex, json)]];
+	const original = fileParameter(
+		jsonParameter(context.getNodeParameter('originalFile', itemIndex, '')),
+	);
+	const going = itemWith(item, itemIndex, json);
+	return [[original ? { ...going, binary: { ...going.binary, data: original } } : going]];
 }

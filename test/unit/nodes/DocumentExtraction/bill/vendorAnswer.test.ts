@@ -30,6 +30,19 @@ describe('judgeVendor', () => {
 		expect(judgeVendor(bill, { QueryResponse: { Vendor: [] } }).verdict).toBe('missing');
 	});
 
+	it('leaves a vendor still missing after its create was asked to a person: no create again, no loop', () => {
+		// QuickBooks refuses a name an inactive vendor holds, and its query does not find inactive ones.
+		expect(judgeVendor(bill, { QueryResponse: {} }, true)).toEqual({
+			verdict: 'personDecides',
+			vendor_id: null,
+			review_reason:
+				'QuickBooks refused to create the vendor "Acme <b>Inc</b>" and finds no active vendor with that name: an inactive vendor may hold it (make it active, or rename one of them)',
+		});
+		expect(judgeVendor(bill, { QueryResponse: { Vendor: [vendor()] } }, true).verdict).toBe(
+			'found',
+		);
+	});
+
 	it('leaves a vendor in another currency to a person, saying what to do, the name as text', () => {
 		const judged = judgeVendor(bill, {
 			QueryResponse: { Vendor: [vendor({ CurrencyRef: { value: 'USD' } })] },

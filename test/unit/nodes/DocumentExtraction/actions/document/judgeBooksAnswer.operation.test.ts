@@ -158,6 +158,16 @@ describe('Judge Books Answer', () => {
 		]);
 		expect(await verdicts({ Vendor: vendor })).toEqual([[['found', '56']], [], []]);
 		expect(await verdicts({ QueryResponse: {} })).toEqual([[], [['missing', null]], []]);
+		// Still missing after the create was asked: a person, never a create again.
+		const again = await run(
+			{ answerTo: 'vendor', bill, vendorCreateAsked: true },
+			{ QueryResponse: {} },
+		);
+		expect(again.outputs().map((items) => items.map((item) => item.json.verdict))).toEqual([
+			[],
+			[],
+			['personDecides'],
+		]);
 		expect(
 			await verdicts({ QueryResponse: { Vendor: [{ ...vendor, CurrencyRef: { value: 'USD' } }] } }),
 		).toEqual([[], [], [['personDecides', null]]]);

@@ -243,6 +243,45 @@ describe('Next Approval Step', () => {
 			approval: expect.objectContaining({ status: 'rejected' }),
 		});
 		expect(item.pairedItem).toEqual({ item: 0 });
+		// The invoice's file too, when given: the next step's email attaches it (the answer holds none).
+		const withFile = await harness().run({
+			parameters: parameters({
+				policyRows: JSON.stringify(POLICY),
+				total: String(INVOICE.total),
+				invoiceCurrency: INVOICE.currency,
+				supplier: INVOICE.vendor,
+				invoice: JSON.stringify(INVOICE),
+				originalFile: '={{ $binary.data }}',
+			}),
+			items: [
+				{
+					json: { ...INVOICE, policy: POLICY },
+					binary: { data: file(pdfBytes(), 'A-1.pdf') },
+				},
+			],
+			typeVersion: 1.3,
+		});
+		const [first] = withFile.output();
+		const answerIn = await harness().run({
+			parameters: parameters({
+				policyRows: JSON.stringify(POLICY),
+				total: String(INVOICE.total),
+				invoiceCurrency: INVOICE.currency,
+				supplier: INVOICE.vendor,
+				invoice: JSON.stringify(INVOICE),
+				originalFile: JSON.stringify(first.binary?.data),
+				previousStep: JSON.stringify(first.json.approval),
+				answer: '={{ $json.data }}',
+			}),
+			items: [{ json: { data: { Decision: 'Approve', 'Your name': 'Maria' } } }],
+			typeVersion: 1.3,
+		});
+		const [answered] = answerIn.output();
+		expect(answered.json).toMatchObject({ ...INVOICE, approval: expect.any(Object) });
+		expect(answered.binary?.data).toMatchObject({
+			fileName: 'A-1.pdf',
+			mimeType: 'application/pdf',
+		});
 		const typo = await harness().run({
 			parameters: parameters({ invoice: '{not json' }),
 			items: [{ json: { ...INVOICE, policy: POLICY } }],
