@@ -25,6 +25,7 @@ const operations: Record<string, Record<string, Operation>> = {
 		registerDigest: document.registerDigest.execute,
 		registerEntry: document.registerEntry.execute,
 		judgeBooksAnswer: document.judgeBooksAnswer.execute,
+		prepareAttachment: document.prepareAttachment.execute,
 	},
 	webhook: { register: webhook.register.execute },
 };

@@ -1,4 +1,10 @@
-/** Whether the original file goes onto the bill, and if not, why (a sentence for a person). Pure. */
+/**
+ * Whether the original file goes onto the bill, and if not, why (a sentence for a person); for
+ * QuickBooks, the upload's metadata. Pure.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { fieldsOf } from '../jsonObject.ts';
 import { oneLine } from './text.ts';
 
 export interface OriginalFile {
@@ -32,4 +38,26 @@ export function attachmentOf(
 			name: null,
 		};
 	return { attach: true, note: null, name };
+}
+
+/**
+ * QuickBooks' Attachable for the original of a bill the books created (Judge Books Answer's Created
+ * item): the metadata part of its upload, linking the file to the bill or vendor credit. Null when
+ * nothing is to be attached (Build Bill said not to, or no bill was created).
+ */
+export function quickBooksAttachable(bill: IDataObject, mimeType: string): IDataObject | null {
+	const id = fieldsOf(bill.books_bill).id;
+	if (bill.attach !== true || id === undefined || id === null || String(id) === '') return null;
+	return {
+		AttachableRef: [
+			{
+				EntityRef: {
+					type: bill.entity === 'vendorcredit' ? 'VendorCredit' : 'Bill',
+					value: String(id),
+				},
+			},
+		],
+		FileName: oneLine(bill.attachment_name),
+		ContentType: mimeType || 'application/octet-stream',
+	};
 }

@@ -6,6 +6,7 @@ import * as extract from './extract/extract.operation.ts';
 import * as getStatus from './getStatus.operation.ts';
 import * as judgeBooksAnswer from './judgeBooksAnswer.operation.ts';
 import * as nextApprovalStep from './nextApprovalStep.operation.ts';
+import * as prepareAttachment from './prepareAttachment.operation.ts';
 import * as registerDigest from './registerDigest.operation.ts';
 import * as registerEntry from './registerEntry.operation.ts';
 
@@ -16,6 +17,7 @@ export {
 	getStatus,
 	judgeBooksAnswer,
 	nextApprovalStep,
+	prepareAttachment,
 	registerDigest,
 	registerEntry,
 };
@@ -72,6 +74,13 @@ export const description: INodeProperties[] = [
 				action: 'Decide the next approval step of an invoice',
 			},
 			{
+				name: 'Prepare Attachment',
+				value: 'prepareAttachment',
+				description:
+					"Prepare a created QuickBooks bill's original for QuickBooks' upload: the file and the Attachable that links it, to post with an HTTP Request node",
+				action: 'Prepare the original of a bill for upload',
+			},
+			{
 				name: 'Register Digest',
 				value: 'registerDigest',
 				description:
@@ -96,4 +105,5 @@ export const description: INodeProperties[] = [
 	...registerDigest.description,
 	...judgeBooksAnswer.description,
 	...registerEntry.description,
+	...prepareAttachment.description,
 ];

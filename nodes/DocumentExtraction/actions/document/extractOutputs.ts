@@ -27,6 +27,7 @@ import {
 	INVOICE_OPERATIONS,
 	isDocumentOperation,
 	JUDGE_BOOKS_ANSWER_OPERATION,
+	PREPARE_ATTACHMENT_OPERATION,
 } from './operations.ts';
 
 export interface ExtractOutputSettings {
@@ -142,6 +143,7 @@ export type ExtractOutput =
 	| 'skippedFiles';
 export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate' | 'notReady';
 export type BuildBillOutput = 'bill' | 'cannotBook';
+export type AttachmentOutput = 'attach' | 'nothingToAttach';
 export type JudgeOutput =
 	| 'new'
 	| 'alreadyBooked'
@@ -267,6 +269,17 @@ const CHECK_DUPLICATE_OUTPUTS: ReadonlyArray<OutputRule<CheckDuplicateOutput>> =
 ];
 
 /** Build Bill's outputs (docs/spec-decisions.md#n42): a failed item cannot be booked. */
+/** Prepare Attachment: a failed item goes where nothing is attached (the bill is booked already). */
+const PREPARE_ATTACHMENT_OUTPUTS: ReadonlyArray<OutputRule<AttachmentOutput>> = [
+	{ output: 'attach', displayName: 'Attach', when: ALWAYS },
+	{
+		output: 'nothingToAttach',
+		displayName: 'Nothing To Attach',
+		when: ALWAYS,
+		takesFailedItems: true,
+	},
+];
+
 const BUILD_BILL_OUTPUTS: ReadonlyArray<OutputRule<BuildBillOutput>> = [
 	{ output: 'bill', displayName: 'Bill', when: ALWAYS },
 	{
@@ -432,6 +445,8 @@ function nodeOutputs(parameters: NodeOutputParameters): ReadonlyArray<{ takesFai
 	if (is(CHECK_DUPLICATE_OPERATION)) return outputsThatHold(CHECK_DUPLICATE_OUTPUTS, parameters);
 	if (is(BUILD_BILL_OPERATION)) return outputsThatHold(BUILD_BILL_OUTPUTS, parameters);
 	if (is(JUDGE_BOOKS_ANSWER_OPERATION)) return outputsThatHold(JUDGE_OUTPUTS, parameters);
+	if (is(PREPARE_ATTACHMENT_OPERATION))
+		return outputsThatHold(PREPARE_ATTACHMENT_OUTPUTS, parameters);
 	return [{ takesFailedItems: true }];
 }
 
@@ -501,6 +516,8 @@ export const OUTPUTS_EXPRESSION = (`={{ (${documentOperationExpression([EXTRACT_
 	byLayoutExpression(BUILD_BILL_OUTPUTS) +
 	` : (${documentOperationExpression([JUDGE_BOOKS_ANSWER_OPERATION])}) ? ` +
 	outputsThatHoldExpression(JUDGE_OUTPUTS, 'outputsThatHold') +
+	` : (${documentOperationExpression([PREPARE_ATTACHMENT_OPERATION])}) ? ` +
+	outputsThatHoldExpression(PREPARE_ATTACHMENT_OUTPUTS, 'outputsThatHold') +
 	' : ["main"] }}') as `={{${string}}}`;
 
 /**

@@ -106,6 +106,15 @@ const properties: INodeProperties[] = [
 			"In a loop back from the form: the Send and Wait form's answer (Decision, Reason), counted as given by the person the previous pass asked; empty when the wait ended without one",
 	},
 	{
+		displayName: 'Invoice',
+		name: 'invoice',
+		type: 'json',
+		default: '',
+		placeholder: "={{ $('Settings').first().json }}",
+		description:
+			"The invoice the step is for, when the item reaching this node is not it (in a loop back from the form, the form's answer): the item going on is this invoice with its approval. Empty: the item.",
+	},
+	{
 		displayName: 'Started At',
 		name: 'startedAt',
 		type: 'string',
@@ -346,7 +355,14 @@ export async function execute(
 	// In a loop the form's answer is consumed here: an item passed on with it would carry it into
 	// the next pass, where a form that timed out (Send and Wait then passes its input on) would
 	// count it again, as the next person's decision.
-	const json: IDataObject = { ...item.json, approval: decided.approval };
+	const invoice = jsonParameter(context.getNodeParameter('invoice', itemIndex, ''));
+	if (invoice === NOT_JSON)
+		throw new NodeOperationError(
+			context.getNode(),
+			"Invoice is not JSON: set it to an expression such as {{ $('Settings').first().json }}, or leave it empty",
+			{ itemIndex },
+		);
+	const json: IDataObject = { ...(passOf(invoice) ?? item.json), approval: decided.approval };
 	if (decided.answered) delete json.data;
 	return [[itemWith(item, itemIndex, json)]];
 }

@@ -7,6 +7,7 @@ export const NEXT_APPROVAL_STEP_OPERATION = 'nextApprovalStep';
 export const REGISTER_DIGEST_OPERATION = 'registerDigest';
 export const JUDGE_BOOKS_ANSWER_OPERATION = 'judgeBooksAnswer';
 export const REGISTER_ENTRY_OPERATION = 'registerEntry';
+export const PREPARE_ATTACHMENT_OPERATION = 'prepareAttachment';
 
 /** The operations that call no API, so they need no credential. */
 export const DATA_ONLY_OPERATIONS: readonly string[] = [
@@ -16,6 +17,7 @@ export const DATA_ONLY_OPERATIONS: readonly string[] = [
 	REGISTER_DIGEST_OPERATION,
 	JUDGE_BOOKS_ANSWER_OPERATION,
 	REGISTER_ENTRY_OPERATION,
+	PREPARE_ATTACHMENT_OPERATION,
 ];
 
 /** The operations that offer Hold Invoices Not Ready to Post. */

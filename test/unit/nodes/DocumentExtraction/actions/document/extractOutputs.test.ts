@@ -244,6 +244,9 @@ describe('Extract outputs from version 1.3: every output keeps its place (N47)',
 		expect(failedItemOutput({ ...judge, ...settings, answerTo: 'create' })).toBe(1);
 		expect(failedItemOutput({ ...judge, ...settings, answerTo: 'vendor' })).toBe(2);
 		expect(nodeOutputCount({ ...judge, ...settings, answerTo: 'create' })).toBe(4);
+		const prepare = { resource: 'document', operation: 'prepareAttachment' };
+		expect(namesAt13(prepare)).toEqual(['Attach', 'Nothing To Attach']);
+		expect(failedItemOutput({ ...prepare, ...settings })).toBe(1);
 	});
 
 	it('Check Invoice Duplicate and Build Bill: the same outputs, with short labels', () => {

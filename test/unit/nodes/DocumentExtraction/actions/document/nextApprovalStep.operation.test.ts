@@ -207,4 +207,47 @@ describe('Next Approval Step', () => {
 		// input on) would hand it to the next pass as a new decision.
 		expect(answered.output()[0].json.data).toBeUndefined();
 	});
+
+	it("with Invoice set, the form's answer in gives the invoice out with its approval", async () => {
+		const result = await harness().run({
+			parameters: parameters({
+				policyRows: JSON.stringify(POLICY),
+				total: String(INVOICE.total),
+				invoiceCurrency: INVOICE.currency,
+				supplier: INVOICE.vendor,
+				invoice: JSON.stringify(INVOICE),
+				previousStep: '={{ $json.previous }}',
+				answer: '={{ $json.data }}',
+			}),
+			items: [
+				{
+					json: {
+						previous: {
+							status: 'waiting',
+							action: 'ask',
+							step: 1,
+							decider: { email: 'manager@example.com' },
+							started_at: '2026-11-02T09:00:00Z',
+							asked_at: '2026-11-02T09:00:00Z',
+							decisions: [],
+						},
+						data: { Decision: 'Reject', Reason: 'not ours' },
+					},
+				},
+			],
+			typeVersion: 1.3,
+		});
+		const [item] = result.output();
+		expect(item.json).toEqual({
+			...INVOICE,
+			approval: expect.objectContaining({ status: 'rejected' }),
+		});
+		expect(item.pairedItem).toEqual({ item: 0 });
+		const typo = await harness().run({
+			parameters: parameters({ invoice: '{not json' }),
+			items: [{ json: { ...INVOICE, policy: POLICY } }],
+			typeVersion: 1.3,
+		});
+		expect(typo.error()?.message).toContain('Invoice is not JSON');
+	});
 });

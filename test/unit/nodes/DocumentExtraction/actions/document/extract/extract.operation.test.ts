@@ -320,6 +320,8 @@ describe('Extract: the multipart request as sent', () => {
 			expect(filePart.data.length).toBe(bytes.length);
 			expect(filePart.data.equals(bytes)).toBe(true);
 		},
+		// Twelve MiB written, read and parsed back: a busy machine takes more than the default 5 s.
+		30_000,
 	);
 
 	it('sends webhook_url as a text field when the option is set, and not otherwise', async () => {
