@@ -50,7 +50,7 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'Wait for the answer → Supplier rule',
 		'Wait for the answer → Account known?',
 		// The approval is a loop: each form's answer goes back to Next approval step.
-		'Invoice with the answer → Next approval step',
+		'Ask approver → Next approval step',
 		// A call Xero refused with 429 is made again once Xero's wait is over, or tried a last time.
 		'Wait as Xero asks → Xero refused',
 		'Register as failed → Xero refused',
@@ -102,8 +102,8 @@ const LONG_WIRES: Record<string, string[]> = {
 	'invoices-email-to-xero-with-approval.workflow.json': [
 		// A supplier with a rule goes round the question about its account.
 		'Account known? → Next approval step',
-		// The invoice, with its file, waits at the Merge for the answer to its form.
-		'Approval route → Invoice with the answer',
+		// A reminder, or the form again: the same person's form, past the approver's emails.
+		'Approval route → Ask approver',
 		// Every call's refusal goes to the one switch for Xero's refusals, right of the last call.
 		'Find bill in Xero → Xero refused',
 		'Create bill in Xero → Xero refused',
@@ -354,7 +354,6 @@ describe('the canvas estimate', () => {
 		expect(size(xero, 'Extract invoice')).toEqual([96, 224]);
 		expect(size(xero, 'Same invoice?')).toEqual([96, 128]);
 		expect(size(xero, 'New rule?')).toEqual([96, 96]);
-		expect(size(xero, 'Invoice with the answer')).toEqual([96, 96]);
 		const agent = 'ai-agent-document-status.workflow.json';
 		expect(size(agent, 'Invoice assistant')).toEqual([224, 96]);
 		expect(size(agent, 'Chat model')).toEqual([80, 80]);
