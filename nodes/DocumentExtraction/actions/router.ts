@@ -26,6 +26,7 @@ const operations: Record<string, Record<string, Operation>> = {
 		registerEntry: document.registerEntry.execute,
 		judgeBooksAnswer: document.judgeBooksAnswer.execute,
 		prepareAttachment: document.prepareAttachment.execute,
+		billAccount: document.billAccount.execute,
 	},
 	webhook: { register: webhook.register.execute },
 };

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as billAccount from './billAccount.operation.ts';
 import * as buildBill from './buildBill.operation.ts';
 import * as checkInvoiceDuplicate from './checkInvoiceDuplicate.operation.ts';
 import * as extract from './extract/extract.operation.ts';
@@ -11,6 +12,7 @@ import * as registerDigest from './registerDigest.operation.ts';
 import * as registerEntry from './registerEntry.operation.ts';
 
 export {
+	billAccount,
 	buildBill,
 	checkInvoiceDuplicate,
 	extract,
@@ -30,6 +32,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['document'] } },
 		options: [
+			{
+				name: 'Bill Account',
+				value: 'billAccount',
+				description:
+					"Decide the account an invoice's bill is coded to: the supplier's rule, else the account a person chose (which becomes the rule), else your default",
+				action: 'Decide the account of a bill',
+			},
 			{
 				name: 'Build Bill',
 				value: 'buildBill',
@@ -106,4 +115,5 @@ export const description: INodeProperties[] = [
 	...judgeBooksAnswer.description,
 	...registerEntry.description,
 	...prepareAttachment.description,
+	...billAccount.description,
 ];

@@ -28,6 +28,7 @@ import {
 	isDocumentOperation,
 	JUDGE_BOOKS_ANSWER_OPERATION,
 	PREPARE_ATTACHMENT_OPERATION,
+	BILL_ACCOUNT_OPERATION,
 } from './operations.ts';
 
 export interface ExtractOutputSettings {
@@ -144,6 +145,7 @@ export type ExtractOutput =
 export type CheckDuplicateOutput = 'newInvoice' | 'possibleDuplicate' | 'notReady';
 export type BuildBillOutput = 'bill' | 'cannotBook';
 export type AttachmentOutput = 'attach' | 'nothingToAttach';
+export type BillAccountOutput = 'bill' | 'newRule';
 export type JudgeOutput =
 	| 'new'
 	| 'alreadyBooked'
@@ -278,6 +280,12 @@ const PREPARE_ATTACHMENT_OUTPUTS: ReadonlyArray<OutputRule<AttachmentOutput>> = 
 		when: ALWAYS,
 		takesFailedItems: true,
 	},
+];
+
+/** Bill Account: every item on Bill; one whose chosen account becomes the rule on New Rule too. */
+const BILL_ACCOUNT_OUTPUTS: ReadonlyArray<OutputRule<BillAccountOutput>> = [
+	{ output: 'bill', displayName: 'Bill', when: ALWAYS, takesFailedItems: true },
+	{ output: 'newRule', displayName: 'New Rule', when: ALWAYS },
 ];
 
 const BUILD_BILL_OUTPUTS: ReadonlyArray<OutputRule<BuildBillOutput>> = [
@@ -447,6 +455,7 @@ function nodeOutputs(parameters: NodeOutputParameters): ReadonlyArray<{ takesFai
 	if (is(JUDGE_BOOKS_ANSWER_OPERATION)) return outputsThatHold(JUDGE_OUTPUTS, parameters);
 	if (is(PREPARE_ATTACHMENT_OPERATION))
 		return outputsThatHold(PREPARE_ATTACHMENT_OUTPUTS, parameters);
+	if (is(BILL_ACCOUNT_OPERATION)) return outputsThatHold(BILL_ACCOUNT_OUTPUTS, parameters);
 	return [{ takesFailedItems: true }];
 }
 
@@ -518,6 +527,8 @@ export const OUTPUTS_EXPRESSION = (`={{ (${documentOperationExpression([EXTRACT_
 	outputsThatHoldExpression(JUDGE_OUTPUTS, 'outputsThatHold') +
 	` : (${documentOperationExpression([PREPARE_ATTACHMENT_OPERATION])}) ? ` +
 	outputsThatHoldExpression(PREPARE_ATTACHMENT_OUTPUTS, 'outputsThatHold') +
+	` : (${documentOperationExpression([BILL_ACCOUNT_OPERATION])}) ? ` +
+	outputsThatHoldExpression(BILL_ACCOUNT_OUTPUTS, 'outputsThatHold') +
 	' : ["main"] }}') as `={{${string}}}`;
 
 /**

@@ -19,7 +19,7 @@ import type { PreviousPass } from '../../approval/loop.ts';
 import { loopDecisions, loopFields, seedPolicy } from '../../approval/loop.ts';
 import type { PolicyRow } from '../../approval/policy.ts';
 import { PolicyError } from '../../approval/policyError.ts';
-import { jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
 import { itemWith } from '../itemWith.ts';
 
 const properties: INodeProperties[] = [
@@ -362,7 +362,11 @@ export async function execute(
 			"Invoice is not JSON: set it to an expression such as {{ $('Settings').first().json }}, or leave it empty",
 			{ itemIndex },
 		);
-	const json: IDataObject = { ...(passOf(invoice) ?? item.json), approval: decided.approval };
+	const given = fieldsOf(invoice);
+	const json: IDataObject = {
+		...(Object.keys(given).length ? given : item.json),
+		approval: decided.approval,
+	};
 	if (decided.answered) delete json.data;
 	return [[itemWith(item, itemIndex, json)]];
 }

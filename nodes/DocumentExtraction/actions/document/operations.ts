@@ -8,6 +8,7 @@ export const REGISTER_DIGEST_OPERATION = 'registerDigest';
 export const JUDGE_BOOKS_ANSWER_OPERATION = 'judgeBooksAnswer';
 export const REGISTER_ENTRY_OPERATION = 'registerEntry';
 export const PREPARE_ATTACHMENT_OPERATION = 'prepareAttachment';
+export const BILL_ACCOUNT_OPERATION = 'billAccount';
 
 /** The operations that call no API, so they need no credential. */
 export const DATA_ONLY_OPERATIONS: readonly string[] = [
@@ -18,6 +19,7 @@ export const DATA_ONLY_OPERATIONS: readonly string[] = [
 	JUDGE_BOOKS_ANSWER_OPERATION,
 	REGISTER_ENTRY_OPERATION,
 	PREPARE_ATTACHMENT_OPERATION,
+	BILL_ACCOUNT_OPERATION,
 ];
 
 /** The operations that offer Hold Invoices Not Ready to Post. */

@@ -247,6 +247,9 @@ describe('Extract outputs from version 1.3: every output keeps its place (N47)',
 		const prepare = { resource: 'document', operation: 'prepareAttachment' };
 		expect(namesAt13(prepare)).toEqual(['Attach', 'Nothing To Attach']);
 		expect(failedItemOutput({ ...prepare, ...settings })).toBe(1);
+		const account = { resource: 'document', operation: 'billAccount' };
+		expect(namesAt13(account)).toEqual(['Bill', 'New Rule']);
+		expect(failedItemOutput({ ...account, ...settings })).toBe(0);
 	});
 
 	it('Check Invoice Duplicate and Build Bill: the same outputs, with short labels', () => {

@@ -1,0 +1,158 @@
+/**
+ * Bill Account (docs/spec-decisions.md#n113): the account an invoice's bill is coded to, and whether
+ * it becomes the supplier's rule, decided in the package (bill/billAccount.ts) where each template
+ * had a Set of expression chains and an If. Data only: the rule, the books' accounts and the
+ * person's choice come from the template's nodes.
+ */
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { billAccount } from '../../bill/billAccount.ts';
+import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Books',
+		name: 'books',
+		type: 'options',
+		options: [
+			{ name: 'QuickBooks', value: 'quickBooks' },
+			{ name: 'Xero', value: 'xero' },
+		],
+		default: 'xero',
+		description:
+			'Xero: the account code and tax type go on as bill_account_code and bill_tax_type. QuickBooks: the account ID as bill_expense_account_id.',
+	},
+	{
+		displayName: 'Invoice',
+		name: 'invoice',
+		type: 'json',
+		default: '',
+		placeholder: "={{ $('Next approval step').last().json }}",
+		description:
+			"The invoice the bill is for, when the item reaching this node is not it (a form's answer); empty: the item",
+	},
+	{
+		displayName: 'Supplier Rule',
+		name: 'rule',
+		type: 'json',
+		default: '',
+		placeholder: "={{ $('Supplier rule').first().json }}",
+		description:
+			"The supplier's rule row (account_code and tax_type for Xero, expense_account_id for QuickBooks); empty when it has none",
+	},
+	{
+		displayName: 'Rule Refused',
+		name: 'ruleRefused',
+		type: 'boolean',
+		default: false,
+		description: "Whether the books refused the rule's account: it is then not used",
+	},
+	{
+		displayName: 'Books Accounts',
+		name: 'accounts',
+		type: 'json',
+		default: '',
+		placeholder:
+			"={{ $('Accounts in Xero').isExecuted ? $('Accounts in Xero').first().json : {} }}",
+		description:
+			"The books' answer listing the accounts a person chose from; the chosen name is looked up in it",
+	},
+	{
+		displayName: 'Chosen Account',
+		name: 'chosen',
+		type: 'string',
+		default: '',
+		placeholder: '={{ $json.data?.Account }}',
+		description: "The account's name as a person chose it in the form; empty when nobody chose",
+	},
+	{
+		displayName: 'Default Account',
+		name: 'defaultAccount',
+		type: 'string',
+		default: '',
+		description:
+			'The account used when the supplier has no rule and nobody chose one (Xero: code; QuickBooks: ID)',
+	},
+	{
+		displayName: 'Default Tax Type',
+		name: 'defaultTaxType',
+		type: 'string',
+		default: '',
+		displayOptions: { show: { books: ['xero'] } },
+		description: 'Xero: the tax type used when neither the rule nor the chosen account gives one',
+	},
+	{
+		displayName: 'Original File',
+		name: 'originalFile',
+		type: 'json',
+		default: '',
+		placeholder: "={{ $('Settings').first().binary.data }}",
+		description:
+			"The invoice's original file, from any node of the execution that holds it: it goes on the item as data, for Build Bill",
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['billAccount'] } },
+	properties,
+);
+
+const DISPLAY_NAMES: Record<string, string> = {
+	invoice: 'Invoice',
+	rule: 'Supplier Rule',
+	accounts: 'Books Accounts',
+	originalFile: 'Original File',
+};
+
+function objectParameter(context: IExecuteFunctions, name: string, itemIndex: number): IDataObject {
+	const value = jsonParameter(context.getNodeParameter(name, itemIndex, ''));
+	if (value === NOT_JSON)
+		throw new NodeOperationError(
+			context.getNode(),
+			`${DISPLAY_NAMES[name]} is not JSON: set it to an expression such as ${String(properties.find((property) => property.name === name)?.placeholder ?? '{{ $json }}').replace(/^=/, '')}, or leave it empty`,
+			{ itemIndex },
+		);
+	return fieldsOf(value);
+}
+
+export async function execute(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[][]> {
+	const item = context.getInputData()[itemIndex];
+	const books =
+		context.getNodeParameter('books', itemIndex, 'xero') === 'quickBooks' ? 'quickBooks' : 'xero';
+	const invoice = objectParameter(context, 'invoice', itemIndex);
+	const original = objectParameter(context, 'originalFile', itemIndex);
+	const decided = billAccount({
+		books,
+		rule: objectParameter(context, 'rule', itemIndex),
+		ruleRefused: context.getNodeParameter('ruleRefused', itemIndex, false) === true,
+		accounts: objectParameter(context, 'accounts', itemIndex),
+		chosen: String(context.getNodeParameter('chosen', itemIndex, '') ?? ''),
+		defaultAccount: String(context.getNodeParameter('defaultAccount', itemIndex, '') ?? ''),
+		defaultTaxType: String(context.getNodeParameter('defaultTaxType', itemIndex, '') ?? ''),
+	});
+	const json: IDataObject = {
+		...(Object.keys(invoice).length ? invoice : item.json),
+		...(books === 'xero'
+			? { bill_account_code: decided.account, bill_tax_type: decided.taxType }
+			: { bill_expense_account_id: decided.account }),
+		learned_rule: decided.learned,
+	};
+	const file = typeof original.mimeType === 'string' ? (original as unknown as IBinaryData) : null;
+	const binary = file ? { ...item.binary, data: file } : item.binary;
+	const out: INodeExecutionData = {
+		json,
+		...(binary ? { binary } : {}),
+		pairedItem: { item: itemIndex },
+	};
+	return [[out], decided.learned ? [out] : []];
+}
