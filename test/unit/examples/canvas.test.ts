@@ -50,19 +50,21 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'Wait for the answer → Supplier rule',
 		'Wait for the answer → Account known?',
 		// The approval is a loop: each form's answer goes back to Next approval step.
-		'Invoice with the answer → Next approval step',
+		'Ask approver → Next approval step',
 		// A call Xero refused with 429 is made again once Xero's wait is over, or tried a last time.
-		'Back to the Xero call → Record decision in Xero',
-		'Back to the Xero call → Attach original in Xero',
-		'Back to the Xero call → Create bill in Xero',
-		'Back to the Xero call → Find bill in Xero',
-		'Back to the Xero call → Find bill in Xero, last try',
-		'Back to the Xero call → Create bill in Xero, last try',
+		'Wait as Xero asks → Xero refused',
+		'Register as failed → Xero refused',
+		'Xero refused → Record decision in Xero',
+		'Xero refused → Attach original in Xero',
+		'Xero refused → Create bill in Xero',
+		'Xero refused → Find bill in Xero',
+		'Xero refused → Find bill in Xero, last try',
+		'Xero refused → Create bill in Xero, last try',
 		// A note Xero refused otherwise: the original goes on as before.
 		'Xero refused → Original to attach?',
 		// A refused create is judged: an account Xero refused asks for the account again.
 		'Xero refused → Judge the new bill',
-		'Why not created? → Next approval step',
+		'Judge the new bill → Next approval step',
 		'Record the refusal → Accounts in Xero',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
@@ -100,20 +102,15 @@ const LONG_WIRES: Record<string, string[]> = {
 	// Without an original to attach, the bill is posted as it is.
 	'invoice-to-quickbooks.workflow.json': ['Original to attach? → Posted to QuickBooks'],
 	'invoices-email-to-xero-with-approval.workflow.json': [
-		// The invoice, with its file, waits at the Merge for the answer to its form.
-		'Approval route → Invoice with the answer',
 		// A supplier with a rule goes round the question about its account.
 		'Account known? → Next approval step',
-		'First to ask? → Next approval step',
-		// Approved: on to the account and the bill, built in the books' section.
-		'Approval route → Account to choose?',
-		'Account for the bill → Build Xero bill',
+		// A reminder, or the form again: the same person's form, past the approver's emails.
+		'Approval route → Ask approver',
 		// Every call's refusal goes to the one switch for Xero's refusals, right of the last call.
 		'Find bill in Xero → Xero refused',
 		'Create bill in Xero → Xero refused',
-		'Record decision in Xero → Xero refused',
-		// A create Xero refused otherwise is registered as failed beside the lookup's refusals.
-		'Why not created? → Register as failed',
+		// A create Xero refused otherwise is registered as failed beside the 429's wait.
+		'Judge the new bill → Register as failed',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		// A supplier with a rule goes round the question about its account.
@@ -348,8 +345,7 @@ describe('the canvas estimate', () => {
 		const xero = 'invoices-email-to-xero-with-approval.workflow.json';
 		expect(size(xero, 'Extract invoice')).toEqual([96, 224]);
 		expect(size(xero, 'Same invoice?')).toEqual([96, 128]);
-		expect(size(xero, 'Account to choose?')).toEqual([96, 96]);
-		expect(size(xero, 'Invoice with the account')).toEqual([96, 96]);
+		expect(size(xero, 'New rule?')).toEqual([96, 96]);
 		const agent = 'ai-agent-document-status.workflow.json';
 		expect(size(agent, 'Invoice assistant')).toEqual([224, 96]);
 		expect(size(agent, 'Chat model')).toEqual([80, 80]);

@@ -55,10 +55,11 @@ const TEMPLATES = [
 		// rule again, then asks again whether the account is known.
 		claimed: ['Claim the question', 'First to ask?'],
 		waited: ['Supplier rule', 'Account known?'],
-		// A supplier without a rule: whether a question is open is asked first, then the claim.
-		unknown: ['Question open?'],
-		// Approval route's outputs that go on to the bill: approved.
-		approvedOutputs: 1,
+		// A supplier without a rule claims the question at once: while another execution asks, the
+		// claim is not the first, so it is withdrawn and the invoice waits.
+		unknown: ['Claim the question', 'First to ask?'],
+		// Approved with an account to choose (asked first), and approved.
+		approvedOutputs: 2,
 		// Build Bill's decision, as Account for the bill (a Set) wrote it on the item.
 		decision: {
 			decidedBy: '={{ $json.decided_by }}',
@@ -291,7 +292,10 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 		const [ask, again, ...rest] = targets(workflow, 'Approval route');
 		const approved = rest.slice(0, approvedOutputs);
 		const ended = rest.slice(approvedOutputs);
-		expect(ask).toContain('Send invoice to approver');
+		// Asked: the invoice's email first (Xero's takes the file from Settings on the way).
+		expect(ask.flatMap((next) => [next, ...targets(workflow, next).flat()])).toContain(
+			'Send invoice to approver',
+		);
 		expect(again).toContain('Ask approver');
 		expect(targets(workflow, 'Send invoice to approver')).toEqual([
 			['Register as awaiting approval'],
@@ -435,29 +439,22 @@ describe("the Xero template: the books' answers judged by the package, a registe
 			['Outcome'],
 			['Outcome'],
 		]);
+		// Not created: an account Xero refused asks again (once), another refusal is a failure.
 		expect(targets(workflow, 'Judge the new bill')).toEqual([
 			['Record decision in Xero'],
-			['Why not created?'],
-			['Why not created?'],
-		]);
-		// Not created: an account Xero refused asks again (once), another refusal is a failure.
-		expect(targets(workflow, 'Why not created?')).toEqual([
+			['Outcome'],
 			['Record the refusal', 'Next approval step'],
 			['Register as failed'],
-			['Outcome'],
 		]);
 		expect(targets(workflow, 'Record the refusal')).toEqual([['Accounts in Xero']]);
 	});
 
 	it("asks the account again when Xero refuses the rule's account, once, and writes the refusal on the rule", () => {
 		expect(targets(workflow, 'Xero refused').at(-2)).toEqual(['Judge the new bill']);
-		const [askAgain] = (
-			node(workflow, 'Why not created?').parameters.rules as {
-				values: Array<{ conditions: { conditions: Array<{ leftValue: string }> } }>;
-			}
-		).values.map((rule) => rule.conditions.conditions[0].leftValue);
-		expect(askAgain).toContain("$json.verdict === 'accountRefused'");
-		expect(askAgain).toContain("!$('Record the refusal').isExecuted");
+		// Once: refused again after the refusal was recorded, a person decides.
+		expect(node(workflow, 'Judge the new bill').parameters.accountAskedAgain).toBe(
+			"={{ $('Record the refusal').isExecuted }}",
+		);
 		const { value } = node(workflow, 'Record the refusal').parameters.columns as {
 			value: Record<string, string>;
 		};
@@ -466,20 +463,30 @@ describe("the Xero template: the books' answers judged by the package, a registe
 			column: Array<{ name: string }>;
 		};
 		expect(made.column.map((column) => column.name)).toContain('refused');
-		expect(
-			(
-				node(workflow, 'Account to choose?').parameters.conditions as {
-					conditions: Array<{ leftValue: string }>;
-				}
-			).conditions[0].leftValue,
-		).toContain("$json.verdict === 'accountRefused'");
+		// Approved after the refusal: the account is asked again, whatever was chosen before.
+		const route = (
+			node(workflow, 'Approval route').parameters.rules as {
+				values: Array<{
+					outputKey: string;
+					conditions: { conditions: Array<{ leftValue: string }> };
+				}>;
+			}
+		).values;
+		const account = route.find((rule) => rule.outputKey === 'account');
+		expect(route.indexOf(account!)).toBeLessThan(
+			route.findIndex((rule) => rule.outputKey === 'approved'),
+		);
+		expect(account?.conditions.conditions[0].leftValue).toContain(
+			"$('Record the refusal').isExecuted",
+		);
 	});
 
 	it('writes a refused lookup or bill to the register as failed, with the message, before its last try', () => {
 		const refused = targets(workflow, 'Xero refused');
 		expect(refused.at(-1)).toEqual(['Register as failed']);
-		expect(targets(workflow, 'Register as failed')).toEqual([['Back to the Xero call']]);
-		expect(targets(workflow, 'Back to the Xero call').slice(0, 2)).toEqual([
+		// Xero refused sends the failed call to its last try: one Switch for every refusal.
+		expect(targets(workflow, 'Register as failed')).toEqual([['Xero refused']]);
+		expect(targets(workflow, 'Xero refused').slice(0, 2)).toEqual([
 			['Create bill in Xero, last try'],
 			['Find bill in Xero, last try'],
 		]);
@@ -558,23 +565,45 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 				"={{ $('Next approval step').isExecuted ? $('Next approval step').last().json.approval : {} }}",
 			answer: "={{ $('Ask approver').isExecuted ? $('Ask approver').last().json.data ?? {} : {} }}",
 		});
+		// The invoice goes on from Settings whatever the item coming back, with the account chosen in
+		// the first step's form: Next approval step consumes the answer.
+		expect(node(workflow, 'Next approval step').parameters.invoice).toBe(
+			"={{ { ...$('Settings').first().json, chosen_account: $json.data?.Account || ($('Next approval step').isExecuted ? $('Next approval step').last().json.chosen_account : '') } }}",
+		);
 		expect(targets(workflow, 'Next approval step')).toEqual([['Approval route']]);
+		// An account to choose: Ask for the account, placed higher, runs first; Account for the bill
+		// goes on once it is answered (n8n's execution order v1) and reads the answer by name.
 		expect(targets(workflow, 'Approval route')).toEqual([
-			['Send invoice to approver', 'Invoice with the answer'],
-			['Ask approver', 'Invoice with the answer'],
-			['Account to choose?'],
+			['Invoice with its file'],
+			['Ask approver'],
+			['Ask for the account', 'Account for the bill'],
+			['Account for the bill'],
 			['Outcome'],
 		]);
+		expect(targets(workflow, 'Ask for the account')).toEqual([]);
+		const y = (name: string) =>
+			(node(workflow, name) as unknown as { position: number[] }).position[1];
+		expect(y('Ask for the account')).toBeLessThan(y('Account for the bill'));
+		// Every step's email carries the original: the item coming back holds none, so Settings' file.
+		expect(targets(workflow, 'Invoice with its file')).toEqual([['Send invoice to approver']]);
+		expect(node(workflow, 'Invoice with its file').parameters.assignments).toEqual({
+			assignments: [
+				{
+					id: '0',
+					name: 'data',
+					value: "={{ $('Settings').first().binary.data }}",
+					type: 'binary',
+				},
+			],
+		});
+		expect(node(workflow, 'Send invoice to approver').parameters.options).toMatchObject({
+			fileAttachments: 'data',
+		});
 		expect(targets(workflow, 'Send invoice to approver')).toEqual([
 			['Register as awaiting approval'],
 		]);
 		expect(targets(workflow, 'Register as awaiting approval')).toEqual([['Ask approver']]);
-		// The account chosen at the first step kept: Next approval step consumes the answer.
-		expect(targets(workflow, 'Ask approver')).toEqual([['Form answer']]);
-		// The invoice, with its file, joined to the answer: every step's email carries the original.
-		expect(targets(workflow, 'Form answer')).toEqual([['Invoice with the answer']]);
-		expect(workflow.connections['Form answer'].main[0][0].index).toBe(1);
-		expect(targets(workflow, 'Invoice with the answer')).toEqual([['Next approval step']]);
+		expect(targets(workflow, 'Ask approver')).toEqual([['Next approval step']]);
 		expect(node(workflow, 'Ask approver').parameters.options).toMatchObject({
 			limitWaitTime: {
 				values: {
@@ -590,7 +619,7 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 				}
 			).value.state,
 		).toBe("={{ $('Next approval step').last().json.approval.register_state }}");
-		expect(reachable(workflow, 'Account to choose?').has('Build Xero bill')).toBe(true);
+		expect(reachable(workflow, 'Account for the bill').has('Build Xero bill')).toBe(true);
 		expect(reachable(workflow, 'Outcome').has('Build Xero bill')).toBe(false);
 	});
 });
