@@ -345,7 +345,7 @@ describe('the canvas estimate', () => {
 		const xero = 'invoices-email-to-xero-with-approval.workflow.json';
 		expect(size(xero, 'Extract invoice')).toEqual([96, 224]);
 		expect(size(xero, 'Same invoice?')).toEqual([96, 128]);
-		expect(size(xero, 'New rule?')).toEqual([96, 96]);
+		expect(size(xero, 'First to ask?')).toEqual([96, 96]);
 		const agent = 'ai-agent-document-status.workflow.json';
 		expect(size(agent, 'Invoice assistant')).toEqual([224, 96]);
 		expect(size(agent, 'Chat model')).toEqual([80, 80]);

@@ -60,11 +60,11 @@ const TEMPLATES = [
 		unknown: ['Claim the question', 'First to ask?'],
 		// Approved with an account to choose (asked first), and approved.
 		approvedOutputs: 2,
-		// Build Bill's decision, as Account for the bill (a Set) wrote it on the item.
+		// Build Bill's decision, read from the approval on the item (Bill Account computes none).
 		decision: {
-			decidedBy: '={{ $json.decided_by }}',
-			decidedAt: '={{ $json.decided_at }}',
-			note: '={{ $json.approval_note }}',
+			decidedBy: "={{ $json.approval.decided_by ?? 'no approval needed' }}",
+			decidedAt: '={{ $json.approval.decided_at ?? $now.toISO() }}',
+			note: '={{ $json.approval.note }}',
 		},
 		// The node that starts each file's execution, and how.
 		starter: { from: 'One at a time', mode: 'once' },
@@ -574,7 +574,7 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 		// An account to choose: Ask for the account, placed higher, runs first; Account for the bill
 		// goes on once it is answered (n8n's execution order v1) and reads the answer by name.
 		expect(targets(workflow, 'Approval route')).toEqual([
-			['Invoice with its file'],
+			['Send invoice to approver'],
 			['Ask approver'],
 			['Ask for the account', 'Account for the bill'],
 			['Account for the bill'],
@@ -585,17 +585,9 @@ describe('the Xero template: approval as the policy, one form at a time', () => 
 			(node(workflow, name) as unknown as { position: number[] }).position[1];
 		expect(y('Ask for the account')).toBeLessThan(y('Account for the bill'));
 		// Every step's email carries the original: the item coming back holds none, so Settings' file.
-		expect(targets(workflow, 'Invoice with its file')).toEqual([['Send invoice to approver']]);
-		expect(node(workflow, 'Invoice with its file').parameters.assignments).toEqual({
-			assignments: [
-				{
-					id: '0',
-					name: 'data',
-					value: "={{ $('Settings').first().binary.data }}",
-					type: 'binary',
-				},
-			],
-		});
+		expect(node(workflow, 'Next approval step').parameters.originalFile).toBe(
+			"={{ $('Settings').first().binary.data }}",
+		);
 		expect(node(workflow, 'Send invoice to approver').parameters.options).toMatchObject({
 			fileAttachments: 'data',
 		});
