@@ -14,6 +14,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { billAccount } from '../../bill/billAccount.ts';
 import { fileParameter } from '../fileParameter.ts';
+import { itemWith } from '../itemWith.ts';
 import { objectParameterOf } from '../jsonParameters.ts';
 
 const properties: INodeProperties[] = [
@@ -129,11 +130,6 @@ export async function execute(
 			: { bill_expense_account_id: decided.account }),
 		learned_rule: decided.learned,
 	};
-	const binary = file ? { ...item.binary, data: file } : item.binary;
-	const out: INodeExecutionData = {
-		json,
-		...(binary ? { binary } : {}),
-		pairedItem: { item: itemIndex },
-	};
+	const out = itemWith(item, itemIndex, json, file);
 	return [[out], decided.learned ? [out] : []];
 }

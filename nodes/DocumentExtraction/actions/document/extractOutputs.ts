@@ -384,22 +384,19 @@ function extractOutputsOf(settings: ExtractOutputSettings): Array<LaidOutOutput<
 	);
 }
 
+/** Judge Books Answer's outputs for what it answers (no Extract options apply). */
+function judgeOutputs(answerTo: string): Array<LaidOutOutput<JudgeOutput>> {
+	return outputsThatHold(JUDGE_OUTPUTS, { waitForReview: false, skipDuplicates: false, answerTo });
+}
+
 /** Index of the verdict's output with this Answer To; -1 when that Answer To has no such verdict. */
 export function judgeOutputIndex(answerTo: string, verdict: string): number {
-	return outputsThatHold(JUDGE_OUTPUTS, {
-		waitForReview: false,
-		skipDuplicates: false,
-		answerTo,
-	}).findIndex((laid) => laid.output === verdict);
+	return judgeOutputs(answerTo).findIndex((laid) => laid.output === verdict);
 }
 
 /** How many outputs Judge Books Answer has for what it answers. */
 export function judgeOutputCount(answerTo: string): number {
-	return outputsThatHold(JUDGE_OUTPUTS, {
-		waitForReview: false,
-		skipDuplicates: false,
-		answerTo,
-	}).length;
+	return judgeOutputs(answerTo).length;
 }
 
 /** Build Bill's outputs are the same in every version and with every setting. */

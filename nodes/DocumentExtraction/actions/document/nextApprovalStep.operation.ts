@@ -22,6 +22,7 @@ import { PolicyError } from '../../approval/policyError.ts';
 import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
 import { fileParameter } from '../fileParameter.ts';
 import { itemWith } from '../itemWith.ts';
+import { jsonParameterOf } from '../jsonParameters.ts';
 
 const properties: INodeProperties[] = [
 	{
@@ -365,14 +366,7 @@ export async function execute(
 	// In a loop the form's answer is consumed here: an item passed on with it would carry it into
 	// the next pass, where a form that timed out (Send and Wait then passes its input on) would
 	// count it again, as the next person's decision.
-	const invoice = jsonParameter(context.getNodeParameter('invoice', itemIndex, ''));
-	if (invoice === NOT_JSON)
-		throw new NodeOperationError(
-			context.getNode(),
-			"Invoice is not JSON: set it to an expression such as {{ $('Settings').first().json }}, or leave it empty",
-			{ itemIndex },
-		);
-	const given = fieldsOf(invoice);
+	const given = fieldsOf(jsonParameterOf(context, itemIndex, properties, 'invoice'));
 	const json: IDataObject = {
 		...(Object.keys(given).length ? given : item.json),
 		approval: decided.approval,
@@ -381,6 +375,5 @@ export async function execute(
 	const original = fileParameter(
 		jsonParameter(context.getNodeParameter('originalFile', itemIndex, '')),
 	);
-	const going = itemWith(item, itemIndex, json);
-	return [[original ? { ...going, binary: { ...going.binary, data: original } } : going]];
+	return [[itemWith(item, itemIndex, json, original)]];
 }
