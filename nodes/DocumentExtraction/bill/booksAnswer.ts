@@ -16,7 +16,7 @@ import { QUICKBOOKS_DOC_NUMBER_MAX, QUICKBOOKS_LOOKUP_PAGE_SIZE } from './booksG
 import { fieldsOf } from '../jsonObject.ts';
 import { moneyText } from './money.ts';
 import { invoiceNumberIdentity, supplierIdentity } from './supplierIdentity.ts';
-import { oneLine } from './text.ts';
+import { oneLine, text } from './text.ts';
 
 export type LookupVerdict = 'new' | 'alreadyBooked' | 'personDecides';
 export type CreateVerdict = 'created' | 'accountRefused' | 'booksRefused' | 'personDecides';
@@ -119,8 +119,6 @@ function centsOf(value: unknown): number | null {
 	if (typeof amount !== 'number' || !Number.isFinite(amount)) return null;
 	return Math.round(Number(amount.toFixed(6)) * 100);
 }
-const text = (value: unknown): string =>
-	value === undefined || value === null ? '' : String(value);
 
 /** The asked bill of a Build Bill item, or why the item is not one. */
 function askedBillOf(item: IDataObject): AskedBill | string {

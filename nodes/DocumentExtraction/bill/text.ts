@@ -1,5 +1,10 @@
 /** Text and dates as the books take them. Pure. */
 
+/** A value as text: nothing (undefined, null) is empty. */
+export function text(value: unknown): string {
+	return value === undefined || value === null ? '' : String(value);
+}
+
 /** One line: trimmed, whitespace runs as single spaces. */
 export function oneLine(text: unknown): string {
 	return String(text ?? '')

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { booksRefusal } from './booksAnswer.ts';
 import { fieldsOf } from '../jsonObject.ts';
-import { oneLine } from './text.ts';
+import { oneLine, text } from './text.ts';
 
 export type VendorVerdict = 'found' | 'missing' | 'personDecides';
 
@@ -19,9 +19,6 @@ export interface VendorJudgement {
 	/** Why a person decides; null otherwise. */
 	review_reason: string | null;
 }
-
-const text = (value: unknown): string =>
-	value === undefined || value === null ? '' : String(value);
 
 /**
  * `bill`: Build Bill's item (its vendor_name and currency); `answer`: QuickBooks' answer;
