@@ -7,6 +7,8 @@
 // - QuickBooks loses every answer to the bill's create, its last try's too: the execution fails and
 //   its row says `failed` with the node and the message; retried from n8n with QuickBooks healthy, the
 //   same row (its register_key) ends `booked`, one bill.
+// - The books unreachable at the first call for a new supplier (its accounts), in each template: the
+//   execution fails and its row says `failed` with the node and the message.
 // - The same file sent to the Xero template and to this one: each template's repeats (the same file,
 //   another file of the same invoice) name the row of its own books.
 // - A supplier's rule belongs to one QuickBooks company (`organisation`, the realm id).
@@ -18,8 +20,10 @@
 //   inside the window decides the first step in the approver's place, the second approves, and the
 //   bill's memo holds both decisions.
 
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+	eventually,
 	executedNodes,
 	loadExampleWorkflows,
 	nodeJson,
@@ -105,6 +109,15 @@ async function importAndPublish(
 }
 
 const outcome = outcomeOf;
+
+/** A port on this machine that nothing listens on: the books a template cannot reach. */
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
 
 /**
  * Starts the execution of one file (a PDF of `lines`, named `fileName`); that execution once it has
@@ -267,6 +280,58 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 				file_name: 'FAIL-Q-1.pdf',
 			}),
 		]);
+	});
+
+	it('the books unreachable before the bill (a new supplier, the accounts to choose from): in each template the row says failed, naming the node and the message', async () => {
+		const client = fixture.stack.client;
+		const unreachable = `http://127.0.0.1:${await closedPort()}`;
+		const copies = [
+			{
+				file: TEMPLATES.quickBooks,
+				node: 'Accounts in QuickBooks',
+				settings: { quickbooks_api_url: unreachable, quickbooks_realm_id: '9130' },
+				credential: await connectedOAuth2Credential(
+					client,
+					'quickBooksOAuth2Api',
+					'QuickBooks account',
+					STAND_IN_ACCESS_TOKEN,
+				),
+			},
+			{
+				file: TEMPLATES.xero,
+				node: 'Accounts in Xero',
+				settings: { xero_api_url: unreachable, xero_tenant_id: 'tenant' },
+				credential: await connectedOAuth2Credential(
+					client,
+					'xeroOAuth2Api',
+					'Xero account',
+					STAND_IN_ACCESS_TOKEN,
+				),
+			},
+		];
+		for (const { file, node, settings, credential } of copies) {
+			const workflowId = await importAndPublish(
+				file,
+				{ ...settings, ask_account_for_new_suppliers: 'true' },
+				credential,
+			);
+			const invoiceNo = `DOWN-${node.split(' ').pop()}`;
+			const failed = await sendAndSettle(
+				workflowId,
+				{ fileName: `${invoiceNo}.pdf`, lines: [`Invoice ${invoiceNo}`] },
+				smallInvoice('Newcomer Tools Ltd', invoiceNo),
+			);
+			expect(failed.status).toBe('error');
+			expect(failed.data.resultData.lastNodeExecuted).toBe(node);
+			const row = await eventually(
+				`the row of ${invoiceNo} to say failed`,
+				async () => (await register()).find((each) => each.register_key === failed.id),
+				(each) => each?.state === 'failed',
+				60_000,
+			);
+			expect(row).toMatchObject({ file_name: `${invoiceNo}.pdf` });
+			expect(String(row?.detail)).toMatch(new RegExp(`^${node}: .*refused`, 'i'));
+		}
 	});
 
 	it("the same file to the Xero template and to this one: each template's repeat names its own books' row", async () => {
