@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // "Invoices from email to QuickBooks, with approval": the right bill or a person, and a register that
 // tells the truth (docs/accounting.md#the-books-answers, docs/accounting.md#invoice-register), in a real
 // n8n with the QuickBooks stand-in, the template published with its Email Trigger on a real IMAP
@@ -25,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	eventually,
 	executedNodes,
+	log,
 	loadExampleWorkflows,
 	nodeJson,
 	sandboxControl,
@@ -255,14 +257,21 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 		);
 		expect(failed.status).toBe('error');
 		expect(failed.data.resultData.lastNodeExecuted).toBe('Create bill in QuickBooks, last try');
-		const [whileFailed] = (await register()).filter((row) => row.invoice_no === 'FAIL-Q-1');
-		expect(whileFailed).toMatchObject({
-			register_key: failed.id,
-			books: 'QuickBooks',
-			state: 'failed',
-			file_name: 'FAIL-Q-1.pdf',
-			detail: expect.stringMatching(/^Create bill in QuickBooks: .*504/),
-		});
+		// Written by the workflow's own error execution, once the failed one has ended.
+		const whileFailed = await eventually(
+			'the row of FAIL-Q-1 to say failed',
+			async () => (await register()).filter((row) => row.invoice_no === 'FAIL-Q-1'),
+			(rows) => rows[0]?.state === 'failed',
+		);
+		expect(whileFailed).toEqual([
+			expect.objectContaining({
+				register_key: failed.id,
+				books: 'QuickBooks',
+				supplier: 'Lostwell Parts Ltd',
+				file_name: 'FAIL-Q-1.pdf',
+				detail: expect.stringMatching(/^Create bill in QuickBooks, last try: .*504/),
+			}),
+		]);
 
 		const retried = await client.waitForExecution(await client.retryExecution(failed.id), {
 			until: (execution) => execution.status === 'error' || outcome(execution) !== undefined,
@@ -285,7 +294,12 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 	it('the books unreachable before the bill (a new supplier, the accounts to choose from): in each template the row says failed, naming the node and the message', async () => {
 		const client = fixture.stack.client;
 		const unreachable = `http://127.0.0.1:${await closedPort()}`;
-		const copies = [
+		const copies: Array<{
+			file: string;
+			node: string;
+			settings: Record<string, string>;
+			credential: Credential;
+		}> = [
 			{
 				file: TEMPLATES.quickBooks,
 				node: 'Accounts in QuickBooks',
@@ -329,8 +343,14 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 				(each) => each?.state === 'failed',
 				60_000,
 			);
-			expect(row).toMatchObject({ file_name: `${invoiceNo}.pdf` });
+			// The invoice was read before the books were called: the failed row names it.
+			expect(row).toMatchObject({
+				file_name: `${invoiceNo}.pdf`,
+				supplier: 'Newcomer Tools Ltd',
+				invoice_no: invoiceNo,
+			});
 			expect(String(row?.detail)).toMatch(new RegExp(`^${node}: .*refused`, 'i'));
+			log('register', `${invoiceNo}: ${String(row?.detail)}`);
 		}
 	});
 

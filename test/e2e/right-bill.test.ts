@@ -18,6 +18,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
+	eventually,
 	executedNodes,
 	loadExampleWorkflows,
 	sandboxControl,
@@ -282,9 +283,15 @@ describeNeeding(['dovecot'], 'The right bill or a person: Xero (the template)', 
 		const failed = await sendAndSettle('DOWN-1', smallInvoice('Hooli Ltd', 'DOWN-1'));
 		front.down = false;
 		expect(failed.status).toBe('error');
-		const [row] = await rowsOf('DOWN-1');
-		expect(row).toMatchObject({ state: 'failed', file_name: 'DOWN-1.pdf' });
-		expect(String(row.detail)).toContain('Find bill in Xero');
+		expect(failed.data.resultData.lastNodeExecuted).toBe('Find bill in Xero, last try');
+		// Written by the workflow's own error execution, once the failed one has ended.
+		const [row] = await eventually(
+			'the row of DOWN-1 to say failed',
+			async () => await rowsOf('DOWN-1'),
+			(rows) => rows[0]?.state === 'failed',
+		);
+		expect(row).toMatchObject({ file_name: 'DOWN-1.pdf', supplier: 'Hooli Ltd' });
+		expect(String(row.detail)).toMatch(/^Find bill in Xero, last try: .*\(HTTP 503\)/);
 		const key = row.register_key;
 
 		const retried = await client.waitForExecution(await client.retryExecution(failed.id), {

@@ -53,13 +53,13 @@ const LOOP_BACKS: Record<string, string[]> = {
 		'Ask approver → Next approval step',
 		// A call Xero refused with 429 is made again once Xero's wait is over, or tried a last time.
 		'Wait as Xero asks → Xero refused',
-		'Register as failed → Xero refused',
 		'Xero refused → Record decision in Xero',
 		'Xero refused → Attach original in Xero',
 		'Xero refused → Create bill in Xero',
 		'Xero refused → Find bill in Xero',
 		'Xero refused → Find bill in Xero, last try',
-		'Xero refused → Create bill in Xero, last try',
+		// A bill Xero refused otherwise than for its account is tried a last time.
+		'Judge the new bill → Create bill in Xero, last try',
 		// A note Xero refused otherwise: the original goes on as before.
 		'Xero refused → Original to attach?',
 		// A refused create is judged: an account Xero refused asks for the account again.
@@ -78,9 +78,8 @@ const LOOP_BACKS: Record<string, string[]> = {
 		// (another execution made it) is looked up again.
 		'Create vendor → Judge the vendor',
 		'Create vendor → Find vendor',
-		// A lookup or a bill QuickBooks refused is tried a last time, beside the first try.
-		'QuickBooks refused → Find bill in QuickBooks, last try',
-		'QuickBooks refused → Create bill in QuickBooks, last try',
+		// A bill QuickBooks refused otherwise than for its account is tried a last time.
+		'Judge the new bill → Create bill in QuickBooks, last try',
 		// An account QuickBooks refused: the supplier is asked for the account again.
 		'Judge the new bill → Next approval step',
 		'Record the refusal → Accounts in QuickBooks',
@@ -109,14 +108,10 @@ const LONG_WIRES: Record<string, string[]> = {
 		// Every call's refusal goes to the one switch for Xero's refusals, right of the last call.
 		'Find bill in Xero → Xero refused',
 		'Create bill in Xero → Xero refused',
-		// A create Xero refused otherwise is registered as failed beside the 429's wait.
-		'Judge the new bill → Register as failed',
 	],
 	'invoices-email-to-quickbooks-with-approval.workflow.json': [
 		// A supplier with a rule goes round the question about its account.
 		'Account known? → Next approval step',
-		// A refused lookup is registered as failed beside the create's refusals, right of the create.
-		'Find bill in QuickBooks → Register as failed',
 	],
 };
 

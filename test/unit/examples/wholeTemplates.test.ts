@@ -26,6 +26,7 @@ interface TemplateNode {
 	parameters: INodeParameters;
 	webhookId?: string;
 	credentials?: Record<string, { name: string }>;
+	onError?: string;
 }
 interface Connection {
 	node: string;
@@ -119,6 +120,10 @@ const node = (template: Template, name: string) => {
 	if (!found) throw new Error(`no node "${name}" in "${template.name}"`);
 	return found;
 };
+
+/** Where the node is, down the canvas: n8n runs the branch placed higher first. */
+const heightOf = (template: Template, name: string) =>
+	(node(template, name) as unknown as { position: number[] }).position[1];
 
 /** The nodes each output of `name` leads to, by output index. */
 const targets = (template: Template, name: string) =>
@@ -220,7 +225,8 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 		});
 		expect(node(workflow, 'Each attachment').type).toBe('n8n-nodes-base.executeWorkflowTrigger');
 		const perAttachment = reachable(workflow, 'Each attachment');
-		// Everything but the email's own nodes and the sticky notes runs in the attachment's execution.
+		// Everything but the email's own nodes, the failure's and the sticky notes runs in the
+		// attachment's execution.
 		const rest = workflow.nodes.filter(
 			(entry) => !perAttachment.has(entry.name) && entry.type !== 'n8n-nodes-base.stickyNote',
 		);
@@ -230,6 +236,8 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 				'One at a time',
 				'One item per attachment',
 				'Start its own execution',
+				'When this workflow fails',
+				'Register the failure',
 			]
 				.filter((name) => workflow.nodes.some((entry) => entry.name === name))
 				.sort(),
@@ -268,7 +276,10 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 		const guard = withDefaults(node(workflow, 'Same invoice?'));
 		const guardSettings = outputSettingsFrom((name, fallback) => guard[name] ?? fallback);
 		const guarded = targets(workflow, 'Same invoice?');
-		expect(guarded[checkDuplicateOutputIndex(guardSettings, 'newInvoice')]).toEqual(['Settings']);
+		expect(guarded[checkDuplicateOutputIndex(guardSettings, 'newInvoice')]).toEqual([
+			'Register as read',
+			'Settings',
+		]);
 		expect(guarded[checkDuplicateOutputIndex(guardSettings, 'possibleDuplicate')]).toEqual([
 			'Earlier invoice',
 		]);
@@ -396,7 +407,7 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 			['Register as received', '={{ $execution.id }}'],
 			['Register as awaiting approval', laterKey],
 			['Register the invoice', laterKey],
-			['Register as failed', laterKey],
+			['Register as read', laterKey],
 		])
 			expect(node(workflow, name).parameters, name).toMatchObject({
 				operation: 'upsert',
@@ -409,6 +420,60 @@ describe.each(TEMPLATES)('$name', ({ workflow, books, build, laterKey, notApprov
 		const y = (name: string) =>
 			(node(workflow, name) as unknown as { position: number[] }).position[1];
 		expect(y('File fingerprint')).toBeLessThan(y('Extract invoice'));
+	});
+
+	it('writes the invoice on its row once read, and the row as failed when any later step fails (its own Error Trigger)', () => {
+		// Read: supplier, number and total on the row before any call to the books or the approver.
+		const [read] = targets(workflow, 'Same invoice?');
+		expect(read[0]).toBe('Register as read');
+		expect(heightOf(workflow, 'Register as read')).toBeLessThan(heightOf(workflow, 'Settings'));
+		const { value: known } = node(workflow, 'Register as read').parameters.columns as {
+			value: Record<string, string>;
+		};
+		expect(Object.keys(known).sort()).toEqual(
+			[
+				'register_key',
+				'books',
+				'document_id',
+				'supplier_key',
+				'number_key',
+				'supplier',
+				'invoice_no',
+				'invoice_date',
+				'total',
+				'currency',
+			].sort(),
+		);
+		// A workflow holding an Error Trigger is its own error workflow, unless its settings name
+		// another: none is named, so nothing is to be set after the import.
+		expect(workflow.settings?.errorWorkflow).toBeUndefined();
+		const [trigger] = workflow.nodes.filter(
+			(entry) => entry.type === 'n8n-nodes-base.errorTrigger',
+		);
+		expect(targets(workflow, trigger.name)).toEqual([['Register the failure']]);
+		// The row of the execution that received the file: a retry keeps that execution's key, and
+		// an execution without a row (the email's) updates none.
+		expect(node(workflow, 'Register the failure').parameters).toMatchObject({
+			operation: 'update',
+			dataTableId: { mode: 'name', value: 'Invoice register' },
+			filters: {
+				conditions: [
+					{
+						keyName: 'register_key',
+						condition: 'eq',
+						keyValue: '={{ $json.execution.retryOf ?? $json.execution.id }}',
+					},
+				],
+			},
+			columns: {
+				value: {
+					state: 'failed',
+					detail: expect.stringContaining(
+						"$json.execution.lastNodeExecuted + ': ' + $json.execution.error.message",
+					),
+				},
+			},
+		});
 	});
 });
 
@@ -444,7 +509,7 @@ describe("the Xero template: the books' answers judged by the package, a registe
 			['Record decision in Xero'],
 			['Outcome'],
 			['Record the refusal', 'Next approval step'],
-			['Register as failed'],
+			['Create bill in Xero, last try'],
 		]);
 		expect(targets(workflow, 'Record the refusal')).toEqual([['Accounts in Xero']]);
 	});
@@ -481,30 +546,18 @@ describe("the Xero template: the books' answers judged by the package, a registe
 		);
 	});
 
-	it('writes a refused lookup or bill to the register as failed, with the message, before its last try', () => {
-		const refused = targets(workflow, 'Xero refused');
-		expect(refused.at(-1)).toEqual(['Register as failed']);
-		// Xero refused sends the failed call to its last try: one Switch for every refusal.
-		expect(targets(workflow, 'Register as failed')).toEqual([['Xero refused']]);
-		expect(targets(workflow, 'Xero refused').slice(0, 2)).toEqual([
-			['Create bill in Xero, last try'],
-			['Find bill in Xero, last try'],
-		]);
-		const { value } = node(workflow, 'Register as failed').parameters.columns as {
-			value: Record<string, string>;
-		};
-		expect(value.state).toBe('failed');
-		expect(value.detail).toContain('$json.error?.message');
+	it('tries a refused lookup or bill a last time, where the execution fails if Xero refuses again', () => {
+		// One Switch for every refusal: a lookup refused otherwise than by a 429 is its fallback.
+		expect(targets(workflow, 'Xero refused').at(-1)).toEqual(['Find bill in Xero, last try']);
+		expect(targets(workflow, 'Judge the new bill')[3]).toEqual(['Create bill in Xero, last try']);
+		for (const call of ['Find bill in Xero, last try', 'Create bill in Xero, last try'])
+			expect(node(workflow, call).onError, call).toBeUndefined();
 	});
 
 	it('writes the file name from the trigger and looks up only Xero rows other than its own', () => {
 		const fileName =
 			"={{ Object.values($('Each attachment').first().binary ?? {})[0]?.fileName ?? '' }}";
-		for (const name of [
-			'Register as received',
-			'Register as awaiting approval',
-			'Register the invoice',
-		])
+		for (const name of ['Register as received', 'Register the invoice'])
 			expect(
 				(node(workflow, name).parameters.columns as { value: Record<string, string> }).value
 					.file_name,
@@ -668,9 +721,9 @@ describe("the QuickBooks template: the books' answers judged by the package, the
 		expect(vendorIds.length).toBeGreaterThanOrEqual(4);
 		for (const parameters of vendorIds)
 			expect(parameters).toContain("$('Judge the vendor').first(0).json.vendor_id");
-		for (const call of ['Find bill in QuickBooks', 'Find bill in QuickBooks, last try'])
-			expect(targets(workflow, call)[0], call).toEqual(['Judge the lookup']);
-		expect(targets(workflow, 'Find bill in QuickBooks')[1]).toEqual(['Register as failed']);
+		// A lookup QuickBooks refuses on every try fails the execution there: a retry asks again.
+		expect(targets(workflow, 'Find bill in QuickBooks')).toEqual([['Judge the lookup']]);
+		expect(node(workflow, 'Find bill in QuickBooks').onError).toBeUndefined();
 		expect(targets(workflow, 'Judge the lookup')).toEqual([
 			['Create bill in QuickBooks'],
 			['Outcome'],
@@ -680,7 +733,7 @@ describe("the QuickBooks template: the books' answers judged by the package, the
 			for (const output of targets(workflow, call))
 				expect(output, call).toEqual(['Judge the new bill']);
 		// Created, A Person Decides, Account Refused (the refusal on the rule, then the approval and
-		// the account again: once), Books Refused (failed, then the last try).
+		// the account again: once), Books Refused (the last try, where the execution fails).
 		expect(node(workflow, 'Judge the new bill').parameters).toMatchObject({
 			answerTo: 'create',
 			accountAskedAgain: "={{ $('Record the refusal').isExecuted }}",
@@ -689,13 +742,9 @@ describe("the QuickBooks template: the books' answers judged by the package, the
 		expect(created).toHaveLength(1);
 		expect(person).toEqual(['Outcome']);
 		expect(accountRefused).toEqual(['Record the refusal', 'Next approval step']);
-		expect(booksRefused).toEqual(['Register as failed']);
+		expect(booksRefused).toEqual(['Create bill in QuickBooks, last try']);
+		expect(node(workflow, 'Create bill in QuickBooks, last try').onError).toBeUndefined();
 		expect(targets(workflow, 'Record the refusal')).toEqual([['Accounts in QuickBooks']]);
-		expect(targets(workflow, 'Register as failed')).toEqual([['QuickBooks refused']]);
-		expect(targets(workflow, 'QuickBooks refused')).toEqual([
-			['Create bill in QuickBooks, last try'],
-			['Find bill in QuickBooks, last try'],
-		]);
 	});
 
 	it('asks for the account on the approval route, and takes the one chosen in the approval form to the bill', () => {
