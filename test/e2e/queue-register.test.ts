@@ -3,6 +3,8 @@
 // The email's execution runs on a worker, and each attachment's execution (Execute Workflow, not
 // waiting) in that worker process; its row in the Data Table is written there as the file moves, and the same email again, whose executions land on any worker, finds the earlier rows:
 // every repeated file's row names the earlier row and its bill (docs/accounting.md#invoice-register).
+// A file whose execution fails on a worker: the template's own error workflow, which n8n queues for
+// the failed execution, writes its row as failed.
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -36,22 +38,31 @@ function smallInvoice(vendor: string, invoiceNo: string) {
 	};
 }
 
-const email = (messageId: string) =>
+const email = (messageId: string, invoices = INVOICES) =>
 	composeMessage({
 		from: 'Accounts <billing@suppliers.example>',
 		to: 'invoices@example.com',
 		subject: 'Invoices for November',
 		messageId,
 		text: 'Attached.',
-		attachments: INVOICES.map((invoiceNo) => ({
+		attachments: invoices.map((invoiceNo) => ({
 			fileName: `${invoiceNo}.pdf`,
 			contentType: 'application/pdf',
 			content: invoicePdf([`Invoice ${invoiceNo}`]),
 		})),
 	});
 
-/** The attachments' executions that ended since `before`, once `count` have, with their outcome saved. */
-async function attachmentRuns(before: Set<string>, count: number): Promise<DecodedExecution[]> {
+/**
+ * The attachments' executions since `before`, once `count` have ended: by default succeeded with
+ * their outcome saved.
+ */
+async function attachmentRuns(
+	before: Set<string>,
+	count: number,
+	ended = (run: DecodedExecution) =>
+		run.status === 'success' &&
+		(run.raw.customData as Record<string, string> | undefined)?.outcome !== undefined,
+): Promise<DecodedExecution[]> {
 	const client = fixture.stack.client;
 	return await eventually(
 		`${count} attachment executions to end`,
@@ -62,13 +73,7 @@ async function attachmentRuns(before: Set<string>, count: number): Promise<Decod
 			const decoded = await Promise.all(fresh.map((summary) => client.getExecution(summary.id)));
 			return decoded.filter((execution) => executedNodes(execution).includes('Each attachment'));
 		},
-		(runs) =>
-			runs.length >= count &&
-			runs.every(
-				(run) =>
-					run.status === 'success' &&
-					(run.raw.customData as Record<string, string> | undefined)?.outcome !== undefined,
-			),
+		(runs) => runs.length >= count && runs.every(ended),
 		180_000,
 	);
 }
@@ -162,6 +167,37 @@ describeNeeding(
 				expect(again.map((run) => run.id)).toContain(repeats[0].register_key);
 			}
 			expect(xero.documents).toHaveLength(INVOICES.length);
+		});
+
+		it('a file whose execution fails on a worker: its row says failed, written by the error execution n8n queues for it', async () => {
+			const client = fixture.stack.client;
+			await sandboxControl(fixture.sandbox.url, 'next-extraction', {
+				data: smallInvoice('Lostwell Paper Ltd', 'QFAIL-1'),
+			});
+			await sandboxControl(fixture.sandbox.url, 'next-confidence', { confidence: [0.99] });
+			const before = new Set(
+				(await client.listExecutions(workflowId)).map((summary) => summary.id),
+			);
+			// Create's three tries and its last try's three: the execution fails at the last try.
+			xero.loseAnswers(6);
+			imap.deliver(email('qreg-fail@suppliers.example', ['QFAIL-1']));
+			const [failed] = await attachmentRuns(before, 1, (run) => run.status === 'error');
+			expect(failed.data.resultData.lastNodeExecuted).toBe('Create bill in Xero, last try');
+			const row = await eventually(
+				'the row of QFAIL-1 to say failed',
+				async () =>
+					(await client.dataTableRows('Invoice register')).find(
+						(each) => each.invoice_no === 'QFAIL-1',
+					),
+				(each) => each?.state === 'failed',
+				60_000,
+			);
+			expect(row).toMatchObject({
+				register_key: failed.id,
+				file_name: 'QFAIL-1.pdf',
+				supplier: 'Lostwell Paper Ltd',
+			});
+			expect(String(row?.detail)).toMatch(/^Create bill in Xero, last try: /);
 		});
 	},
 );

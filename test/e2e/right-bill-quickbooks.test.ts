@@ -9,7 +9,8 @@
 //   its row says `failed` with the node and the message; retried from n8n with QuickBooks healthy, the
 //   same row (its register_key) ends `booked`, one bill.
 // - The books unreachable at the first call for a new supplier (its accounts), in each template: the
-//   execution fails and its row says `failed` with the node and the message.
+//   execution fails and its row says `failed` with the node, the message and the invoice; another
+//   file of the invoice meanwhile is a possible duplicate of that row.
 // - The same file sent to the Xero template and to this one: each template's repeats (the same file,
 //   another file of the same invoice) name the row of its own books.
 // - A supplier's rule belongs to one QuickBooks company (`organisation`, the realm id).
@@ -351,6 +352,14 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 			});
 			expect(String(row?.detail)).toMatch(new RegExp(`^${node}: .*refused`, 'i'));
 			log('register', `${invoiceNo}: ${String(row?.detail)}`);
+			// Another file of the same invoice while the first waits for its retry: named by its row.
+			const copy = await sendAndSettle(
+				workflowId,
+				{ fileName: `${invoiceNo}-scan.pdf`, lines: [`Invoice ${invoiceNo}`, 'scanned again'] },
+				smallInvoice('Newcomer Tools Ltd', invoiceNo),
+			);
+			expect(outcome(copy)).toBe('possible duplicate');
+			expect(nodeJson(copy, 'Outcome')[0]).toMatchObject({ duplicate_of: failed.id });
 		}
 	});
 

@@ -291,7 +291,7 @@ describeNeeding(['dovecot'], 'The right bill or a person: Xero (the template)', 
 			(rows) => rows[0]?.state === 'failed',
 		);
 		expect(row).toMatchObject({ file_name: 'DOWN-1.pdf', supplier: 'Hooli Ltd' });
-		expect(String(row.detail)).toMatch(/^Find bill in Xero, last try: .*\(HTTP 503\)/);
+		expect(String(row.detail)).toMatch(/^Find bill in Xero, last try: .*\(503\)/);
 		const key = row.register_key;
 
 		const retried = await client.waitForExecution(await client.retryExecution(failed.id), {
