@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test/tooling code runs in plain Node, never inside n8n */
 // "Invoices from email to QuickBooks, with approval": the right bill or a person, and a register that
 // tells the truth (docs/accounting.md#the-books-answers, docs/accounting.md#invoice-register), in a real
 // n8n with the QuickBooks stand-in, the template published with its Email Trigger on a real IMAP
@@ -22,11 +21,11 @@
 //   inside the window decides the first step in the approver's place, the second approves, and the
 //   bill's memo holds both decisions.
 
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	eventually,
 	executedNodes,
+	freePort,
 	log,
 	loadExampleWorkflows,
 	nodeJson,
@@ -112,15 +111,6 @@ async function importAndPublish(
 }
 
 const outcome = outcomeOf;
-
-/** A port on this machine that nothing listens on: the books a template cannot reach. */
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
 
 /**
  * Starts the execution of one file (a PDF of `lines`, named `fileName`); that execution once it has
@@ -294,7 +284,8 @@ describeNeeding(['dovecot'], 'The right bill or a person: QuickBooks (the templa
 
 	it('the books unreachable before the bill (a new supplier, the accounts to choose from): in each template the row says failed, naming the node and the message', async () => {
 		const client = fixture.stack.client;
-		const unreachable = `http://127.0.0.1:${await closedPort()}`;
+		// A port nothing listens on: the books the copies cannot reach.
+		const unreachable = `http://127.0.0.1:${await freePort()}`;
 		const copies: Array<{
 			file: string;
 			node: string;

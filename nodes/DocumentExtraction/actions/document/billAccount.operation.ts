@@ -13,7 +13,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { billAccount } from '../../bill/billAccount.ts';
-import { fileParameter } from '../fileParameter.ts';
+import { fileParameter, originalFileProperty } from '../fileParameter.ts';
 import { itemWith } from '../itemWith.ts';
 import { objectParameterOf } from '../jsonParameters.ts';
 
@@ -89,15 +89,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { books: ['xero'] } },
 		description: 'Xero: the tax type used when neither the rule nor the chosen account gives one',
 	},
-	{
-		displayName: 'Original File',
-		name: 'originalFile',
-		type: 'json',
-		default: '',
-		placeholder: "={{ $('Settings').first().binary.data }}",
-		description:
-			"The invoice's original file, from any node of the execution that holds it: it goes on the item as data, for Build Bill",
-	},
+	originalFileProperty('it goes on the item as data, for Build Bill'),
 ];
 
 export const description = updateDisplayOptions(

@@ -20,7 +20,7 @@ import { loopDecisions, loopFields, seedPolicy } from '../../approval/loop.ts';
 import type { PolicyRow } from '../../approval/policy.ts';
 import { PolicyError } from '../../approval/policyError.ts';
 import { fieldsOf, jsonParameter, NOT_JSON } from '../../jsonObject.ts';
-import { fileParameter } from '../fileParameter.ts';
+import { fileParameter, originalFileProperty } from '../fileParameter.ts';
 import { itemWith } from '../itemWith.ts';
 import { jsonParameterOf } from '../jsonParameters.ts';
 
@@ -116,15 +116,9 @@ const properties: INodeProperties[] = [
 		description:
 			"The invoice the step is for, when the item reaching this node is not it (in a loop back from the form, the form's answer): the item going on is this invoice with its approval. Empty: the item.",
 	},
-	{
-		displayName: 'Original File',
-		name: 'originalFile',
-		type: 'json',
-		default: '',
-		placeholder: "={{ $('Settings').first().binary.data }}",
-		description:
-			"The invoice's original file, from any node that holds it, when the item reaching this node has none (the form's answer): it goes on the item as data, for the next step's email to attach. Empty: the item's own file.",
-	},
+	originalFileProperty(
+		"when the item reaching this node has none (the form's answer), it goes on the item as data, for the next step's email to attach. Empty: the item's own file.",
+	),
 	{
 		displayName: 'Started At',
 		name: 'startedAt',

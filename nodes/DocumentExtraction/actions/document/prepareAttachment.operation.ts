@@ -14,7 +14,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { quickBooksAttachable } from '../../bill/attachment.ts';
 import { fieldsOf } from '../../jsonObject.ts';
-import { fileParameter } from '../fileParameter.ts';
+import { fileParameter, originalFileProperty } from '../fileParameter.ts';
 import { objectParameterOf } from '../jsonParameters.ts';
 import { itemWith } from '../itemWith.ts';
 
@@ -26,16 +26,7 @@ const properties: INodeProperties[] = [
 		default: '={{ $json }}',
 		description: "Judge Books Answer's Created item for the bill (Answer To: Create Bill)",
 	},
-	{
-		displayName: 'Original File',
-		name: 'originalFile',
-		type: 'json',
-		default: '',
-		required: true,
-		placeholder: "{{ $('Settings').first().binary.data }}",
-		description:
-			"The invoice's original file, from any node of the execution that holds it: the file goes on the item as data",
-	},
+	originalFileProperty('the file goes on the item as data', true),
 ];
 
 export const description = updateDisplayOptions(
